@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { sqdist, SQDIST } from "../../ts/backend/kernels/distances.js";
+import { Status } from "../../ts/backend/status.js";
+import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend, relErr } from "../helpers/backends.js";
+
+describe(`sqdist on ${selected.name}`, () => {
+  it("computes exact small cases", () => {
+    const X = Float64Array.from([0, 0, 0, 1, 2, 2, 3, 0, 4]);
+    const Q = Float64Array.from([0, 0, 0, 1, 1, 1]);
+    expect(Array.from(sqdist(selected, X, Q, 3))).toEqual([0, 9, 25, 3, 2, 14]);
+  });
+
+  it("handles one dimension and empty batches", () => {
+    expect(Array.from(sqdist(selected, Float64Array.from([1, 4]), Float64Array.from([2]), 1))).toEqual([1, 4]);
+    expect(sqdist(selected, Float64Array.from([1, 4]), new Float64Array(0), 1).length).toBe(0);
+  });
+
+  it("returns a status for NaN/Inf and mismatched sizes, never crashes", () => {
+    const out = new Float64Array(2);
+    expect(selected.run(SQDIST, [Float64Array.from([NaN, 1]), 2, Float64Array.from([0]), 1, 1, out])).toBe(Status.NONFINITE);
+    expect(selected.run(SQDIST, [Float64Array.from([Infinity, 1]), 2, Float64Array.from([0]), 1, 1, out])).toBe(Status.NONFINITE);
+    expect(selected.run(SQDIST, [Float64Array.from([0, 1]), 2, Float64Array.from([0]), 1, 0, out])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(SQDIST, [Float64Array.from([0, 1]), 2, Float64Array.from([0]), 1, 1, new Float64Array(1)])).toBe(
+      selected.name === "native" ? Status.BAD_ARGUMENT : Status.BAD_ARGUMENT,
+    );
+    expect(() => sqdist(selected, Float64Array.from([NaN, 1]), Float64Array.from([0]), 1)).toThrow(/NaN or infinity/);
+  });
+});
+
+describe("sqdist parity native vs wasm", () => {
+  it.skipIf(!nativeBackend)(`agrees to 1e-12 relative on random batches${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+    const r = rng(7);
+    for (const d of [1, 3, 8, 20]) {
+      const X = Float64Array.from({ length: 200 * d }, () => r() * 10 - 5);
+      const Q = Float64Array.from({ length: 50 * d }, () => r() * 10 - 5);
+      const a = sqdist(nativeBackend!, X, Q, d);
+      const b = sqdist(wasmBackend, X, Q, d);
+      for (let i = 0; i < a.length; i++) expect(relErr(a[i], b[i])).toBeLessThanOrEqual(1e-12);
+    }
+  });
+});

@@ -1,0 +1,18 @@
+// Squared Euclidean distances from query rows to data rows.
+import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import { checkStatus } from "../status.js";
+
+export const SQDIST: KernelSpec = {
+  name: "sqdist",
+  module: "distances",
+  args: [arg.f64in, arg.int, arg.f64in, arg.int, arg.int, arg.f64out],
+};
+
+/** out[i*n + j] = |Q_i − X_j|² for X (n×d) and Q (nq×d), row-major. */
+export function sqdist(backend: KernelBackend, X: Float64Array, Q: Float64Array, d: number, out?: Float64Array): Float64Array {
+  const n = X.length / d;
+  const nq = Q.length / d;
+  const result = out ?? new Float64Array(n * nq);
+  checkStatus("sqdist", backend.run(SQDIST, [X, n, Q, nq, d, result]));
+  return result;
+}

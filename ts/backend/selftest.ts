@@ -1,0 +1,27 @@
+// Self-tests of every kernel, run by `varmap doctor` on each backend: small problems with known answers.
+// Each kernel adds one entry here.
+import type { KernelBackend } from "./kernel.js";
+import { sqdist } from "./kernels/distances.js";
+
+export interface SelfTest {
+  name: string;
+  /** Throws when the kernel's answer is wrong. */
+  run(backend: KernelBackend): void;
+}
+
+function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tol: number, what: string): void {
+  for (let i = 0; i < want.length; i++)
+    if (!(Math.abs(got[i] - want[i]) <= tol * Math.max(1, Math.abs(want[i]))))
+      throw new Error(`${what}: element ${i} is ${got[i]}, expected ${want[i]}`);
+}
+
+export const selfTests: SelfTest[] = [
+  {
+    name: "distances.sqdist",
+    run(b) {
+      const X = Float64Array.from([0, 0, 3, 4, 1, 1]);
+      const Q = Float64Array.from([0, 0, 1, 2]);
+      expectClose(sqdist(b, X, Q, 2), [0, 25, 2, 5, 8, 1], 1e-15, "sqdist");
+    },
+  },
+];

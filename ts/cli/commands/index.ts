@@ -1,0 +1,15 @@
+// Every verb, in the order `varmap --help` lists them. Each file registers one verb.
+import type { Command } from "commander";
+import { register as doctor } from "./doctor.js";
+import { register as summarize } from "./summarize.js";
+import { register as synth } from "./synth.js";
+import { register as fit } from "./fit.js";
+import { register as predict } from "./predict.js";
+import { register as cv } from "./cv.js";
+import { register as mixture } from "./mixture.js";
+import { register as refit } from "./refit.js";
+import { register as demo } from "./demo.js";
+import { register as merge } from "./merge.js";
+import { register as bench } from "./bench.js";
+
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench];

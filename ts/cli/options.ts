@@ -1,0 +1,33 @@
+// Flags shared by the verbs (DESIGN.md, "The command line").
+import { Option, type Command } from "commander";
+
+/** Data selection: the same flags everywhere. */
+export function addDataOptions(cmd: Command): Command {
+  return cmd
+    .option("--preset <name>", "column roles of a known dataset: moana | iozone")
+    .option("--factors <cols>", "categorical factor columns, comma-separated")
+    .option("--inputs <cols>", "numeric input columns, comma-separated")
+    .option("--response <col>", "measured response column")
+    .option("--run <col>", "run index column")
+    .option("--map", "the table is an already aggregated map: one row per configuration")
+    .option("--id <col>", "with --map: an id column to keep")
+    .option("--where <sql>", "SQL predicate selecting rows before anything else")
+    .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90"]).default("sd"))
+    .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes)")
+    .option("--log-response", "model the response on a log scale");
+}
+
+/** Running: output, parallelism, sharding, determinism, verbosity. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option("--out <path>", "output file or directory")
+    .option("--workers <n>", "worker threads (default: one per core)")
+    .option("--shard <i/N>", "run only the i-th of N deterministic slices of the tasks")
+    .option("--seed <s>", "seed of the deterministic generator", "1")
+    .option("--json", "print a machine-readable summary on stdout")
+    .option("--quiet", "no progress or notes on stderr");
+}
+
+export function splitList(s: string | undefined): string[] {
+  return s ? s.split(",").map((x) => x.trim()).filter(Boolean) : [];
+}

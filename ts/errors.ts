@@ -1,0 +1,39 @@
+// Every failure a user can cause is a VarmapError: a stable code, a message that says what and where,
+// and the remedy. The CLI maps it to exit code 2; anything else is a bug (exit code 1).
+export interface ErrorLocation {
+  file?: string;
+  row?: number; // 1-based, header = row 1
+  column?: string;
+  configuration?: string;
+}
+
+export class VarmapError extends Error {
+  readonly code: string;
+  readonly location: ErrorLocation;
+  readonly remedy: string;
+
+  constructor(code: string, message: string, opts: { location?: ErrorLocation; remedy?: string; cause?: unknown } = {}) {
+    const where = formatLocation(opts.location ?? {});
+    const full = [where ? `${where}: ${message}` : message, opts.remedy ? `How to fix: ${opts.remedy}` : ""]
+      .filter(Boolean)
+      .join(". ");
+    super(full, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "VarmapError";
+    this.code = code;
+    this.location = opts.location ?? {};
+    this.remedy = opts.remedy ?? "";
+  }
+}
+
+function formatLocation(l: ErrorLocation): string {
+  const parts: string[] = [];
+  if (l.file) parts.push(l.file);
+  if (l.row !== undefined) parts.push(`row ${l.row}`);
+  if (l.column) parts.push(`column '${l.column}'`);
+  if (l.configuration) parts.push(`configuration ${l.configuration}`);
+  return parts.join(", ");
+}
+
+export function isVarmapError(e: unknown): e is VarmapError {
+  return e instanceof VarmapError;
+}

@@ -1,0 +1,6 @@
+// The library entry point.
+export { VarmapError, isVarmapError } from "./errors.js";
+export * from "./backend/index.js";
+export { matrix, fromRows, type Matrix } from "./predict/matrix.js";
+export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/estimator.js";
+export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";

@@ -1,0 +1,130 @@
+// The estimator API every predictor shares (DESIGN.md): options in the constructor, fit(X, y) returns the
+// fitted model, predict(Xq), toJSON()/fromJSON() round-tripping exactly. This base class owns what is common:
+// validation with coded errors, input scaling, response scale and the serialized envelope. A predictor
+// implements fitScaled/predictScaled/stateJSON/loadState on already-transformed data.
+import { VarmapError } from "../errors.js";
+import { getBackend, type BackendChoice, type KernelBackend } from "../backend/index.js";
+import type { Matrix } from "./matrix.js";
+import { InputScaler, fromModelScale, toModelScale, type InputScalerJSON, type InputScalingOptions, type ResponseScale } from "./scaling.js";
+
+export interface PredictorOptions {
+  /** Kernel backend; default VARMAP_BACKEND or auto. */
+  backend?: BackendChoice;
+  /** Input normalization; default unit cube over the training inputs. */
+  inputs?: InputScalingOptions;
+  /** Model the response as given or on a log scale (fit log y, exponentiate predictions). */
+  response?: ResponseScale;
+}
+
+export interface ModelJSON<S = unknown> {
+  format: "varmap-model";
+  version: 1;
+  method: string;
+  options: Record<string, unknown>;
+  inputs: InputScalerJSON;
+  response: ResponseScale;
+  dim: number;
+  state: S;
+}
+
+export abstract class Predictor<S = unknown, O extends PredictorOptions = PredictorOptions> {
+  abstract readonly method: string;
+  readonly options: O;
+  protected scaler?: InputScaler;
+  protected dim = 0;
+
+  constructor(options: O) {
+    this.options = options;
+  }
+
+  /** Smallest number of training points the method accepts in d dimensions. */
+  protected minPoints(_d: number): number {
+    return 1;
+  }
+  protected abstract fitScaled(X: Matrix, y: Float64Array): void;
+  protected abstract predictScaled(Xq: Matrix): Float64Array;
+  /** The fitted state as plain JSON (numbers must round-trip exactly: plain arrays of doubles are fine). */
+  protected abstract stateJSON(): S;
+  protected abstract loadState(state: S): void;
+  /** Hyperparameters to record in the model (backend excluded: it does not change results beyond tolerance). */
+  protected hyperparameters(): Record<string, unknown> {
+    const { backend: _b, inputs: _i, response: _r, ...rest } = this.options as PredictorOptions & Record<string, unknown>;
+    return rest;
+  }
+
+  protected get backend(): KernelBackend {
+    return getBackend(this.options.backend);
+  }
+
+  get fitted(): boolean {
+    return this.scaler !== undefined;
+  }
+
+  fit(X: Matrix, y: ArrayLike<number>): this {
+    checkMatrix(X, "training inputs");
+    if (y.length !== X.rows)
+      throw new VarmapError("E_SHAPE", `${X.rows} training rows but ${y.length} responses`, { remedy: "give one response per training row" });
+    const yy = Float64Array.from(y);
+    for (let i = 0; i < yy.length; i++)
+      if (!Number.isFinite(yy[i])) throw new VarmapError("E_NONFINITE", `training response ${i} is ${yy[i]}`, { remedy: "remove or impute non-finite responses" });
+    const need = this.minPoints(X.cols);
+    if (X.rows < need)
+      throw new VarmapError("E_TOO_FEW_POINTS", `${this.method} needs at least ${need} training points in ${X.cols} dimensions, got ${X.rows}`, {
+        remedy: "add configurations to the training set or use fewer inputs",
+      });
+    const scaler = InputScaler.fit(X, this.options.inputs);
+    this.dim = X.cols;
+    this.fitScaled(scaler.transform(X), toModelScale(yy, this.options.response ?? "linear"));
+    this.scaler = scaler;
+    return this;
+  }
+
+  predict(Xq: Matrix): Float64Array {
+    if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });
+    checkMatrix(Xq, "query inputs");
+    if (Xq.cols !== this.dim)
+      throw new VarmapError("E_SHAPE", `queries have ${Xq.cols} inputs but the model was fitted on ${this.dim}`, { remedy: "query with the same input columns as the training data" });
+    return fromModelScale(this.predictScaled(this.scaler.transform(Xq)), this.options.response ?? "linear");
+  }
+
+  /** Inputs as the model sees them (after normalization): for predictor-specific queries such as locate(). */
+  protected transformQueries(Xq: Matrix): Matrix {
+    if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });
+    checkMatrix(Xq, "query inputs");
+    if (Xq.cols !== this.dim)
+      throw new VarmapError("E_SHAPE", `queries have ${Xq.cols} inputs but the model was fitted on ${this.dim}`, { remedy: "query with the same input columns as the training data" });
+    return this.scaler.transform(Xq);
+  }
+
+  toJSON(): ModelJSON<S> {
+    if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });
+    return {
+      format: "varmap-model",
+      version: 1,
+      method: this.method,
+      options: this.hyperparameters(),
+      inputs: this.scaler.toJSON(),
+      response: this.options.response ?? "linear",
+      dim: this.dim,
+      state: this.stateJSON(),
+    };
+  }
+
+  /** Restores a fitted model from toJSON() output; used by the registry's fromJSON. */
+  restore(json: ModelJSON<S>): this {
+    if (json.format !== "varmap-model" || json.method !== this.method)
+      throw new VarmapError("E_MODEL_FORMAT", `not a varmap ${this.method} model`, { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
+    this.scaler = InputScaler.fromJSON(json.inputs);
+    this.dim = json.dim;
+    this.loadState(json.state);
+    return this;
+  }
+}
+
+export function checkMatrix(X: Matrix, what: string): void {
+  if (X.data.length !== X.rows * X.cols || X.cols < 1)
+    throw new VarmapError("E_SHAPE", `${what}: ${X.rows}×${X.cols} does not match ${X.data.length} values`, { remedy: "pass a row-major matrix" });
+  for (let i = 0; i < X.data.length; i++)
+    if (!Number.isFinite(X.data[i]))
+      throw new VarmapError("E_NONFINITE", `${what}: row ${Math.floor(i / X.cols)}, input ${i % X.cols} is ${X.data[i]}`, { remedy: "remove or impute non-finite inputs" });
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Forks: each test file gets its own process, so native addon and wasm state never leak between files.
+    pool: "forks",
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
