@@ -14,7 +14,10 @@ constexpr double LOG_2PI = 1.8378770664093453;
 constexpr double PI = 3.141592653589793;
 constexpr double EULER = 0.5772156649015329;
 constexpr int KMAX = 16;
-constexpr int32_t SHORT_ITER = 25;  // EM iterations of every start before the best one is continued
+constexpr int32_t SHORT_ITER = 25;
+constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
+constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
+constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};  // EM iterations of every start before the best one is continued
 
 // ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
 inline uint64_t mix64(uint64_t z) {
@@ -115,6 +118,10 @@ inline double honly(int fam, double z) {
   return -az - 2.0 * std::log1p(std::exp(-az));
 }
 
+// Work counter: density/derivative evaluations (point × component), reported per fit so that timings can be
+// apportioned to models fitted in one call (seed 001 Table 3).
+double g_work = 0.0;
+
 struct Work {
   int32_t n = 0;
   const double* x = nullptr;  // runs / mean
@@ -129,6 +136,7 @@ struct Work {
 // ---------- M-steps (weighted MLE of one component) ----------
 // Normal on v (x or y) with sd floor.
 void mstep_normal(const double* v, const double* w, int32_t n, double W, double floor_sd, double* a, double* b) {
+  g_work += 2.0 * n;
   double s = 0.0;
   for (int32_t i = 0; i < n; ++i) s += w[i] * v[i];
   const double mu = s / W;
@@ -144,6 +152,7 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
 
 // Gamma: shape from log a − ψ(a) = log x̄_w − mean_w log x (Newton on log a), capped at amax; scale = x̄_w / a.
 void mstep_gamma(const double* x, const double* w, int32_t n, double W, double amax, double* shape, double* scale) {
+  g_work += 2.0 * n;
   double s = 0.0;
   for (int32_t i = 0; i < n; ++i) s += w[i] * x[i];
   const double xbar = s / W;
@@ -183,6 +192,7 @@ void mstep_gamma(const double* x, const double* w, int32_t n, double W, double a
 // sigma kept >= sfloor. Starts from (*mu, *sig); at most maxit Newton steps, each with backtracking so the
 // objective never decreases (a generalized EM step when maxit is small).
 double ls_objective(int fam, const double* y, const double* w, int32_t n, double W, double mu, double sig) {
+  g_work += n;
   const double inv = 1.0 / sig;
   double q = 0.0;
   for (int32_t i = 0; i < n; ++i)
@@ -195,6 +205,7 @@ void mstep_ls(int fam, const double* y, const double* w, int32_t n, double W, do
   if (sig < sfloor) sig = sfloor;
   const double lfloor = std::log(sfloor);
   for (int it = 0; it < maxit; ++it) {
+    g_work += n;
     const double inv = 1.0 / sig;
     double A0 = 0, A1 = 0, A2 = 0, B1 = 0, B2 = 0, C2 = 0;
     for (int32_t i = 0; i < n; ++i) {
@@ -276,6 +287,7 @@ void mstep_component(int fam, const Work& wk, const double* w, double W, int max
 // ---------- E-step: responsibilities and the log-likelihood of the scaled runs ----------
 double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
   const int32_t n = wk.n;
+  g_work += double(n) * k;
   double c[KMAX], inv[KMAX], g1[KMAX];
   for (int j = 0; j < k; ++j) {
     const double lp = std::log(pw[j]);
@@ -403,17 +415,56 @@ void start_groups(Work& wk, int k, int restart, uint64_t key, int32_t* group) {
   lloyd(wk, k, centers, group);
 }
 
-// Initial parameters: per-group MLE, weights = group shares (an empty group gets the whole-data fit, tiny weight).
-void init_params(int fam, int k, Work& wk, const int32_t* group, double* pw, double* pa, double* pb) {
+// Spike candidates: adjacent sorted pairs (i, i+1) whose gap (at least the resolution) is smallest relative to
+// the mean spacing of their neighbourhood (a nearest-neighbour density estimate): where a narrow component
+// gains the most likelihood. Such local maxima (a component on two close or tied runs) are what mixtools and
+// mclust often find; k-means starts alone never reach them. Positions are non-adjacent, best first.
+int spike_candidates(const Work& wk, int want, int32_t* pos) {
   const int32_t n = wk.n;
-  double* w = wk.resp.data();  // k*n scratch, overwritten by the first E-step
-  for (int j = 0; j < k; ++j) {
-    double* wj = w + size_t(j) * n;
-    double cnt = 0.0;
-    for (int32_t i = 0; i < n; ++i) {
-      wj[i] = group[i] == j ? 1.0 : 0.0;
-      cnt += wj[i];
+  int32_t m = int32_t(std::sqrt(double(n)) * 0.5);
+  if (m < 2) m = 2;
+  int found = 0;
+  for (int s = 0; s < want; ++s) {
+    double bs = INFINITY;
+    int32_t bi = -1;
+    for (int32_t i = 0; i + 1 < n; ++i) {
+      bool taken = false;
+      for (int q = 0; q < found; ++q)
+        if (i - pos[q] <= 1 && pos[q] - i <= 1) taken = true;
+      if (taken) continue;
+      double g = wk.x[wk.order[i + 1]] - wk.x[wk.order[i]];
+      if (g < wk.dx) g = wk.dx;
+      const int32_t lo = i - m > 0 ? i - m : 0;
+      const int32_t hi = i + 1 + m < n - 1 ? i + 1 + m : n - 1;
+      const double sp = (wk.x[wk.order[hi]] - wk.x[wk.order[lo]]) / double(hi - lo);
+      const double score = sp > 0.0 ? g / sp : 0.0;
+      if (score < bs) {
+        bs = score;
+        bi = i;
+      }
     }
+    if (bi < 0) break;
+    pos[found++] = bi;
+  }
+  return found;
+}
+
+// Spike start: k-means (quantile start) with k-1 groups, plus the candidate pair as group k-1.
+void spike_groups(Work& wk, int k, int32_t pair, int32_t* group) {
+  start_groups(wk, k - 1, 0, 0, group);
+  group[wk.order[pair]] = k - 1;
+  group[wk.order[pair + 1]] = k - 1;
+}
+
+// Initial parameters from start weights already in wk.resp (column j = component j): weighted MLE per
+// component, mixing weights proportional to the weight sums (a component without weight gets the whole-data
+// fit and a tiny share).
+void init_from_weights(int fam, int k, Work& wk, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  for (int j = 0; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    double cnt = 0.0;
+    for (int32_t i = 0; i < n; ++i) cnt += wj[i];
     if (cnt == 0.0) {
       for (int32_t i = 0; i < n; ++i) wj[i] = 1.0;
       mstep_component(fam, wk, wj, double(n), 100, false, &pa[j], &pb[j]);
@@ -426,6 +477,86 @@ void init_params(int fam, int k, Work& wk, const int32_t* group, double* pw, dou
   double t = 0.0;
   for (int j = 0; j < k; ++j) t += pw[j];
   for (int j = 0; j < k; ++j) pw[j] /= t;
+}
+
+// Hard groups -> start weights.
+void init_params(int fam, int k, Work& wk, const int32_t* group, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  for (int j = 0; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) wj[i] = group[i] == j ? 1.0 : 0.0;
+  }
+  init_from_weights(fam, k, wk, pw, pa, pb);
+}
+
+// Core start: component 0 is the whole data (a broad background), components 1..k-1 sit on the k-1 densest
+// disjoint windows of h consecutive sorted runs (h = frac*n/(k-1), at least 3). This reaches the
+// "dense core + broad background" optima that partition (k-means) starts miss.
+void init_core(int fam, int k, Work& wk, double frac, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  int32_t h = int32_t(frac * n / (k - 1));
+  if (h < 3) h = 3;
+  if (h > n) h = n;
+  for (int32_t i = 0; i < n; ++i) wk.resp[i] = 1.0;
+  for (int j = 1; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) wj[i] = 0.0;
+  }
+  int32_t used_lo[KMAX], used_hi[KMAX];
+  for (int j = 1; j < k; ++j) {
+    double best = INFINITY;
+    int32_t bi = -1;
+    for (int32_t i = 0; i + h <= n; ++i) {
+      bool overlap = false;
+      for (int q = 1; q < j; ++q)
+        if (i <= used_hi[q] && i + h - 1 >= used_lo[q]) overlap = true;
+      if (overlap) continue;
+      const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
+      if (range < best) {
+        best = range;
+        bi = i;
+      }
+    }
+    if (bi < 0) break;  // no room: the component starts from the whole data
+    used_lo[j] = bi;
+    used_hi[j] = bi + h - 1;
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t r = bi; r < bi + h; ++r) wj[wk.order[r]] = 1.0;
+  }
+  init_from_weights(fam, k, wk, pw, pa, pb);
+  for (int j = 0; j < k; ++j) pw[j] = 1.0 / k;  // equal shares: the background must not swamp the cores
+}
+
+// Greedy start: the (k-1)-component solution plus a new component fitted to sorted runs [lo, hi].
+void init_greedy(int fam, int k, Work& wk, const double* qw, const double* qa, const double* qb, int32_t lo,
+                 int32_t hi, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  double* w0 = wk.resp.data();
+  for (int32_t i = 0; i < n; ++i) w0[i] = 0.0;
+  for (int32_t r = lo; r <= hi; ++r) w0[wk.order[r]] = 1.0;
+  const double cnt = double(hi - lo + 1);
+  mstep_component(fam, wk, w0, cnt, 100, false, &pa[k - 1], &pb[k - 1]);
+  const double share = cnt / n;
+  pw[k - 1] = share;
+  for (int j = 0; j < k - 1; ++j) {
+    pw[j] = qw[j] * (1.0 - share);
+    pa[j] = qa[j];
+    pb[j] = qb[j];
+  }
+}
+
+// Densest window of h consecutive sorted runs (smallest range); returns its first position.
+int32_t densest_window(const Work& wk, int32_t h) {
+  double best = INFINITY;
+  int32_t bi = 0;
+  for (int32_t i = 0; i + h <= wk.n; ++i) {
+    const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
+    if (range < best) {
+      best = range;
+      bi = i;
+    }
+  }
+  return bi;
 }
 
 struct FitResult {
@@ -470,6 +601,89 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
   return {L, it, conv};
 }
 
+struct Fit {
+  bool have = false;
+  double L = -INFINITY;
+  int32_t iters = 0;
+  bool conv = false;
+  double work = 0.0;
+  double w[KMAX], a[KMAX], b[KMAX];
+};
+struct Ctx {
+  uint64_t seed;
+  int32_t cid, restarts, max_iter;
+  double tol;
+  int nspikes;
+  int32_t spikes[SPIKE_STARTS];
+  Fit cache[6][KMAX + 1];
+};
+
+// The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
+// is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
+// for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
+// the densest window of n/(2k) runs). The result depends only on (runs, seed, configuration id, family, k).
+const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
+  Fit& out = cx.cache[fam][k];
+  if (out.have) return out;
+  const Fit* prev = k >= 2 ? &fit_model(fam, k - 1, wk, cx) : nullptr;
+  const bool greedy = prev && prev->L > -INFINITY;
+  const double work0 = g_work;
+  const int32_t n = wk.n;
+  const int restarts = cx.restarts, nspikes = cx.nspikes;
+  const int base = restarts + nspikes + CORE_STARTS;
+  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + 1 : 0);
+  const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
+  FitResult best{-INFINITY, 0, false};
+  for (int rs = 0; rs < nrest; ++rs) {
+    double pw[KMAX], pa[KMAX], pb[KMAX];
+    if (k == 1) {
+      for (int32_t i = 0; i < n; ++i) wk.group[i] = 0;
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    } else if (rs >= base) {
+      const int g = rs - base;
+      int32_t lo, hi;
+      if (g < nspikes) {
+        lo = cx.spikes[g];
+        hi = lo + 1;
+      } else {
+        int32_t h = n / (2 * k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = densest_window(wk, h);
+        hi = lo + h - 1;
+      }
+      init_greedy(fam, k, wk, prev->w, prev->a, prev->b, lo, hi, pw, pa, pb);
+    } else if (rs >= restarts + nspikes) {
+      init_core(fam, k, wk, CORE_FRACTION[rs - restarts - nspikes], pw, pa, pb);
+    } else if (rs >= restarts) {
+      spike_groups(wk, k, cx.spikes[rs - restarts], wk.group.data());
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    } else {
+      start_groups(wk, k, rs, stream_key(cx.seed, cx.cid, fam, k, rs), wk.group.data());
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    }
+    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb);
+    if (fr.L > best.L) {
+      best = fr;
+      for (int j = 0; j < k; ++j) {
+        out.w[j] = pw[j];
+        out.a[j] = pa[j];
+        out.b[j] = pb[j];
+      }
+    }
+  }
+  if (best.L > -INFINITY && !best.conv && best.iters < cx.max_iter) {
+    FitResult more = run_em(fam, k, wk, cx.max_iter - best.iters, cx.tol, out.w, out.a, out.b);
+    if (more.L > -INFINITY) best = {more.L, best.iters + more.iters, more.conv};
+  }
+  out.have = true;
+  out.L = best.L;
+  out.iters = best.iters;
+  out.conv = best.conv;
+  out.work = g_work - work0;
+  return out;
+}
+
 double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a * b : a; }
 
 }  // namespace
@@ -477,7 +691,7 @@ double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a *
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
                 int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution) {
+                uint8_t* floor_bound, double* params, double* resolution, double* work) {
   if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
     return BAD_ARGUMENT;
   if (offsets[0] != 0) return BAD_ARGUMENT;
@@ -507,6 +721,8 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
   wk.resp.resize(size_t(kmax) * nmax);
   wk.group.resize(nmax);
   std::vector<int32_t> group2(nmax);
+  std::vector<Ctx> ctx_store(1);
+  Ctx* cx = ctx_store.data();
 
   for (int32_t c = 0; c < nconf; ++c) {
     const int32_t n = offsets[c + 1] - offsets[c];
@@ -570,40 +786,25 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     wk.order = order.data();
     double sumy = 0.0;
     for (int32_t i = 0; i < n; ++i) sumy += ys[i];
+    cx->seed = useed;
+    cx->cid = config_ids[c];
+    cx->restarts = restarts;
+    cx->max_iter = max_iter;
+    cx->tol = tol;
+    cx->nspikes = spike_candidates(wk, SPIKE_STARTS, cx->spikes);
+    for (int f = 0; f < 6; ++f)
+      for (int q = 0; q <= KMAX; ++q) cx->cache[f][q].have = false;
 
     for (int32_t m = 0; m < nmodels; ++m) {
       const int fam = models[2 * m], k = models[2 * m + 1];
       const size_t ri = size_t(c) * nmodels + m;
-      double bw[KMAX], ba[KMAX], bb[KMAX];
-      FitResult best{-INFINITY, 0, false};
-      // Short EM from every start, then only the best start is iterated to convergence (em-EM strategy).
-      const int nrest = k == 1 ? 1 : restarts;  // one component: no start to choose
-      const int32_t short_iter = max_iter < SHORT_ITER ? max_iter : SHORT_ITER;
-      for (int rs = 0; rs < nrest; ++rs) {
-        double pw[KMAX], pa[KMAX], pb[KMAX];
-        if (k == 1) {
-          for (int32_t i = 0; i < n; ++i) wk.group[i] = 0;
-        } else {
-          start_groups(wk, k, rs, stream_key(useed, config_ids[c], fam, k, rs), wk.group.data());
-        }
-        init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
-        FitResult fr = run_em(fam, k, wk, short_iter, tol, pw, pa, pb);
-        if (fr.L > best.L) {
-          best = fr;
-          for (int j = 0; j < k; ++j) {
-            bw[j] = pw[j];
-            ba[j] = pa[j];
-            bb[j] = pb[j];
-          }
-        }
-      }
-      if (best.L > -INFINITY && !best.conv && best.iters < max_iter) {
-        FitResult more = run_em(fam, k, wk, max_iter - best.iters, tol, bw, ba, bb);
-        if (more.L > -INFINITY) best = {more.L, best.iters + more.iters, more.conv};
-      }
+      const Fit& best = fit_model(fam, k, wk, *cx);
+      const double *bw = best.w, *ba = best.a, *bb = best.b;
+      work[ri] = best.work;
       double* P = params + ri * pstride;
       for (int32_t q = 0; q < pstride; ++q) P[q] = NAN;
       if (!(best.L > -INFINITY)) {
+        work[ri] = best.work;
         loglik[ri] = NAN;
         bic[ri] = NAN;
         iterations[ri] = best.iters;

@@ -26,12 +26,13 @@ enum MixtureStatus : int {
 //   iterations[r], converged[r] (0/1) of the kept restart; floor_bound[r] = 1 when the tie floor binds
 //   params[r*pstride ...] = w[0..k), a[0..k), b[0..k) on the original scale, components ordered by location:
 //     normal (mean, sd); gamma (shape, scale); log families (mu, sigma) of log x.
+//   work[r]        density evaluations (point x component) spent on the fit (to apportion timings)
 //   resolution[2c], [2c+1] = smallest gap between distinct runs (original units) and between distinct log runs.
 // Tie floor: every component's standard deviation in its family's domain (x for normal, log x otherwise;
 // gamma: sd of log x = sqrt(trigamma(shape))) is kept >= the data's resolution in that domain.
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
                 int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution);
+                uint8_t* floor_bound, double* params, double* resolution, double* work);
 
 }  // namespace varmap

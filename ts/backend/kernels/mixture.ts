@@ -7,7 +7,7 @@ export const MIXTURE_FIT: KernelSpec = {
   module: "mixture",
   args: [
     arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int,
-    arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out,
+    arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out, arg.f64out,
   ],
 };
 
@@ -41,6 +41,8 @@ export interface MixtureBatchResult {
   params: Float64Array;
   /** Per configuration: smallest gap between distinct runs (original units), between distinct log runs. */
   resolution: Float64Array;
+  /** Density evaluations spent per fit (to apportion a call's time among its models). */
+  work: Float64Array;
 }
 
 const SPECIFIC: Record<number, [string, string, string]> = {
@@ -66,13 +68,13 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
     nconf, nmodels, pstride,
     loglik: new Float64Array(nr), bic: new Float64Array(nr), iterations: new Int32Array(nr),
     converged: new Uint8Array(nr), floorBound: new Uint8Array(nr), params: new Float64Array(nr * pstride),
-    resolution: new Float64Array(2 * nconf),
+    resolution: new Float64Array(2 * nconf), work: new Float64Array(nr),
   };
   if (nconf <= 0 || nmodels === 0) return out;
   const status = backend.run(MIXTURE_FIT, [
     input.runs, input.offsets, nconf, ids, models, nmodels, input.seed ?? 1, input.restarts ?? 5,
     input.maxIter ?? 2000, input.tol ?? 1e-10, pstride,
-    out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution,
+    out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution, out.work,
   ]);
   checkStatus("mixtureFit", status, SPECIFIC);
   return out;
