@@ -601,6 +601,7 @@ let cxRestarts: i32 = 0;
 let cxMaxIter: i32 = 0;
 let cxTol: f64 = 0;
 let cxNspikes: i32 = 0;
+let cxPartitionsOnly: bool = false;
 let cxSpikes: usize = 0;
 let sPw: usize = 0;
 let sPa: usize = 0;
@@ -621,9 +622,10 @@ function fitModel(fam: i32, k: i32): usize {
   }
   const work0 = gWork;
   const n = wN;
-  const restarts = cxRestarts, nspikes = cxNspikes;
-  const base = restarts + nspikes + CORE_STARTS;
-  const nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
+  const restarts = cxRestarts, nspikes = cxPartitionsOnly ? 0 : cxNspikes;
+  const ncore = cxPartitionsOnly ? 0 : CORE_STARTS;
+  const base = restarts + nspikes + ncore;
+  const nrest = k == 1 ? 1 : base + (greedy && !cxPartitionsOnly ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const shortIter = cxMaxIter < SHORT_ITER ? cxMaxIter : SHORT_ITER;
   const ow = out + (<usize>5 << 3), oa = out + (<usize>(5 + KMAX) << 3), ob = out + (<usize>(5 + 2 * KMAX) << 3);
   const qw = prev + (<usize>5 << 3), qa = prev + (<usize>(5 + KMAX) << 3), qb = prev + (<usize>(5 + 2 * KMAX) << 3);
@@ -687,8 +689,9 @@ function fitModel(fam: i32, k: i32): usize {
 @inline function locationKey(fam: i32, a: f64, b: f64): f64 { return fam == FAM_GAMMA ? a * b : a; }
 
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
-  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, loglik: usize, bic: usize, iterations: usize,
+  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, loglik: usize, bic: usize, iterations: usize,
   converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
+  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || maxIter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0)) return BAD_ARGUMENT;
   if (ldi(offsets, 0) != 0) return BAD_ARGUMENT;
   for (let c = 0; c < nconf; ++c) if (ldi(offsets, c + 1) < ldi(offsets, c)) return BAD_ARGUMENT;
@@ -775,7 +778,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
-    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol;
+    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1;
     cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
     for (let f = 0; f < 6; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
 

@@ -648,6 +648,7 @@ struct Ctx {
   int32_t cid, restarts, max_iter;
   double tol;
   int nspikes;
+  bool partitions_only;  // strategy 1: only the partition starts (quantile, k-means++)
   int32_t spikes[SPIKE_STARTS];
   Fit cache[6][KMAX + 1];
 };
@@ -663,9 +664,10 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   const bool greedy = prev && prev->L > -INFINITY;
   const double work0 = g_work;
   const int32_t n = wk.n;
-  const int restarts = cx.restarts, nspikes = cx.nspikes;
-  const int base = restarts + nspikes + CORE_STARTS;
-  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
+  const int restarts = cx.restarts, nspikes = cx.partitions_only ? 0 : cx.nspikes;
+  const int ncore = cx.partitions_only ? 0 : CORE_STARTS;
+  const int base = restarts + nspikes + ncore;
+  const int nrest = k == 1 ? 1 : base + (greedy && !cx.partitions_only ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
   // the CONTINUED best short runs (ties: the earlier start) are iterated to convergence; the best result wins
   FitResult cand[CONTINUED];
@@ -757,8 +759,9 @@ double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a *
 
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution, double* work) {
+                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work) {
+  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
     return BAD_ARGUMENT;
   if (offsets[0] != 0) return BAD_ARGUMENT;
@@ -858,6 +861,7 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     cx->restarts = restarts;
     cx->max_iter = max_iter;
     cx->tol = tol;
+    cx->partitions_only = strategy == 1;
     cx->nspikes = spike_candidates(wk, SPIKE_STARTS, cx->spikes);
     for (int f = 0; f < 6; ++f)
       for (int q = 0; q <= KMAX; ++q) cx->cache[f][q].have = false;
