@@ -8,6 +8,25 @@ export interface SelfTest {
   name: string;
   /** Throws when the kernel's answer is wrong. */
   run(backend: KernelBackend): void;
+  /** Throws when the two backends disagree on a random batch (run by doctor when native is available). */
+  parity?(native: KernelBackend, wasm: KernelBackend): void;
+}
+
+/** Deterministic numbers in [-5, 5) for parity batches (mulberry32). */
+function randomArray(length: number, seed: number): Float64Array {
+  let a = seed >>> 0;
+  return Float64Array.from({ length }, () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 10 - 5;
+  });
+}
+
+function expectSame(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
+  for (let i = 0; i < a.length; i++)
+    if (!(Math.abs(a[i] - b[i]) <= tol * Math.max(Math.abs(a[i]), Math.abs(b[i]), 1e-300)))
+      throw new Error(`${what}: native gives ${a[i]}, wasm ${b[i]} at element ${i}`);
 }
 
 function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tol: number, what: string): void {
@@ -24,6 +43,10 @@ export const selfTests: SelfTest[] = [
       const Q = Float64Array.from([0, 0, 1, 2]);
       expectClose(sqdist(b, X, Q, 2), [0, 25, 2, 5, 8, 1], 1e-15, "sqdist");
     },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 8, 1), Q = randomArray(37 * 8, 2);
+      expectSame(sqdist(native, X, Q, 8), sqdist(wasm, X, Q, 8), 1e-12, "sqdist parity");
+    },
   },
   {
     name: "neighbors.knn",
@@ -33,6 +56,13 @@ export const selfTests: SelfTest[] = [
       const r = knn(b, X, Float64Array.from([0, 0, 1, 1]), 2, 2, { exclude: Int32Array.from([0, -1]) });
       expectClose(r.indices, [1, 2, 1, 2], 0, "knn indices");
       expectClose(r.distances, [1, 1, 1, 1], 1e-15, "knn distances");
+    },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 4, 3);
+      const a = knn(native, X, X, 4, 7, { excludeSelf: true });
+      const b = knn(wasm, X, X, 4, 7, { excludeSelf: true });
+      expectSame(a.indices, b.indices, 0, "knn parity (indices)");
+      expectSame(a.distances, b.distances, 1e-12, "knn parity (distances)");
     },
   },
 ];
