@@ -3,6 +3,7 @@
 import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
+import { lstsq } from "./kernels/lstsq.js";
 
 export interface SelfTest {
   name: string;
@@ -63,6 +64,15 @@ export const selfTests: SelfTest[] = [
       const b = knn(wasm, X, X, 4, 7, { excludeSelf: true });
       expectSame(a.indices, b.indices, 0, "knn parity (indices)");
       expectSame(a.distances, b.distances, 1e-12, "knn parity (distances)");
+    },
+  },
+  {
+    name: "lstsq.lstsq",
+    run(b) {
+      // y = 1 + 2x (full rank) and x1 + 2 x2 = 3 (minimum norm: (0.6, 1.2), rank 1).
+      const r = lstsq(b, { A: Float64Array.from([1, 0, 1, 1, 1, 2, 1, 2]), b: Float64Array.from([1, 3, 5, 3]), offsets: Int32Array.from([0, 3, 4]), n: 2 });
+      expectClose(r.x, [1, 2, 0.6, 1.2], 1e-13, "lstsq");
+      if (r.rank[0] !== 2 || r.rank[1] !== 1) throw new Error(`lstsq: ranks ${r.rank[0]}, ${r.rank[1]}, expected 2, 1`);
     },
   },
 ];
