@@ -74,5 +74,20 @@ export const selfTests: SelfTest[] = [
       expectClose(r.x, [1, 2, 0.6, 1.2], 1e-13, "lstsq");
       if (r.rank[0] !== 2 || r.rank[1] !== 1) throw new Error(`lstsq: ranks ${r.rank[0]}, ${r.rank[1]}, expected 2, 1`);
     },
+    parity(native, wasm) {
+      // 300 weighted problems of the LSP shape (6 rows x 4 unknowns); every third has a repeated column (rank 3).
+      const nprob = 300, m = 6, n = 4;
+      const A = randomArray(nprob * m * n, 4), w = randomArray(nprob * m, 6).map((v) => 5.5 + v);
+      for (let p = 0; p < nprob; p += 3) for (let i = 0; i < m; i++) A[(p * m + i) * n + 3] = A[(p * m + i) * n + 1];
+      const batch = { A, b: randomArray(nprob * m, 5), w, offsets: Int32Array.from({ length: nprob + 1 }, (_, k) => k * m), n };
+      const a = lstsq(native, batch), c = lstsq(wasm, batch);
+      expectSame(a.rank, c.rank, 0, "lstsq parity (ranks)");
+      for (let p = 0; p < nprob; p++) {
+        const xa = a.x.subarray(p * n, p * n + n), xc = c.x.subarray(p * n, p * n + n);
+        const scale = Math.max(...xa.map(Math.abs), 1e-300);
+        for (let j = 0; j < n; j++)
+          if (!(Math.abs(xa[j] - xc[j]) <= 1e-12 * scale)) throw new Error(`lstsq parity: problem ${p}: native ${xa[j]}, wasm ${xc[j]}`);
+      }
+    },
   },
 ];
