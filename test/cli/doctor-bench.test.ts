@@ -38,6 +38,7 @@ describe("varmap bench", () => {
     expect(new Set(report.results.map((m: { target: string }) => m.target))).toEqual(new Set(["wasm", "ts"]));
     for (const m of report.results) {
       expect(m.medianMs).toBeGreaterThan(0);
+      expect(m.cpuMs).toBeGreaterThan(0);
       expect(m.itemsPerSec).toBeCloseTo(m.items / (m.medianMs / 1e3), 0);
     }
   });
