@@ -189,6 +189,14 @@ class FlipMemo {
   std::vector<int32_t> slots_;
 };
 
+// Walks start from the grown simplex of the nearest of every stride-th data point (1: the nearest neighbour,
+// as DelaunaySparse). Chosen by measurement (bench/suites/delaunay.ts).
+int32_t start_stride(int32_t n, int32_t d) {
+  (void)n;
+  (void)d;
+  return 1;
+}
+
 class Locator {
  public:
   Locator(const double* X, int32_t n, int32_t d, double eps)
@@ -258,10 +266,11 @@ class Locator {
     for (int32_t k = 0; k < d_; ++k) z[k] = (q[k] - center_[k]) * inv;
   }
 
-  int32_t nearest(const double* z) const {
+  // The nearest of the data points 0, stride, 2 stride, ... (ties: lowest index).
+  int32_t nearest(const double* z, int32_t stride) const {
     int32_t best = 0;
     double bd = INFINITY;
-    for (int32_t i = 0; i < n_; ++i) {
+    for (int32_t i = 0; i < n_; i += stride) {
       const double* xi = &x_[size_t(i) * d_];
       double s = 0.0;
       for (int32_t k = 0; k < d_; ++k) {
@@ -470,6 +479,12 @@ class Locator {
     return lu_factor(a_.data(), d_, piv_.data());
   }
 
+  bool in_simplex(const int32_t* S, int32_t p) const {
+    for (int32_t k = 0; k <= d_; ++k)
+      if (S[k] == p) return true;
+    return false;
+  }
+
   void replace_vertex(int32_t* S, int32_t j, int32_t p) {
     // Remove S[j], insert p keeping S ascending.
     for (int32_t k = j; k < d_; ++k) S[k] = S[k + 1];
@@ -509,14 +524,20 @@ class Locator {
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
     int32_t best = -1;
     double best_key = INFINITY;
+    // key = num / b is compared as num < best_key * b (b > 0): no division and one rarely taken branch.
+    const double* g = g_.data();
+    const double* c = c_.data();
     for (int32_t p = 0; p < n_; ++p) {
       const double* xp = &x_[size_t(p) * d_];
-      const double b = -(dot(g_.data(), xp, d_) + c0);
-      if (!(b > kOffFacet)) continue;
-      const double num = lift_[p] - 2.0 * dot(c_.data(), xp, d_) + K;
-      const double key = num / b;
-      if (key < best_key) {
-        best_key = key;
+      double gb = 0.0, cb = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        gb += g[k] * xp[k];
+        cb += c[k] * xp[k];
+      }
+      const double b = -(gb + c0);
+      const double num = lift_[p] - 2.0 * cb + K;
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
+        best_key = num / b;
         best = p;
       }
     }
@@ -549,16 +570,19 @@ class Locator {
     const double off2 = kOffFlat * kOffFlat;
     for (int32_t step = 1; step <= d_; ++step) {
       int32_t best = -1;
-      double best_s = INFINITY;
+      double best_key = INFINITY;
       for (int32_t i = 0; i < n_; ++i) {
-        if (!(h2_[i] > off2)) continue;
-        const double s = pw_[i] / (2.0 * std::sqrt(h2_[i]));
-        if (s < best_s) {
-          best_s = s;
+        // Minimizes s = pw / (2h) through the monotone sign(s) s^2, avoiding a square root per point.
+        const double h2 = h2_[i];
+        const double pw = pw_[i];
+        const double key = (pw >= 0.0 ? pw * pw : -(pw * pw)) / h2;
+        if (h2 > off2 && key < best_key) {
+          best_key = key;
           best = i;
         }
       }
       if (best < 0) return step - 1;
+      const double best_s = pw_[best] / (2.0 * std::sqrt(h2_[best]));
       S[step] = best;
       const double h = std::sqrt(h2_[best]);
       double* e = basis_.data();
@@ -626,11 +650,13 @@ int delaunay_locate(const double* X, int32_t n, int32_t d, const double* Q, int3
     info[0] = dim;
     return DELAUNAY_DEGENERATE;
   }
+  const int32_t stride = start_stride(n, d);
   std::vector<double> z(d), proj(d), w(d + 1);
   for (int32_t qi = 0; qi < nq; ++qi) {
     loc.scale_query(Q + size_t(qi) * d, z.data());
-    const int32_t v = loc.nearest(z.data());
-    if (loc.first_simplex(v, S.data()) < d) return INTERNAL;
+    const int32_t v = loc.nearest(z.data(), 1);
+    const int32_t start = stride == 1 ? v : loc.nearest(z.data(), stride);
+    if (loc.first_simplex(start, S.data()) < d) return INTERNAL;
     int32_t r = loc.walk(z.data(), S.data(), w.data());
     int32_t code = QUERY_INSIDE;
     double dist = 0.0;
