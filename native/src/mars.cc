@@ -13,6 +13,13 @@
 
 #include "varmap/status.h"
 
+#ifdef VARMAP_MARS_TRACE  // debugging aid for comparing choices with earth's trace=7 output; never built by default
+#include <cstdio>
+#define MARS_TRACE(...) std::fprintf(stderr, __VA_ARGS__)
+#else
+#define MARS_TRACE(...) ((void)0)
+#endif
+
 namespace varmap {
 namespace {
 
@@ -125,6 +132,7 @@ class ForwardPass {
         find_term(&bestCase, &bestPred, &bestParent, &rssDelta, &isNewForm, &linBest, nTerms, rss, maxLegal);
         if (!o_.autoLinpreds) linBest = false;
         if (bestCase >= 0) add_term_pair(nTerms, bestParent, bestCase, bestPred, linBest, &isNewForm);
+        MARS_TRACE("STEP nTerms %d parent %d pred %d case %d lin %d delta %.17g\n", nTerms, bestParent, bestPred, bestCase, int(linBest), rssDelta);
         const bool isPair = bestCase > 0 && isNewForm;
         nUsedTerms += isPair ? 2 : 1;
         rss = maybe_zero(rss - rssDelta);
@@ -218,6 +226,7 @@ class ForwardPass {
       double ss = 0;
       for (size_t i = 0; i < n; ++i) ss += o[i] * o[i];
       if (ss <= kMinBxSos) *good = false;
+      if (cacheParent < 0) MARS_TRACE("orth col %d residual ss %.6g\n", t, ss);
       if (ss > (cacheParent < 0 ? 0 : kMinBxSos)) {
         bxOrthMean_[t] = mean_of(o, n);
         const double len = std::sqrt(ss);
@@ -348,6 +357,7 @@ class ForwardPass {
       bool isNew = new_form(pred, parent, nTerms);
       if (isNew) {
         unadjustedLin = add_candidate_linear(&isNew, pred, parent, nTerms);
+        MARS_TRACE("lin parent %d pred %d delta %.17g\n", parent, pred, unadjustedLin);
         deltaLin = adjust * unadjustedLin;
         if (deltaLin > *bestForParent) *bestForParent = deltaLin;
         if (deltaLin > *bestDelta) {
@@ -442,6 +452,7 @@ class ForwardPass {
         double delta = 0;
         if (t2 / covCol[newCol] > tol) delta = t1 * t1 / t2;
         delta = adjust * (deltaLinUnadj + delta);
+        MARS_TRACE("knot parent %d pred %d case %d cut %.9g delta %.17g\n", parent, pred, i, x0, delta);
         if (delta > *pairDelta && delta < maxLegal) {
           *bestCase = i;
           *pairDelta = delta;
@@ -581,24 +592,37 @@ Qr householder_qr(const double* A, size_t n, const std::vector<int>& cols, const
   return r;
 }
 
-// Backward elimination as leaps' BAKWRD does it (force the intercept in; at each size drop the term whose
-// removal raises the RSS least, first position on ties). R (m x m upper, column-major) and z = Q'y are
-// updated by Givens rotations. rssVec[s-1] = RSS of the best subset of size s; subsets[s-1] lists its
-// columns (positions into the original order).
+// Backward elimination as leaps' BAKWRD does it for earth (intercept forced in; at each size drop the term
+// whose removal raises the RSS least, first position on ties). R (m x m upper, column-major) and z = Q'y are
+// updated by Givens rotations. Like leaps' REPORT, every prefix of the current variable order is a candidate
+// subset of its size (the initial order's prefixes too, as INITR records them), and each size keeps the
+// candidate with the lowest RSS, so the subsets need not be nested. rssVec[s-1] = RSS of the best subset of
+// size s; subsets[s-1] lists its columns (positions into the original order).
 void backward_eliminate(std::vector<double> R, std::vector<double> z, int m, double rssFull, double* rssVec,
                         std::vector<std::vector<int>>& subsets) {
   std::vector<int> pos(m);
   for (int i = 0; i < m; ++i) pos[i] = i;
-  double rss = rssFull;
-  std::vector<double> Rinv(size_t(m) * m);
+  double rss = rssFull;  // RSS of the whole current active set
   subsets.assign(m, {});
-  for (int size = m; size >= 1; --size) {
-    rssVec[size - 1] = rss;
-    subsets[size - 1] = pos;
-    if (size == 1) break;
-    const int k = size;
+  auto report = [&](int fromSize, int toSize, bool initial) {
+    double tail = 0;  // RSS of prefix s = rss + sum_{i >= s} z[i]^2 over the active set
+    const int k = int(pos.size());
+    std::vector<double> prefixRss(k + 1);
+    prefixRss[k] = rss;
+    for (int s = k - 1; s >= 1; --s) {
+      tail += z[s] * z[s];
+      prefixRss[s] = rss + tail;
+    }
+    for (int s = fromSize; s <= toSize; ++s)
+      if (initial || prefixRss[s] < rssVec[s - 1]) {
+        rssVec[s - 1] = prefixRss[s];
+        subsets[s - 1].assign(pos.begin(), pos.begin() + s);
+      }
+  };
+  report(1, m, true);
+  std::vector<double> Rinv(size_t(m) * m);
+  for (int k = m; k >= 2; --k) {
     // Rinv = R^-1 (upper triangular), by back substitution column by column
-    std::fill(Rinv.begin(), Rinv.begin() + size_t(k) * k, 0.0);
     for (int c = 0; c < k; ++c) {
       for (int i = c; i >= 0; --i) {
         double s = (i == c) ? 1.0 : 0.0;
@@ -606,6 +630,7 @@ void backward_eliminate(std::vector<double> R, std::vector<double> z, int m, dou
         Rinv[size_t(c) * k + i] = s / R[size_t(i) * m + i];
       }
     }
+    // RSS increase when dropping j = beta_j^2 / (R^-1 R^-T)_jj
     int drop = -1;
     double best = kInf;
     for (int j = 1; j < k; ++j) {
@@ -639,6 +664,7 @@ void backward_eliminate(std::vector<double> R, std::vector<double> z, int m, dou
     }
     rss += sq(z[k - 1]);
     pos.erase(pos.begin() + drop);
+    if (drop < k - 1) report(drop + 1, k - 1, false);
   }
 }
 
