@@ -39,6 +39,30 @@ double mean_of(const double* v, size_t n) {
   return s / double(n);
 }
 
+// A sum kept as an unevaluated pair hi + lo (Knuth's TwoSum), to round like an extended-precision sum.
+struct DoubleDouble {
+  double hi = 0, lo = 0;
+  void add(double v) {
+    const double s = hi + v;
+    const double bb = s - hi;
+    lo += (hi - (s - bb)) + (v - bb);
+    hi = s;
+  }
+  double value() const { return hi + lo; }
+  // (hi + lo) / d rounded once, via an exact product q*d (Dekker's TwoProduct without FMA).
+  double divided_by(double d) const {
+    const double q = hi / d;
+    const double split = 134217729.0;  // 2^27 + 1
+    double t = split * q;
+    const double qh = t - (t - q), ql = q - qh;
+    t = split * d;
+    const double dh = t - (t - d), dl = d - dh;
+    const double p = q * d;
+    const double pe = ((qh * dh - p) + qh * dl + ql * dh) + ql * dl;
+    return q + (((hi - p) - pe) + lo) / d;
+  }
+};
+
 // One entry of the Fast MARS parent queue. Entries are indexed 0..nQ-1 and entry k always names parent k,
 // even after a single (unpaired) term makes term and queue indices diverge: earth does the same.
 struct QEntry {
@@ -700,9 +724,21 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   for (size_t i = 0; i < N; ++i) tss += sq(y[i] - yMean);
   std::vector<double> ys(y, y + N);
   if (o.scaleY) {
-    const double sd = std::sqrt(tss / double(n - 1));
+    // R's scale(): mean and sum of squares accumulated in extended precision (long double) before rounding;
+    // emulated with double-double sums so both backends agree. Rounding-level near-ties in the forward
+    // pass can depend on these last bits.
+    DoubleDouble sum;
+    for (size_t i = 0; i < N; ++i) sum.add(y[i]);
+    const double center = sum.divided_by(double(N));
+    std::vector<double> c(N);
+    DoubleDouble ss;
+    for (size_t i = 0; i < N; ++i) {
+      c[i] = y[i] - center;
+      ss.add(c[i] * c[i]);
+    }
+    const double sd = std::sqrt(ss.value() / double(n - 1));
     if (sd > 0)
-      for (size_t i = 0; i < N; ++i) ys[i] = (y[i] - yMean) / sd;
+      for (size_t i = 0; i < N; ++i) ys[i] = c[i] / sd;
   }
 
   ForwardPass fp(x.data(), ys.data(), N, d, o);
