@@ -674,7 +674,7 @@ void backward_eliminate(std::vector<double> R, std::vector<double> z, int m, dou
       for (int i = 0; i < m; ++i) R[size_t(c) * m + i] = R[size_t(c + 1) * m + i];
     for (int i = drop; i < k - 1; ++i) {
       const double a = R[size_t(i) * m + i], b = R[size_t(i) * m + i + 1];
-      const double h = std::hypot(a, b);
+      const double h = std::sqrt(a * a + b * b);  // not hypot: the same rounding in both backends
       if (h == 0) continue;
       const double c = a / h, s = b / h;
       for (int col = i; col < k - 1; ++col) {
