@@ -4,6 +4,7 @@ import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
+import { marsFit, marsPredict } from "./kernels/mars.js";
 
 export interface SelfTest {
   name: string;
@@ -43,6 +44,19 @@ export const selfTests: SelfTest[] = [
       const r = lstsq(b, { A: Float64Array.from([1, 0, 1, 1, 1, 2, 1, 2]), b: Float64Array.from([1, 3, 5, 3]), offsets: Int32Array.from([0, 3, 4]), n: 2 });
       expectClose(r.x, [1, 2, 0.6, 1.2], 1e-13, "lstsq");
       if (r.rank[0] !== 2 || r.rank[1] !== 1) throw new Error(`lstsq: ranks ${r.rank[0]}, ${r.rank[1]}, expected 2, 1`);
+    },
+  },
+  {
+    name: "mars.mars_fit",
+    run(b) {
+      // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
+      const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
+      const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
+      const o = { degree: 1, nk: 21, thresh: 0.001, penalty: 2, minspan: 1, endspan: 1, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+      const r = marsFit(b, x, y, 1, o);
+      const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
+      const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
+      expectClose(p, [1, 1, 2], 1e-9, "mars");
     },
   },
 ];

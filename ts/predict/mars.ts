@@ -70,7 +70,7 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
     checkOptions(options);
   }
 
-  protected minPoints(): number {
+  protected override minPoints(): number {
     return 2;
   }
 
@@ -139,8 +139,7 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
   /** A text summary like R's summary(earth): terms with coefficients, GCV, RSS, R², why the forward pass stopped. */
   summary(names?: readonly string[]): string {
     const s = this.requireState();
-    const inputNames = names ?? Array.from({ length: this.dim }, (_, j) => `x${j + 1}`);
-    const labels = s.terms.map((t) => this.termName(t, inputNames));
+    const labels = this.termLabels(names);
     const width = Math.max(...labels.map((l) => l.length), 12);
     const lines = [`${"".padEnd(width)}  coefficients`];
     s.terms.forEach((t, i) => lines.push(`${labels[i].padEnd(width)}  ${t.coef.toPrecision(12)}`));
@@ -159,6 +158,12 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
     lines.push(`GCV ${fmt(s.gcv)}    RSS ${fmt(s.rss)}    GRSq ${fmt(s.grsq)}    RSq ${fmt(s.rsq)}`);
     lines.push(`Options: degree ${s.options.degree}, nk ${s.options.nk}, penalty ${s.options.penalty}, thresh ${s.options.thresh}, fast.k ${s.options.fastK}, training points ${s.nTrain}`);
     return lines.join("\n");
+  }
+
+  /** earth's labels of the selected terms, e.g. "h(0.2-u_fsize)", "u_threads*h(0.2-u_fsize)". */
+  termLabels(names?: readonly string[]): string[] {
+    const inputNames = names ?? Array.from({ length: this.dim }, (_, j) => `x${j + 1}`);
+    return this.requireState().terms.map((t) => this.termName(t, inputNames));
   }
 
   /** earth's term label, with knots shown in the caller's input units. */
