@@ -1,6 +1,7 @@
 // MARS against R earth 5.3.2 on the 180 MOANA splits (../shared/golden): per variant, the share of test
 // predictions within 1e-6 relative of earth's, mean ARE per p (ours vs earth's), and our fit time per split.
 // Usage: node dist/bench/mars-golden.js [--shared DIR] [--variants d1,d2,d2nk200] [--reps N] [--json]
+// (backend: VARMAP_BACKEND=native|wasm; earth's times are read from regressors-fit-times.csv)
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,7 +34,17 @@ export function loadMoana(shared: string) {
   const earth = new Map<string, number>(); // `${variant}/${p}/${rep}/${index}` -> prediction
   const [cp, cr, ci2, cv, cvar] = ["p", "rep", "index", "prediction", "variant"].map(col);
   for (const r of pred.rows) earth.set(`${r[cvar].replace(/"/g, "")}/${Number(r[cp])}/${Number(r[cr])}/${Number(r[ci2])}`, Number(r[cv]));
-  return { X, y, splits, earth };
+  // earth's fit times (R, single thread): wall_min per split, by variant
+  const times = csv(join(shared, "golden", "regressors-fit-times.csv"));
+  const [tp, tm, tw] = ["p", "model", "wall_min"].map((c) => times.cols.map((x) => x.replace(/"/g, "")).indexOf(c));
+  const earthMs = new Map<string, number[]>(); // `${variant}/${p}` -> ms per split
+  for (const r of times.rows) {
+    const model = r[tm].replace(/"/g, "");
+    if (!model.startsWith("earth_")) continue;
+    const key = `${model.slice(6)}/${Number(r[tp])}`;
+    earthMs.set(key, [...(earthMs.get(key) ?? []), 1000 * Number(r[tw])]);
+  }
+  return { X, y, splits, earth, earthMs };
 }
 
 export function fitSplit(X: number[][], y: number[], s: Split, opts: MarsOptions) {
@@ -57,7 +68,7 @@ function main() {
   const shared = get("--shared") ?? process.env.VARMAP_SHARED ?? resolve(packageRoot(), "..", "shared");
   const variants = (get("--variants") ?? "d1,d2,d2nk200").split(",");
   const reps = Number(get("--reps") ?? 3);
-  const { X, y, splits, earth } = loadMoana(shared);
+  const { X, y, splits, earth, earthMs } = loadMoana(shared);
   const report: Record<string, unknown> = {};
   for (const v of variants) {
     let match = 0, total = 0;
@@ -93,13 +104,15 @@ function main() {
     const rows = [...perP.entries()].map(([p, e]) => {
       const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
       const med = (a: number[]) => [...a].sort((x, z) => x - z)[Math.floor(a.length / 2)];
-      return { p, areOurs: mean(e.ours), areEarth: mean(e.ref), relDiff: mean(e.ours) / mean(e.ref) - 1, fitMsMedian: med(e.ms) };
+      const earthMedian = med(earthMs.get(`${v}/${p}`) ?? [NaN]);
+      return { p, areOurs: mean(e.ours), areEarth: mean(e.ref), relDiff: mean(e.ours) / mean(e.ref) - 1, fitMsMedian: med(e.ms), earthFitMsMedian: earthMedian, speedRatio: med(e.ms) / earthMedian };
     });
     report[v] = { matchFraction: match / total, testPoints: total, mismatchedSplits, perP: rows };
     if (!args.includes("--json")) {
       console.log(`== ${v}: predictions within 1e-6 of earth: ${(100 * match / total).toFixed(2)}% of ${total}; splits with mismatches: ${mismatchedSplits.length} ${mismatchedSplits.join(" ")}`);
-      console.log("   p    ARE ours     ARE earth    rel.diff   fit ms (median of per-split min)");
-      for (const r of rows) console.log(`  ${r.p.toFixed(1)}  ${r.areOurs.toFixed(6)}  ${r.areEarth.toFixed(6)}  ${(100 * r.relDiff).toFixed(3).padStart(7)}%  ${r.fitMsMedian.toFixed(3)}`);
+      console.log("   p    ARE ours     ARE earth    rel.diff   fit ms ours  fit ms earth  ours/earth   (medians over splits of each split's fastest fit)");
+      for (const r of rows)
+        console.log(`  ${r.p.toFixed(1)}  ${r.areOurs.toFixed(6)}  ${r.areEarth.toFixed(6)}  ${(100 * r.relDiff).toFixed(3).padStart(7)}%  ${r.fitMsMedian.toFixed(3).padStart(10)}  ${r.earthFitMsMedian.toFixed(3).padStart(12)}  ${r.speedRatio.toFixed(3).padStart(10)}`);
     }
   }
   if (args.includes("--json")) console.log(JSON.stringify(report, null, 1));

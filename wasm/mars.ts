@@ -505,10 +505,17 @@ class Forward {
       const bSq = b1 * b1;
       const dx = x1 - x0;
       const cb = ix1 * M;
-      for (let k = 0; k < newCol; ++k) {
-        const sx = unchecked(covSx[k]) + b1 * unchecked(ct[cb + k]);
-        unchecked((covSx[k] = sx));
-        unchecked((covCol[k] = covCol[k] + dx * sx));
+      // skip the exact no-op halves (b1 == 0 or dx == 0), as mars.cc does
+      if (b1 != 0 && dx != 0) {
+        for (let k = 0; k < newCol; ++k) {
+          const sx = unchecked(covSx[k]) + b1 * unchecked(ct[cb + k]);
+          unchecked((covSx[k] = sx));
+          unchecked((covCol[k] = covCol[k] + dx * sx));
+        }
+      } else if (b1 != 0) {
+        for (let k = 0; k < newCol; ++k) unchecked((covSx[k] = covSx[k] + b1 * ct[cb + k]));
+      } else if (dx != 0) {
+        for (let k = 0; k < newCol; ++k) unchecked((covCol[k] = covCol[k] + dx * covSx[k]));
       }
       bxSum += b1;
       bxSqSum += bSq;
