@@ -175,10 +175,12 @@ export const cvWriter: OutputWriter = {
   },
 };
 
-/** predictions.csv for given splits: p, rep, test row id, method, prediction (test rows ascending). */
+/** predictions.csv for given splits: [map factors,] p, rep, test row id, [method,] prediction; test rows ascending. */
 function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): void {
+  // One method and one map: exactly the columns of `varmap cv --predictions` (p,rep,index,prediction).
   const multi = plan.maps.length > 1;
-  const head = [...(multi ? plan.factors : []), "p", "rep", "index", "method", "prediction"];
+  const methodCol = plan.methods.length > 1;
+  const head = [...(multi ? plan.factors : []), "p", "rep", "index", ...(methodCol ? ["method"] : []), "prediction"];
   const lines: string[] = [csvRow(head)];
   for (const t of planTasks(plan)) {
     if (t.kind !== "cv-given") continue;
@@ -186,7 +188,7 @@ function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, d
     r.pred!.forEach((pred, i) => {
       const lab = plan.given!.labels[t.s0 + i];
       const key = multi ? plan.maps[t.map].values : [];
-      pred.forEach((v, j) => lines.push(csvRow([...key, lab.p, lab.rep, r.rows![i][j], t.method, v])));
+      pred.forEach((v, j) => lines.push(csvRow([...key, lab.p, lab.rep, r.rows![i][j], ...(methodCol ? [t.method] : []), v])));
     });
   }
   writeFileAtomic(join(dir, "predictions.csv"), lines.join("\n") + "\n");
