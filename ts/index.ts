@@ -4,3 +4,6 @@ export * from "./backend/index.js";
 export { matrix, fromRows, type Matrix } from "./predict/matrix.js";
 export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/estimator.js";
 export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";
+export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
+export { counterRng, type CounterRng } from "./data/random.js";
+export type { ConfigTable, VariabilityMap, ConfigStats, StatName, ColumnRoles } from "./data/types.js";
