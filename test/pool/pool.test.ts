@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KeyedStream, randomDivision, trainSize } from "../../ts/pool/random.js";
+import { divisionStream, randomDivision, trainSize } from "../../ts/pool/random.js";
 import { parseFractions, parseShard, planTasks, shardTasks } from "../../ts/pool/plan.js";
 import { readRecords, ResultStore } from "../../ts/pool/store.js";
 import { packMaps } from "../../ts/pool/shared-maps.js";
@@ -26,24 +26,22 @@ function outputs(dir: string): Record<string, string> {
 }
 
 describe("keyed generator and divisions", () => {
-  it("is a pure function of (seed, key, counter)", () => {
-    const a = new KeyedStream("5", ["cv", "m", 100, 3]);
-    const b = new KeyedStream("5", ["cv", "m", 100, 3]);
-    const c = new KeyedStream("5", ["cv", "m", 100, 4]);
-    const va = Array.from({ length: 50 }, () => a.next());
-    expect(Array.from({ length: 50 }, () => b.next())).toEqual(va);
-    expect(Array.from({ length: 50 }, () => c.next())).not.toEqual(va);
-    for (const v of va) expect(v >= 0 && v < 1).toBe(true);
+  it("keys divisions by (seed, map, p, rep)", () => {
+    const draw = (seed: string, map: string, p: number, rep: number) => Array.from(randomDivision(200, p, divisionStream(seed, map, p, rep)).train);
+    const a = draw("5", "m", 0.3, 3);
+    expect(draw("5", "m", 0.3, 3)).toEqual(a);
+    expect(draw("5", "m", 0.3, 4)).not.toEqual(a);
+    expect(draw("6", "m", 0.3, 3)).not.toEqual(a);
+    expect(draw("5", "n", 0.3, 3)).not.toEqual(a);
   });
-  it("draws roughly uniform numbers", () => {
-    const s = new KeyedStream(1, ["u"]);
-    const bins = new Array(10).fill(0);
-    for (let i = 0; i < 100_000; i++) bins[Math.floor(s.next() * 10)]++;
-    for (const b of bins) expect(Math.abs(b - 10_000)).toBeLessThan(500); // ≈ 5 sd
+  it("draws each point into training with probability p", () => {
+    const hits = new Array(50).fill(0);
+    for (let rep = 0; rep < 4000; rep++) for (const i of randomDivision(50, 0.2, divisionStream("1", "u", 0.2, rep)).train) hits[i]++;
+    for (const h of hits) expect(Math.abs(h - 800)).toBeLessThan(130); // ≈ 5 sd of Binomial(4000, 0.2)
   });
   it("divides with round(p·n) training points, ascending, disjoint, covering", () => {
     expect([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9].map((p) => trainSize(864, p))).toEqual([86, 173, 259, 346, 432, 518, 605, 691, 778]);
-    const { train, test } = randomDivision(100, 0.37, new KeyedStream(9, [1]));
+    const { train, test } = randomDivision(100, 0.37, divisionStream("9", "x", 0.37, 1));
     expect(train.length).toBe(37);
     const all = [...train, ...test].sort((x, y) => x - y);
     expect(all).toEqual([...Array(100).keys()]);

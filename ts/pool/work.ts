@@ -5,7 +5,7 @@ import { createPredictor } from "../predict/registry.js";
 import { matrix } from "../predict/matrix.js";
 import { roundResult } from "./files.js";
 import type { Plan, Task } from "./plan.js";
-import { KeyedStream, randomDivision } from "./random.js";
+import { divisionStream, randomDivision } from "./random.js";
 import { mapLabel, mapView, type SharedMaps } from "./shared-maps.js";
 import { mapScaling, scoreSplit, type MapData } from "./split.js";
 
@@ -58,8 +58,8 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult {
     const p = g.ps[task.pIndex];
     const label = mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[task.map].values[i]])));
     for (let rep = task.r0; rep < task.r1; rep++) {
-      // Keyed by the map's name, p (in parts per billion) and rep, not by method: every method sees the same divisions.
-      const stream = new KeyedStream(g.seed, ["cv", label, Math.round(p * 1e9), rep]);
+      // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
+      const stream = divisionStream(g.seed, label, p, rep);
       const { train, test } = randomDivision(map.rows, p, stream);
       const r = scoreSplit(map, train, test, task.method, plan.response);
       if ("error" in r) fail(rep - task.r0, r.error);
