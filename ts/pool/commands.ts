@@ -69,6 +69,9 @@ function report(s: JobSummary, opts: Opts, text: string): void {
 export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp", ["mean"]);
   const splits = typeof opts.splits === "string" ? readSplits(opts.splits) : undefined;
+  const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
+  const reps = positiveInt("--reps", opts.reps, 200);
+  jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
   if (splits && Number.isFinite(splits.n) && ds.maps.some((m) => m.rows !== splits.n))
@@ -80,8 +83,8 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const { plan, givenTrain } = cvPlan(maps, {
     methods,
     response: opts.logResponse ? "log" : "linear",
-    ps: splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1")),
-    reps: positiveInt("--reps", opts.reps, 200),
+    ps,
+    reps,
     seed: String(opts.seed ?? "1"),
     splits,
     predictions: !!predictionsPath,
@@ -114,6 +117,7 @@ export function registerCvOptions(cmd: Command): Command {
 export async function refitAction(file: string, opts: Opts): Promise<JobSummary> {
   const methods = parseMethods(opts.methods ?? "lr,lsp");
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
+  jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
   const plan = refitPlan(maps, { methods, response: opts.logResponse ? "log" : "linear" });
