@@ -27,6 +27,7 @@ export type Opts = Record<string, unknown> & {
   methods?: string;
   method?: string;
   logResponse?: boolean;
+  noStdout?: boolean;
 };
 
 export function addBulkOptions(cmd: Command): Command {
@@ -61,6 +62,7 @@ function jobOptions(opts: Opts, out: string, label: string) {
 }
 
 function report(s: JobSummary, opts: Opts, text: string): void {
+  if (opts.noStdout) return; // called from another verb (demo), which prints its own summary
   if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
   else if (text) process.stdout.write(text);
 }
