@@ -6,6 +6,10 @@ export const SQDIST: KernelSpec = {
   name: "sqdist",
   module: "distances",
   args: [arg.f64in, arg.int, arg.f64in, arg.int, arg.int, arg.f64out],
+  lengths: ([X, n, Q, nq, d, out]) => {
+    const [ni, nqi, di] = [n, nq, d] as number[];
+    return (X as Float64Array).length >= ni * di && (Q as Float64Array).length >= nqi * di && (out as Float64Array).length >= nqi * ni;
+  },
 };
 
 /** out[i*n + j] = |Q_i − X_j|² for X (n×d) and Q (nq×d), row-major. */
