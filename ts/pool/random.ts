@@ -15,25 +15,28 @@ export function trainSize(n: number, p: number): number {
 }
 
 /**
- * A random train/test division of n points with round(p·n) training points, drawn by a partial Fisher–Yates
- * shuffle from the stream; both index lists ascending (the order the references are given training points).
+ * A random train/test division of n points with round(p·n) training points: a uniformly random subset, drawn by a
+ * partial Fisher–Yates shuffle of the smaller side (training set when p ≤ 1/2, test set otherwise: half the draws);
+ * both index lists ascending (the order the references are given training points).
  */
 export function randomDivision(n: number, p: number, stream: Pick<CounterRng, "int">): { train: Int32Array; test: Int32Array } {
   const k = trainSize(n, p);
+  const drawTrain = k <= n - k;
+  const m = drawTrain ? k : n - k;
   const perm = new Int32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
-  for (let i = 0; i < k; i++) {
+  const picked = new Uint8Array(n);
+  for (let i = 0; i < m; i++) {
     const j = i + stream.int(n - i);
     const t = perm[i];
     perm[i] = perm[j];
     perm[j] = t;
+    picked[perm[i]] = 1;
   }
-  const inTrain = new Uint8Array(n);
-  for (let i = 0; i < k; i++) inTrain[perm[i]] = 1;
   const train = new Int32Array(k);
   const test = new Int32Array(n - k);
   for (let i = 0, a = 0, b = 0; i < n; i++) {
-    if (inTrain[i]) train[a++] = i;
+    if (picked[i] === (drawTrain ? 1 : 0)) train[a++] = i;
     else test[b++] = i;
   }
   return { train, test };
