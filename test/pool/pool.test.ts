@@ -122,7 +122,7 @@ describe("jobs on the pool", () => {
 
   it("a rerun after kill -9 part-way completes to byte-identical outputs", async () => {
     const script = join(packageRoot(), "test", "pool", "job-script.ts");
-    const args = (out: string) => ["--import", "tsx", script, out, "2", "mean", "12", "400"];
+    const args = (out: string) => ["--import", "tsx", script, out, "2", "mean", "12", "250"];
     const ref = tmp();
     const runTo = (out: string) =>
       new Promise<number>((resolve) => spawn(process.execPath, args(out), { stdio: "ignore" }).on("exit", (c) => resolve(c ?? -1)));
