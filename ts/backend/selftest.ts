@@ -4,6 +4,7 @@ import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
+import { marsFit, marsPredict } from "./kernels/mars.js";
 
 export interface SelfTest {
   name: string;
@@ -88,6 +89,19 @@ export const selfTests: SelfTest[] = [
         for (let j = 0; j < n; j++)
           if (!(Math.abs(xa[j] - xc[j]) <= 1e-12 * scale)) throw new Error(`lstsq parity: problem ${p}: native ${xa[j]}, wasm ${xc[j]}`);
       }
+    },
+  },
+  {
+    name: "mars.mars_fit",
+    run(b) {
+      // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
+      const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
+      const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
+      const o = { degree: 1, nk: 21, thresh: 0.001, penalty: 2, minspan: 1, endspan: 1, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+      const r = marsFit(b, x, y, 1, o);
+      const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
+      const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
+      expectClose(p, [1, 1, 2], 1e-9, "mars");
     },
   },
 ];
