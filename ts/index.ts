@@ -1,6 +1,8 @@
 // The library entry point.
 export { VarmapError, isVarmapError } from "./errors.js";
 export * from "./backend/index.js";
+export { sqdist } from "./backend/kernels/distances.js";
+export { knn, type Neighbors, type KnnOptions } from "./backend/kernels/neighbors.js";
 export { matrix, fromRows, type Matrix } from "./predict/matrix.js";
 export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/estimator.js";
 export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";

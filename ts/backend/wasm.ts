@@ -37,6 +37,7 @@ export class WasmBackend implements KernelBackend {
 
   run(spec: KernelSpec, args: readonly KernelArg[]): number {
     if (args.length !== spec.args.length) return Status.BAD_ARGUMENT;
+    if (spec.lengths && !spec.lengths(args)) return Status.BAD_ARGUMENT;
     const ex = this.instance(spec.module);
     const fn = ex[spec.name];
     if (typeof fn !== "function") return Status.INTERNAL;
