@@ -119,7 +119,7 @@ function runCli(args: string[]): Promise<{ status: number | null; stderr: string
 }
 
 describe.skipIf(!hasCli)(`bad input (CLI, ${hasCli ? "dist built" : "run npm run build first"})`, () => {
-  it.concurrent.each(cases)("$name: exit code 2, message names row and column, no output file", async (c, { expect }) => {
+  it.concurrent.each(cases)("$name: exit code 2, message names row and column, no output file", async (c) => {
     const sub = mkdtempSync(join(dir, "cli-"));
     const file = join(sub, "in.csv");
     writeFileSync(file, c.text);
