@@ -26,17 +26,6 @@ inline double sqdist(const double* a, const double* b, int m) {
   return s;
 }
 
-// The same sum, abandoned as soon as a partial sum exceeds `bound` (partial sums never decrease, so the full
-// sum would too); returns the exact full sum otherwise.
-inline double sqdistBounded(const double* a, const double* b, int m, double bound) {
-  double s = 0.0;
-  for (int j = 0; j < m; ++j) {
-    const double t = a[j] - b[j];
-    s += t * t;
-    if (s > bound) return s;
-  }
-  return s;
-}
 
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
 // its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
@@ -45,10 +34,38 @@ struct KdTree {
   int m;
   std::vector<int32_t> perm, lo, hi, left, right, dim;
   std::vector<double> split, cellMax;  // cellMax: per-cell maximum of a per-point value (the radii)
+  // Leaf coordinates copied contiguously, dimension-major within each leaf (xs[lo*m + j*len + p]), so a leaf's
+  // distances are computed for all its points at once (vectorizable, no per-point branches).
+  std::vector<double> xs;
+  int maxLeaf = 0;
 
   KdTree(const double* X_, int n, int m_) : X(X_), m(m_), perm(n) {
     for (int i = 0; i < n; ++i) perm[i] = i;
     if (n > 0) build(0, n);
+    xs.resize(size_t(n) * m);
+    for (size_t c = 0; c < lo.size(); ++c) {
+      if (left[c] >= 0) continue;
+      const int len = hi[c] - lo[c];
+      maxLeaf = std::max(maxLeaf, len);
+      double* block = &xs[size_t(lo[c]) * m];
+      for (int p = 0; p < len; ++p)
+        for (int j = 0; j < m; ++j) block[size_t(j) * len + p] = X[size_t(perm[lo[c] + p]) * m + j];
+    }
+  }
+
+  // s[p] = squared distance (LSHEP's sum order) from q to the p-th point of leaf c.
+  void leafDistances(int c, const double* q, double* s) const {
+    const int len = hi[c] - lo[c];
+    const double* block = &xs[size_t(lo[c]) * m];
+    for (int p = 0; p < len; ++p) s[p] = 0.0;
+    for (int j = 0; j < m; ++j) {
+      const double qj = q[j];
+      const double* row = block + size_t(j) * len;
+      for (int p = 0; p < len; ++p) {
+        const double t = row[p] - qj;
+        s[p] += t * t;
+      }
+    }
   }
 
   int build(int a, int b) {
@@ -108,6 +125,7 @@ struct Knn {
   double* d2;    // k squared distances, ascending
   int32_t* idx;  // their indices
   double* off;   // m offsets, zero on entry
+  double* s;     // maxLeaf scratch distances
   int count = 0;
 
   bool better(double d, int32_t i, int slot) const { return d < d2[slot] || (d == d2[slot] && i < idx[slot]); }
@@ -123,15 +141,12 @@ struct Knn {
 
   void search(int c, double lb) {
     if (t.left[c] < 0) {
-      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
-        const int32_t i = t.perm[p];
+      t.leafDistances(c, q, s);
+      const int base = t.lo[c], len = t.hi[c] - base;
+      for (int p = 0; p < len; ++p) {
+        const int32_t i = t.perm[base + p];
         if (i == self) continue;
-        if (count < k) {
-          offer(sqdist(t.X + size_t(i) * t.m, q, t.m), i);
-        } else {
-          const double d = sqdistBounded(t.X + size_t(i) * t.m, q, t.m, d2[k - 1]);
-          if (better(d, i, k - 1)) offer(d, i);
-        }
+        if (count < k || better(s[p], i, k - 1)) offer(s[p], i);
       }
       return;
     }
@@ -157,17 +172,18 @@ struct Cover {
   const double* rw;
   const double* q;
   double* off;
+  double* s;
   std::vector<int32_t>& out;
 
   void search(int c, double lb) {
     const double r = t.cellMax[c];
     if (lb > r * r * kPruneSlack) return;
     if (t.left[c] < 0) {
-      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
-        const int32_t k = t.perm[p];
-        const double r2 = rw[k] * rw[k] * kPruneSlack;
-        const double d = sqdistBounded(t.X + size_t(k) * t.m, q, t.m, r2);
-        if (d <= r2 && std::sqrt(d) < rw[k]) out.push_back(k);
+      t.leafDistances(c, q, s);
+      const int base = t.lo[c], len = t.hi[c] - base;
+      for (int p = 0; p < len; ++p) {
+        const int32_t k = t.perm[base + p];
+        if (s[p] <= rw[k] * rw[k] * kPruneSlack && std::sqrt(s[p]) < rw[k]) out.push_back(k);
       }
       return;
     }
@@ -194,12 +210,12 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   KdTree tree(X, n, m);
   std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
   std::vector<int32_t> idx(np);
-  std::vector<double> off(m, 0.0);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
   bool duplicates = false;
   double maxRw = 0.0;
   for (int k = 0; k < n; ++k) {
     const double* xk = X + size_t(k) * m;
-    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data()};
+    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data()};
     knn.search(0, 0.0);
     if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
       duplicates = true;
@@ -263,14 +279,14 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
   std::vector<int32_t> cover;
   cover.reserve(64);
   std::vector<double> sw, swc, slope(m + 1);
-  std::vector<double> off(m, 0.0);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
   std::vector<double> D(m + 1);
   std::vector<int32_t> ID(m + 1);
   for (int iq = 0; iq < nq; ++iq) {
     const double* q = Q + size_t(iq) * m;
     // Every node whose radius covers q.
     cover.clear();
-    Cover{tree, rw, q, off.data(), cover}.search(0, 0.0);
+    Cover{tree, rw, q, off.data(), scratch.data(), cover}.search(0, 0.0);
     ierr[iq] = 0;
     if (cover.empty()) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
