@@ -27,6 +27,25 @@ inline double sqdist(const double* a, const double* b, int m) {
 }
 
 
+// Squared distances from q to the len points of a dimension-major block, each summed over the coordinates in
+// order (the same rounding as a plain loop). On x86-64 Linux an AVX2 clone is chosen at load time when the CPU
+// has it (4 points per instruction); AVX2 without FMA, so products and sums are rounded exactly as in the
+// default clone and both agree bit for bit.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void leaf_sqdist(const double* block, int len, int m, const double* q, double* s) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
+  }
+}
+
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
 // its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
 struct KdTree {
@@ -55,17 +74,7 @@ struct KdTree {
 
   // s[p] = squared distance (LSHEP's sum order) from q to the p-th point of leaf c.
   void leafDistances(int c, const double* q, double* s) const {
-    const int len = hi[c] - lo[c];
-    const double* block = &xs[size_t(lo[c]) * m];
-    for (int p = 0; p < len; ++p) s[p] = 0.0;
-    for (int j = 0; j < m; ++j) {
-      const double qj = q[j];
-      const double* row = block + size_t(j) * len;
-      for (int p = 0; p < len; ++p) {
-        const double t = row[p] - qj;
-        s[p] += t * t;
-      }
-    }
+    leaf_sqdist(&xs[size_t(lo[c]) * m], hi[c] - lo[c], m, q, s);
   }
 
   int build(int a, int b) {
@@ -199,6 +208,31 @@ struct Cover {
   }
 };
 
+// The largest squared distance between two rows (LSHEP's DIAM, same rounding), given a lower bound `best` from
+// an actual pair. Pairs are pruned by the triangle inequality through the centroid: |x_i - x_j| <= r_i + r_j
+// (r = distance to the centroid), scanning rows by decreasing r, so only the few outermost pairs are computed.
+double diameter2(const double* X, int n, int m, double best) {
+  std::vector<double> c(m, 0.0), r(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) c[j] += X[size_t(i) * m + j];
+  for (int j = 0; j < m; ++j) c[j] /= n;
+  for (int i = 0; i < n; ++i) r[i] = std::sqrt(sqdist(X + size_t(i) * m, c.data(), m));
+  std::vector<int32_t> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return r[a] > r[b] || (r[a] == r[b] && a < b); });
+  for (int a = 0; a < n; ++a) {
+    const int i = order[a];
+    if ((r[i] + r[order[0]]) * kPruneSlack < std::sqrt(best)) break;
+    for (int b = 0; b < a; ++b) {
+      const int j = order[b];
+      if ((r[i] + r[j]) * kPruneSlack < std::sqrt(best)) break;
+      // LSHEP computes X(:,I) - X(:,K) for every ordered pair; the square makes the order irrelevant.
+      best = std::max(best, sqdist(X + size_t(i) * m, X + size_t(j) * m, m));
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank) {
@@ -256,11 +290,7 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   double lower = 0.0;
   for (int i = 0; i < n; ++i) lower = std::max(lower, sqdist(X + size_t(i) * m, X + size_t(a) * m, m));
   if (maxRw > std::sqrt(lower) / 2.0) {
-    double diam = 0.0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        if (i != j) diam = std::max(diam, sqdist(X + size_t(j) * m, X + size_t(i) * m, m));
-    const double cap = std::sqrt(diam) / 2.0;
+    const double cap = std::sqrt(diameter2(X, n, m, lower)) / 2.0;
     for (int k = 0; k < n; ++k) rw[k] = std::min(cap, rw[k]);
   }
   return OK;
