@@ -5,6 +5,7 @@ import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
+import { delaunayLocate } from "./kernels/delaunay.js";
 
 export interface SelfTest {
   name: string;
@@ -102,6 +103,17 @@ export const selfTests: SelfTest[] = [
       const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
       const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
       expectClose(p, [1, 1, 2], 1e-9, "mars");
+    },
+  },
+  {
+    name: "delaunay.delaunayLocate",
+    run(b) {
+      // Unit square and its centre: (0.5, 0.1) lies in triangle (0, 1, 4); (2, 0.5) projects onto x = 1 at distance 1.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.5]);
+      const r = delaunayLocate(b, X, Float64Array.from([0.5, 0.1, 2, 0.5]), 2);
+      expectClose(Array.from(r.simplices.subarray(0, 3)), [0, 1, 4], 0, "delaunay simplex");
+      expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
+      expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
     },
   },
 ];
