@@ -555,6 +555,44 @@ class Locator {
     return lu_factor(a_.data(), d_, piv_.data());
   }
 
+  // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
+  // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  int32_t scan_facet_columns(const int32_t* S, double c0, double K) {
+    if (xt_.empty()) {
+      xt_.resize(size_t(n_) * d_);
+      for (int32_t i = 0; i < n_; ++i)
+        for (int32_t k = 0; k < d_; ++k) xt_[size_t(k) * n_ + i] = x_[size_t(i) * d_ + k];
+      gb_.resize(n_);
+      cb_.resize(n_);
+    }
+    double* gb = gb_.data();
+    double* cb = cb_.data();
+    for (int32_t p = 0; p < n_; ++p) {
+      gb[p] = 0.0;
+      cb[p] = 0.0;
+    }
+    for (int32_t k = 0; k < d_; ++k) {
+      const double gk = g_[k];
+      const double ck = c_[k];
+      const double* col = &xt_[size_t(k) * n_];
+      for (int32_t p = 0; p < n_; ++p) {
+        gb[p] += gk * col[p];
+        cb[p] += ck * col[p];
+      }
+    }
+    int32_t best = -1;
+    double best_key = INFINITY;
+    for (int32_t p = 0; p < n_; ++p) {
+      const double b = -(gb[p] + c0);
+      const double num = lift_[p] - 2.0 * cb[p] + K;
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
+        best_key = num / b;
+        best = p;
+      }
+    }
+    return best;
+  }
+
   bool in_simplex(const int32_t* S, int32_t p) const {
     for (int32_t k = 0; k <= d_; ++k)
       if (S[k] == p) return true;
@@ -598,9 +636,7 @@ class Locator {
     for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
     const double K = dot(c_.data(), c_.data(), d_) - R;
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
-    const int32_t best = dispatch_dim(d_, [&](auto dim) {
-      return scan_facet<decltype(dim)::value>(x_.data(), lift_.data(), n_, d_, g_.data(), c_.data(), c0, K, S);
-    });
+    const int32_t best = scan_facet_columns(S, c0, K);
     memo_.insert(key_.data(), best);
     return best;
   }
@@ -668,6 +704,7 @@ class Locator {
   int32_t n_, d_;
   double eps_;
   std::vector<double> x_, lift_, delta_, center_;
+  std::vector<double> xt_, gb_, cb_;  // column-major copy of x_ and scan accumulators (built on first use)
   double radius_;
   std::vector<double> a_;
   std::vector<int32_t> piv_;
