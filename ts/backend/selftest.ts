@@ -6,6 +6,7 @@ import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
 import { lspEval, lspFit } from "./kernels/lsp.js";
+import { delaunayLocate } from "./kernels/delaunay.js";
 
 export interface SelfTest {
   name: string;
@@ -125,6 +126,17 @@ export const selfTests: SelfTest[] = [
       for (let i = 0; i < ea.values.length; i++)
         if (!(Math.abs(ea.values[i] - ec.values[i]) <= 1e-12 * Math.max(1, Math.abs(ea.values[i]))))
           throw new Error(`lsp parity: query ${i}: native ${ea.values[i]}, wasm ${ec.values[i]}`);
+    },
+  },
+  {
+    name: "delaunay.delaunayLocate",
+    run(b) {
+      // Unit square and its centre: (0.5, 0.1) lies in triangle (0, 1, 4); (2, 0.5) projects onto x = 1 at distance 1.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.5]);
+      const r = delaunayLocate(b, X, Float64Array.from([0.5, 0.1, 2, 0.5]), 2);
+      expectClose(Array.from(r.simplices.subarray(0, 3)), [0, 1, 4], 0, "delaunay simplex");
+      expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
+      expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
     },
   },
 ];
