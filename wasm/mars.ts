@@ -128,6 +128,7 @@ class Forward {
   bxOrthCT: StaticArray<f64>;
   bxOrthMean: StaticArray<f64>;
   betaCache: StaticArray<f64>;
+  useCache: bool = true;
   xbx: StaticArray<f64>;
   covSx: StaticArray<f64>;
   covCol: StaticArray<f64>;
@@ -166,7 +167,9 @@ class Forward {
     this.bxOrth = new StaticArray<f64>(n * M);
     this.bxOrthCT = new StaticArray<f64>(M * n);
     this.bxOrthMean = new StaticArray<f64>(M);
-    this.betaCache = new StaticArray<f64>(M * M * d);
+    // no beta cache when nk^2 * d is large (identical results, see mars.cc)
+    const useCache = <i64>M * M * d <= 1 << 24;
+    this.betaCache = new StaticArray<f64>(useCache ? M * M * d : 1);
     this.xbx = new StaticArray<f64>(n);
     this.covSx = new StaticArray<f64>(M);
     this.covCol = new StaticArray<f64>(M);
@@ -174,8 +177,9 @@ class Forward {
     this.q = new Queue(M + 1);
     this.sorted = new Queue(M + 1);
     this.order = new StaticArray<i32>(n * d);
+    this.useCache = useCache;
     const cache = this.betaCache;
-    for (let i = 0; i < M * M * d; ++i) unchecked((cache[i] = INF));
+    for (let i = 0; i < cache.length; ++i) unchecked((cache[i] = INF));
     const tmp = new StaticArray<i32>(n);
     for (let j = 0; j < d; ++j) stableOrder(x, j * n, n, this.order, j * n, tmp);
   }
@@ -312,7 +316,7 @@ class Forward {
     const n = this.n;
     const M = this.M;
     const o = this.bxOrth;
-    const useCache = cacheParent >= 0;
+    const useCache = cacheParent >= 0 && this.useCache;
     const cbase = useCache ? cacheParent * M + pred * M * M : 0;
     for (let i = 0; i < n; ++i) unchecked((o[outBase + i] = va[voff + i]));
     for (let k = 0; k < t; ++k) {

@@ -28,6 +28,7 @@ constexpr double kQrTol = 1e-8;       // rank tolerance of the linear-dependence
 constexpr double kMinBxSos = 0.01;    // a candidate column with less residual sum of squares is unusable
 constexpr double kAlmostZero = 1e-10;
 constexpr int kMaxDegree = 100;
+constexpr size_t kMaxBetaCache = size_t(1) << 24;  // doubles (128 MiB)
 const double kInf = std::numeric_limits<double>::infinity();
 
 inline double sq(double v) { return v * v; }
@@ -113,7 +114,9 @@ class ForwardPass {
     bxOrth_.assign(n * M, 0.0);
     bxOrthCT_.assign(M * n, 0.0);
     bxOrthMean_.assign(M, 0.0);
-    betaCache_.assign(M * M * size_t(d), kInf);
+    // the beta cache saves dot products but needs nk^2 * d doubles: skip it when that is large (results are
+    // identical either way: a cached beta is the value that would be recomputed)
+    if (M * M * size_t(d) <= kMaxBetaCache) betaCache_.assign(M * M * size_t(d), kInf);
     xbx_.assign(n, 0.0);
     covSx_.assign(M, 0.0);
     covCol_.assign(M, 0.0);
@@ -267,7 +270,7 @@ class ForwardPass {
   // Modified Gram-Schmidt of v against the used columns 0..t-1 of bxOrth; betas cached per (parent, pred).
   void orthog_residuals(double* out, const double* v, int t, int cacheParent, int pred) {
     const size_t n = n_;
-    double* cache = cacheParent >= 0 ? &betaCache_[size_t(cacheParent) * M_ + size_t(pred) * M_ * M_] : nullptr;
+    double* cache = cacheParent >= 0 && !betaCache_.empty() ? &betaCache_[size_t(cacheParent) * M_ + size_t(pred) * M_ * M_] : nullptr;
     std::memcpy(out, v, n * sizeof(double));
     for (int k = 0; k < t; ++k) {
       if (!fullSet[k]) continue;
