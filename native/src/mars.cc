@@ -583,6 +583,7 @@ Qr householder_qr(const double* A, size_t n, const std::vector<int>& cols, const
         double s = 0;
         const double* w = &W[size_t(l) * n];
         for (size_t i = size_t(l); i < n; ++i) s += w[i] * w[i];
+        MARS_TRACE("qr col %d (term %d) remaining norm ratio %.3e\n", l, r.order[l], std::sqrt(s) / orig[l]);
         if (std::sqrt(s) >= orig[l] * kQrTol) break;
         std::vector<double> tmp(w, w + n);
         const double o = orig[l];
