@@ -129,6 +129,7 @@ class Forward {
   bxOrthMean: StaticArray<f64>;
   betaCache: StaticArray<f64>;
   useCache: bool = true;
+  cacheCount: StaticArray<i32>;
   xbx: StaticArray<f64>;
   covSx: StaticArray<f64>;
   covCol: StaticArray<f64>;
@@ -178,8 +179,7 @@ class Forward {
     this.sorted = new Queue(M + 1);
     this.order = new StaticArray<i32>(n * d);
     this.useCache = useCache;
-    const cache = this.betaCache;
-    for (let i = 0; i < cache.length; ++i) unchecked((cache[i] = INF));
+    this.cacheCount = new StaticArray<i32>(useCache ? M * d : 1);
     const tmp = new StaticArray<i32>(n);
     for (let j = 0; j < d; ++j) stableOrder(x, j * n, n, this.order, j * n, tmp);
   }
@@ -318,12 +318,13 @@ class Forward {
     const o = this.bxOrth;
     const useCache = cacheParent >= 0 && this.useCache;
     const cbase = useCache ? cacheParent * M + pred * M * M : 0;
+    const cnt = useCache ? unchecked(this.cacheCount[cacheParent + pred * M]) : 0;
     for (let i = 0; i < n; ++i) unchecked((o[outBase + i] = va[voff + i]));
     for (let k = 0; k < t; ++k) {
       if (!unchecked(this.fullSet[k])) continue;
       const b = k * n;
       let beta: f64;
-      if (useCache && unchecked(this.betaCache[cbase + k]) != INF) {
+      if (useCache && k < cnt) {
         beta = unchecked(this.betaCache[cbase + k]);
       } else {
         let s: f64 = 0;
@@ -333,6 +334,7 @@ class Forward {
       }
       for (let i = 0; i < n; ++i) unchecked((o[outBase + i] = o[outBase + i] - beta * o[b + i]));
     }
+    if (useCache && cnt < t) unchecked((this.cacheCount[cacheParent + pred * M] = t));
   }
 
   newForm(pred: i32, parent: i32, nTerms: i32): bool {
