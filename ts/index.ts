@@ -9,3 +9,5 @@ export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/regi
 export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
 export { counterRng, type CounterRng } from "./data/random.js";
 export type { ConfigTable, VariabilityMap, ConfigStats, StatName, ColumnRoles } from "./data/types.js";
+export { Mars, type MarsOptions, type MarsTerm } from "./predict/mars.js";
+export { marsFit, marsPredict, type MarsFitResult, type MarsKernelOptions } from "./backend/kernels/mars.js";
