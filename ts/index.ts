@@ -19,3 +19,5 @@ export { predictSplit, mapInputScaling } from "./cv/split.js";
 export { cvGivenSplits, type CvMap, type SplitResult } from "./cv/given.js";
 export { readSplitsFile, splitRows, type Split, type SplitsFile } from "./cv/splits.js";
 export { are, meanArePerP } from "./cv/are.js";
+export { Mars, type MarsOptions, type MarsTerm } from "./predict/mars.js";
+export { marsFit, marsPredict, type MarsFitResult, type MarsKernelOptions } from "./backend/kernels/mars.js";
