@@ -13,3 +13,9 @@ export function uniform(length: number, seed: number): Float64Array {
   }
   return out;
 }
+
+/** Builds a value on first use: suites are imported to list them, inputs are made only for the cases that run. */
+export function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}

@@ -1,4 +1,4 @@
-// `npm run bench` (node dist/bench/run.js [--kernels a,b] [--backends native,wasm,ts] [--max-time s]):
+// `npm run bench` (node dist/bench/run.js [--kernels a,b] [--cases text] [--backends native,wasm,ts] [--max-time s]):
 // times every kernel suite on native, wasm and plain TypeScript, prints them side by side and writes
 // bench/results/<timestamp>.json (machine description + every measurement). `varmap bench` runs the same suites.
 //
@@ -6,8 +6,11 @@
 // Copy this shape (types from bench/runner.ts):
 //
 //   import type { BenchSuite } from "../runner.js";
-//   import { getBackend } from ... (not needed: the runner passes each backend in)
+//   import { lazy, uniform } from "../data.js";
 //   import { myKernel } from "../../ts/backend/kernels/mine.js";
+//
+//   // Inputs are made on first use (lazy), so listing suites or running other cases allocates nothing.
+//   const data = lazy(() => ({ X: uniform(1000 * 8, 1), out: new Float64Array(1000) }));
 //
 //   const suite: BenchSuite = {
 //     kernel: "mykernel",                       // the name `--kernels` selects
@@ -15,19 +18,20 @@
 //     cases: [{
 //       name: "n=1000 d=8",                     // the workload
 //       items: 1000, itemName: "problems",      // items per operation: the table shows items/s
-//       kernel(backend) {                       // build inputs/outputs here (not timed) ...
-//         const X = data(); const out = new Float64Array(1000);
+//       kernel(backend) {                       // get inputs/outputs here (not timed) ...
+//         const { X, out } = data();
 //         return () => myKernel(backend, X, out); // ... and return the one batched call that is timed
 //       },
 //       baseline() {                            // the same work in plain TypeScript (optional)
-//         const X = data(); const out = new Float64Array(1000);
+//         const { X, out } = data();
 //         return () => myKernelInTypeScript(X, out);
 //       },
 //     }],
 //   };
 //   export default suite;
 //
-// Generate inputs deterministically (a seeded generator, see bench/data.ts) so every run times the same work.
+// Generate inputs deterministically (uniform() is seeded) so every run and backend times the same work.
+// The runner calls each returned operation once to warm up, then lets benchmark.js time it (median reported).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../ts/package-root.js";
@@ -43,6 +47,7 @@ const targets = (list(flag("--backends")) ?? [...TARGETS]) as Target[];
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown backend ${t}: use native, wasm, ts`);
 const report = await benchmark({
   kernels: list(flag("--kernels")),
+  cases: flag("--cases"),
   targets,
   maxTime: Number(flag("--max-time") ?? 2),
   onStart: (k, c, t) => process.stderr.write(`bench: ${k} ${c} on ${t}\n`),

@@ -139,6 +139,8 @@ export function runSuites(suites: readonly BenchSuite[], opts: RunOptions): Meas
 export interface BenchmarkOptions {
   /** Suite names to run (all when empty or absent). */
   kernels?: readonly string[];
+  /** Run only the cases whose name contains this text. */
+  cases?: string;
   targets?: readonly Target[];
   maxTime?: number;
   onStart?: RunOptions["onStart"];
@@ -151,7 +153,10 @@ export async function benchmark(opts: BenchmarkOptions = {}): Promise<BenchRepor
   const unknown = (opts.kernels ?? []).filter((k) => !names.includes(k));
   if (unknown.length)
     throw new VarmapError("E_USAGE", `unknown benchmark kernel(s) ${unknown.join(", ")}`, { remedy: `choose among ${names.join(", ")}` });
-  const suites = opts.kernels?.length ? all.filter((s) => opts.kernels!.includes(s.kernel)) : all;
+  const suites = (opts.kernels?.length ? all.filter((s) => opts.kernels!.includes(s.kernel)) : all)
+    .map((s) => ({ ...s, cases: s.cases.filter((c) => !opts.cases || c.name.includes(opts.cases)) }))
+    .filter((s) => s.cases.length > 0);
+  if (suites.length === 0) throw new VarmapError("E_USAGE", `no benchmark case matches '${opts.cases}'`, { remedy: "run without --cases to see them all" });
   const targets = opts.targets ?? TARGETS;
   const unavailable: Record<string, string> = {};
   const backends: RunOptions["backends"] = {};

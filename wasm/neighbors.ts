@@ -80,18 +80,21 @@ export function knn(X: usize, n: i32, Q: usize, nq: i32, d: i32, exclude: usize,
       const skip = hasExclude ? load<i32>(exclude + (<usize>i << 2)) - j0 : -1;
       const sp = sizes + (<usize>i << 2);
       let size = load<i32>(sp);
+      // Candidates come in increasing index, so an equal distance never displaces a kept one (lower index).
+      let worst = size == k ? load<f64>(key) : Infinity;
       for (let j = 0; j < rows; ++j) {
-        if (j == skip) continue;
         const v = load<f64>(d2 + (<usize>j << 3));
+        if (j == skip || !(size < k || v < worst)) continue;
         if (size < k) {
           store<f64>(key + (<usize>size << 3), v);
           store<i32>(id + (<usize>size << 2), j0 + j);
           siftUp(key, id, size++);
-        } else if (v < load<f64>(key)) { // an equal distance never wins: the kept one has a lower index
+        } else {
           store<f64>(key, v);
           store<i32>(id, j0 + j);
           siftDown(key, id, 0, size);
         }
+        if (size == k) worst = load<f64>(key);
       }
       store<i32>(sp, size);
     }

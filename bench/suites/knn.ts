@@ -1,6 +1,6 @@
 // The k nearest neighbours of each query.
 import { knn } from "../../ts/backend/kernels/neighbors.js";
-import { uniform } from "../data.js";
+import { lazy, uniform } from "../data.js";
 import type { BenchSuite } from "../runner.js";
 
 /** Plain TypeScript brute force with a sorted insertion list (ties by lower index). */
@@ -30,15 +30,22 @@ function knnTs(X: Float64Array, n: number, Q: Float64Array, nq: number, d: numbe
 }
 
 function neighborCase(name: string, nq: number, n: number, d: number, k: number, self: boolean): BenchSuite["cases"][number] {
-  const X = uniform(n * d, 3);
-  const Q = self ? X : uniform(nq * d, 4);
-  const out = { indices: new Int32Array(nq * k), distances: new Float64Array(nq * k) };
+  const data = lazy(() => {
+    const X = uniform(n * d, 3);
+    return { X, Q: self ? X : uniform(nq * d, 4), out: { indices: new Int32Array(nq * k), distances: new Float64Array(nq * k) } };
+  });
   return {
     name,
     items: nq,
     itemName: "queries",
-    kernel: (backend) => () => knn(backend, X, Q, d, k, { excludeSelf: self, out }),
-    baseline: () => () => knnTs(X, n, Q, nq, d, k, self, out.indices, out.distances),
+    kernel(backend) {
+      const { X, Q, out } = data();
+      return () => knn(backend, X, Q, d, k, { excludeSelf: self, out });
+    },
+    baseline() {
+      const { X, Q, out } = data();
+      return () => knnTs(X, n, Q, nq, d, k, self, out.indices, out.distances);
+    },
   };
 }
 

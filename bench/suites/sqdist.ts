@@ -1,6 +1,6 @@
 // Squared distances from q query rows to n data rows.
 import { sqdist } from "../../ts/backend/kernels/distances.js";
-import { uniform } from "../data.js";
+import { lazy, uniform } from "../data.js";
 import type { BenchSuite } from "../runner.js";
 
 /** The plain TypeScript loop the kernel replaces. */
@@ -17,15 +17,19 @@ function sqdistTs(X: Float64Array, n: number, Q: Float64Array, nq: number, d: nu
 }
 
 function distanceCase(nq: number, n: number, d: number): BenchSuite["cases"][number] {
-  const X = uniform(n * d, 1);
-  const Q = uniform(nq * d, 2);
-  const out = new Float64Array(nq * n);
+  const data = lazy(() => ({ X: uniform(n * d, 1), Q: uniform(nq * d, 2), out: new Float64Array(nq * n) }));
   return {
     name: `q=${nq} n=${n} d=${d}`,
     items: nq * n,
     itemName: "distances",
-    kernel: (backend) => () => sqdist(backend, X, Q, d, out),
-    baseline: () => () => sqdistTs(X, n, Q, nq, d, out),
+    kernel(backend) {
+      const { X, Q, out } = data();
+      return () => sqdist(backend, X, Q, d, out);
+    },
+    baseline() {
+      const { X, Q, out } = data();
+      return () => sqdistTs(X, n, Q, nq, d, out);
+    },
   };
 }
 

@@ -44,17 +44,15 @@ struct Heap {
       p = m;
     }
   }
-  // Offers candidate j (scanned in increasing j) to a heap holding `size` of at most k entries.
-  void offer(double d2, int32_t j, int32_t& size, int32_t k) const {
-    if (size < k) {
-      key[size] = d2;
-      id[size] = j;
-      sift_up(size++);
-    } else if (d2 < key[0]) {  // an equal distance never wins: the kept one has a lower index
-      key[0] = d2;
-      id[0] = j;
-      sift_down(0, size);
-    }
+  void push(double d2, int32_t j, int32_t size) const {
+    key[size] = d2;
+    id[size] = j;
+    sift_up(size);
+  }
+  void replace_root(double d2, int32_t j, int32_t size) const {
+    key[0] = d2;
+    id[0] = j;
+    sift_down(0, size);
   }
   // Heap sort: ascending (distance, index).
   void sort(int32_t size) const {
@@ -90,8 +88,17 @@ int knn(const double* X, int32_t n, const double* Q, int32_t nq, int32_t d, cons
       panel::distances(pan.data(), width, tiles, d, Q + size_t(i) * d, d2.data());
       const Heap h{dist + size_t(i) * k, idx + size_t(i) * k};
       const int32_t skip = has_exclude ? exclude[i] - j0 : -1;
-      for (int32_t j = 0; j < rows; ++j)
-        if (j != skip) h.offer(d2[j], j0 + j, size[i], k);
+      int32_t sz = size[i];
+      // Candidates come in increasing index, so an equal distance never displaces a kept one (lower index).
+      double worst = sz == k ? h.key[0] : HUGE_VAL;
+      for (int32_t j = 0; j < rows; ++j) {
+        const double v = d2[j];
+        if (j == skip || !(sz < k || v < worst)) continue;
+        if (sz < k) h.push(v, j0 + j, sz++);
+        else h.replace_root(v, j0 + j, sz);
+        if (sz == k) worst = h.key[0];
+      }
+      size[i] = sz;
     }
   }
   for (int32_t i = 0; i < nq; ++i) {

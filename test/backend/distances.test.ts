@@ -24,6 +24,7 @@ describe(`sqdist on ${selected.name}`, () => {
       selected.name === "native" ? Status.BAD_ARGUMENT : Status.BAD_ARGUMENT,
     );
     expect(() => sqdist(selected, Float64Array.from([NaN, 1]), Float64Array.from([0]), 1)).toThrow(/NaN or infinity/);
+    expect(() => sqdist(selected, Float64Array.from([1, 2, 3]), Float64Array.from([0, 0]), 2)).toThrow(/not whole rows of d = 2/);
   });
 });
 

@@ -100,6 +100,7 @@ describe(`knn on ${selected.name}`, () => {
     expect(run(X, Q, 1, Int32Array.from([-1]), 1, 3)).toBe(Status.OK);
     expect(() => knn(selected, X, Q, 1, 4)).toThrow(/E_TOO_FEW_POINTS|larger than the number of data points/);
     expect(() => knn(selected, Float64Array.from([Infinity]), Q, 1, 1)).toThrow(/NaN or infinity/);
+    expect(() => knn(selected, Float64Array.from([1, 2, 3]), Float64Array.from([1, 2]), 2, 1)).toThrow(/not whole rows of d = 2/);
   });
 });
 

@@ -4,11 +4,31 @@ import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
+import { marsFit, marsPredict } from "./kernels/mars.js";
 
 export interface SelfTest {
   name: string;
   /** Throws when the kernel's answer is wrong. */
   run(backend: KernelBackend): void;
+  /** Throws when the two backends disagree on a random batch (run by doctor when native is available). */
+  parity?(native: KernelBackend, wasm: KernelBackend): void;
+}
+
+/** Deterministic numbers in [-5, 5) for parity batches (mulberry32). */
+function randomArray(length: number, seed: number): Float64Array {
+  let a = seed >>> 0;
+  return Float64Array.from({ length }, () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 10 - 5;
+  });
+}
+
+function expectSame(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
+  for (let i = 0; i < a.length; i++)
+    if (!(Math.abs(a[i] - b[i]) <= tol * Math.max(Math.abs(a[i]), Math.abs(b[i]), 1e-300)))
+      throw new Error(`${what}: native gives ${a[i]}, wasm ${b[i]} at element ${i}`);
 }
 
 function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tol: number, what: string): void {
@@ -25,6 +45,10 @@ export const selfTests: SelfTest[] = [
       const Q = Float64Array.from([0, 0, 1, 2]);
       expectClose(sqdist(b, X, Q, 2), [0, 25, 2, 5, 8, 1], 1e-15, "sqdist");
     },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 8, 1), Q = randomArray(37 * 8, 2);
+      expectSame(sqdist(native, X, Q, 8), sqdist(wasm, X, Q, 8), 1e-12, "sqdist parity");
+    },
   },
   {
     name: "neighbors.knn",
@@ -35,6 +59,13 @@ export const selfTests: SelfTest[] = [
       expectClose(r.indices, [1, 2, 1, 2], 0, "knn indices");
       expectClose(r.distances, [1, 1, 1, 1], 1e-15, "knn distances");
     },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 4, 3);
+      const a = knn(native, X, X, 4, 7, { excludeSelf: true });
+      const b = knn(wasm, X, X, 4, 7, { excludeSelf: true });
+      expectSame(a.indices, b.indices, 0, "knn parity (indices)");
+      expectSame(a.distances, b.distances, 1e-12, "knn parity (distances)");
+    },
   },
   {
     name: "lstsq.lstsq",
@@ -43,6 +74,34 @@ export const selfTests: SelfTest[] = [
       const r = lstsq(b, { A: Float64Array.from([1, 0, 1, 1, 1, 2, 1, 2]), b: Float64Array.from([1, 3, 5, 3]), offsets: Int32Array.from([0, 3, 4]), n: 2 });
       expectClose(r.x, [1, 2, 0.6, 1.2], 1e-13, "lstsq");
       if (r.rank[0] !== 2 || r.rank[1] !== 1) throw new Error(`lstsq: ranks ${r.rank[0]}, ${r.rank[1]}, expected 2, 1`);
+    },
+    parity(native, wasm) {
+      // 300 weighted problems of the LSP shape (6 rows x 4 unknowns); every third has a repeated column (rank 3).
+      const nprob = 300, m = 6, n = 4;
+      const A = randomArray(nprob * m * n, 4), w = randomArray(nprob * m, 6).map((v) => 5.5 + v);
+      for (let p = 0; p < nprob; p += 3) for (let i = 0; i < m; i++) A[(p * m + i) * n + 3] = A[(p * m + i) * n + 1];
+      const batch = { A, b: randomArray(nprob * m, 5), w, offsets: Int32Array.from({ length: nprob + 1 }, (_, k) => k * m), n };
+      const a = lstsq(native, batch), c = lstsq(wasm, batch);
+      expectSame(a.rank, c.rank, 0, "lstsq parity (ranks)");
+      for (let p = 0; p < nprob; p++) {
+        const xa = a.x.subarray(p * n, p * n + n), xc = c.x.subarray(p * n, p * n + n);
+        const scale = Math.max(...xa.map(Math.abs), 1e-300);
+        for (let j = 0; j < n; j++)
+          if (!(Math.abs(xa[j] - xc[j]) <= 1e-12 * scale)) throw new Error(`lstsq parity: problem ${p}: native ${xa[j]}, wasm ${xc[j]}`);
+      }
+    },
+  },
+  {
+    name: "mars.mars_fit",
+    run(b) {
+      // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
+      const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
+      const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
+      const o = { degree: 1, nk: 21, thresh: 0.001, penalty: 2, minspan: 1, endspan: 1, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+      const r = marsFit(b, x, y, 1, o);
+      const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
+      const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
+      expectClose(p, [1, 1, 2], 1e-9, "mars");
     },
   },
 ];

@@ -48,8 +48,11 @@ export async function queryRows(con: DuckDBConnection, sql: string): Promise<Rec
   });
 }
 
-/** Streams the DOUBLE columns of a query into `outs` (one array per column, each as long as the result). */
-export async function streamDoubles(con: DuckDBConnection, sql: string, outs: Float64Array[]): Promise<number> {
+/**
+ * Streams the numeric columns of a query (DOUBLE into Float64Array, INTEGER into Int32Array) into `outs`, one array
+ * per column, each as long as the result. NULL becomes NaN (0 in an Int32Array).
+ */
+export async function streamColumns(con: DuckDBConnection, sql: string, outs: (Float64Array | Int32Array)[]): Promise<number> {
   const result = await con.stream(sql);
   const total = outs[0]?.length ?? 0;
   let pos = 0;
@@ -57,10 +60,17 @@ export async function streamDoubles(con: DuckDBConnection, sql: string, outs: Fl
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     const n = chunk.rowCount;
-    if (pos + n > total) throw new Error(`streamDoubles: more rows than expected (${total})`);
+    if (pos + n > total) throw new Error(`streamColumns: more rows than expected (${total})`);
     for (let j = 0; j < outs.length; j++) {
       const vec = chunk.getColumnVector(j);
       const out = outs[j];
+      // Fast path: DuckDB's numeric vectors wrap a typed array over the chunk's memory (a private field of
+      // @duckdb/node-api, pinned); copy it in one go when every value is valid and the types match.
+      const items = (vec as unknown as { items?: unknown }).items;
+      if (items && items.constructor === out.constructor && allValid(vec, n)) {
+        out.set((items as Float64Array | Int32Array).subarray(0, n), pos);
+        continue;
+      }
       for (let i = 0; i < n; i++) {
         const v = vec.getItem(i);
         out[pos + i] = v === null ? NaN : (v as number);
@@ -69,6 +79,15 @@ export async function streamDoubles(con: DuckDBConnection, sql: string, outs: Fl
     pos += n;
   }
   return pos;
+}
+
+function allValid(vec: { getItem(i: number): unknown }, n: number): boolean {
+  const validity = (vec as unknown as { validity?: { itemValid(i: number): boolean; data?: unknown } }).validity;
+  if (!validity) return false;
+  // A validity mask without data means "all valid" in DuckDB's C API.
+  if ((validity as { data?: unknown }).data === null || (validity as { data?: unknown }).data === undefined) return true;
+  for (let i = 0; i < n; i++) if (!validity.itemValid(i)) return false;
+  return true;
 }
 
 /** Runs a query; a DuckDB failure becomes a VarmapError with the given code and remedy. */

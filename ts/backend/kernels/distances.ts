@@ -1,4 +1,5 @@
 // Squared Euclidean distances from query rows to data rows.
+import { VarmapError } from "../../errors.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
@@ -16,6 +17,10 @@ export const SQDIST: KernelSpec = {
 export function sqdist(backend: KernelBackend, X: Float64Array, Q: Float64Array, d: number, out?: Float64Array): Float64Array {
   const n = X.length / d;
   const nq = Q.length / d;
+  if (!Number.isInteger(d) || d < 1 || !Number.isInteger(n) || !Number.isInteger(nq))
+    throw new VarmapError("E_KERNEL_ARGUMENT", `sqdist: ${X.length} and ${Q.length} values are not whole rows of d = ${d}`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
   const result = out ?? new Float64Array(n * nq);
   checkStatus("sqdist", backend.run(SQDIST, [X, n, Q, nq, d, result]));
   return result;

@@ -42,6 +42,10 @@ export interface KnnOptions {
 export function knn(backend: KernelBackend, X: Float64Array, Q: Float64Array, d: number, k: number, opts: KnnOptions = {}): Neighbors {
   const n = X.length / d;
   const nq = Q.length / d;
+  if (!Number.isInteger(d) || d < 1 || !Number.isInteger(n) || !Number.isInteger(nq))
+    throw new VarmapError("E_KERNEL_ARGUMENT", `knn: ${X.length} and ${Q.length} values are not whole rows of d = ${d}`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
   let exclude = opts.exclude;
   if (opts.excludeSelf) {
     if (nq > n) throw new VarmapError("E_ARGUMENT", "knn: excludeSelf needs the queries to be the data rows");

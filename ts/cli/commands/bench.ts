@@ -7,6 +7,7 @@ import { splitList } from "../options.js";
 
 interface BenchOptions {
   kernels?: string;
+  cases?: string;
   backends: string;
   json?: boolean;
   maxTime: string;
@@ -19,6 +20,7 @@ export function register(program: Command): void {
     .command("bench")
     .description("kernel throughput per backend on this machine (the same suites as `npm run bench`)")
     .option("--kernels <names>", "suites to run, comma-separated (default: all)")
+    .option("--cases <text>", "only the cases whose name contains this text")
     .option("--backends <names>", "native, wasm and/or ts (the plain TypeScript baseline), comma-separated", "native,wasm")
     .option("--max-time <s>", "seconds spent timing each kernel on each backend", "2")
     .option("--json", "print the report (machine, every measurement) as JSON on stdout")
@@ -33,6 +35,7 @@ export function register(program: Command): void {
       if (!(maxTime > 0)) throw new VarmapError("E_USAGE", `--max-time must be a positive number of seconds, got '${opts.maxTime}'`);
       const report = await benchmark({
         kernels: splitList(opts.kernels),
+        cases: opts.cases,
         targets,
         maxTime,
         onStart: opts.quiet ? undefined : (k, c, t) => process.stderr.write(`bench: ${k} ${c} on ${t}\n`),

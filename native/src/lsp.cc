@@ -1,0 +1,354 @@
+#include "varmap/lsp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "varmap/lstsq.h"
+#include "varmap/status.h"
+
+namespace varmap {
+namespace {
+
+constexpr int kLeafSize = 16;
+// Pruning compares an incrementally updated lower bound with a candidate distance; both are rounded, so prune
+// only when the bound exceeds it by a relative margin far above rounding (never wrongly, at the cost of a few
+// extra visits).
+constexpr double kPruneSlack = 1.0 + 1e-9;
+
+// Squared distance as LSHEP/LSHEPVAL compute it: the coordinate differences squared and summed in order.
+inline double sqdist(const double* a, const double* b, int m) {
+  double s = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double t = a[j] - b[j];
+    s += t * t;
+  }
+  return s;
+}
+
+// The same sum, abandoned as soon as a partial sum exceeds `bound` (partial sums never decrease, so the full
+// sum would too); returns the exact full sum otherwise.
+inline double sqdistBounded(const double* a, const double* b, int m, double bound) {
+  double s = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double t = a[j] - b[j];
+    s += t * t;
+    if (s > bound) return s;
+  }
+  return s;
+}
+
+// A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
+// its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
+struct KdTree {
+  const double* X;
+  int m;
+  std::vector<int32_t> perm, lo, hi, left, right, dim;
+  std::vector<double> split, cellMax;  // cellMax: per-cell maximum of a per-point value (the radii)
+
+  KdTree(const double* X_, int n, int m_) : X(X_), m(m_), perm(n) {
+    for (int i = 0; i < n; ++i) perm[i] = i;
+    if (n > 0) build(0, n);
+  }
+
+  int build(int a, int b) {
+    const int id = int(lo.size());
+    lo.push_back(a), hi.push_back(b), left.push_back(-1), right.push_back(-1), dim.push_back(0), split.push_back(0.0);
+    if (b - a <= kLeafSize) return id;
+    int best = 0;
+    double spread = -1.0;
+    for (int j = 0; j < m; ++j) {
+      double mn = X[size_t(perm[a]) * m + j], mx = mn;
+      for (int i = a + 1; i < b; ++i) {
+        const double v = X[size_t(perm[i]) * m + j];
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+      }
+      if (mx - mn > spread) spread = mx - mn, best = j;
+    }
+    if (!(spread > 0.0)) return id;  // all points coincide: one leaf
+    const int mid = a + (b - a) / 2;
+    const double* Xc = X;
+    const int mm = m, dd = best;
+    std::nth_element(perm.begin() + a, perm.begin() + mid, perm.begin() + b, [Xc, mm, dd](int32_t p, int32_t q) {
+      const double u = Xc[size_t(p) * mm + dd], v = Xc[size_t(q) * mm + dd];
+      return u < v || (u == v && p < q);
+    });
+    dim[id] = best;
+    split[id] = X[size_t(perm[mid]) * m + best];
+    const int l = build(a, mid);
+    const int r = build(mid, b);
+    left[id] = l, right[id] = r;
+    return id;
+  }
+
+  // Maximum of v over each cell's points (for the radius-of-influence search).
+  void setCellMax(const double* v) {
+    cellMax.assign(lo.size(), 0.0);
+    for (int c = int(lo.size()) - 1; c >= 0; --c) {
+      if (left[c] < 0) {
+        double mx = 0.0;
+        for (int i = lo[c]; i < hi[c]; ++i) mx = std::max(mx, v[perm[i]]);
+        cellMax[c] = mx;
+      } else {
+        cellMax[c] = std::max(cellMax[left[c]], cellMax[right[c]]);
+      }
+    }
+  }
+};
+
+// The k nearest rows to row `self` (excluding it), ordered by (squared distance, index): LSHEP's SORT.
+// Cells are visited nearest first with the incremental lower bound of Arya and Mount (off = per-dimension
+// offsets of the current cell from q).
+struct Knn {
+  const KdTree& t;
+  int k;
+  const double* q;
+  int self;
+  double* d2;    // k squared distances, ascending
+  int32_t* idx;  // their indices
+  double* off;   // m offsets, zero on entry
+  int count = 0;
+
+  bool better(double d, int32_t i, int slot) const { return d < d2[slot] || (d == d2[slot] && i < idx[slot]); }
+
+  void offer(double d, int32_t i) {
+    int s = count < k ? count++ : k - 1;
+    while (s > 0 && better(d, i, s - 1)) {
+      d2[s] = d2[s - 1], idx[s] = idx[s - 1];
+      --s;
+    }
+    d2[s] = d, idx[s] = i;
+  }
+
+  void search(int c, double lb) {
+    if (t.left[c] < 0) {
+      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
+        const int32_t i = t.perm[p];
+        if (i == self) continue;
+        if (count < k) {
+          offer(sqdist(t.X + size_t(i) * t.m, q, t.m), i);
+        } else {
+          const double d = sqdistBounded(t.X + size_t(i) * t.m, q, t.m, d2[k - 1]);
+          if (better(d, i, k - 1)) offer(d, i);
+        }
+      }
+      return;
+    }
+    const int j = t.dim[c];
+    const double diff = q[j] - t.split[c];
+    const int nearC = diff < 0.0 ? t.left[c] : t.right[c];
+    const int farC = diff < 0.0 ? t.right[c] : t.left[c];
+    search(nearC, lb);
+    const double old = off[j];
+    const double flb = lb - old * old + diff * diff;
+    if (count < k || flb <= d2[k - 1] * kPruneSlack) {
+      off[j] = diff;
+      search(farC, flb);
+      off[j] = old;
+    }
+  }
+};
+
+// Collects the nodes whose radius of influence covers q (|q - x_k| < rw[k], LSHEPVAL's test), visiting only
+// cells whose largest radius can reach q.
+struct Cover {
+  const KdTree& t;
+  const double* rw;
+  const double* q;
+  double* off;
+  std::vector<int32_t>& out;
+
+  void search(int c, double lb) {
+    const double r = t.cellMax[c];
+    if (lb > r * r * kPruneSlack) return;
+    if (t.left[c] < 0) {
+      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
+        const int32_t k = t.perm[p];
+        const double r2 = rw[k] * rw[k] * kPruneSlack;
+        const double d = sqdistBounded(t.X + size_t(k) * t.m, q, t.m, r2);
+        if (d <= r2 && std::sqrt(d) < rw[k]) out.push_back(k);
+      }
+      return;
+    }
+    const int j = t.dim[c];
+    const double diff = q[j] - t.split[c];
+    const int nearC = diff < 0.0 ? t.left[c] : t.right[c];
+    const int farC = diff < 0.0 ? t.right[c] : t.left[c];
+    search(nearC, lb);
+    const double old = off[j];
+    off[j] = diff;
+    search(farC, lb - old * old + diff * diff);
+    off[j] = old;
+  }
+};
+
+}  // namespace
+
+int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank) {
+  if (n < 0 || m < 1) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n))) return NONFINITE;
+  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
+  const int np = std::min(n - 1, (3 * m + 1) / 2);
+  const double rcond = np * kLstsqEps;
+  KdTree tree(X, n, m);
+  std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
+  std::vector<int32_t> idx(np);
+  std::vector<double> off(m, 0.0);
+  bool duplicates = false;
+  double maxRw = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const double* xk = X + size_t(k) * m;
+    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data()};
+    knn.search(0, 0.0);
+    if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
+      duplicates = true;
+      rank[k] = -1;
+      rw[k] = 0.0;
+      for (int j = 0; j < m; ++j) A[size_t(k) * m + j] = 0.0;
+      continue;
+    }
+    for (int i = 0; i < np; ++i) {
+      const double* xi = X + size_t(idx[i]) * m;
+      for (int j = 0; j < m; ++j) alpha[size_t(i) * m + j] = xi[j] - xk[j];
+      beta[i] = f[idx[i]] - f[k];
+    }
+    const double dnp = std::sqrt(d2[np - 1]);
+    rw[k] = dnp;
+    maxRw = std::max(maxRw, dnp);
+    const double rp = 1.1 * dnp;
+    for (int i = 0; i < np; ++i) {
+      const double d = std::sqrt(d2[i]);
+      omega[i] = (rp - d) / (rp * d);
+    }
+    int rk = 0;
+    if (lstsq_solve(alpha.data(), beta.data(), omega.data(), np, m, rcond, A + size_t(k) * m, &rk, work.data()) != OK)
+      return LSP_LSTSQ_FAILED;
+    rank[k] = rk;
+  }
+  if (duplicates) return LSP_DUPLICATE_POINTS;
+
+  // R_w = min(diameter / 2, d_NP). The diameter is only needed when some d_NP could exceed half of it: a
+  // double sweep gives a pair of nodes whose distance bounds the diameter from below; only if that is not
+  // enough is the exact (quadratic) maximum over all pairs computed.
+  int a = 0;
+  double best = -1.0;
+  for (int i = 0; i < n; ++i) {
+    const double d = sqdist(X + size_t(i) * m, X, m);
+    if (d > best) best = d, a = i;
+  }
+  double lower = 0.0;
+  for (int i = 0; i < n; ++i) lower = std::max(lower, sqdist(X + size_t(i) * m, X + size_t(a) * m, m));
+  if (maxRw > std::sqrt(lower) / 2.0) {
+    double diam = 0.0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (i != j) diam = std::max(diam, sqdist(X + size_t(j) * m, X + size_t(i) * m, m));
+    const double cap = std::sqrt(diam) / 2.0;
+    for (int k = 0; k < n; ++k) rw[k] = std::min(cap, rw[k]);
+  }
+  return OK;
+}
+
+int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
+             const double* Q, int32_t nq, double* out, int32_t* ierr) {
+  if (n < 1 || m < 1 || nq < 0) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n)) || !all_finite(A, size_t(n) * m) ||
+      !all_finite(Q, size_t(nq) * m))
+    return NONFINITE;
+  for (int k = 0; k < n; ++k)
+    if (!(rw[k] > 0.0) || !std::isfinite(rw[k])) return LSP_BAD_RADIUS;
+  KdTree tree(X, n, m);
+  tree.setCellMax(rw);
+  std::vector<int32_t> cover;
+  cover.reserve(64);
+  std::vector<double> sw, swc, slope(m + 1);
+  std::vector<double> off(m, 0.0);
+  std::vector<double> D(m + 1);
+  std::vector<int32_t> ID(m + 1);
+  for (int iq = 0; iq < nq; ++iq) {
+    const double* q = Q + size_t(iq) * m;
+    // Every node whose radius covers q.
+    cover.clear();
+    Cover{tree, rw, q, off.data(), cover}.search(0, 0.0);
+    ierr[iq] = 0;
+    if (cover.empty()) {
+      // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
+      std::fill(D.begin(), D.end(), 0.0);
+      std::fill(ID.begin(), ID.end(), 0);
+      int J = 0;
+      double temp = 0.0;
+      for (int k = 0; k < n; ++k) {
+        const double w = 1.0 / std::sqrt(sqdist(q, X + size_t(k) * m, m));
+        if (w > temp) {
+          D[J] = w, ID[J] = k;
+          J = 0;
+          for (int s = 1; s <= m; ++s)
+            if (D[s] < D[J]) J = s;
+          temp = D[J];
+        }
+      }
+      double sum = 0.0;
+      for (int s = 0; s <= m; ++s) D[s] *= D[s], sum += D[s];
+      double v = 0.0;
+      for (int s = 0; s <= m; ++s) v += (D[s] / sum) * f[ID[s]];
+      out[iq] = v;
+      ierr[iq] = 1;
+      continue;
+    }
+    std::sort(cover.begin(), cover.end());
+    sw.resize(cover.size()), swc.resize(cover.size());
+    bool atNode = false;
+    double sum = 0.0;
+    for (size_t i = 0; i < cover.size(); ++i) {
+      const int32_t k = cover[i];
+      const double* xk = X + size_t(k) * m;
+      const double dist = std::sqrt(sqdist(q, xk, m));
+      if (rw[k] - dist == rw[k]) {
+        out[iq] = f[k];
+        atNode = true;
+        break;
+      }
+      const double t = (rw[k] - dist) / (rw[k] * dist);
+      sw[i] = t * t;
+      double s = 0.0;
+      const double* ak = A + size_t(k) * m;
+      for (int j = 0; j < m; ++j) s += ak[j] * (q[j] - xk[j]);
+      swc[i] = s + f[k];
+      sum += sw[i];
+    }
+    if (atNode) continue;
+    double v = 0.0;
+    for (size_t i = 0; i < cover.size(); ++i) {
+      sw[i] /= sum;
+      v += sw[i] * swc[i];
+    }
+    out[iq] = v;
+    // LSHEPVAL's IER = 2: the weighted mean normal (a, -1) against each node's, cosine below 0.9.
+    std::fill(slope.begin(), slope.end(), 0.0);
+    for (size_t i = 0; i < cover.size(); ++i) {
+      const double* ak = A + size_t(cover[i]) * m;
+      for (int j = 0; j < m; ++j) slope[j] += ak[j] * sw[i];
+      slope[m] += -sw[i];
+    }
+    double sn = 0.0;
+    for (int j = 0; j <= m; ++j) sn += slope[j] * slope[j];
+    sn = std::sqrt(sn);
+    for (size_t i = 0; i < cover.size(); ++i) {
+      const double* ak = A + size_t(cover[i]) * m;
+      double nn = 0.0;
+      for (int j = 0; j < m; ++j) nn += ak[j] * ak[j];
+      nn = std::sqrt(nn + 1.0);
+      double dot = 0.0;
+      for (int j = 0; j < m; ++j) dot += (slope[j] / sn) * (ak[j] / nn);
+      dot += (slope[m] / sn) * (-1.0 / nn);
+      if (dot < 0.9) {
+        ierr[iq] = 2;
+        break;
+      }
+    }
+  }
+  return OK;
+}
+
+}  // namespace varmap

@@ -1,0 +1,863 @@
+// Mixture EM over a batch of configurations × (family, k). Mirror: wasm/mixture.ts (same arithmetic, same order).
+#include "varmap/mixture.h"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "varmap/status.h"
+
+namespace varmap {
+namespace {
+
+constexpr double LOG_2PI = 1.8378770664093453;
+constexpr double PI = 3.141592653589793;
+constexpr double EULER = 0.5772156649015329;
+constexpr int KMAX = 16;
+constexpr int32_t SHORT_ITER = 25;
+constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
+constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
+constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};  // EM iterations of every start before the best one is continued
+
+// ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
+inline uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+struct Rng {
+  uint64_t state;
+  double uniform() {  // [0, 1)
+    state += 0x9E3779B97F4A7C15ULL;
+    return double(mix64(state) >> 11) * (1.0 / 9007199254740992.0);
+  }
+};
+inline uint64_t stream_key(uint64_t seed, int32_t cid, int32_t fam, int32_t k, int32_t restart) {
+  uint64_t h = mix64(seed + 0x9E3779B97F4A7C15ULL);
+  h = mix64(h ^ uint64_t(uint32_t(cid)));
+  h = mix64(h ^ (uint64_t(uint32_t(fam)) << 32 | uint64_t(uint32_t(k))));
+  return mix64(h ^ uint64_t(uint32_t(restart)));
+}
+
+// ---------- special functions (own implementations so both backends compute the same numbers) ----------
+// log Γ(x), x > 0: Stirling series after shifting x above 15.
+double lgam(double x) {
+  double p = 1.0;
+  while (x < 15.0) {
+    p *= x;
+    x += 1.0;
+  }
+  const double xi = 1.0 / x, x2 = xi * xi;
+  const double series =
+      xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return (x - 0.5) * std::log(x) - x + 0.9189385332046728 + series - std::log(p);
+}
+// log a − ψ(a) without cancellation for large a.
+double lmpsi(double a) {
+  const double a0 = a;
+  double acc = 0.0;
+  while (a < 12.0) {
+    acc += 1.0 / a;
+    a += 1.0;
+  }
+  const double xi = 1.0 / a, x2 = xi * xi;
+  const double asym = 0.5 * xi + x2 * (1.0 / 12 + x2 * (-1.0 / 120 + x2 * (1.0 / 252 + x2 * (-1.0 / 240 + x2 * (1.0 / 132)))));
+  return a == a0 ? asym : asym + acc - std::log(a / a0);
+}
+// a·ψ'(a) − 1 (> 0), accurate for large a.
+double apsi1m1(double a) {
+  if (a >= 12.0) {
+    const double xi = 1.0 / a, x2 = xi * xi;
+    return 0.5 * xi + x2 * (1.0 / 6 + x2 * (-1.0 / 30 + x2 * (1.0 / 42 + x2 * (-1.0 / 30 + x2 * (5.0 / 66)))));
+  }
+  double b = a, acc = 0.0;
+  while (b < 12.0) {
+    acc += 1.0 / (b * b);
+    b += 1.0;
+  }
+  const double xi = 1.0 / b, x2 = xi * xi;
+  const double tri = xi + 0.5 * x2 + xi * x2 * (1.0 / 6 + x2 * (-1.0 / 30 + x2 * (1.0 / 42 + x2 * (-1.0 / 30 + x2 * (5.0 / 66)))));
+  return a * (tri + acc) - 1.0;
+}
+// ψ'(a) = (a·ψ'(a) − 1 + 1) / a
+inline double trigam(double a) { return (apsi1m1(a) + 1.0) / a; }
+
+// ---------- families ----------
+inline bool log_domain(int fam) { return fam >= FAM_WEIBULL; }
+// Component sd of the family's domain variable per unit sigma (location-scale log families).
+inline double sd_factor(int fam) {
+  if (fam == FAM_WEIBULL || fam == FAM_FRECHET) return PI / std::sqrt(6.0);
+  if (fam == FAM_LOGLOGISTIC) return PI / std::sqrt(3.0);
+  return 1.0;
+}
+// h(z) = log of the standardized density of the log-domain families, with h' and h''.
+inline double hval(int fam, double z, double* h1, double* h2) {
+  if (fam == FAM_WEIBULL) {  // smallest extreme value
+    const double e = std::exp(z);
+    *h1 = 1.0 - e;
+    *h2 = -e;
+    return z - e;
+  }
+  if (fam == FAM_FRECHET) {  // largest extreme value
+    const double e = std::exp(-z);
+    *h1 = e - 1.0;
+    *h2 = -e;
+    return -z - e;
+  }
+  // logistic
+  const double az = std::fabs(z), e = std::exp(-az);
+  const double p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  *h1 = 1.0 - 2.0 * p;
+  *h2 = -2.0 * p * (1.0 - p);
+  return -az - 2.0 * std::log1p(e);
+}
+inline double honly(int fam, double z) {
+  if (fam == FAM_WEIBULL) return z - std::exp(z);
+  if (fam == FAM_FRECHET) return -z - std::exp(-z);
+  const double az = std::fabs(z);
+  return -az - 2.0 * std::log1p(std::exp(-az));
+}
+
+// Work counter: density/derivative evaluations (point × component), reported per fit so that timings can be
+// apportioned to models fitted in one call (seed 001 Table 3).
+double g_work = 0.0;
+
+struct Work {
+  int32_t n = 0;
+  const double* x = nullptr;  // runs / mean
+  const double* y = nullptr;  // log(runs / mean)
+  double dx = 0, dy = 0;      // resolutions (scaled x, log x)
+  double amax = 0;            // gamma shape cap from the tie floor
+  std::vector<double> resp;   // k*n responsibilities, component-major
+  std::vector<int32_t> group;
+  const int32_t* order = nullptr;  // indices sorting x ascending
+};
+
+// ---------- M-steps (weighted MLE of one component) ----------
+// Normal on v (x or y) with sd floor.
+void mstep_normal(const double* v, const double* w, int32_t n, double W, double floor_sd, double* a, double* b) {
+  g_work += 2.0 * n;
+  double s = 0.0;
+  for (int32_t i = 0; i < n; ++i) s += w[i] * v[i];
+  const double mu = s / W;
+  double q = 0.0;
+  for (int32_t i = 0; i < n; ++i) {
+    const double d = v[i] - mu;
+    q += w[i] * d * d;
+  }
+  const double sd = std::sqrt(q / W);
+  *a = mu;
+  *b = sd > floor_sd ? sd : floor_sd;
+}
+
+// Gamma: shape from log a − ψ(a) = log x̄_w − mean_w log x (Newton on log a), capped at amax; scale = x̄_w / a.
+void mstep_gamma(const double* x, const double* w, int32_t n, double W, double amax, double* shape, double* scale) {
+  g_work += 2.0 * n;
+  double s = 0.0;
+  for (int32_t i = 0; i < n; ++i) s += w[i] * x[i];
+  const double xbar = s / W;
+  double t = 0.0;  // mean_w [u − log1p(u)], u = x/x̄ − 1: log x̄ − mean log x without cancellation
+  for (int32_t i = 0; i < n; ++i) {
+    if (w[i] == 0.0) continue;
+    const double u = x[i] / xbar - 1.0;
+    t += w[i] * (u - std::log1p(u));
+  }
+  t /= W;
+  double a;
+  if (!(t > 0.0) || lmpsi(amax) > t) {
+    a = amax;  // the root lies beyond the cap (or all weight sits on one value)
+  } else {
+    a = (3.0 - t + std::sqrt((t - 3.0) * (t - 3.0) + 24.0 * t)) / (12.0 * t);
+    if (a > amax) a = amax;
+    double lt = std::log(a);
+    for (int it = 0; it < 100; ++it) {
+      const double f = lmpsi(a) - t;
+      const double d = -apsi1m1(a);  // d/d(log a) of lmpsi
+      double step = -f / d;
+      if (step > 2.0) step = 2.0;
+      if (step < -2.0) step = -2.0;
+      double nt = lt + step;
+      if (nt > std::log(amax)) nt = std::log(amax);
+      const double done = std::fabs(nt - lt);
+      lt = nt;
+      a = std::exp(lt);
+      if (done < 1e-15 * (1.0 + std::fabs(lt))) break;
+    }
+  }
+  *shape = a;
+  *scale = xbar / a;
+}
+
+// Log-domain location-scale families: safeguarded Newton on (mu, log sigma) of Σ w [h(z) − log σ],
+// sigma kept >= sfloor. Starts from (*mu, *sig); at most maxit Newton steps, each with backtracking so the
+// objective never decreases (a generalized EM step when maxit is small).
+double ls_objective(int fam, const double* y, const double* w, int32_t n, double W, double mu, double sig) {
+  g_work += n;
+  const double inv = 1.0 / sig;
+  double q = 0.0;
+  for (int32_t i = 0; i < n; ++i)
+    if (w[i] != 0.0) q += w[i] * honly(fam, (y[i] - mu) * inv);
+  return q - W * std::log(sig);
+}
+void mstep_ls(int fam, const double* y, const double* w, int32_t n, double W, double sfloor, int maxit, double* mu_io,
+              double* sig_io) {
+  double mu = *mu_io, sig = *sig_io;
+  if (sig < sfloor) sig = sfloor;
+  const double lfloor = std::log(sfloor);
+  for (int it = 0; it < maxit; ++it) {
+    g_work += n;
+    const double inv = 1.0 / sig;
+    double A0 = 0, A1 = 0, A2 = 0, B1 = 0, B2 = 0, C2 = 0;
+    for (int32_t i = 0; i < n; ++i) {
+      const double wi = w[i];
+      if (wi == 0.0) continue;
+      const double z = (y[i] - mu) * inv;
+      double h1, h2;
+      const double h = hval(fam, z, &h1, &h2);
+      A0 += wi * h;
+      A1 += wi * h1;
+      A2 += wi * h2;
+      B1 += wi * z * h1;
+      B2 += wi * z * h2;
+      C2 += wi * z * z * h2;
+    }
+    const double ls = std::log(sig);
+    const double Q = A0 - W * ls;
+    const double gm = -A1 * inv, gs = -W - B1;
+    const double Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv, Hss = B1 + C2;
+    double dm, ds;
+    const bool at_floor = ls <= lfloor && gs <= 0.0;
+    if (at_floor) {
+      dm = Hmm < 0.0 ? -gm / Hmm : gm * sig * sig / W;
+      ds = 0.0;
+    } else {
+      const double det = Hmm * Hss - Hms * Hms;
+      if (Hmm < 0.0 && det > 0.0) {
+        dm = -(Hss * gm - Hms * gs) / det;
+        ds = -(Hmm * gs - Hms * gm) / det;
+      } else {
+        dm = gm * sig * sig / W;
+        ds = gs / W;
+      }
+    }
+    if (ds > 1.0) ds = 1.0;
+    if (ds < -1.0) ds = -1.0;
+    if (dm > 2.0 * sig) dm = 2.0 * sig;
+    if (dm < -2.0 * sig) dm = -2.0 * sig;
+    double step = 1.0;
+    bool moved = false;
+    for (int bt = 0; bt < 40; ++bt) {
+      const double nm = mu + step * dm;
+      double nls = ls + step * ds;
+      if (nls < lfloor) nls = lfloor;
+      const double nsig = std::exp(nls);
+      const double nQ = ls_objective(fam, y, w, n, W, nm, nsig);
+      if (nQ >= Q) {
+        moved = nm != mu || nsig != sig;
+        mu = nm;
+        sig = nsig;
+        break;
+      }
+      step *= 0.5;
+    }
+    if (!moved) break;
+    if (std::fabs(step * dm) <= 1e-13 * sig && std::fabs(step * ds) <= 1e-13) break;
+  }
+  *mu_io = mu;
+  *sig_io = sig;
+}
+
+// One component's weighted MLE. `warm`: (a, b) hold the previous values (used by the Newton families).
+void mstep_component(int fam, const Work& wk, const double* w, double W, int maxit, bool warm, double* a, double* b) {
+  const int32_t n = wk.n;
+  if (fam == FAM_NORMAL) return mstep_normal(wk.x, w, n, W, wk.dx, a, b);
+  if (fam == FAM_LOGNORMAL) return mstep_normal(wk.y, w, n, W, wk.dy, a, b);
+  if (fam == FAM_GAMMA) return mstep_gamma(wk.x, w, n, W, wk.amax, a, b);
+  const double f = sd_factor(fam);
+  const double sfloor = wk.dy / f;
+  if (!warm) {  // moment start
+    double m, sd;
+    mstep_normal(wk.y, w, n, W, wk.dy, &m, &sd);
+    *b = sd / f;
+    *a = fam == FAM_WEIBULL ? m + EULER * *b : fam == FAM_FRECHET ? m - EULER * *b : m;
+  }
+  mstep_ls(fam, wk.y, w, n, W, sfloor, maxit, a, b);
+}
+
+// ---------- E-step: responsibilities and the log-likelihood of the scaled runs ----------
+double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
+  const int32_t n = wk.n;
+  g_work += double(n) * k;
+  double c[KMAX], inv[KMAX], g1[KMAX];
+  for (int j = 0; j < k; ++j) {
+    const double lp = std::log(pw[j]);
+    if (fam == FAM_GAMMA) {
+      c[j] = lp - lgam(pa[j]) - pa[j] * std::log(pb[j]);
+      inv[j] = 1.0 / pb[j];
+      g1[j] = pa[j] - 1.0;
+    } else {
+      c[j] = lp - std::log(pb[j]) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0);
+      inv[j] = 1.0 / pb[j];
+    }
+  }
+  double* R = wk.resp.data();
+  double L = 0.0;
+  double lp[KMAX];
+  for (int32_t i = 0; i < n; ++i) {
+    const double xi = wk.x[i], yi = wk.y[i];
+    double m = -INFINITY;
+    for (int j = 0; j < k; ++j) {
+      double v;
+      if (fam == FAM_NORMAL) {
+        const double z = (xi - pa[j]) * inv[j];
+        v = c[j] - 0.5 * z * z;
+      } else if (fam == FAM_LOGNORMAL) {
+        const double z = (yi - pa[j]) * inv[j];
+        v = c[j] - 0.5 * z * z;
+      } else if (fam == FAM_GAMMA) {
+        v = c[j] + g1[j] * yi - xi * inv[j];
+      } else {
+        v = c[j] + honly(fam, (yi - pa[j]) * inv[j]);
+      }
+      lp[j] = v;
+      if (v > m) m = v;
+    }
+    if (!(m > -INFINITY)) return -INFINITY;
+    double s = 0.0;
+    for (int j = 0; j < k; ++j) {
+      const double e = std::exp(lp[j] - m);
+      lp[j] = e;
+      s += e;
+    }
+    const double is = 1.0 / s;
+    for (int j = 0; j < k; ++j) R[size_t(j) * n + i] = lp[j] * is;
+    L += m + std::log(s);
+  }
+  return L;
+}
+
+// ---------- starts ----------
+// 1-D k-means (Lloyd) from given centers; writes groups.
+void lloyd(const Work& wk, int k, double* centers, int32_t* group) {
+  const int32_t n = wk.n;
+  for (int it = 0; it < 100; ++it) {
+    bool changed = false;
+    for (int32_t i = 0; i < n; ++i) {
+      int best = 0;
+      double bd = std::fabs(wk.x[i] - centers[0]);
+      for (int j = 1; j < k; ++j) {
+        const double d = std::fabs(wk.x[i] - centers[j]);
+        if (d < bd) {
+          bd = d;
+          best = j;
+        }
+      }
+      if (it == 0 || group[i] != best) changed = true;
+      group[i] = best;
+    }
+    if (!changed) break;
+    double sum[KMAX], cnt[KMAX];
+    for (int j = 0; j < k; ++j) sum[j] = cnt[j] = 0.0;
+    for (int32_t i = 0; i < n; ++i) {
+      sum[group[i]] += wk.x[i];
+      cnt[group[i]] += 1.0;
+    }
+    for (int j = 0; j < k; ++j)
+      if (cnt[j] > 0) centers[j] = sum[j] / cnt[j];
+  }
+}
+
+void start_groups(Work& wk, int k, int restart, uint64_t key, int32_t* group) {
+  const int32_t n = wk.n;
+  double centers[KMAX];
+  if (restart == 0) {  // equal-count quantile groups of the sorted runs
+    double sum[KMAX], cnt[KMAX];
+    for (int j = 0; j < k; ++j) sum[j] = cnt[j] = 0.0;
+    for (int32_t r = 0; r < n; ++r) {
+      const int j = int((int64_t(r) * k) / n);
+      sum[j] += wk.x[wk.order[r]];
+      cnt[j] += 1.0;
+    }
+    for (int j = 0; j < k; ++j) centers[j] = cnt[j] > 0 ? sum[j] / cnt[j] : wk.x[wk.order[n - 1]];
+  } else {  // k-means++ seeding
+    Rng rng{key};
+    centers[0] = wk.x[int32_t(rng.uniform() * n)];
+    double* d2 = wk.resp.data();  // scratch (resp is overwritten by the first E-step)
+    for (int32_t i = 0; i < n; ++i) {
+      const double d = wk.x[i] - centers[0];
+      d2[i] = d * d;
+    }
+    for (int j = 1; j < k; ++j) {
+      double tot = 0.0;
+      for (int32_t i = 0; i < n; ++i) tot += d2[i];
+      int32_t pick = n - 1;
+      const double u = rng.uniform();
+      if (tot > 0.0) {
+        const double target = u * tot;
+        double acc = 0.0;
+        for (int32_t i = 0; i < n; ++i) {
+          acc += d2[i];
+          if (acc > target) {
+            pick = i;
+            break;
+          }
+        }
+      } else {
+        pick = int32_t(u * n);
+      }
+      centers[j] = wk.x[pick];
+      for (int32_t i = 0; i < n; ++i) {
+        const double d = wk.x[i] - centers[j];
+        if (d * d < d2[i]) d2[i] = d * d;
+      }
+    }
+  }
+  lloyd(wk, k, centers, group);
+}
+
+// Spike candidates: adjacent sorted pairs (i, i+1) whose gap (at least the resolution) is smallest relative to
+// the mean spacing of their neighbourhood (a nearest-neighbour density estimate): where a narrow component
+// gains the most likelihood. Such local maxima (a component on two close or tied runs) are what mixtools and
+// mclust often find; k-means starts alone never reach them. Positions are non-adjacent, best first.
+int spike_candidates(const Work& wk, int want, int32_t* pos) {
+  const int32_t n = wk.n;
+  int32_t m = int32_t(std::sqrt(double(n)) * 0.5);
+  if (m < 2) m = 2;
+  int found = 0;
+  for (int s = 0; s < want; ++s) {
+    double bs = INFINITY;
+    int32_t bi = -1;
+    for (int32_t i = 0; i + 1 < n; ++i) {
+      bool taken = false;
+      for (int q = 0; q < found; ++q)
+        if (i - pos[q] <= 1 && pos[q] - i <= 1) taken = true;
+      if (taken) continue;
+      double g = wk.x[wk.order[i + 1]] - wk.x[wk.order[i]];
+      if (g < wk.dx) g = wk.dx;
+      const int32_t lo = i - m > 0 ? i - m : 0;
+      const int32_t hi = i + 1 + m < n - 1 ? i + 1 + m : n - 1;
+      const double sp = (wk.x[wk.order[hi]] - wk.x[wk.order[lo]]) / double(hi - lo);
+      const double score = sp > 0.0 ? g / sp : 0.0;
+      if (score < bs) {
+        bs = score;
+        bi = i;
+      }
+    }
+    if (bi < 0) break;
+    pos[found++] = bi;
+  }
+  return found;
+}
+
+// Spike start: k-means (quantile start) with k-1 groups, plus the candidate pair as group k-1.
+void spike_groups(Work& wk, int k, int32_t pair, int32_t* group) {
+  start_groups(wk, k - 1, 0, 0, group);
+  group[wk.order[pair]] = k - 1;
+  group[wk.order[pair + 1]] = k - 1;
+}
+
+// Initial parameters from start weights already in wk.resp (column j = component j): weighted MLE per
+// component, mixing weights proportional to the weight sums (a component without weight gets the whole-data
+// fit and a tiny share).
+void init_from_weights(int fam, int k, Work& wk, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  for (int j = 0; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    double cnt = 0.0;
+    for (int32_t i = 0; i < n; ++i) cnt += wj[i];
+    if (cnt == 0.0) {
+      for (int32_t i = 0; i < n; ++i) wj[i] = 1.0;
+      mstep_component(fam, wk, wj, double(n), 100, false, &pa[j], &pb[j]);
+      pw[j] = 0.5 / n;
+    } else {
+      mstep_component(fam, wk, wj, cnt, 100, false, &pa[j], &pb[j]);
+      pw[j] = cnt / n;
+    }
+  }
+  double t = 0.0;
+  for (int j = 0; j < k; ++j) t += pw[j];
+  for (int j = 0; j < k; ++j) pw[j] /= t;
+}
+
+// Hard groups -> start weights.
+void init_params(int fam, int k, Work& wk, const int32_t* group, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  for (int j = 0; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) wj[i] = group[i] == j ? 1.0 : 0.0;
+  }
+  init_from_weights(fam, k, wk, pw, pa, pb);
+}
+
+// Core start: component 0 is the whole data (a broad background), components 1..k-1 sit on the k-1 densest
+// disjoint windows of h consecutive sorted runs (h = frac*n/(k-1), at least 3). This reaches the
+// "dense core + broad background" optima that partition (k-means) starts miss.
+void init_core(int fam, int k, Work& wk, double frac, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  int32_t h = int32_t(frac * n / (k - 1));
+  if (h < 3) h = 3;
+  if (h > n) h = n;
+  for (int32_t i = 0; i < n; ++i) wk.resp[i] = 1.0;
+  for (int j = 1; j < k; ++j) {
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) wj[i] = 0.0;
+  }
+  int32_t used_lo[KMAX], used_hi[KMAX];
+  for (int j = 1; j < k; ++j) {
+    double best = INFINITY;
+    int32_t bi = -1;
+    for (int32_t i = 0; i + h <= n; ++i) {
+      bool overlap = false;
+      for (int q = 1; q < j; ++q)
+        if (i <= used_hi[q] && i + h - 1 >= used_lo[q]) overlap = true;
+      if (overlap) continue;
+      const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
+      if (range < best) {
+        best = range;
+        bi = i;
+      }
+    }
+    if (bi < 0) break;  // no room: the component starts from the whole data
+    used_lo[j] = bi;
+    used_hi[j] = bi + h - 1;
+    double* wj = wk.resp.data() + size_t(j) * n;
+    for (int32_t r = bi; r < bi + h; ++r) wj[wk.order[r]] = 1.0;
+  }
+  init_from_weights(fam, k, wk, pw, pa, pb);
+  for (int j = 0; j < k; ++j) pw[j] = 1.0 / k;  // equal shares: the background must not swamp the cores
+}
+
+// Greedy start: the (k-1)-component solution plus a new component fitted to sorted runs [lo, hi].
+void init_greedy(int fam, int k, Work& wk, const double* qw, const double* qa, const double* qb, int32_t lo,
+                 int32_t hi, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  double* w0 = wk.resp.data();
+  for (int32_t i = 0; i < n; ++i) w0[i] = 0.0;
+  for (int32_t r = lo; r <= hi; ++r) w0[wk.order[r]] = 1.0;
+  const double cnt = double(hi - lo + 1);
+  mstep_component(fam, wk, w0, cnt, 100, false, &pa[k - 1], &pb[k - 1]);
+  const double share = cnt / n;
+  pw[k - 1] = share;
+  for (int j = 0; j < k - 1; ++j) {
+    pw[j] = qw[j] * (1.0 - share);
+    pa[j] = qa[j];
+    pb[j] = qb[j];
+  }
+}
+
+// Densest window of h consecutive sorted runs (smallest range); returns its first position.
+int32_t densest_window(const Work& wk, int32_t h) {
+  double best = INFINITY;
+  int32_t bi = 0;
+  for (int32_t i = 0; i + h <= wk.n; ++i) {
+    const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
+    if (range < best) {
+      best = range;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
+struct FitResult {
+  double L;
+  int32_t iters;
+  bool conv;
+};
+
+FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double* pw, double* pa, double* pb) {
+  const int32_t n = wk.n;
+  double L = estep(fam, k, wk, pw, pa, pb);
+  if (!std::isfinite(L)) return {-INFINITY, 0, false};
+  int32_t it = 0;
+  bool conv = false;
+  double nw[KMAX], na[KMAX], nb[KMAX];
+  while (it < max_iter) {
+    for (int j = 0; j < k; ++j) {
+      const double* wj = wk.resp.data() + size_t(j) * n;
+      double W = 0.0;
+      for (int32_t i = 0; i < n; ++i) W += wj[i];
+      na[j] = pa[j];
+      nb[j] = pb[j];
+      nw[j] = W / n;
+      if (W > 1e-10) mstep_component(fam, wk, wj, W, 1, true, &na[j], &nb[j]);  // one safeguarded Newton step: generalized EM
+    }
+    ++it;
+    const double nL = estep(fam, k, wk, nw, na, nb);
+    if (!std::isfinite(nL)) break;  // keep the last finite state
+    for (int j = 0; j < k; ++j) {
+      pw[j] = nw[j];
+      pa[j] = na[j];
+      pb[j] = nb[j];
+    }
+    const double change = std::fabs(nL - L);
+    const double scale = std::fabs(nL) > 1.0 ? std::fabs(nL) : 1.0;
+    L = nL;
+    if (change < tol * scale) {
+      conv = true;
+      break;
+    }
+  }
+  return {L, it, conv};
+}
+
+struct Fit {
+  bool have = false;
+  double L = -INFINITY;
+  int32_t iters = 0;
+  bool conv = false;
+  double work = 0.0;
+  double w[KMAX], a[KMAX], b[KMAX];
+};
+struct Ctx {
+  uint64_t seed;
+  int32_t cid, restarts, max_iter;
+  double tol;
+  int nspikes;
+  int32_t spikes[SPIKE_STARTS];
+  Fit cache[6][KMAX + 1];
+};
+
+// The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
+// is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
+// for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
+// the densest window of n/(2k) runs). The result depends only on (runs, seed, configuration id, family, k).
+const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
+  Fit& out = cx.cache[fam][k];
+  if (out.have) return out;
+  const Fit* prev = k >= 2 ? &fit_model(fam, k - 1, wk, cx) : nullptr;
+  const bool greedy = prev && prev->L > -INFINITY;
+  const double work0 = g_work;
+  const int32_t n = wk.n;
+  const int restarts = cx.restarts, nspikes = cx.nspikes;
+  const int base = restarts + nspikes + CORE_STARTS;
+  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + 1 : 0);
+  const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
+  FitResult best{-INFINITY, 0, false};
+  for (int rs = 0; rs < nrest; ++rs) {
+    double pw[KMAX], pa[KMAX], pb[KMAX];
+    if (k == 1) {
+      for (int32_t i = 0; i < n; ++i) wk.group[i] = 0;
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    } else if (rs >= base) {
+      const int g = rs - base;
+      int32_t lo, hi;
+      if (g < nspikes) {
+        lo = cx.spikes[g];
+        hi = lo + 1;
+      } else {
+        int32_t h = n / (2 * k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = densest_window(wk, h);
+        hi = lo + h - 1;
+      }
+      init_greedy(fam, k, wk, prev->w, prev->a, prev->b, lo, hi, pw, pa, pb);
+    } else if (rs >= restarts + nspikes) {
+      init_core(fam, k, wk, CORE_FRACTION[rs - restarts - nspikes], pw, pa, pb);
+    } else if (rs >= restarts) {
+      spike_groups(wk, k, cx.spikes[rs - restarts], wk.group.data());
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    } else {
+      start_groups(wk, k, rs, stream_key(cx.seed, cx.cid, fam, k, rs), wk.group.data());
+      init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
+    }
+    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb);
+    if (fr.L > best.L) {
+      best = fr;
+      for (int j = 0; j < k; ++j) {
+        out.w[j] = pw[j];
+        out.a[j] = pa[j];
+        out.b[j] = pb[j];
+      }
+    }
+  }
+  if (best.L > -INFINITY && !best.conv && best.iters < cx.max_iter) {
+    FitResult more = run_em(fam, k, wk, cx.max_iter - best.iters, cx.tol, out.w, out.a, out.b);
+    if (more.L > -INFINITY) best = {more.L, best.iters + more.iters, more.conv};
+  }
+  out.have = true;
+  out.L = best.L;
+  out.iters = best.iters;
+  out.conv = best.conv;
+  out.work = g_work - work0;
+  return out;
+}
+
+double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a * b : a; }
+
+}  // namespace
+
+int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
+                const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
+                int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
+                uint8_t* floor_bound, double* params, double* resolution, double* work) {
+  if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
+    return BAD_ARGUMENT;
+  if (offsets[0] != 0) return BAD_ARGUMENT;
+  for (int32_t c = 0; c < nconf; ++c)
+    if (offsets[c + 1] < offsets[c]) return BAD_ARGUMENT;
+  int32_t nmax = 0;
+  for (int32_t c = 0; c < nconf; ++c) {
+    const int32_t n = offsets[c + 1] - offsets[c];
+    if (n < 2) return MIXTURE_TOO_FEW;
+    if (n > nmax) nmax = n;
+  }
+  int kmax = 1;
+  for (int32_t m = 0; m < nmodels; ++m) {
+    const int32_t fam = models[2 * m], k = models[2 * m + 1];
+    if (fam < 0 || fam > 5 || k < 1 || k > KMAX || 3 * k > pstride) return MIXTURE_BAD_MODEL;
+    if (k > kmax) kmax = k;
+  }
+  const size_t total = size_t(offsets[nconf]);
+  if (!all_finite(runs, total)) return NONFINITE;
+  for (size_t i = 0; i < total; ++i)
+    if (!(runs[i] > 0.0)) return MIXTURE_NONPOSITIVE;
+
+  const uint64_t useed = uint64_t(seed);
+  std::vector<double> xs(nmax), ys(nmax);
+  std::vector<int32_t> order(nmax);
+  Work wk;
+  wk.resp.resize(size_t(kmax) * nmax);
+  wk.group.resize(nmax);
+  std::vector<int32_t> group2(nmax);
+  std::vector<Ctx> ctx_store(1);
+  Ctx* cx = ctx_store.data();
+
+  for (int32_t c = 0; c < nconf; ++c) {
+    const int32_t n = offsets[c + 1] - offsets[c];
+    const double* r = runs + offsets[c];
+    double mean = 0.0;
+    for (int32_t i = 0; i < n; ++i) mean += r[i];
+    mean /= n;
+    for (int32_t i = 0; i < n; ++i) {
+      xs[i] = r[i] / mean;
+      ys[i] = std::log(xs[i]);
+    }
+    // order by x (insertion sort into merge-free stable order; n is small per configuration)
+    for (int32_t i = 0; i < n; ++i) order[i] = i;
+    // shell-free simple merge sort would be faster; binary insertion keeps both backends identical and n ≤ ~1e5
+    {
+      // bottom-up merge sort on indices using group2 as buffer
+      int32_t* a = order.data();
+      int32_t* b = group2.data();
+      for (int32_t width = 1; width < n; width *= 2) {
+        for (int32_t lo = 0; lo < n; lo += 2 * width) {
+          const int32_t mid = lo + width < n ? lo + width : n;
+          const int32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+          int32_t i = lo, j = mid, o = lo;
+          while (i < mid && j < hi) b[o++] = xs[a[j]] < xs[a[i]] ? a[j++] : a[i++];
+          while (i < mid) b[o++] = a[i++];
+          while (j < hi) b[o++] = a[j++];
+        }
+        int32_t* t = a;
+        a = b;
+        b = t;
+      }
+      if (a != order.data())
+        for (int32_t i = 0; i < n; ++i) order[i] = a[i];
+    }
+    double dx = INFINITY, dy = INFINITY;
+    for (int32_t i = 1; i < n; ++i) {
+      const double lo = xs[order[i - 1]], hi = xs[order[i]];
+      if (hi > lo) {
+        if (hi - lo < dx) dx = hi - lo;
+        const double g = ys[order[i]] - ys[order[i - 1]];
+        if (g > 0.0 && g < dy) dy = g;
+      }
+    }
+    if (!(dx < INFINITY)) dx = 1e-9;  // every run equal: an arbitrary tiny resolution (the floor binds)
+    if (!(dy < INFINITY)) dy = 1e-9;
+    resolution[2 * c] = dx * mean;
+    resolution[2 * c + 1] = dy;
+    // gamma shape cap: sqrt(ψ'(a)) = dy, by bisection on log a (ψ' is decreasing)
+    double lo = std::log(1e-8), hi = std::log(1e300);
+    for (int it = 0; it < 200; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      if (trigam(std::exp(mid)) > dy * dy) lo = mid;
+      else hi = mid;
+    }
+    wk.n = n;
+    wk.x = xs.data();
+    wk.y = ys.data();
+    wk.dx = dx;
+    wk.dy = dy;
+    wk.amax = std::exp(lo);
+    wk.order = order.data();
+    double sumy = 0.0;
+    for (int32_t i = 0; i < n; ++i) sumy += ys[i];
+    cx->seed = useed;
+    cx->cid = config_ids[c];
+    cx->restarts = restarts;
+    cx->max_iter = max_iter;
+    cx->tol = tol;
+    cx->nspikes = spike_candidates(wk, SPIKE_STARTS, cx->spikes);
+    for (int f = 0; f < 6; ++f)
+      for (int q = 0; q <= KMAX; ++q) cx->cache[f][q].have = false;
+
+    for (int32_t m = 0; m < nmodels; ++m) {
+      const int fam = models[2 * m], k = models[2 * m + 1];
+      const size_t ri = size_t(c) * nmodels + m;
+      const Fit& best = fit_model(fam, k, wk, *cx);
+      const double *bw = best.w, *ba = best.a, *bb = best.b;
+      work[ri] = best.work;
+      double* P = params + ri * pstride;
+      for (int32_t q = 0; q < pstride; ++q) P[q] = NAN;
+      if (!(best.L > -INFINITY)) {
+        work[ri] = best.work;
+        loglik[ri] = NAN;
+        bic[ri] = NAN;
+        iterations[ri] = best.iters;
+        converged[ri] = 0;
+        floor_bound[ri] = 0;
+        continue;
+      }
+      const double Lx = log_domain(fam) || fam == FAM_LOGNORMAL ? best.L - sumy : best.L;
+      const double L = Lx - n * std::log(mean);
+      loglik[ri] = L;
+      bic[ri] = -2.0 * L + (3.0 * k - 1.0) * std::log(double(n));
+      iterations[ri] = best.iters;
+      converged[ri] = best.conv ? 1 : 0;
+      // tie floor binding?
+      bool bound = false;
+      const double f = sd_factor(fam);
+      for (int j = 0; j < k; ++j) {
+        if (fam == FAM_NORMAL) bound = bound || bb[j] <= dx * (1.0 + 1e-12);
+        else if (fam == FAM_GAMMA) bound = bound || ba[j] >= wk.amax * (1.0 - 1e-12);
+        else bound = bound || bb[j] * f <= dy * (1.0 + 1e-12);
+      }
+      floor_bound[ri] = bound ? 1 : 0;
+      // order components by location, then convert to the original scale
+      int idx[KMAX];
+      for (int j = 0; j < k; ++j) idx[j] = j;
+      for (int j = 1; j < k; ++j) {
+        const int t = idx[j];
+        const double key = location_key(fam, ba[t], bb[t]);
+        int q = j - 1;
+        while (q >= 0 && location_key(fam, ba[idx[q]], bb[idx[q]]) > key) {
+          idx[q + 1] = idx[q];
+          --q;
+        }
+        idx[q + 1] = t;
+      }
+      const double lm = std::log(mean);
+      for (int j = 0; j < k; ++j) {
+        const int s = idx[j];
+        P[j] = bw[s];
+        if (fam == FAM_NORMAL) {
+          P[k + j] = ba[s] * mean;
+          P[2 * k + j] = bb[s] * mean;
+        } else if (fam == FAM_GAMMA) {
+          P[k + j] = ba[s];
+          P[2 * k + j] = bb[s] * mean;
+        } else {
+          P[k + j] = ba[s] + lm;
+          P[2 * k + j] = bb[s];
+        }
+      }
+    }
+  }
+  return OK;
+}
+
+}  // namespace varmap

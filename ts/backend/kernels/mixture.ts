@@ -1,0 +1,81 @@
+// Mixture EM over a batch of configurations × (family, k): one kernel call (native/src/mixture.cc, wasm/mixture.ts).
+import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import { checkStatus } from "../status.js";
+
+export const MIXTURE_FIT: KernelSpec = {
+  name: "mixtureFit",
+  module: "mixture",
+  args: [
+    arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int,
+    arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out, arg.f64out,
+  ],
+};
+
+/** Family codes shared with the kernels (seed 001 Table 2 order). */
+export const FAMILY_CODES = { normal: 0, gamma: 1, weibull: 2, lognormal: 3, loglogistic: 4, frechet: 5 } as const;
+
+export interface MixtureBatchInput {
+  /** All runs, configuration after configuration; configuration c is runs[offsets[c] .. offsets[c+1]). */
+  runs: Float64Array;
+  offsets: Int32Array;
+  /** Stable configuration ids (key of the random streams; default 0..nconf-1). */
+  configIds?: Int32Array;
+  /** (family code, k) pairs. */
+  models: readonly (readonly [number, number])[];
+  seed?: number;
+  restarts?: number;
+  maxIter?: number;
+  tol?: number;
+}
+
+export interface MixtureBatchResult {
+  nconf: number;
+  nmodels: number;
+  /** Parameters per fit: w[0..k), a[0..k), b[0..k), padded with NaN to pstride. */
+  pstride: number;
+  loglik: Float64Array;
+  bic: Float64Array;
+  iterations: Int32Array;
+  converged: Uint8Array;
+  floorBound: Uint8Array;
+  params: Float64Array;
+  /** Per configuration: smallest gap between distinct runs (original units), between distinct log runs. */
+  resolution: Float64Array;
+  /** Density evaluations spent per fit (to apportion a call's time among its models). */
+  work: Float64Array;
+}
+
+const SPECIFIC: Record<number, [string, string, string]> = {
+  10: ["E_MIXTURE_NONPOSITIVE", "a run is zero or negative", "mixtures are fitted to positive measurements (throughput, time); remove or correct non-positive runs"],
+  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", "use families normal, gamma, weibull, lognormal, loglogistic, frechet and k between 1 and 16"],
+  12: ["E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"],
+};
+
+/** Fits every (configuration, model) of the batch in one kernel call; row r = c*nmodels + m. */
+export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): MixtureBatchResult {
+  const nconf = input.offsets.length - 1;
+  const nmodels = input.models.length;
+  const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);
+  const pstride = 3 * kmax;
+  const models = new Int32Array(2 * nmodels);
+  input.models.forEach(([f, k], i) => {
+    models[2 * i] = f;
+    models[2 * i + 1] = k;
+  });
+  const ids = input.configIds ?? Int32Array.from({ length: nconf }, (_, i) => i);
+  const nr = nconf * nmodels;
+  const out: MixtureBatchResult = {
+    nconf, nmodels, pstride,
+    loglik: new Float64Array(nr), bic: new Float64Array(nr), iterations: new Int32Array(nr),
+    converged: new Uint8Array(nr), floorBound: new Uint8Array(nr), params: new Float64Array(nr * pstride),
+    resolution: new Float64Array(2 * nconf), work: new Float64Array(nr),
+  };
+  if (nconf <= 0 || nmodels === 0) return out;
+  const status = backend.run(MIXTURE_FIT, [
+    input.runs, input.offsets, nconf, ids, models, nmodels, input.seed ?? 1, input.restarts ?? 5,
+    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride,
+    out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution, out.work,
+  ]);
+  checkStatus("mixtureFit", status, SPECIFIC);
+  return out;
+}

@@ -1,0 +1,214 @@
+// The six component families of seed 001 Table 2, in TypeScript for the fitted-mixture object (pdf, cdf,
+// quantile, sampling). Parameters (a, b): normal (mean, sd); gamma (shape, scale); the log families
+// (mu, sigma) of log x: lognormal = normal, Weibull = smallest extreme value, loglogistic = logistic,
+// Fréchet = largest extreme value.
+import { FAMILY_CODES } from "../backend/kernels/mixture.js";
+
+export type FamilyName = keyof typeof FAMILY_CODES;
+export const FAMILY_NAMES = Object.keys(FAMILY_CODES) as FamilyName[];
+
+export interface Family {
+  name: FamilyName;
+  code: number;
+  /** Names of (a, b) in reports. */
+  paramNames: [string, string];
+  logpdf(x: number, a: number, b: number): number;
+  cdf(x: number, a: number, b: number): number;
+  /** Inverse CDF of one component (closed form where one exists, else bisection). */
+  quantile(p: number, a: number, b: number): number;
+  /** One draw from uniforms u1, u2 in (0, 1). */
+  sample(u1: number, u2: number, a: number, b: number): number;
+}
+
+const LOG_SQRT_2PI = 0.9189385332046728;
+
+/** Standard normal CDF via erfc (Cody-style rational approximations through Math functions). */
+export function normCdf(z: number): number {
+  return 0.5 * erfc(-z / Math.SQRT2);
+}
+/** erfc with ~1e-15 relative accuracy (Numerical Recipes' erfccheb-free continued fraction / series). */
+export function erfc(x: number): number {
+  if (x < 0) return 2 - erfc(-x);
+  if (x < 2) {
+    // series for erf
+    let sum = x, term = x;
+    const x2 = x * x;
+    for (let n = 1; n < 200; n++) {
+      term *= -x2 / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // continued fraction (Lentz) for erfc
+  const tiny = 1e-300;
+  let f = x, C = x, D = 0;
+  for (let n = 1; n < 500; n++) {
+    const an = n / 2;
+    D = x + an * D;
+    D = Math.abs(D) < tiny ? tiny : D;
+    C = x + an / C;
+    C = Math.abs(C) < tiny ? tiny : C;
+    D = 1 / D;
+    const delta = C * D;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / (f * Math.sqrt(Math.PI));
+}
+/** Standard normal quantile (Acklam's approximation refined by one Halley step). */
+export function normQuantile(p: number): number {
+  if (p <= 0) return -Infinity;
+  if (p >= 1) return Infinity;
+  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
+  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
+  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+  let x: number;
+  if (p < 0.02425) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  } else if (p > 1 - 0.02425) {
+    const q = Math.sqrt(-2 * Math.log(1 - p));
+    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  } else {
+    const q = p - 0.5, r = q * q;
+    x = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  }
+  const e = normCdf(x) - p;
+  const u = e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
+  return x - u / (1 + (x * u) / 2);
+}
+
+/** log Γ(x), x > 0 (Stirling series after shifting above 15, as in the kernels). */
+export function lgamma(x: number): number {
+  let p = 1;
+  while (x < 15) {
+    p *= x;
+    x += 1;
+  }
+  const xi = 1 / x, x2 = xi * xi;
+  const series = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
+  return (x - 0.5) * Math.log(x) - x + LOG_SQRT_2PI + series - Math.log(p);
+}
+
+/** Regularized lower incomplete gamma P(a, x) (series / continued fraction). */
+export function gammaP(a: number, x: number): number {
+  if (x <= 0) return 0;
+  const lpre = a * Math.log(x) - x - lgamma(a);
+  if (x < a + 1) {
+    let ap = a, sum = 1 / a, del = sum;
+    for (let n = 0; n < 100000; n++) {
+      ap += 1;
+      del *= x / ap;
+      sum += del;
+      if (Math.abs(del) < Math.abs(sum) * 1e-16) break;
+    }
+    return Math.min(1, sum * Math.exp(lpre));
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (let i = 1; i < 100000; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-16) break;
+  }
+  return Math.max(0, 1 - Math.exp(lpre) * h);
+}
+
+/** Bisection on a monotone CDF (used where no closed-form inverse exists). */
+export function invertCdf(cdf: (x: number) => number, p: number, lo: number, hi: number): number {
+  while (cdf(lo) > p) lo = lo > 0 ? lo / 2 : lo * 2 - 1;
+  while (cdf(hi) < p) hi = hi > 0 ? hi * 2 : hi / 2 + 1;
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * Math.max(Math.abs(lo), Math.abs(hi)); i++) {
+    const mid = 0.5 * (lo + hi);
+    if (cdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/** Marsaglia–Tsang gamma draw with unit scale from a stream of uniforms. */
+export function gammaDraw(shape: number, next: () => number): number {
+  if (shape < 1) return gammaDraw(shape + 1, next) * Math.pow(next(), 1 / shape);
+  const d = shape - 1 / 3, c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x: number, v: number;
+    do {
+      x = normQuantile(next());
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = next();
+    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+  }
+}
+
+// A location-scale family of log x with standardized log-density h, CDF G and inverse G⁻¹.
+function logFamily(name: FamilyName, h: (z: number) => number, G: (z: number) => number, Ginv: (p: number) => number): Family {
+  return {
+    name,
+    code: FAMILY_CODES[name],
+    paramNames: ["mu", "sigma"],
+    logpdf: (x, mu, s) => (x > 0 ? h((Math.log(x) - mu) / s) - Math.log(s) - Math.log(x) : -Infinity),
+    cdf: (x, mu, s) => (x > 0 ? G((Math.log(x) - mu) / s) : 0),
+    quantile: (p, mu, s) => Math.exp(mu + s * Ginv(p)),
+    sample: (u, _u2, mu, s) => Math.exp(mu + s * Ginv(u)),
+  };
+}
+
+export const FAMILIES: Record<FamilyName, Family> = {
+  normal: {
+    name: "normal",
+    code: 0,
+    paramNames: ["mean", "sd"],
+    logpdf: (x, m, s) => -LOG_SQRT_2PI - Math.log(s) - 0.5 * ((x - m) / s) ** 2,
+    cdf: (x, m, s) => normCdf((x - m) / s),
+    quantile: (p, m, s) => m + s * normQuantile(p),
+    sample: (u, _u2, m, s) => m + s * normQuantile(u),
+  },
+  gamma: {
+    name: "gamma",
+    code: 1,
+    paramNames: ["shape", "scale"],
+    logpdf: (x, a, th) => (x > 0 ? -lgamma(a) - a * Math.log(th) + (a - 1) * Math.log(x) - x / th : -Infinity),
+    cdf: (x, a, th) => gammaP(a, x / th),
+    quantile: (p, a, th) => th * invertCdf((t) => gammaP(a, t), p, a * 0.5, a * 2),
+    sample: (u, u2, a, th) => {
+      // a deterministic stream from (u, u2): enough uniforms for the rejection loop
+      let s = Math.floor(u * 4294967296) ^ Math.floor(u2 * 4294967296);
+      const next = () => {
+        s = (s + 0x6d2b79f5) | 0;
+        let t = Math.imul(s ^ (s >>> 15), s | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
+      };
+      return th * gammaDraw(a, next);
+    },
+  },
+  weibull: logFamily("weibull", (z) => z - Math.exp(z), (z) => -Math.expm1(-Math.exp(z)), (p) => Math.log(-Math.log1p(-p))),
+  lognormal: logFamily("lognormal", (z) => -LOG_SQRT_2PI - 0.5 * z * z, normCdf, normQuantile),
+  loglogistic: logFamily(
+    "loglogistic",
+    (z) => -Math.abs(z) - 2 * Math.log1p(Math.exp(-Math.abs(z))),
+    (z) => 1 / (1 + Math.exp(-z)),
+    (p) => Math.log(p / (1 - p)),
+  ),
+  frechet: logFamily("frechet", (z) => -z - Math.exp(-z), (z) => Math.exp(-Math.exp(-z)), (p) => -Math.log(-Math.log(p))),
+};
+
+export function familyByName(name: string): Family | undefined {
+  const key = name.toLowerCase().replace("é", "e") as FamilyName;
+  return FAMILIES[key];
+}
+export function familyByCode(code: number): Family {
+  return FAMILIES[FAMILY_NAMES[code]];
+}
