@@ -24,6 +24,27 @@ describe(`sqdist on ${selected.name}`, () => {
       selected.name === "native" ? Status.BAD_ARGUMENT : Status.BAD_ARGUMENT,
     );
     expect(() => sqdist(selected, Float64Array.from([NaN, 1]), Float64Array.from([0]), 1)).toThrow(/NaN or infinity/);
+    expect(() => sqdist(selected, Float64Array.from([1, 2, 3]), Float64Array.from([0, 0]), 2)).toThrow(/not whole rows of d = 2/);
+  });
+});
+
+describe(`sqdist blocked kernel on ${selected.name}`, () => {
+  it("equals the plain summation loop bit for bit at ragged sizes (partial tiles and panels)", () => {
+    const r = rng(11);
+    for (const [n, nq, d] of [[1, 1, 1], [7, 3, 2], [9, 2, 3], [517, 5, 4], [1030, 3, 8], [70, 4, 300]]) {
+      const X = Float64Array.from({ length: n * d }, () => r() * 2e3 - 1e3);
+      const Q = Float64Array.from({ length: nq * d }, () => r() * 2e3 - 1e3);
+      const got = sqdist(selected, X, Q, d);
+      for (let i = 0; i < nq; i++)
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let k = 0; k < d; k++) {
+            const t = Q[i * d + k] - X[j * d + k];
+            s += t * t;
+          }
+          if (got[i * n + j] !== s) expect({ i, j, n, d, got: got[i * n + j] }).toEqual({ i, j, n, d, got: s });
+        }
+    }
   });
 });
 

@@ -13,6 +13,11 @@ export interface KernelSpec {
   /** Source file stem: native/src/<module>.cc and wasm/<module>.ts. */
   module: string;
   args: readonly ArgSpec[];
+  /**
+   * True when every array is long enough for the sizes among the scalars. The WebAssembly backend checks it
+   * before copying (a wasm kernel sees raw pointers, not lengths); the native bindings check the same themselves.
+   */
+  lengths?(args: readonly KernelArg[]): boolean;
 }
 
 export type KernelArg = Float64Array | Int32Array | Uint8Array | number;

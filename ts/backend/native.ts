@@ -12,9 +12,14 @@ export function nativeAddonPath(): string {
   return join(packageRoot(), "build", "Release", "varmap.node");
 }
 
-/** Loads the addon, or returns why it cannot be used. */
-export function loadNativeBackend(): { backend?: KernelBackend; reason?: string } {
-  const path = nativeAddonPath();
+export interface NativeLoad {
+  backend?: KernelBackend;
+  /** Why the native backend cannot be used, when it cannot. */
+  reason?: string;
+}
+
+/** Loads the addon (from `path`, the built one by default), or returns why it cannot be used. */
+export function loadNativeBackend(path = nativeAddonPath()): NativeLoad {
   if (!existsSync(path)) {
     let why = "the native addon was not built";
     try {

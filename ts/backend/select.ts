@@ -1,6 +1,6 @@
 // Backend selection: VARMAP_BACKEND=auto|native|wasm (or the `backend` option), auto preferring native.
 import { VarmapError } from "../errors.js";
-import { loadNativeBackend } from "./native.js";
+import { loadNativeBackend, type NativeLoad } from "./native.js";
 import { WasmBackend } from "./wasm.js";
 import type { KernelBackend } from "./kernel.js";
 
@@ -13,9 +13,6 @@ export interface BackendInfo {
   nativeUnavailable?: string;
 }
 
-const cache = new Map<BackendChoice, BackendInfo>();
-let warnedFallback = false;
-
 export function requestedBackend(choice?: string): BackendChoice {
   const c = (choice ?? process.env.VARMAP_BACKEND ?? "auto").trim().toLowerCase() || "auto";
   if (c !== "auto" && c !== "native" && c !== "wasm")
@@ -23,32 +20,42 @@ export function requestedBackend(choice?: string): BackendChoice {
   return c;
 }
 
-/** The backend to use, with the reason native is not used when it is not. Cached per choice. */
-export function backendInfo(choice?: string): BackendInfo {
-  const requested = requestedBackend(choice);
-  const hit = cache.get(requested);
-  if (hit) return hit;
-  let info: BackendInfo;
-  if (requested === "wasm") {
-    info = { backend: new WasmBackend(), requested, nativeUnavailable: "VARMAP_BACKEND=wasm was requested" };
-  } else {
-    const native = loadNativeBackend();
-    if (native.backend) info = { backend: native.backend, requested };
-    else if (requested === "native")
-      throw new VarmapError("E_BACKEND", `the native backend was requested but ${native.reason}`, {
-        remedy: "run `npm run build:native` (needs a C++17 compiler and cmake), or use VARMAP_BACKEND=wasm",
-      });
-    else {
-      info = { backend: new WasmBackend(), requested, nativeUnavailable: native.reason };
-      if (!warnedFallback && !process.env.VARMAP_QUIET) {
-        warnedFallback = true;
-        process.stderr.write(`varmap: using the WebAssembly backend because ${native.reason}\n`);
+/**
+ * Resolves a requested backend with the given native loader: auto prefers native and falls back to wasm with
+ * the reason; native throws when the addon is unavailable; wasm never touches the addon.
+ */
+export function resolveBackend(requested: BackendChoice, loadNative: () => NativeLoad = loadNativeBackend): BackendInfo {
+  if (requested === "wasm") return { backend: new WasmBackend(), requested, nativeUnavailable: "VARMAP_BACKEND=wasm was requested" };
+  const native = loadNative();
+  if (native.backend) return { backend: native.backend, requested };
+  if (requested === "native")
+    throw new VarmapError("E_BACKEND", `the native backend was requested but ${native.reason}`, {
+      remedy: "run `npm run build:native` (needs a C++17 compiler and cmake), or use VARMAP_BACKEND=wasm",
+    });
+  return { backend: new WasmBackend(), requested, nativeUnavailable: native.reason };
+}
+
+/** A cached selector that notes a fallback to wasm once (on stderr by default). */
+export function createSelector(loadNative: () => NativeLoad = loadNativeBackend, note: (line: string) => void = (l) => process.stderr.write(l)) {
+  const cache = new Map<BackendChoice, BackendInfo>();
+  let noted = false;
+  return (choice?: string): BackendInfo => {
+    const requested = requestedBackend(choice);
+    let info = cache.get(requested);
+    if (!info) {
+      info = resolveBackend(requested, loadNative);
+      cache.set(requested, info);
+      if (requested === "auto" && info.nativeUnavailable && !noted && !process.env.VARMAP_QUIET) {
+        noted = true;
+        note(`varmap: using the WebAssembly backend because ${info.nativeUnavailable}\n`);
       }
     }
-  }
-  cache.set(requested, info);
-  return info;
+    return info;
+  };
 }
+
+/** The backend to use, with the reason native is not used when it is not. Cached per choice. */
+export const backendInfo: (choice?: string) => BackendInfo = createSelector();
 
 export function getBackend(choice?: string): KernelBackend {
   return backendInfo(choice).backend;

@@ -2,11 +2,35 @@
 // Each kernel adds one entry here.
 import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
+import { knn } from "./kernels/neighbors.js";
+import { lstsq } from "./kernels/lstsq.js";
+import { marsFit, marsPredict } from "./kernels/mars.js";
+import { lspEval, lspFit } from "./kernels/lsp.js";
+import { delaunayLocate } from "./kernels/delaunay.js";
 
 export interface SelfTest {
   name: string;
   /** Throws when the kernel's answer is wrong. */
   run(backend: KernelBackend): void;
+  /** Throws when the two backends disagree on a random batch (run by doctor when native is available). */
+  parity?(native: KernelBackend, wasm: KernelBackend): void;
+}
+
+/** Deterministic numbers in [-5, 5) for parity batches (mulberry32). */
+function randomArray(length: number, seed: number): Float64Array {
+  let a = seed >>> 0;
+  return Float64Array.from({ length }, () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 10 - 5;
+  });
+}
+
+function expectSame(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {
+  for (let i = 0; i < a.length; i++)
+    if (!(Math.abs(a[i] - b[i]) <= tol * Math.max(Math.abs(a[i]), Math.abs(b[i]), 1e-300)))
+      throw new Error(`${what}: native gives ${a[i]}, wasm ${b[i]} at element ${i}`);
 }
 
 function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tol: number, what: string): void {
@@ -22,6 +46,97 @@ export const selfTests: SelfTest[] = [
       const X = Float64Array.from([0, 0, 3, 4, 1, 1]);
       const Q = Float64Array.from([0, 0, 1, 2]);
       expectClose(sqdist(b, X, Q, 2), [0, 25, 2, 5, 8, 1], 1e-15, "sqdist");
+    },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 8, 1), Q = randomArray(37 * 8, 2);
+      expectSame(sqdist(native, X, Q, 8), sqdist(wasm, X, Q, 8), 1e-12, "sqdist parity");
+    },
+  },
+  {
+    name: "neighbors.knn",
+    run(b) {
+      // Ties (rows 1 and 2 are both at distance 1 from the query) must come out lower index first.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 3, 4]);
+      const r = knn(b, X, Float64Array.from([0, 0, 1, 1]), 2, 2, { exclude: Int32Array.from([0, -1]) });
+      expectClose(r.indices, [1, 2, 1, 2], 0, "knn indices");
+      expectClose(r.distances, [1, 1, 1, 1], 1e-15, "knn distances");
+    },
+    parity(native, wasm) {
+      const X = randomArray(1001 * 4, 3);
+      const a = knn(native, X, X, 4, 7, { excludeSelf: true });
+      const b = knn(wasm, X, X, 4, 7, { excludeSelf: true });
+      expectSame(a.indices, b.indices, 0, "knn parity (indices)");
+      expectSame(a.distances, b.distances, 1e-12, "knn parity (distances)");
+    },
+  },
+  {
+    name: "lstsq.lstsq",
+    run(b) {
+      // y = 1 + 2x (full rank) and x1 + 2 x2 = 3 (minimum norm: (0.6, 1.2), rank 1).
+      const r = lstsq(b, { A: Float64Array.from([1, 0, 1, 1, 1, 2, 1, 2]), b: Float64Array.from([1, 3, 5, 3]), offsets: Int32Array.from([0, 3, 4]), n: 2 });
+      expectClose(r.x, [1, 2, 0.6, 1.2], 1e-13, "lstsq");
+      if (r.rank[0] !== 2 || r.rank[1] !== 1) throw new Error(`lstsq: ranks ${r.rank[0]}, ${r.rank[1]}, expected 2, 1`);
+    },
+    parity(native, wasm) {
+      // 300 weighted problems of the LSP shape (6 rows x 4 unknowns); every third has a repeated column (rank 3).
+      const nprob = 300, m = 6, n = 4;
+      const A = randomArray(nprob * m * n, 4), w = randomArray(nprob * m, 6).map((v) => 5.5 + v);
+      for (let p = 0; p < nprob; p += 3) for (let i = 0; i < m; i++) A[(p * m + i) * n + 3] = A[(p * m + i) * n + 1];
+      const batch = { A, b: randomArray(nprob * m, 5), w, offsets: Int32Array.from({ length: nprob + 1 }, (_, k) => k * m), n };
+      const a = lstsq(native, batch), c = lstsq(wasm, batch);
+      expectSame(a.rank, c.rank, 0, "lstsq parity (ranks)");
+      for (let p = 0; p < nprob; p++) {
+        const xa = a.x.subarray(p * n, p * n + n), xc = c.x.subarray(p * n, p * n + n);
+        const scale = Math.max(...xa.map(Math.abs), 1e-300);
+        for (let j = 0; j < n; j++)
+          if (!(Math.abs(xa[j] - xc[j]) <= 1e-12 * scale)) throw new Error(`lstsq parity: problem ${p}: native ${xa[j]}, wasm ${xc[j]}`);
+      }
+    },
+  },
+  {
+    name: "mars.mars_fit",
+    run(b) {
+      // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
+      const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
+      const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
+      const o = { degree: 1, nk: 21, thresh: 0.001, penalty: 2, minspan: 1, endspan: 1, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+      const r = marsFit(b, x, y, 1, o);
+      const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
+      const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
+      expectClose(p, [1, 1, 2], 1e-9, "mars");
+    },
+  },
+  {
+    name: "lsp.lspFit/lspEval",
+    run(b) {
+      // f = 1 + 2x - y on six points: every local fit exact, so the interpolant reproduces f; at a node, f_k.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2]);
+      const f = Float64Array.from([1, 3, 0, 2, 5, -1]);
+      const fit = lspFit(b, X, f, 2);
+      expectClose(fit.A, [2, -1, 2, -1, 2, -1, 2, -1, 2, -1, 2, -1], 1e-12, "lsp gradients");
+      const ev = lspEval(b, { X, f, A: fit.A, rw: fit.rw, m: 2 }, Float64Array.from([0.5, 0.5, 1, 1]));
+      expectClose(ev.values, [1.5, 2], 1e-12, "lsp values");
+    },
+    parity(native, wasm) {
+      const n = 400, m = 4;
+      const X = randomArray(n * m, 31), f = randomArray(n, 32), Q = randomArray(100 * m, 33);
+      const a = lspFit(native, X, f, m), c = lspFit(wasm, X, f, m);
+      expectSame(a.rw, c.rw, 0, "lsp parity (radii)");
+      const ea = lspEval(native, { X, f, A: a.A, rw: a.rw, m }, Q), ec = lspEval(wasm, { X, f, A: a.A, rw: a.rw, m }, Q);
+      for (let i = 0; i < ea.values.length; i++)
+        if (!(Math.abs(ea.values[i] - ec.values[i]) <= 1e-12 * Math.max(1, Math.abs(ea.values[i]))))
+          throw new Error(`lsp parity: query ${i}: native ${ea.values[i]}, wasm ${ec.values[i]}`);
+    },
+  },
+  {
+    name: "delaunay.delaunayLocate",
+    run(b) {
+      // Unit square and its centre: (0.5, 0.1) lies in triangle (0, 1, 4); (2, 0.5) projects onto x = 1 at distance 1.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.5]);
+      const r = delaunayLocate(b, X, Float64Array.from([0.5, 0.1, 2, 0.5]), 2);
+      expectClose(Array.from(r.simplices.subarray(0, 3)), [0, 1, 4], 0, "delaunay simplex");
+      expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
+      expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
     },
   },
 ];

@@ -1,21 +1,103 @@
-// Placeholder until issue #5 lands: the class exists so the registry and CLI compile.
+// Delaunay interpolation (seed 000 sec. 5.3; DelaunaySparse, ACM TOMS 1012): the prediction at a query is the
+// barycentric combination of the responses at the vertices of the Delaunay simplex containing it. Outside the
+// convex hull of the training inputs the query is projected onto the hull and interpolated there; locate()
+// reports that and the distance. The kernel (ts/backend/kernels/delaunay.ts) finds simplices without building
+// the whole triangulation and breaks cospherical ties (grids) by a fixed index-keyed perturbation, so answers
+// are the same on both backends and whatever the batching.
 import { VarmapError } from "../errors.js";
+import { delaunayLocate, QueryStatus, type Location } from "../backend/kernels/delaunay.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 
-export class Delaunay extends Predictor<null> {
+export interface DelaunayOptions extends PredictorOptions {
+  /** A barycentric weight >= −eps counts as inside a simplex (default 1e-10). */
+  eps?: number;
+  /**
+   * Largest distance from the convex hull (in normalized input units, the unit cube by default) at which a query
+   * is still extrapolated; farther queries are located (status TOO_FAR) but predict NaN. Default: no limit.
+   */
+  maxExtrapolation?: number;
+}
+
+export interface DelaunayState {
+  /** Normalized training inputs, row-major n×d, in training order (ties are broken by this order). */
+  X: number[];
+  y: number[];
+}
+
+export interface DelaunayLocation extends Omit<Location, "flips" | "steps"> {
+  /** Per query: true when the query lies outside the hull and was located at its projection. */
+  extrapolated: boolean[];
+}
+
+export { QueryStatus };
+
+export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   readonly method = "delaunay";
-  constructor(options: PredictorOptions = {}) {
+  private X = new Float64Array(0);
+  private y = new Float64Array(0);
+
+  constructor(options: DelaunayOptions = {}) {
     super(options);
+    const { eps, maxExtrapolation } = options;
+    if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps)))
+      throw new VarmapError("E_OPTION", `delaunay: eps must be a finite number >= 0, got ${eps}`, { remedy: "use e.g. 1e-10" });
+    if (maxExtrapolation !== undefined && !(maxExtrapolation >= 0))
+      throw new VarmapError("E_OPTION", `delaunay: maxExtrapolation must be >= 0, got ${maxExtrapolation}`, {
+        remedy: "give a distance in normalized input units (the unit cube), or leave it unset for no limit",
+      });
   }
-  protected fitScaled(_X: Matrix, _y: Float64Array): void {
-    throw new VarmapError("E_NOT_IMPLEMENTED", "the delaunay predictor is not implemented yet (issue #5)");
+
+  protected override minPoints(d: number): number {
+    return d + 1;
   }
-  protected predictScaled(_Xq: Matrix): Float64Array {
-    throw new VarmapError("E_NOT_IMPLEMENTED", "the delaunay predictor is not implemented yet (issue #5)");
+
+  protected fitScaled(X: Matrix, y: Float64Array): void {
+    // Locating no query still checks the data (duplicates, a lower-dimensional subspace) with coded errors.
+    delaunayLocate(this.backend, X.data, new Float64Array(0), X.cols, this.kernelOptions());
+    this.X = Float64Array.from(X.data);
+    this.y = Float64Array.from(y);
   }
-  protected stateJSON(): null {
-    return null;
+
+  protected predictScaled(Xq: Matrix): Float64Array {
+    const loc = delaunayLocate(this.backend, this.X, Xq.data, Xq.cols, this.kernelOptions());
+    return this.interpolate(loc, Xq.rows, Xq.cols);
   }
-  protected loadState(): void {}
+
+  /** The Delaunay simplex, barycentric weights, status and hull distance of every query (one kernel call). */
+  locate(Xq: Matrix): DelaunayLocation {
+    const Z = this.transformQueries(Xq);
+    const { simplices, weights, status, rnorm } = delaunayLocate(this.backend, this.X, Z.data, Z.cols, this.kernelOptions());
+    return { simplices, weights, status, rnorm, extrapolated: Array.from(status, (s) => s !== QueryStatus.INSIDE) };
+  }
+
+  protected stateJSON(): DelaunayState {
+    return { X: Array.from(this.X), y: Array.from(this.y) };
+  }
+
+  protected loadState(state: DelaunayState): void {
+    if (!state || !Array.isArray(state.X) || !Array.isArray(state.y) || state.X.length !== state.y.length * this.dim)
+      throw new VarmapError("E_MODEL_FORMAT", "delaunay model state is malformed", { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
+    this.X = Float64Array.from(state.X);
+    this.y = Float64Array.from(state.y);
+  }
+
+  private kernelOptions() {
+    return { eps: this.options.eps, maxExtrapolation: this.options.maxExtrapolation };
+  }
+
+  private interpolate(loc: Location, rows: number, d: number): Float64Array {
+    const out = new Float64Array(rows);
+    const m = d + 1;
+    for (let i = 0; i < rows; i++) {
+      if (loc.status[i] === QueryStatus.TOO_FAR) {
+        out[i] = NaN;
+        continue;
+      }
+      let s = 0;
+      for (let k = 0; k < m; k++) s += loc.weights[i * m + k] * this.y[loc.simplices[i * m + k]];
+      out[i] = s;
+    }
+    return out;
+  }
 }

@@ -1,14 +1,14 @@
-// Placeholder until issue #8 lands.
+// `varmap refit <data> [column flags] --methods lr,lsp,… --out dir`: the main job, on the worker pool.
 import type { Command } from "commander";
-import { VarmapError } from "../../errors.js";
+import { refitAction, registerRefitOptions, type Opts } from "../../pool/commands.js";
 
 export function register(program: Command): void {
-  program
-    .command("refit")
-    .description("the main job: every map and configuration, all chosen methods (not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new VarmapError("E_NOT_IMPLEMENTED", "`varmap refit` is not implemented yet (issue #8)");
-    });
+  registerRefitOptions(
+    program
+      .command("refit")
+      .description("the main job: fit every map with the chosen predictors on all cores (resumable, shardable)")
+      .argument("<data>", "runs table (CSV or Parquet), or an aggregated map table with --map"),
+  ).action(async (file: string, opts: Opts) => {
+    await refitAction(file, opts);
+  });
 }

@@ -1,0 +1,35 @@
+// The modified linear Shepard interpolant (LSP) as SHEPPACK's LSHEP / LSHEPVAL (ACM TOMS 905) compute it.
+//
+// Fit (LSHEP): for every node k, its NP = min(n - 1, floor((3m + 1) / 2)) nearest other nodes (squared
+// distances summed over the coordinates in order; equal distances ordered by lower index), R_p = 1.1 d_NP,
+// rows (x_i - x_k, f_i - f_k) scaled by (R_p - d_i) / (R_p d_i), the minimum-norm least-squares gradient a_k
+// with relative rank tolerance NP * eps (DGELSS's rule), and R_w(k) = min(d_NP, diameter / 2).
+// Neighbours come from a k-d tree (exact, same tie rule), so the fit is sub-quadratic.
+//
+// Evaluation (LSHEPVAL) at q: over the nodes with |q - x_k| < R_w(k), in index order: f_k when q is at x_k
+// (R_w - d == R_w), else sum w_k (f_k + a_k . (q - x_k)) / sum w_k with w_k = ((R_w - d) / (R_w d))^2.
+// ierr 0, or 2 when the weighted hyperplane normals differ (LSHEPVAL's cosine < 0.9 test). Where no R_w covers
+// q, LSHEPVAL's fallback: inverse-distance-squared weights of m + 1 nodes chosen by its slot-replacement scan
+// in index order (ierr 1). Only nodes whose radius can cover q are visited (k-d tree with per-cell max R_w),
+// except for the fallback, which scans all nodes as LSHEPVAL does.
+//
+// Status codes (besides status.h's):
+//   10 LSP_TOO_FEW_POINTS   n <= m + 1 (LSHEP's IER = 1)
+//   11 LSP_DUPLICATE_POINTS two nodes coincide: rank[k] = -1 marks each node with a coincident neighbour
+//   12 LSP_LSTSQ_FAILED     a local least-squares problem did not converge (see lstsq.h)
+//   13 LSP_BAD_RADIUS       an evaluation was given a radius that is not positive and finite
+#pragma once
+#include <cstdint>
+
+namespace varmap {
+
+enum LspStatus : int { LSP_TOO_FEW_POINTS = 10, LSP_DUPLICATE_POINTS = 11, LSP_LSTSQ_FAILED = 12, LSP_BAD_RADIUS = 13 };
+
+// X: n x m row-major nodes, f: n values. Writes A (n x m gradients), rw (n radii), rank (n local ranks).
+int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank);
+
+// Evaluates the fitted interpolant at Q (nq x m). Writes out (nq) and ierr (nq: 0, 1 fallback, 2 normals).
+int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
+             const double* Q, int32_t nq, double* out, int32_t* ierr);
+
+}  // namespace varmap

@@ -1,0 +1,787 @@
+#include "varmap/delaunay.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "varmap/status.h"
+
+// Every floating-point operation here is mirrored, in the same order, by wasm/delaunay.ts: both backends must
+// pick the same simplices, so the code avoids anything the compiler could reassociate or fuse differently.
+namespace varmap {
+namespace {
+
+constexpr double kLiftPerturbation = 1e-13;  // size of the index-keyed lift perturbation (squared radius units)
+constexpr double kTooClose = 1e-6;           // points closer than this (radius units) are duplicates
+constexpr double kOffFlat = 1e-9;            // growth: distance from the current affine hull that counts as off it
+constexpr double kOffFacet = 1e-11;          // walk: barycentric depth beyond a facet that counts as beyond it
+constexpr double kWolfeGap = 1e-14;          // projection: optimality gap (relative to squared distances)
+constexpr int32_t kWalkBudget = 50000;       // flips per walk before giving up (DelaunaySparse's IBUDGET)
+
+uint32_t mix32(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  h ^= h >> 16;
+  return h;
+}
+
+// A pseudo-random number in [0, kLiftPerturbation) keyed by the point's index: breaks cospherical ties. (A
+// perturbation monotone in the index would be affine on a lexicographically numbered grid and break nothing.)
+double lift_perturbation(int32_t i) {
+  return kLiftPerturbation * (double(mix32(uint32_t(i) * 0x9E3779B1u + 0x7F4A7C15u)) * (1.0 / 4294967296.0));
+}
+
+double dot(const double* a, const double* b, int32_t d) {
+  double s = 0.0;
+  for (int32_t k = 0; k < d; ++k) s += a[k] * b[k];
+  return s;
+}
+
+// LU factorization with partial pivoting of the row-major d x d matrix a, in place; piv[k] = the row swapped
+// into row k. Returns false when a pivot vanishes (a flat simplex).
+bool lu_factor(double* a, int32_t d, int32_t* piv) {
+  for (int32_t k = 0; k < d; ++k) {
+    int32_t p = k;
+    double best = std::fabs(a[k * d + k]);
+    for (int32_t r = k + 1; r < d; ++r) {
+      const double v = std::fabs(a[r * d + k]);
+      if (v > best) {
+        best = v;
+        p = r;
+      }
+    }
+    piv[k] = p;
+    if (!(best > 0.0)) return false;
+    if (p != k)
+      for (int32_t c = 0; c < d; ++c) {
+        const double t = a[k * d + c];
+        a[k * d + c] = a[p * d + c];
+        a[p * d + c] = t;
+      }
+    const double inv = 1.0 / a[k * d + k];
+    for (int32_t r = k + 1; r < d; ++r) {
+      const double f = a[r * d + k] * inv;
+      a[r * d + k] = f;
+      for (int32_t c = k + 1; c < d; ++c) a[r * d + c] -= f * a[k * d + c];
+    }
+  }
+  return true;
+}
+
+// Solves A x = b in place (b becomes x) from lu_factor's output.
+void lu_solve(const double* a, int32_t d, const int32_t* piv, double* b) {
+  for (int32_t k = 0; k < d; ++k) {
+    const int32_t p = piv[k];
+    if (p != k) {
+      const double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+  }
+  for (int32_t r = 1; r < d; ++r) {
+    double s = b[r];
+    for (int32_t c = 0; c < r; ++c) s -= a[r * d + c] * b[c];
+    b[r] = s;
+  }
+  for (int32_t r = d - 1; r >= 0; --r) {
+    double s = b[r];
+    for (int32_t c = r + 1; c < d; ++c) s -= a[r * d + c] * b[c];
+    b[r] = s / a[r * d + r];
+  }
+}
+
+// Solves A^T x = b in place: U^T z = b, L^T y = z, x = P^T y.
+void lu_solve_t(const double* a, int32_t d, const int32_t* piv, double* b) {
+  for (int32_t r = 0; r < d; ++r) {
+    double s = b[r];
+    for (int32_t c = 0; c < r; ++c) s -= a[c * d + r] * b[c];
+    b[r] = s / a[r * d + r];
+  }
+  for (int32_t r = d - 1; r >= 0; --r) {
+    double s = b[r];
+    for (int32_t c = r + 1; c < d; ++c) s -= a[c * d + r] * b[c];
+    b[r] = s;
+  }
+  for (int32_t k = d - 1; k >= 0; --k) {
+    const int32_t p = piv[k];
+    if (p != k) {
+      const double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+  }
+}
+
+// In-place heap sort of idx by key (ascending; equal keys by index, so the order is fully determined).
+bool before(const double* key, int32_t a, int32_t b) { return key[a] < key[b] || (key[a] == key[b] && a < b); }
+void sift_down(int32_t* idx, const double* key, int32_t start, int32_t end) {
+  int32_t root = start;
+  while (2 * root + 1 < end) {
+    int32_t child = 2 * root + 1;
+    if (child + 1 < end && before(key, idx[child], idx[child + 1])) ++child;
+    if (!before(key, idx[root], idx[child])) return;
+    const int32_t t = idx[root];
+    idx[root] = idx[child];
+    idx[child] = t;
+    root = child;
+  }
+}
+void heap_sort(int32_t* idx, const double* key, int32_t n) {
+  for (int32_t s = n / 2 - 1; s >= 0; --s) sift_down(idx, key, s, n);
+  for (int32_t e = n - 1; e > 0; --e) {
+    const int32_t t = idx[0];
+    idx[0] = idx[e];
+    idx[e] = t;
+    sift_down(idx, key, 0, e);
+  }
+}
+
+// Memo of neighbours across facets: key = the facet's d vertices (ascending) and the vertex left behind;
+// value = the vertex on the other side, or -1 for a hull facet. Open addressing, grows at half load.
+class FlipMemo {
+ public:
+  explicit FlipMemo(int32_t d) : w_(d + 2), cap_(4096), used_(0), slots_(size_t(4096) * (d + 2), -1) {}
+
+  // Index of the entry for key (length w_-1), or of the empty slot where it belongs.
+  size_t find(const int32_t* key) const {
+    const int32_t kl = w_ - 1;
+    uint32_t h = 2166136261u;
+    for (int32_t k = 0; k < kl; ++k) h = (h ^ uint32_t(key[k])) * 16777619u;
+    size_t i = mix32(h) & uint32_t(cap_ - 1);
+    for (;;) {
+      const int32_t* e = &slots_[i * w_];
+      if (e[0] < 0) return i;
+      bool same = true;
+      for (int32_t k = 0; k < kl && same; ++k) same = e[k] == key[k];
+      if (same) return i;
+      i = (i + 1) & size_t(cap_ - 1);
+    }
+  }
+  bool found(size_t i) const { return slots_[i * w_] >= 0; }
+  int32_t value(size_t i) const { return slots_[i * w_ + w_ - 1]; }
+  void insert(const int32_t* key, int32_t value) {
+    if (2 * (used_ + 1) > cap_) grow();
+    const size_t i = find(key);
+    for (int32_t k = 0; k < w_ - 1; ++k) slots_[i * w_ + k] = key[k];
+    slots_[i * w_ + w_ - 1] = value;
+    ++used_;
+  }
+
+ private:
+  void grow() {
+    std::vector<int32_t> old;
+    old.swap(slots_);
+    const int32_t old_cap = cap_;
+    cap_ *= 2;
+    slots_.assign(size_t(cap_) * w_, -1);
+    for (int32_t i = 0; i < old_cap; ++i)
+      if (old[size_t(i) * w_] >= 0) {
+        const size_t j = find(&old[size_t(i) * w_]);
+        for (int32_t k = 0; k < w_; ++k) slots_[j * w_ + k] = old[size_t(i) * w_ + k];
+      }
+  }
+  int32_t w_;
+  int32_t cap_;
+  int32_t used_;
+  std::vector<int32_t> slots_;
+};
+
+// Hot loops specialized for small fixed dimensions (D > 0; D = 0 reads d at run time). The operations and their
+// order are the same in every instance (and in wasm/delaunay.ts): only the loop bounds become constants.
+template <int D>
+struct Dim {
+  static constexpr int value = D;
+};
+template <typename F>
+int32_t dispatch_dim(int32_t d, F&& f) {
+  switch (d) {
+    case 2: return f(Dim<2>{});
+    case 3: return f(Dim<3>{});
+    case 4: return f(Dim<4>{});
+    case 5: return f(Dim<5>{});
+    case 6: return f(Dim<6>{});
+    case 8: return f(Dim<8>{});
+    default: return f(Dim<0>{});
+  }
+}
+
+// The data point beyond the facet (barycentric depth b = -(g.x + c0) > kOffFacet, not a vertex of S) minimizing
+// num / b with num = lift - 2 c.x + K; compared as num < best * b (no division, one rarely taken branch).
+template <int D>
+int32_t scan_facet(const double* x, const double* lift, int32_t n, int32_t d, const double* g, const double* c,
+                   double c0, double K, const int32_t* S) {
+  const int32_t dd = D > 0 ? D : d;
+  int32_t best = -1;
+  double best_key = INFINITY;
+  for (int32_t p = 0; p < n; ++p) {
+    const double* xp = x + size_t(p) * dd;
+    double gb = 0.0, cb = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      gb += g[k] * xp[k];
+      cb += c[k] * xp[k];
+    }
+    const double b = -(gb + c0);
+    const double num = lift[p] - 2.0 * cb + K;
+    if (b > kOffFacet && num < best_key * b) {
+      bool vertex = false;
+      for (int32_t k = 0; k <= dd; ++k) vertex = vertex || S[k] == p;
+      if (!vertex) {
+        best_key = num / b;
+        best = p;
+      }
+    }
+  }
+  return best;
+}
+
+// Growth step: removes the new basis direction e from every residual, updating |r|^2 and the power.
+template <int D>
+void update_residuals(double* resid, int32_t n, int32_t d, const double* e, double step, double* h2, double* pw) {
+  const int32_t dd = D > 0 ? D : d;
+  for (int32_t i = 0; i < n; ++i) {
+    double* r = resid + size_t(i) * dd;
+    double t = 0.0;
+    for (int32_t k = 0; k < dd; ++k) t += e[k] * r[k];
+    double s = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      r[k] -= t * e[k];
+      s += r[k] * r[k];
+    }
+    h2[i] = s;
+    pw[i] -= 2.0 * step * t;
+  }
+}
+
+// The nearest of the data points 0, stride, 2 stride, ... to z (ties: lowest index).
+template <int D>
+int32_t nearest_point(const double* x, int32_t n, int32_t d, const double* z, int32_t stride) {
+  const int32_t dd = D > 0 ? D : d;
+  int32_t best = 0;
+  double bd = INFINITY;
+  for (int32_t i = 0; i < n; i += stride) {
+    const double* xi = x + size_t(i) * dd;
+    double s = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      const double t = xi[k] - z[k];
+      s += t * t;
+    }
+    if (s < bd) {
+      bd = s;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// Walks start from the grown simplex of the nearest of every stride-th data point ("landmarks"; stride 1 is
+// DelaunaySparse's nearest neighbour). In low dimensions walks are short and memoized flips cheap, so fewer grown
+// simplices pay off: stride 12 for d <= 8 was 5-15% faster on the MOANA pass and the d = 4, 8 problems, neutral
+// or worse at d = 20 (bench/delaunay-workload.ts). The start is a function of the query alone, so answers do not
+// depend on batching; it only matters for a query on a face shared by several simplices (any of them gives the
+// same value up to rounding).
+int32_t start_stride(int32_t n, int32_t d) {
+  (void)n;
+  return d <= 8 ? 12 : 1;
+}
+
+class Locator {
+ public:
+  Locator(const double* X, int32_t n, int32_t d, double eps)
+      : n_(n), d_(d), eps_(eps), x_(size_t(n) * d), lift_(n), delta_(n), center_(d, 0.0), radius_(0.0),
+        a_(size_t(d) * d), piv_(d), rhs_(d), g_(d), c_(d), memo_(d), key_(d + 1), first_(n, -1),
+        first_pool_(size_t(n) * (d + 1)), resid_(), h2_(), pw_(), basis_(), wolfe_set_(d + 2), wolfe_w_(d + 2),
+        wolfe_v_(d + 2), wolfe_x_(d), qr_(size_t(d) * (d + 1)), qr_b_(d), qr_tau_(d + 1) {
+    // Centre on the mean and scale into the unit ball, as DelaunaySparse does: tolerances become relative.
+    for (int32_t i = 0; i < n; ++i)
+      for (int32_t k = 0; k < d; ++k) center_[k] += X[size_t(i) * d + k];
+    for (int32_t k = 0; k < d; ++k) center_[k] /= double(n);
+    for (int32_t i = 0; i < n; ++i) {
+      double s = 0.0;
+      for (int32_t k = 0; k < d; ++k) {
+        const double t = X[size_t(i) * d + k] - center_[k];
+        s += t * t;
+      }
+      if (s > radius_) radius_ = s;
+    }
+    radius_ = std::sqrt(radius_);
+    const double inv = radius_ > 0.0 ? 1.0 / radius_ : 0.0;
+    for (int32_t i = 0; i < n; ++i) {
+      double* xi = &x_[size_t(i) * d];
+      for (int32_t k = 0; k < d; ++k) xi[k] = (X[size_t(i) * d + k] - center_[k]) * inv;
+      delta_[i] = lift_perturbation(i);
+      lift_[i] = dot(xi, xi, d) + delta_[i];
+    }
+  }
+
+  double radius() const { return radius_; }
+  int32_t flips = 0;
+  int32_t steps = 0;
+
+  // Two points closer than kTooClose: sweep along the coordinate sum (|sum diff| <= sqrt(d) |diff|).
+  bool find_duplicate(int32_t* pair) {
+    std::vector<double> key(n_);
+    std::vector<int32_t> idx(n_);
+    for (int32_t i = 0; i < n_; ++i) {
+      double s = 0.0;
+      for (int32_t k = 0; k < d_; ++k) s += x_[size_t(i) * d_ + k];
+      key[i] = s;
+      idx[i] = i;
+    }
+    heap_sort(idx.data(), key.data(), n_);
+    const double window = kTooClose * std::sqrt(double(d_));
+    const double close2 = kTooClose * kTooClose;
+    for (int32_t a = 0; a < n_; ++a)
+      for (int32_t b = a + 1; b < n_ && key[idx[b]] - key[idx[a]] <= window; ++b) {
+        const double* p = &x_[size_t(idx[a]) * d_];
+        const double* q = &x_[size_t(idx[b]) * d_];
+        double s = 0.0;
+        for (int32_t k = 0; k < d_; ++k) {
+          const double t = p[k] - q[k];
+          s += t * t;
+        }
+        if (s < close2) {
+          pair[0] = idx[a] < idx[b] ? idx[a] : idx[b];
+          pair[1] = idx[a] < idx[b] ? idx[b] : idx[a];
+          return true;
+        }
+      }
+    return false;
+  }
+
+  void scale_query(const double* q, double* z) const {
+    const double inv = radius_ > 0.0 ? 1.0 / radius_ : 0.0;
+    for (int32_t k = 0; k < d_; ++k) z[k] = (q[k] - center_[k]) * inv;
+  }
+
+  // The nearest of the data points 0, stride, 2 stride, ... (ties: lowest index).
+  int32_t nearest(const double* z, int32_t stride) const {
+    return dispatch_dim(d_, [&](auto dim) { return nearest_point<decltype(dim)::value>(x_.data(), n_, d_, z, stride); });
+  }
+
+  // The Delaunay simplex grown from vertex v (memoized): returns the dimension reached (d on success) and
+  // copies the d+1 vertices (ascending) into S.
+  int32_t first_simplex(int32_t v, int32_t* S) {
+    if (first_[v] < 0) {
+      const int32_t dim = grow(v, &first_pool_[size_t(v) * (d_ + 1)]);
+      if (dim < d_) return dim;
+      first_[v] = 1;
+    }
+    for (int32_t k = 0; k <= d_; ++k) S[k] = first_pool_[size_t(v) * (d_ + 1) + k];
+    return d_;
+  }
+
+  // Walks from simplex S (ascending vertices) toward z. Returns 0 when z is inside S (weights w), 1 when the
+  // walk must cross a hull facet (w = weights in the last S), 2 when the step budget runs out, 3 on a flat simplex.
+  int32_t walk(const double* z, int32_t* S, double* w) {
+    for (int32_t step = 0;; ++step) {
+      if (!factor(S)) return 3;
+      const double* x0 = &x_[size_t(S[0]) * d_];
+      for (int32_t k = 0; k < d_; ++k) rhs_[k] = z[k] - x0[k];
+      lu_solve(a_.data(), d_, piv_.data(), rhs_.data());
+      double sum = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        w[k + 1] = rhs_[k];
+        sum += rhs_[k];
+      }
+      w[0] = 1.0 - sum;
+      int32_t j = 0;
+      for (int32_t k = 1; k <= d_; ++k)
+        if (w[k] < w[j]) j = k;
+      if (w[j] >= -eps_) return 0;
+      const int32_t p = neighbour(S, j);
+      if (p < 0) return 1;
+      if (step >= kWalkBudget) return 2;
+      ++steps;
+      replace_vertex(S, j, p);
+    }
+  }
+
+  // Projection of z onto the convex hull of the data (Wolfe's minimum-norm-point algorithm on x_i - z),
+  // starting from the data point v nearest to z. Writes the projection into proj; returns false on failure.
+  bool project(const double* z, int32_t v, double* proj) {
+    int32_t* set = wolfe_set_.data();
+    double* w = wolfe_w_.data();
+    double* x = wolfe_x_.data();
+    int32_t k = 1;
+    set[0] = v;
+    w[0] = 1.0;
+    for (int32_t c = 0; c < d_; ++c) x[c] = x_[size_t(v) * d_ + c] - z[c];
+    for (int32_t major = 0; major < 50 * (d_ + 1) + 100; ++major) {
+      // The data point most opposite to x; stop when it cannot bring x closer to the origin.
+      const double zx = dot(z, x, d_);
+      double xx = dot(x, x, d_);
+      int32_t j = -1;
+      double best = INFINITY;
+      for (int32_t i = 0; i < n_; ++i) {
+        const double s = dot(&x_[size_t(i) * d_], x, d_);
+        if (s < best) {
+          best = s;
+          j = i;
+        }
+      }
+      double scale = 0.0;
+      for (int32_t s = 0; s < k; ++s) {
+        const double* xs = &x_[size_t(set[s]) * d_];
+        double t = 0.0;
+        for (int32_t c = 0; c < d_; ++c) {
+          const double u = xs[c] - z[c];
+          t += u * u;
+        }
+        if (t > scale) scale = t;
+      }
+      if (xx - (best - zx) <= kWolfeGap * scale) break;
+      bool present = false;
+      for (int32_t s = 0; s < k; ++s) present = present || set[s] == j;
+      if (present || k > d_) break;
+      set[k] = j;
+      w[k] = 0.0;
+      ++k;
+      // Minor cycle: move to the affine minimizer of the set, dropping points whose weight would turn negative.
+      for (;;) {
+        double* v_aff = wolfe_v_.data();
+        if (!affine_minimizer(z, set, k, v_aff)) return finish_projection(z, set, w, k, proj);
+        bool positive = true;
+        for (int32_t s = 0; s < k; ++s) positive = positive && v_aff[s] > 0.0;
+        if (positive) {
+          for (int32_t s = 0; s < k; ++s) w[s] = v_aff[s];
+          break;
+        }
+        // Step from w toward v until the first weight reaches zero; that point leaves the set.
+        double theta = 1.0;
+        int32_t drop = -1;
+        for (int32_t s = 0; s < k; ++s)
+          if (v_aff[s] <= 0.0) {
+            const double gap = w[s] - v_aff[s];
+            const double t = gap > 0.0 ? w[s] / gap : 0.0;
+            if (drop < 0 || t < theta) {
+              theta = t;
+              drop = s;
+            }
+          }
+        for (int32_t s = 0; s < k; ++s) w[s] = theta * v_aff[s] + (1.0 - theta) * w[s];
+        int32_t m = 0;
+        for (int32_t s = 0; s < k; ++s)
+          if (s != drop && w[s] > 0.0) {
+            set[m] = set[s];
+            w[m] = w[s];
+            ++m;
+          }
+        if (m == 0) return false;
+        k = m;
+        double tot = 0.0;
+        for (int32_t s = 0; s < k; ++s) tot += w[s];
+        for (int32_t s = 0; s < k; ++s) w[s] /= tot;
+        if (k == 1) break;
+      }
+      for (int32_t c = 0; c < d_; ++c) {
+        double t = 0.0;
+        for (int32_t s = 0; s < k; ++s) t += w[s] * (x_[size_t(set[s]) * d_ + c] - z[c]);
+        x[c] = t;
+      }
+    }
+    return finish_projection(z, set, w, k, proj);
+  }
+
+ private:
+  bool finish_projection(const double* z, const int32_t* set, const double* w, int32_t k, double* proj) {
+    (void)z;
+    for (int32_t c = 0; c < d_; ++c) {
+      double t = 0.0;
+      for (int32_t s = 0; s < k; ++s) t += w[s] * x_[size_t(set[s]) * d_ + c];
+      proj[c] = t;
+    }
+    return true;
+  }
+
+  // Minimizes |sum v_s (x_s - z)| subject to sum v_s = 1 by Householder QR of the differences to the first point.
+  bool affine_minimizer(const double* z, const int32_t* set, int32_t k, double* v) {
+    const int32_t m = k - 1;
+    const double* x0 = &x_[size_t(set[0]) * d_];
+    double* M = qr_.data();  // column-major d x m
+    double* b = qr_b_.data();
+    for (int32_t s = 1; s < k; ++s) {
+      const double* xs = &x_[size_t(set[s]) * d_];
+      for (int32_t c = 0; c < d_; ++c) M[size_t(s - 1) * d_ + c] = xs[c] - x0[c];
+    }
+    for (int32_t c = 0; c < d_; ++c) b[c] = z[c] - x0[c];  // minimize |M mu - (z - x0)|
+    for (int32_t col = 0; col < m; ++col) {
+      double* mc = &M[size_t(col) * d_];
+      double norm = 0.0;
+      for (int32_t r = col; r < d_; ++r) norm += mc[r] * mc[r];
+      norm = std::sqrt(norm);
+      if (!(norm > 1e-300)) return false;
+      const double alpha = mc[col] > 0.0 ? -norm : norm;
+      const double v0 = mc[col] - alpha;
+      mc[col] = v0;  // Householder vector in mc[col..d), implicit scaling
+      double vv = 0.0;
+      for (int32_t r = col; r < d_; ++r) vv += mc[r] * mc[r];
+      for (int32_t c2 = col + 1; c2 < m; ++c2) {
+        double* mo = &M[size_t(c2) * d_];
+        double t = 0.0;
+        for (int32_t r = col; r < d_; ++r) t += mc[r] * mo[r];
+        const double f = 2.0 * t / vv;
+        for (int32_t r = col; r < d_; ++r) mo[r] -= f * mc[r];
+      }
+      double t = 0.0;
+      for (int32_t r = col; r < d_; ++r) t += mc[r] * b[r];
+      const double f = 2.0 * t / vv;
+      for (int32_t r = col; r < d_; ++r) b[r] -= f * mc[r];
+      qr_tau_[col] = alpha;  // R's diagonal
+    }
+    // Rank check: a diagonal of R tiny against the column scale means the set is affinely dependent.
+    for (int32_t col = 0; col < m; ++col)
+      if (!(std::fabs(qr_tau_[col]) > 1e-13)) return false;
+    for (int32_t col = m - 1; col >= 0; --col) {
+      double s = b[col];
+      for (int32_t c2 = col + 1; c2 < m; ++c2) s -= M[size_t(c2) * d_ + col] * v[c2 + 1];
+      v[col + 1] = s / qr_tau_[col];
+    }
+    double sum = 0.0;
+    for (int32_t s = 1; s < k; ++s) sum += v[s];
+    v[0] = 1.0 - sum;
+    return true;
+  }
+
+  // a_ = columns x_{S[i]} - x_{S[0]}, LU-factored.
+  bool factor(const int32_t* S) {
+    const double* x0 = &x_[size_t(S[0]) * d_];
+    for (int32_t i = 1; i <= d_; ++i) {
+      const double* xi = &x_[size_t(S[i]) * d_];
+      for (int32_t r = 0; r < d_; ++r) a_[size_t(r) * d_ + (i - 1)] = xi[r] - x0[r];
+    }
+    return lu_factor(a_.data(), d_, piv_.data());
+  }
+
+  // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
+  // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  int32_t scan_facet_columns(const int32_t* S, double c0, double K) {
+    if (xt_.empty()) {
+      xt_.resize(size_t(n_) * d_);
+      for (int32_t i = 0; i < n_; ++i)
+        for (int32_t k = 0; k < d_; ++k) xt_[size_t(k) * n_ + i] = x_[size_t(i) * d_ + k];
+      gb_.resize(n_);
+      cb_.resize(n_);
+    }
+    double* gb = gb_.data();
+    double* cb = cb_.data();
+    for (int32_t p = 0; p < n_; ++p) {
+      gb[p] = 0.0;
+      cb[p] = 0.0;
+    }
+    for (int32_t k = 0; k < d_; ++k) {
+      const double gk = g_[k];
+      const double ck = c_[k];
+      const double* col = &xt_[size_t(k) * n_];
+      for (int32_t p = 0; p < n_; ++p) {
+        gb[p] += gk * col[p];
+        cb[p] += ck * col[p];
+      }
+    }
+    int32_t best = -1;
+    double best_key = INFINITY;
+    for (int32_t p = 0; p < n_; ++p) {
+      const double b = -(gb[p] + c0);
+      const double num = lift_[p] - 2.0 * cb[p] + K;
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
+        best_key = num / b;
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  bool in_simplex(const int32_t* S, int32_t p) const {
+    for (int32_t k = 0; k <= d_; ++k)
+      if (S[k] == p) return true;
+    return false;
+  }
+
+  void replace_vertex(int32_t* S, int32_t j, int32_t p) {
+    // Remove S[j], insert p keeping S ascending.
+    for (int32_t k = j; k < d_; ++k) S[k] = S[k + 1];
+    int32_t k = d_;
+    while (k > 0 && S[k - 1] > p) {
+      S[k] = S[k - 1];
+      --k;
+    }
+    S[k] = p;
+  }
+
+  // The vertex across the facet of S opposite S[j] (a_ holds S's factorization), or -1 on the hull.
+  int32_t neighbour(const int32_t* S, int32_t j) {
+    int32_t m = 0;
+    for (int32_t k = 0; k <= d_; ++k)
+      if (k != j) key_[m++] = S[k];
+    key_[d_] = S[j];
+    const size_t slot = memo_.find(key_.data());
+    if (memo_.found(slot)) return memo_.value(slot);
+    ++flips;
+    const double* x0 = &x_[size_t(S[0]) * d_];
+    // g = gradient of the barycentric coordinate w_j: w_j(x) = g.x + c0.
+    for (int32_t k = 0; k < d_; ++k) g_[k] = j == 0 ? -1.0 : (k == j - 1 ? 1.0 : 0.0);
+    lu_solve_t(a_.data(), d_, piv_.data(), g_.data());
+    const double c0 = (j == 0 ? 1.0 : 0.0) - dot(g_.data(), x0, d_);
+    // Orthocentre C of S under the lifted (perturbed) heights: 2 (x_i - x_0).(C - x_0) = lift_i - lift_0 - 2 x_0.(x_i - x_0).
+    for (int32_t i = 1; i <= d_; ++i) {
+      const double* xi = &x_[size_t(S[i]) * d_];
+      double t = 0.0;
+      for (int32_t k = 0; k < d_; ++k) t += x0[k] * (xi[k] - x0[k]);
+      c_[i - 1] = 0.5 * (lift_[S[i]] - lift_[S[0]]) - t;
+    }
+    lu_solve_t(a_.data(), d_, piv_.data(), c_.data());
+    const double R = dot(c_.data(), c_.data(), d_) + delta_[S[0]];
+    for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
+    const double K = dot(c_.data(), c_.data(), d_) - R;
+    // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
+    const int32_t best = scan_facet_columns(S, c0, K);
+    memo_.insert(key_.data(), best);
+    return best;
+  }
+
+  // Grows a Delaunay simplex from vertex v: each next vertex makes the smallest (power) sphere through the
+  // current face (DelaunaySparse's MAKEFIRSTSIMP). Returns the dimension reached; S gets the vertices ascending.
+  int32_t grow(int32_t v, int32_t* S) {
+    if (resid_.empty()) {
+      resid_.resize(size_t(n_) * d_);
+      h2_.resize(n_);
+      pw_.resize(n_);
+      basis_.resize(d_);
+    }
+    const double* xv = &x_[size_t(v) * d_];
+    for (int32_t i = 0; i < n_; ++i) {
+      double* r = &resid_[size_t(i) * d_];
+      const double* xi = &x_[size_t(i) * d_];
+      double s = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        r[k] = xi[k] - xv[k];
+        s += r[k] * r[k];
+      }
+      h2_[i] = s;
+      pw_[i] = s + delta_[i] - delta_[v];
+    }
+    S[0] = v;
+    const double off2 = kOffFlat * kOffFlat;
+    for (int32_t step = 1; step <= d_; ++step) {
+      int32_t best = -1;
+      double best_key = INFINITY;
+      for (int32_t i = 0; i < n_; ++i) {
+        // Minimizes s = pw / (2h) through the monotone sign(s) s^2, avoiding a square root per point.
+        const double h2 = h2_[i];
+        const double pw = pw_[i];
+        const double key = (pw >= 0.0 ? pw * pw : -(pw * pw)) / h2;
+        if (h2 > off2 && key < best_key) {
+          best_key = key;
+          best = i;
+        }
+      }
+      if (best < 0) return step - 1;
+      const double best_s = pw_[best] / (2.0 * std::sqrt(h2_[best]));
+      S[step] = best;
+      if (step == d_) break;  // the residuals are only needed for a next step
+      const double h = std::sqrt(h2_[best]);
+      double* e = basis_.data();
+      for (int32_t k = 0; k < d_; ++k) e[k] = resid_[size_t(best) * d_ + k] / h;
+      dispatch_dim(d_, [&](auto dim) {
+        update_residuals<decltype(dim)::value>(resid_.data(), n_, d_, e, best_s, h2_.data(), pw_.data());
+        return 0;
+      });
+    }
+    for (int32_t i = 1; i <= d_; ++i) {  // insertion sort of d+1 indices
+      const int32_t t = S[i];
+      int32_t k = i;
+      while (k > 0 && S[k - 1] > t) {
+        S[k] = S[k - 1];
+        --k;
+      }
+      S[k] = t;
+    }
+    return d_;
+  }
+
+  int32_t n_, d_;
+  double eps_;
+  std::vector<double> x_, lift_, delta_, center_;
+  std::vector<double> xt_, gb_, cb_;  // column-major copy of x_ and scan accumulators (built on first use)
+  double radius_;
+  std::vector<double> a_;
+  std::vector<int32_t> piv_;
+  std::vector<double> rhs_, g_, c_;
+  FlipMemo memo_;
+  std::vector<int32_t> key_, first_, first_pool_;
+  std::vector<double> resid_, h2_, pw_, basis_;
+  std::vector<int32_t> wolfe_set_;
+  std::vector<double> wolfe_w_, wolfe_v_, wolfe_x_, qr_, qr_b_, qr_tau_;
+};
+
+}  // namespace
+
+int delaunay_locate(const double* X, int32_t n, int32_t d, const double* Q, int32_t nq, double eps,
+                    double max_extrap, int32_t* simplices, double* weights, int32_t* qstatus, double* rnorm,
+                    int32_t* info) {
+  for (int32_t k = 0; k < 4; ++k) info[k] = -1;
+  if (n < 0 || nq < 0 || d < 1 || !(eps >= 0.0) || std::isnan(max_extrap)) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * d) || !all_finite(Q, size_t(nq) * d)) return NONFINITE;
+  if (n < d + 1) {
+    info[0] = n;
+    return DELAUNAY_TOO_FEW;
+  }
+  Locator loc(X, n, d, eps);
+  if (!(loc.radius() > 0.0)) {
+    info[0] = 0;
+    info[1] = 1;
+    return DELAUNAY_DUPLICATE;
+  }
+  if (loc.find_duplicate(info)) return DELAUNAY_DUPLICATE;
+  std::vector<int32_t> S(d + 1);
+  const int32_t dim = loc.first_simplex(0, S.data());
+  if (dim < d) {
+    info[0] = dim;
+    return DELAUNAY_DEGENERATE;
+  }
+  const int32_t stride = start_stride(n, d);
+  std::vector<double> z(d), proj(d), w(d + 1);
+  for (int32_t qi = 0; qi < nq; ++qi) {
+    loc.scale_query(Q + size_t(qi) * d, z.data());
+    const int32_t v = loc.nearest(z.data(), 1);
+    const int32_t start = stride == 1 ? v : loc.nearest(z.data(), stride);
+    if (loc.first_simplex(start, S.data()) < d) return INTERNAL;
+    int32_t r = loc.walk(z.data(), S.data(), w.data());
+    int32_t code = QUERY_INSIDE;
+    double dist = 0.0;
+    if (r == 1) {
+      if (!loc.project(z.data(), v, proj.data())) {
+        info[0] = qi;
+        return DELAUNAY_NO_CONVERGE;
+      }
+      double s = 0.0;
+      for (int32_t k = 0; k < d; ++k) {
+        const double t = z[k] - proj[k];
+        s += t * t;
+      }
+      dist = std::sqrt(s) * loc.radius();
+      // The projection lies on the hull: a walk there ends inside or against the hull facet it lies on.
+      r = loc.walk(proj.data(), S.data(), w.data());
+      if (r == 1) r = 0;
+      code = dist > max_extrap ? QUERY_TOO_FAR : QUERY_EXTRAPOLATED;
+    }
+    if (r == 2) {
+      info[0] = qi;
+      return DELAUNAY_NO_CONVERGE;
+    }
+    if (r == 3) return INTERNAL;
+    for (int32_t k = 0; k <= d; ++k) {
+      simplices[size_t(qi) * (d + 1) + k] = S[k];
+      weights[size_t(qi) * (d + 1) + k] = w[k];
+    }
+    qstatus[qi] = code;
+    rnorm[qi] = dist;
+  }
+  info[2] = loc.flips;
+  info[3] = loc.steps;
+  return OK;
+}
+
+}  // namespace varmap

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { LinearRegression } from "../../ts/predict/lr.js";
+import { matrix } from "../../ts/predict/matrix.js";
+import { selected } from "../helpers/backends.js";
+import { runConformance } from "./conformance.js";
+
+runConformance({ name: "lr", create: (o) => new LinearRegression(o), interpolates: false, minPoints: (d) => d + 1 });
+
+describe(`LinearRegression on ${selected.name}`, () => {
+  it("recovers an exact linear function and predicts it anywhere", () => {
+    const X = matrix(Float64Array.from([0, 0, 1, 0, 0, 1, 2, 3, 5, 1]), 5, 2);
+    const y = Float64Array.from([0, 1, 2, 3, 5].map((_, i) => 3 + 2 * X.data[2 * i] - 0.5 * X.data[2 * i + 1]));
+    const p = new LinearRegression().fit(X, y).predict(matrix(Float64Array.from([10, -4]), 1, 2));
+    expect(p[0]).toBeCloseTo(3 + 20 + 2, 10);
+  });
+
+  it("gives the least-squares fit of noisy data (normal equations hold)", () => {
+    const xs = [0, 1, 2, 3, 4, 5];
+    const ys = [1.1, 2.9, 5.2, 7.1, 8.8, 11.3];
+    const p = new LinearRegression({ inputs: { kind: "none" } }).fit(matrix(Float64Array.from(xs), 6, 1), ys).predict(matrix(Float64Array.from(xs), 6, 1));
+    const res = ys.map((y, i) => y - p[i]);
+    expect(Math.abs(res.reduce((a, b) => a + b, 0))).toBeLessThan(1e-12);
+    expect(Math.abs(res.reduce((a, r, i) => a + r * xs[i], 0))).toBeLessThan(1e-12);
+  });
+
+  it("handles a constant input (collinear with the intercept) with the minimum-norm fit", () => {
+    const X = matrix(Float64Array.from([0, 7, 1, 7, 2, 7, 3, 7]), 4, 2);
+    const p = new LinearRegression().fit(X, [1, 3, 5, 7]).predict(matrix(Float64Array.from([4, 7]), 1, 2));
+    expect(p[0]).toBeCloseTo(9, 10);
+  });
+});

@@ -1,0 +1,38 @@
+// The unit of cross-validation: fit a method on some rows of a map and predict others. Pure (no I/O, no
+// globals): the pool runs it in workers. Inputs are normalized with the whole map's normalization, not the
+// training subset's, as the papers and the golden references do.
+import { takeRows, type Matrix } from "../predict/matrix.js";
+import { createPredictor } from "../predict/registry.js";
+import type { PredictorOptions } from "../predict/estimator.js";
+import type { InputScalingOptions } from "../predict/scaling.js";
+
+export interface MapNormalization {
+  log2: boolean[];
+  lo: number[];
+  hi: number[];
+}
+
+/** Predictor input options that reproduce a map's normalization (DESIGN.md: unit cube, optional log2). */
+export function mapInputScaling(norm: MapNormalization): InputScalingOptions {
+  const log2: number[] = [];
+  norm.log2.forEach((b, j) => b && log2.push(j));
+  return { kind: "unit", log2, lo: [...norm.lo], hi: [...norm.hi] };
+}
+
+/**
+ * Predictions at rows `test` of a model of `method` fitted on rows `train` of (X, y). X holds the map's raw
+ * inputs; `options` the predictor options (normally `inputs: mapInputScaling(map.normalization)`, the response
+ * scale, the method's hyperparameters).
+ */
+export function predictSplit(
+  X: Matrix,
+  y: Float64Array,
+  train: Int32Array,
+  test: Int32Array,
+  method: string,
+  options: PredictorOptions & Record<string, unknown> = {},
+): Float64Array {
+  const yTrain = new Float64Array(train.length);
+  for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
+  return createPredictor(method, options).fit(takeRows(X, train), yTrain).predict(takeRows(X, test));
+}

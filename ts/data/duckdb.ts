@@ -1,0 +1,100 @@
+// DuckDB access for the data layer: one in-memory database per load, SQL quoting, and helpers that turn
+// DuckDB failures into VarmapErrors. DuckDB is used because it parses CSV and Parquet in parallel with exact
+// (correctly rounded) doubles, groups and sorts millions of rows in native code, and hands result columns
+// back as typed arrays, so 3.8 M runs never become 3.8 M JS objects.
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { VarmapError } from "../errors.js";
+
+export interface Db {
+  con: DuckDBConnection;
+  close(): void;
+}
+
+export async function openDb(): Promise<Db> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const con = await instance.connect();
+  return {
+    con,
+    close() {
+      con.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** A SQL identifier, double-quoted. */
+export function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A SQL string literal. */
+export function literal(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+export type FileFormat = "csv" | "parquet";
+
+export function formatOf(path: string): FileFormat {
+  return /\.parquet$/i.test(path) ? "parquet" : "csv";
+}
+
+/** Rows of a (small) query as plain objects with JS values (BIGINT → number). */
+export async function queryRows(con: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  const reader = await con.runAndReadAll(sql);
+  return reader.getRowObjectsJS().map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) out[k] = typeof v === "bigint" ? Number(v) : v;
+    return out;
+  });
+}
+
+/**
+ * Streams the numeric columns of a query (DOUBLE into Float64Array, INTEGER into Int32Array) into `outs`, one array
+ * per column, each as long as the result. NULL becomes NaN (0 in an Int32Array).
+ */
+export async function streamColumns(con: DuckDBConnection, sql: string, outs: (Float64Array | Int32Array)[]): Promise<number> {
+  const result = await con.stream(sql);
+  const total = outs[0]?.length ?? 0;
+  let pos = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const n = chunk.rowCount;
+    if (pos + n > total) throw new Error(`streamColumns: more rows than expected (${total})`);
+    for (let j = 0; j < outs.length; j++) {
+      const vec = chunk.getColumnVector(j);
+      const out = outs[j];
+      // Fast path: DuckDB's numeric vectors wrap a typed array over the chunk's memory (a private field of
+      // @duckdb/node-api, pinned); copy it in one go when every value is valid and the types match.
+      const items = (vec as unknown as { items?: unknown }).items;
+      if (items && items.constructor === out.constructor && allValid(vec, n)) {
+        out.set((items as Float64Array | Int32Array).subarray(0, n), pos);
+        continue;
+      }
+      for (let i = 0; i < n; i++) {
+        const v = vec.getItem(i);
+        out[pos + i] = v === null ? NaN : (v as number);
+      }
+    }
+    pos += n;
+  }
+  return pos;
+}
+
+function allValid(vec: { getItem(i: number): unknown }, n: number): boolean {
+  const validity = (vec as unknown as { validity?: { itemValid(i: number): boolean; data?: unknown } }).validity;
+  if (!validity) return false;
+  // A validity mask without data means "all valid" in DuckDB's C API.
+  if ((validity as { data?: unknown }).data === null || (validity as { data?: unknown }).data === undefined) return true;
+  for (let i = 0; i < n; i++) if (!validity.itemValid(i)) return false;
+  return true;
+}
+
+/** Runs a query; a DuckDB failure becomes a VarmapError with the given code and remedy. */
+export async function runOr(con: DuckDBConnection, sql: string, code: string, what: string, remedy: string, file?: string): Promise<void> {
+  try {
+    await con.run(sql);
+  } catch (e) {
+    throw new VarmapError(code, `${what}: ${(e as Error).message.split("\n")[0]}`, { location: { file }, remedy, cause: e });
+  }
+}

@@ -1,0 +1,81 @@
+// The six run-distribution families of seed 001 (Table 2), parameterized here by mean and standard deviation
+// (method of moments), with samplers driven by a CounterRng. Used by `varmap synth`.
+import type { CounterRng } from "./random.js";
+import { logGamma } from "./stats.js";
+
+export const FAMILIES = ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** A sampler of one family with the given mean m > 0 and standard deviation s > 0. */
+export function familySampler(family: Family, m: number, s: number): (r: CounterRng) => number {
+  const cv = s / m;
+  switch (family) {
+    case "normal":
+      return (r) => m + s * r.normal();
+    case "gamma": {
+      const shape = 1 / (cv * cv);
+      const scale = m / shape;
+      return (r) => scale * gammaDeviate(r, shape);
+    }
+    case "lognormal": {
+      const s2 = Math.log1p(cv * cv);
+      const mu = Math.log(m) - s2 / 2;
+      const sl = Math.sqrt(s2);
+      return (r) => Math.exp(mu + sl * r.normal());
+    }
+    case "weibull": {
+      // cv² = Γ(1+2/k)/Γ(1+1/k)² − 1, decreasing in the shape k.
+      const k = solveDecreasing((k) => Math.exp(logGamma(1 + 2 / k) - 2 * logGamma(1 + 1 / k)) - 1, cv * cv, 0.2, 200);
+      const lambda = m / Math.exp(logGamma(1 + 1 / k));
+      return (r) => lambda * Math.pow(-Math.log(1 - r.next()), 1 / k);
+    }
+    case "loglogistic": {
+      // b = π/β: mean = α b / sin b, E X² = α² 2b / sin 2b (β > 2).
+      const cv2 = (beta: number) => {
+        const b = Math.PI / beta;
+        return (2 * b) / Math.sin(2 * b) / Math.pow(b / Math.sin(b), 2) - 1;
+      };
+      const beta = solveDecreasing(cv2, cv * cv, 2.0001, 500);
+      const b = Math.PI / beta;
+      const alpha = m / (b / Math.sin(b));
+      return (r) => {
+        const u = r.next();
+        return alpha * Math.pow((u + 1e-300) / (1 - u), 1 / beta);
+      };
+    }
+    case "frechet": {
+      // mean = σ Γ(1 − 1/α), E X² = σ² Γ(1 − 2/α) (α > 2).
+      const cv2 = (a: number) => Math.exp(logGamma(1 - 2 / a) - 2 * logGamma(1 - 1 / a)) - 1;
+      const a = solveDecreasing(cv2, cv * cv, 2.0001, 500);
+      const sigma = m / Math.exp(logGamma(1 - 1 / a));
+      return (r) => sigma * Math.pow(-Math.log(r.next() + 1e-300), -1 / a);
+    }
+  }
+}
+
+/** The x in [lo, hi] where the decreasing f(x) = target (bisection on log x; clamped at the ends). */
+function solveDecreasing(f: (x: number) => number, target: number, lo: number, hi: number): number {
+  let a = Math.log(lo);
+  let b = Math.log(hi);
+  for (let i = 0; i < 60; i++) {
+    const mid = 0.5 * (a + b);
+    if (f(Math.exp(mid)) > target) a = mid;
+    else b = mid;
+  }
+  return Math.exp(0.5 * (a + b));
+}
+
+/** Gamma(shape, 1) deviate (Marsaglia & Tsang 2000; shape < 1 by the U^(1/shape) boost). */
+export function gammaDeviate(r: CounterRng, shape: number): number {
+  if (shape < 1) return gammaDeviate(r, shape + 1) * Math.pow(r.next() + 1e-300, 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    const z = r.normal();
+    const v0 = 1 + c * z;
+    if (v0 <= 0) continue;
+    const v = v0 * v0 * v0;
+    const u = r.next();
+    if (Math.log(u + 1e-300) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
+  }
+}

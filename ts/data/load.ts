@@ -1,0 +1,167 @@
+// The data layer's entry point: every verb calls loadDataset(file, optionsFromCli(opts)).
+import { VarmapError } from "../errors.js";
+import { splitList } from "../cli/options.js";
+import { buildMaps } from "./maps.js";
+import { presetOf } from "./presets.js";
+import { readConfigTable } from "./read.js";
+import { configStats, minRunsFor, statValues } from "./stats.js";
+import type { ColumnRoles, ConfigStats, ConfigTable, StatName, VariabilityMap } from "./types.js";
+
+export interface LoadOptions {
+  /** Column roles; explicit fields override the preset's. */
+  preset?: string;
+  factors?: string[];
+  inputs?: string[];
+  response?: string;
+  run?: string;
+  /** The file is an already aggregated map: one row per configuration, the response is the statistic. */
+  map?: boolean;
+  /** With map: an id column kept as the maps' row ids. */
+  id?: string;
+  where?: string;
+  stat?: StatName;
+  logInputs?: string[];
+  /** Accept repeated run indices within a configuration (default: an error, unless the preset allows them). */
+  allowDuplicateRuns?: boolean;
+  /** The response will be modelled on a log scale: runs must be > 0. */
+  logResponse?: boolean;
+  /** A positive distribution family will be fitted: runs must be > 0 (`positiveReason` names it in messages). */
+  requirePositive?: boolean;
+  positiveReason?: string;
+  /** Where notes go (dropped configurations, constant columns); default: nowhere. */
+  note?: (msg: string) => void;
+}
+
+export interface Dataset {
+  table: ConfigTable;
+  maps: VariabilityMap[];
+  /** Statistics of every configuration of `table` (for --map tables: of the single value per row). */
+  stats: ConfigStats;
+  /** Configurations dropped for having too few runs for the statistic. */
+  dropped: number;
+}
+
+/** The column roles the options name (preset, then explicit flags on top). */
+export function resolveRoles(opts: LoadOptions): ColumnRoles {
+  const base: Partial<ColumnRoles> = opts.preset ? presetOf(opts.preset).roles : {};
+  const roles: ColumnRoles = {
+    factors: opts.factors ?? (opts.map ? [] : base.factors ?? []),
+    inputs: opts.inputs ?? base.inputs ?? [],
+    response: opts.response ?? (opts.map ? opts.stat ?? "sd" : base.response ?? ""),
+    run: opts.map ? undefined : opts.run ?? base.run,
+  };
+  if (!roles.response || roles.inputs.length === 0) {
+    throw new VarmapError("E_USAGE", "no column roles: say which columns are inputs and which is the response", {
+      remedy: "pass --preset moana|iozone, or --factors a,b --inputs x,y --response col [--run col]",
+    });
+  }
+  const all = [...roles.factors, ...roles.inputs, roles.response, ...(roles.run ? [roles.run] : [])];
+  const dup = all.find((c, i) => all.indexOf(c) !== i);
+  if (dup) throw new VarmapError("E_USAGE", `column '${dup}' is given two roles`, { remedy: "give each column one role" });
+  return roles;
+}
+
+export async function loadDataset(file: string, opts: LoadOptions = {}): Promise<Dataset> {
+  const stat = opts.stat ?? "sd";
+  const roles = resolveRoles(opts);
+  const requirePositive = Boolean(opts.logResponse || opts.requirePositive);
+  let table = await readConfigTable(file, roles, {
+    where: opts.where,
+    requirePositive,
+    positiveReason: opts.positiveReason ?? (opts.logResponse ? "--log-response" : undefined),
+    idColumn: opts.map ? opts.id : undefined,
+    allowDuplicateRuns: opts.allowDuplicateRuns ?? (opts.preset ? presetOf(opts.preset).allowDuplicateRuns : false),
+    note: opts.note,
+  });
+
+  if (opts.map) {
+    const c = firstWith(table, (n) => n > 1);
+    if (c >= 0) {
+      throw new VarmapError("E_DUPLICATE_CONFIGURATION", `a map table needs one row per configuration, but ${describeConfig(table, c)} has ${table.offsets[c + 1] - table.offsets[c]} rows`, {
+        location: { file, row: table.firstRow?.[c], configuration: describeConfig(table, c) },
+        remedy: "aggregate the runs first, or drop --map to read one row per run",
+      });
+    }
+    const stats = configStats(table);
+    const maps = buildMaps(table, table.runs, { stat, logInputs: opts.logInputs, note: opts.note });
+    return { table, maps, stats, dropped: 0 };
+  }
+
+  let dropped = 0;
+  const need = minRunsFor(stat);
+  if (firstWith(table, (n) => n < need) >= 0) {
+    const keep: number[] = [];
+    for (let c = 0; c < table.count; c++) if (table.offsets[c + 1] - table.offsets[c] >= need) keep.push(c);
+    dropped = table.count - keep.length;
+    if (keep.length === 0) {
+      throw new VarmapError("E_TOO_FEW_RUNS", `every configuration has fewer than ${need} runs, which --stat ${stat} needs`, {
+        location: { file, row: table.firstRow?.[0] },
+        remedy: "give at least 2 runs per configuration, or use --stat mean",
+      });
+    }
+    opts.note?.(`${dropped} configuration(s) with fewer than ${need} runs dropped (--stat ${stat} needs ${need}); ${keep.length} remain`);
+    table = subsetTable(table, keep);
+  }
+  const stats = configStats(table);
+  const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note });
+  return { table, maps, stats, dropped };
+}
+
+/** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */
+export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
+  const str = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
+  const list = (k: string) => (typeof opts[k] === "string" ? splitList(opts[k] as string) : undefined);
+  return {
+    preset: str("preset"),
+    factors: list("factors"),
+    inputs: list("inputs"),
+    response: str("response"),
+    run: str("run"),
+    map: Boolean(opts.map),
+    id: str("id"),
+    where: str("where"),
+    stat: (str("stat") as StatName | undefined) ?? "sd",
+    logInputs: list("logInputs"),
+    logResponse: Boolean(opts.logResponse),
+    allowDuplicateRuns: opts.allowDuplicateRuns ? true : undefined,
+    note: opts.quiet ? undefined : (msg) => process.stderr.write(`varmap: note: ${msg}\n`),
+  };
+}
+
+/** The configurations `keep` (indices, ascending) of a table, as a new table. */
+export function subsetTable(t: ConfigTable, keep: number[]): ConfigTable {
+  const d = t.roles.inputs.length;
+  let total = 0;
+  for (const c of keep) total += t.offsets[c + 1] - t.offsets[c];
+  const runs = new Float64Array(total);
+  const offsets = new Int32Array(keep.length + 1);
+  const inputs = new Float64Array(keep.length * d);
+  const firstRow = t.firstRow ? new Int32Array(keep.length) : undefined;
+  keep.forEach((c, i) => {
+    runs.set(t.runs.subarray(t.offsets[c], t.offsets[c + 1]), offsets[i]);
+    offsets[i + 1] = offsets[i] + t.offsets[c + 1] - t.offsets[c];
+    inputs.set(t.inputs.subarray(c * d, c * d + d), i * d);
+    if (firstRow) firstRow[i] = t.firstRow![c];
+  });
+  return {
+    ...t,
+    count: keep.length,
+    factorValues: t.factorValues.map((vals) => keep.map((c) => vals[c])),
+    inputs,
+    runs,
+    offsets,
+    firstRow,
+    ids: t.ids ? keep.map((c) => t.ids![c]) : undefined,
+  };
+}
+
+/** "host_sched=CFQ, …, freq_khz=1200000, …" for messages. */
+export function describeConfig(t: ConfigTable, c: number): string {
+  const d = t.roles.inputs.length;
+  return [...t.roles.factors.map((f, i) => `${f}=${t.factorValues[i][c]}`), ...t.roles.inputs.map((x, j) => `${x}=${t.inputs[c * d + j]}`)].join(", ");
+}
+
+function firstWith(t: ConfigTable, pred: (n: number) => boolean): number {
+  for (let c = 0; c < t.count; c++) if (pred(t.offsets[c + 1] - t.offsets[c])) return c;
+  return -1;
+}

@@ -1,0 +1,28 @@
+// Column roles of the two real datasets in ../shared/data (and of `varmap synth`'s output).
+import { VarmapError } from "../errors.js";
+import type { ColumnRoles } from "./types.js";
+
+const INPUTS = ["freq_khz", "threads", "fsize_kb", "rsize_kb"];
+
+export interface Preset {
+  roles: ColumnRoles;
+  /**
+   * iozone-2018.csv restarts its run index in 15 configurations (two sessions of 50 runs, indices 0..49 twice):
+   * those are distinct runs, so the preset accepts repeated indices (ordered by index, then file row) instead of
+   * rejecting them as duplicates.
+   */
+  allowDuplicateRuns: boolean;
+}
+
+export const PRESETS: Record<string, Preset> = {
+  moana: { roles: { factors: ["host_sched", "vm_sched", "mode"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: false },
+  iozone: { roles: { factors: ["dataset", "host", "test"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: true },
+};
+
+export function presetOf(name: string): Preset {
+  const p = PRESETS[name];
+  if (!p) {
+    throw new VarmapError("E_USAGE", `unknown preset '${name}'`, { remedy: `use one of: ${Object.keys(PRESETS).join(", ")}` });
+  }
+  return { roles: { ...p.roles, factors: [...p.roles.factors], inputs: [...p.roles.inputs] }, allowDuplicateRuns: p.allowDuplicateRuns };
+}

@@ -1,0 +1,419 @@
+// Reads a long-format table of runs (CSV or Parquet) into a ConfigTable: configurations grouped and sorted in
+// SQL (by factors, then inputs), each configuration's runs ordered by the run column, then by file row, as one
+// flat Float64Array with Int32Array offsets. Every bad input is a VarmapError naming file, row and column.
+//
+// The file is scanned once (in parallel) into a temporary table holding only the role columns, typed. Row
+// numbers: with preserve_insertion_order (DuckDB's default) a CREATE TABLE AS keeps the scan order, so the
+// table's rowid is the record's position in the file: row = rowid + 2 (the header is row 1). (row_number() OVER ()
+// gives the same numbers but serializes the scan, 2-3x slower.) Each run's configuration id comes from a hash
+// join against the (small) configuration table, and runs are bucketed by configuration in JS (a counting sort),
+// which is much cheaper than having DuckDB sort 3.8 M rows on nine keys.
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { VarmapError } from "../errors.js";
+import { formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import type { ColumnRoles, ConfigTable } from "./types.js";
+
+export interface ReadOptions {
+  /** SQL predicate selecting rows before anything else. */
+  where?: string;
+  /** Responses must be > 0 (log scale or a positive distribution family); `positiveReason` says which. */
+  requirePositive?: boolean;
+  positiveReason?: string;
+  /** An id column to keep per configuration (map tables). */
+  idColumn?: string;
+  /** Accept repeated run indices within a configuration (noted, not fatal). */
+  allowDuplicateRuns?: boolean;
+  note?: (msg: string) => void;
+}
+
+const RUN_REMEDY = "give each run of a configuration its own index in the run column, or drop --run to order runs by file row";
+
+export async function readConfigTable(file: string, roles: ColumnRoles, opts: ReadOptions = {}): Promise<ConfigTable> {
+  checkFile(file);
+  const db = await openDb();
+  try {
+    return await readWith(db, file, roles, opts);
+  } finally {
+    db.close();
+  }
+}
+
+function checkFile(file: string): void {
+  let size: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error("not a file");
+    size = st.size;
+  } catch {
+    throw new VarmapError("E_FILE_NOT_FOUND", `cannot read input file`, { location: { file }, remedy: "check the path" });
+  }
+  if (size === 0) {
+    throw new VarmapError("E_EMPTY_FILE", "the file is empty", {
+      location: { file, row: 1 },
+      remedy: "give a CSV with a header row and one row per run, or a Parquet file",
+    });
+  }
+}
+
+/**
+ * The scan of a file. For CSV with `typed`, the role columns get their types; with `allColumns` (when DuckDB's
+ * sniffer cannot make sense of the file, e.g. ragged rows) no sniffing at all: every other column is VARCHAR.
+ */
+function scanOf(file: string, typed?: Record<string, string>, allColumns?: string[]): string {
+  if (formatOf(file) === "parquet") return `read_parquet(${literal(file)})`;
+  if (!typed) return `read_csv(${literal(file)}, header = true, delim = ',')`;
+  const entries = (allColumns ?? Object.keys(typed)).map((c) => `${literal(c)}: '${typed[c] ?? "VARCHAR"}'`).join(", ");
+  // store_rejects: a value that does not parse as its type is recorded with its file line instead of failing
+  // the whole scan with a message we cannot locate.
+  return allColumns
+    ? `read_csv(${literal(file)}, header = true, delim = ',', quote = '"', escape = '"', auto_detect = false, store_rejects = true, columns = {${entries}})`
+    : `read_csv(${literal(file)}, header = true, delim = ',', store_rejects = true, types = {${entries}})`;
+}
+
+/** The header names of a CSV file, read directly (fallback when the sniffer fails). */
+function csvHeader(file: string): string[] {
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(1 << 16);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = buf.subarray(0, n).toString("utf8").split(/\r?\n/)[0];
+    const names: string[] = [];
+    let cur = "";
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i];
+      if (quoted) {
+        if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
+        else if (ch === '"') quoted = false;
+        else cur += ch;
+      } else if (ch === '"') quoted = true;
+      else if (ch === ",") names.push(cur), (cur = "");
+      else cur += ch;
+    }
+    names.push(cur);
+    return names;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// VARMAP_TRACE=1 prints the time of each reading phase on stderr.
+const trace = process.env.VARMAP_TRACE
+  ? (t0: number, what: string) => {
+      const cpu = process.cpuUsage();
+      process.stderr.write(`[read] ${what}: ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU (process)\n`);
+    }
+  : undefined;
+
+async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions): Promise<ConfigTable> {
+  const { con } = db;
+  const t0 = performance.now();
+  const isCsv = formatOf(file) === "csv";
+  let columns: string[];
+  let sniffed = true;
+  try {
+    columns = (await queryRows(con, `DESCRIBE SELECT * FROM ${scanOf(file)}`)).map((r) => String(r.column_name));
+  } catch (e) {
+    if (!isCsv) {
+      throw new VarmapError("E_BAD_FILE", `cannot parse the file as Parquet: ${firstLine(e)}`, {
+        location: { file },
+        remedy: "check the file format (CSV with a header row, or Parquet; the extension decides)",
+        cause: e,
+      });
+    }
+    // The sniffer gave up (e.g. ragged rows): take the header as written and let the typed scan locate bad rows.
+    columns = csvHeader(file);
+    sniffed = false;
+  }
+  const wanted = [...roles.factors, ...roles.inputs, ...(roles.run ? [roles.run] : []), roles.response, ...(opts.idColumn ? [opts.idColumn] : [])];
+  for (const c of wanted) {
+    if (!columns.includes(c)) {
+      throw new VarmapError("E_MISSING_COLUMN", `column '${c}' not found (the file has: ${columns.join(", ")})`, {
+        location: { file, row: 1, column: c },
+        remedy: "name existing columns with --factors/--inputs/--response/--run/--id, or pick the right --preset",
+      });
+    }
+  }
+
+  const typed: Record<string, string> = {};
+  for (const c of roles.factors) typed[c] = "VARCHAR";
+  for (const c of [...roles.inputs, roles.response, ...(roles.run ? [roles.run] : [])]) typed[c] = "DOUBLE";
+  if (opts.idColumn) typed[opts.idColumn] = "VARCHAR";
+
+  const f = roles.factors.map((_, i) => `__f${i}`);
+  const x = roles.inputs.map((_, i) => `__x${i}`);
+  const sel = [
+    ...roles.factors.map((c, i) => `COALESCE(CAST(${ident(c)} AS VARCHAR), '') AS ${f[i]}`),
+    ...roles.inputs.map((c, i) => `TRY_CAST(${ident(c)} AS DOUBLE) AS ${x[i]}`),
+    roles.run ? `TRY_CAST(${ident(roles.run)} AS DOUBLE) AS __run` : `NULL::DOUBLE AS __run`,
+    `TRY_CAST(${ident(roles.response)} AS DOUBLE) AS __y`,
+    opts.idColumn ? `CAST(${ident(opts.idColumn)} AS VARCHAR) AS __id` : `NULL::VARCHAR AS __id`,
+    opts.where ? `COALESCE((${opts.where}), false) AS __keep` : `true AS __keep`,
+  ];
+  try {
+    // __h: a 64-bit hash of the configuration key, computed during the parallel scan, so grouping and joining
+    // use one integer key instead of seven columns (collisions are detected below).
+    const keyList = [...f, ...x].join(", ");
+    await con.run(`CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, sniffed ? undefined : columns)})`);
+    await con.run(`CREATE TEMP VIEW v AS SELECT (rowid + 2)::INTEGER AS __row, * FROM t`);
+  } catch (e) {
+    if (opts.where) {
+      // Tell a bad predicate apart from a bad file: does the predicate alone compile against the columns?
+      const ok = await con.run(`SELECT count(*) FROM (SELECT * FROM ${scanOf(file)} LIMIT 0) WHERE (${opts.where})`).then(
+        () => true,
+        () => false,
+      );
+      if (!ok) {
+        throw new VarmapError("E_BAD_WHERE", `the --where predicate is not valid SQL over this file: ${firstLine(e)}`, {
+          location: { file },
+          remedy: `write a SQL boolean expression over the columns (${columns.join(", ")}), e.g. --where "threads >= 8"`,
+          cause: e,
+        });
+      }
+    }
+    throw new VarmapError("E_BAD_FILE", `cannot read the file: ${firstLine(e)}`, { location: { file }, remedy: "check the file format", cause: e });
+  }
+
+  trace?.(t0, "scan into temp table");
+  if (isCsv) await checkRejects(db, file, roles);
+
+  const [counts] = await queryRows(con, `SELECT count(*) AS total, count(*) FILTER (WHERE __keep) AS kept FROM v`);
+  if (counts.total === 0) {
+    throw new VarmapError("E_EMPTY_FILE", "the file has no data rows", { location: { file, row: 2 }, remedy: "give at least one row per run below the header" });
+  }
+  if (counts.kept === 0) {
+    throw new VarmapError("E_EMPTY_SELECTION", `--where "${opts.where}" selects none of the ${counts.total} rows`, {
+      location: { file },
+      remedy: "loosen the --where predicate",
+    });
+  }
+
+  await checkValues(db, file, roles, opts, x);
+  trace?.(t0, "checks");
+
+  // Configurations, in the order everything downstream uses: factors, then inputs, ascending.
+  const keys = [...f, ...x];
+  const order = keys.join(", ");
+  // Group by the key hash; a second hash of the key (columns reversed) must be constant within each group,
+  // otherwise two configurations collided and we group by the full key instead.
+  const check = `hash(${[...keys].reverse().join(", ")})`;
+  const groupBy = async (byHash: boolean) => {
+    await con.run(`DROP TABLE IF EXISTS cfg`);
+    await con.run(
+      `CREATE TEMP TABLE cfg AS SELECT (row_number() OVER (ORDER BY ${order}) - 1)::INTEGER AS __cid, * FROM (` +
+        `SELECT ${byHash ? `__h, ${keys.map((k) => `any_value(${k}) AS ${k}`).join(", ")}` : `${order}`}, count(*) AS n, min(__row) AS first_row, ` +
+        `any_value(__id) AS id, min(${check}) = max(${check}) AS __one FROM v WHERE __keep GROUP BY ${byHash ? "__h" : order})`,
+    );
+  };
+  await groupBy(true);
+  const [{ ok }] = await queryRows(con, `SELECT bool_and(__one) AS ok FROM cfg`);
+  const joinKey = ok ? "__h" : order;
+  if (!ok) await groupBy(false);
+  // Read the configuration table as typed columns (converting 10^5 rows of values one by one costs ~1 s):
+  // inputs, counts and first rows stream as numbers; factor values as an index into the distinct combinations.
+  const [{ count: countBig }] = await queryRows(con, `SELECT count(*) AS count FROM cfg`);
+  const count = Number(countBig);
+  const xCols = x.map(() => new Float64Array(count));
+  const nCol = new Int32Array(count);
+  const firstRow = new Int32Array(count);
+  await streamColumns(con, `SELECT ${x.map((c) => `${c}, `).join("")}n::INTEGER, first_row FROM cfg ORDER BY __cid`, [...xCols, nCol, firstRow]);
+  const inputs = new Float64Array(count * x.length);
+  for (let j = 0; j < x.length; j++) for (let c = 0; c < count; c++) inputs[c * x.length + j] = xCols[j][c];
+  let factorValues: string[][] = [];
+  if (f.length) {
+    const fl = f.join(", ");
+    await con.run(`CREATE TEMP TABLE fk AS SELECT (row_number() OVER (ORDER BY ${fl}) - 1)::INTEGER AS __fid, ${fl} FROM (SELECT DISTINCT ${fl} FROM cfg)`);
+    const combos = (await con.runAndReadAll(`SELECT ${fl} FROM fk ORDER BY __fid`)).getRowsJS() as string[][];
+    const fid = new Int32Array(count);
+    await streamColumns(con, `SELECT __fid FROM cfg JOIN fk USING (${fl}) ORDER BY __cid`, [fid]);
+    factorValues = f.map((_, i) => Array.from(fid, (k) => combos[k][i]));
+  }
+  const offsets = new Int32Array(count + 1);
+  for (let c = 0; c < count; c++) offsets[c + 1] = offsets[c] + nCol[c];
+  trace?.(t0, "configurations");
+
+  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
+  const total = offsets[count];
+  const cid = new Int32Array(total);
+  const rowOf = new Int32Array(total);
+  const runOf = new Float64Array(total);
+  const yOf = new Float64Array(total);
+  const join = `JOIN cfg USING (${joinKey})`;
+  const got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v ${join} WHERE __keep`, [cid, rowOf, runOf, yOf]);
+  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
+  trace?.(t0, "runs streamed");
+  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
+  trace?.(t0, "runs bucketed");
+  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows);
+  if (roles.run && opts.allowDuplicateRuns) {
+    const n = countRepeated(offsets, runIdx);
+    if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+  }
+
+  const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
+  if (opts.idColumn) {
+    const idCol = (await con.runAndReadAll(`SELECT id FROM cfg ORDER BY __cid`)).getColumnsJS()[0] as string[];
+    table.ids = idCol.map((s) => (s !== null && s !== "" && Number.isFinite(Number(s)) ? Number(s) : s));
+  }
+  return table;
+}
+
+/** A CSV value that did not parse as its declared type (recorded by store_rejects). */
+async function checkRejects(db: Db, file: string, roles: ColumnRoles): Promise<void> {
+  const rejects = await queryRows(db.con, `SELECT line, column_name, csv_line, error_type, error_message FROM reject_errors ORDER BY line LIMIT 1`);
+  if (rejects.length === 0) return;
+  const r = rejects[0];
+  const column = String(r.column_name ?? "");
+  const row = Number(r.line);
+  if (r.error_type === "CAST") {
+    const value = /string "(.*)" to/.exec(String(r.error_message))?.[1] ?? "?";
+    if (column === roles.response) {
+      throw new VarmapError("E_BAD_RESPONSE", `response '${value}' is not a number`, {
+        location: { file, row, column },
+        remedy: "fix or remove the row (the response must be a finite number), or exclude it with --where",
+      });
+    }
+    throw new VarmapError("E_NON_NUMERIC", `'${value}' is not a number`, {
+      location: { file, row, column },
+      remedy: roles.inputs.includes(column)
+        ? "inputs must be numeric: fix the value, or declare the column a factor with --factors"
+        : "the run column must hold numeric run indices: fix the value, or drop --run",
+    });
+  }
+  throw new VarmapError("E_BAD_CSV", `malformed CSV row (${String(r.error_type).toLowerCase()}): ${String(r.error_message).split("\n")[0]}`, {
+    location: { file, row, column: column || undefined },
+    remedy: "every row needs the header's number of comma-separated fields",
+  });
+}
+
+/** Empty, non-finite or non-numeric inputs, run indices and responses; non-positive responses when needed. */
+async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions, x: string[]): Promise<void> {
+  const checks: { sql: string; make: (row: number) => Promise<VarmapError> }[] = [];
+  roles.inputs.forEach((c, i) => {
+    checks.push({
+      sql: `min(__row) FILTER (WHERE ${x[i]} IS NULL OR NOT isfinite(${x[i]}))`,
+      make: async (row) =>
+        new VarmapError("E_NON_NUMERIC", `input ${await describeValue(db, file, c, row)} is not a finite number`, {
+          location: { file, row, column: c },
+          remedy: "inputs must be numeric: fix the value, exclude the row with --where, or declare the column a factor with --factors",
+        }),
+    });
+  });
+  if (roles.run) {
+    const c = roles.run;
+    checks.push({
+      sql: `min(__row) FILTER (WHERE __run IS NULL OR NOT isfinite(__run))`,
+      make: async (row) =>
+        new VarmapError("E_NON_NUMERIC", `run index ${await describeValue(db, file, c, row)} is not a number`, {
+          location: { file, row, column: c },
+          remedy: "the run column must hold numeric run indices: fix the value, or drop --run",
+        }),
+    });
+  }
+  checks.push({
+    sql: `min(__row) FILTER (WHERE __y IS NULL OR NOT isfinite(__y))`,
+    make: async (row) =>
+      new VarmapError("E_BAD_RESPONSE", `response ${await describeValue(db, file, roles.response, row)} is empty, NaN or infinite`, {
+        location: { file, row, column: roles.response },
+        remedy: "fix or remove the row (the response must be a finite number), or exclude it with --where",
+      }),
+  });
+  if (opts.requirePositive) {
+    checks.push({
+      sql: `min(__row) FILTER (WHERE __y <= 0)`,
+      make: async (row) =>
+        new VarmapError("E_NONPOSITIVE_RESPONSE", `response ${await describeValue(db, file, roles.response, row)} is not positive, but ${opts.positiveReason ?? "a log scale"} needs responses > 0`, {
+          location: { file, row, column: roles.response },
+          remedy: "remove or fix non-positive responses (e.g. --where \"" + roles.response + " > 0\"), or use a scale/family that allows them",
+        }),
+    });
+  }
+  const [res] = await queryRows(db.con, `SELECT ${checks.map((c, i) => `${c.sql} AS c${i}`).join(", ")} FROM v WHERE __keep`);
+  let best = -1;
+  for (let i = 0; i < checks.length; i++) {
+    const row = res[`c${i}`] as number | null;
+    if (row !== null && row !== undefined && (best < 0 || row < (res[`c${best}`] as number))) best = i;
+  }
+  if (best >= 0) throw await checks[best].make(res[`c${best}`] as number);
+}
+
+/** The raw text of a cell, quoted, for messages ('' when empty). */
+async function describeValue(db: Db, file: string, column: string, row: number): Promise<string> {
+  try {
+    const [r] = await queryRows(
+      db.con,
+      `SELECT CAST(${ident(column)} AS VARCHAR) AS v FROM (SELECT row_number() OVER () + 1 AS __row, * FROM ${
+        formatOf(file) === "csv" ? `read_csv(${literal(file)}, header = true, delim = ',', all_varchar = true)` : `read_parquet(${literal(file)})`
+      }) WHERE __row = ${row}`,
+    );
+    return r?.v === null || r?.v === undefined || r.v === "" ? "(empty)" : `'${String(r.v)}'`;
+  } catch {
+    return "";
+  }
+}
+
+function countRepeated(offsets: Int32Array, runIdx: Float64Array): number {
+  let n = 0;
+  for (let c = 0; c + 1 < offsets.length; c++) {
+    for (let i = offsets[c] + 1; i < offsets[c + 1]; i++) {
+      if (runIdx[i] === runIdx[i - 1]) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+function checkDuplicateRuns(file: string, roles: ColumnRoles, offsets: Int32Array, runIdx: Float64Array, rows: Int32Array): void {
+  // Report the duplicate that comes first in the file.
+  let best = -1;
+  for (let c = 0; c + 1 < offsets.length; c++) {
+    for (let i = offsets[c] + 1; i < offsets[c + 1]; i++) {
+      if (runIdx[i] === runIdx[i - 1] && (best < 0 || rows[i] < rows[best])) best = i;
+    }
+  }
+  if (best < 0) return;
+  throw new VarmapError("E_DUPLICATE_RUN", `run index ${runIdx[best]} appears twice in one configuration (also at row ${rows[best - 1]})`, {
+    location: { file, row: rows[best], column: roles.run },
+    remedy: RUN_REMEDY,
+  });
+}
+
+/**
+ * Counting sort of runs by configuration, then, within a configuration, by run index (when there is a run
+ * column) and file row. Segments that arrive already in order (the usual case) cost one comparison per run.
+ */
+export function bucketRuns(offsets: Int32Array, cid: Int32Array, rowOf: Int32Array, runOf: Float64Array, yOf: Float64Array, byRun: boolean) {
+  const total = cid.length;
+  const fill = offsets.slice(0, offsets.length - 1);
+  const runs = new Float64Array(total);
+  const runIdx = new Float64Array(total);
+  const rows = new Int32Array(total);
+  for (let i = 0; i < total; i++) {
+    const p = fill[cid[i]]++;
+    runs[p] = yOf[i];
+    runIdx[p] = runOf[i];
+    rows[p] = rowOf[i];
+  }
+  const before = (a: number, b: number) => (byRun && runIdx[a] !== runIdx[b] ? runIdx[a] < runIdx[b] : rows[a] < rows[b]);
+  for (let c = 0; c + 1 < offsets.length; c++) {
+    const a = offsets[c];
+    const b = offsets[c + 1];
+    let sorted = true;
+    for (let i = a + 1; i < b && sorted; i++) if (before(i, i - 1)) sorted = false;
+    if (sorted) continue;
+    const idx = Array.from({ length: b - a }, (_, k) => a + k).sort((i, j) => (before(i, j) ? -1 : before(j, i) ? 1 : 0));
+    const r = idx.map((i) => runs[i]);
+    const ri = idx.map((i) => runIdx[i]);
+    const ro = idx.map((i) => rows[i]);
+    runs.set(r, a);
+    runIdx.set(ri, a);
+    rows.set(ro, a);
+  }
+  return { runs, runIdx, rows };
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split("\n")[0];
+}

@@ -1,0 +1,155 @@
+// Statistics of each configuration's runs: n, mean, sd (n − 1), variance, min, max, type-7 quantiles,
+// skewness and the width of the 90% confidence interval of the mean.
+import { QUANTILE_LEVELS, QUANTILE_NAMES, type ConfigStats, type ConfigTable, type QuantileName, type StatName } from "./types.js";
+
+/** Statistics that need at least two runs per configuration. */
+export function minRunsFor(stat: StatName): number {
+  return stat === "sd" || stat === "var" || stat === "ci90" ? 2 : 1;
+}
+
+export function configStats(table: Pick<ConfigTable, "count" | "runs" | "offsets">): ConfigStats {
+  const { count, runs, offsets } = table;
+  const mk = () => new Float64Array(count);
+  const s: ConfigStats = {
+    n: new Int32Array(count),
+    mean: mk(),
+    sd: mk(),
+    var: mk(),
+    min: mk(),
+    max: mk(),
+    quantiles: Object.fromEntries(QUANTILE_NAMES.map((q) => [q, mk()])) as Record<QuantileName, Float64Array>,
+    skewness: mk(),
+    ci90: mk(),
+  };
+  let scratch = new Float64Array(64);
+  for (let c = 0; c < count; c++) {
+    const a = offsets[c];
+    const n = offsets[c + 1] - a;
+    s.n[c] = n;
+    if (n === 0) {
+      for (const arr of [s.mean, s.sd, s.var, s.min, s.max, s.skewness, s.ci90]) arr[c] = NaN;
+      for (const q of QUANTILE_NAMES) s.quantiles[q][c] = NaN;
+      continue;
+    }
+    if (scratch.length < n) scratch = new Float64Array(n);
+    const x = scratch.subarray(0, n);
+    x.set(runs.subarray(a, a + n));
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += x[i];
+    const mean = sum / n;
+    // Two passes: deviations from the mean keep sd exact to the last bits for large, tightly spread values.
+    let m2 = 0;
+    let m3 = 0;
+    for (let i = 0; i < n; i++) {
+      const d = x[i] - mean;
+      m2 += d * d;
+      m3 += d * d * d;
+    }
+    const variance = n > 1 ? m2 / (n - 1) : NaN;
+    const sd = Math.sqrt(variance);
+    s.mean[c] = mean;
+    s.var[c] = variance;
+    s.sd[c] = sd;
+    x.sort();
+    s.min[c] = x[0];
+    s.max[c] = x[n - 1];
+    QUANTILE_NAMES.forEach((q, k) => (s.quantiles[q][c] = quantile7(x, QUANTILE_LEVELS[k])));
+    // Adjusted Fisher–Pearson G1 (as pandas, Excel, SAS): g1 · √(n(n−1)) / (n − 2), g1 = m3 / m2^1.5 (biased moments).
+    const b2 = m2 / n;
+    s.skewness[c] = n > 2 && b2 > 0 ? ((m3 / n / Math.pow(b2, 1.5)) * Math.sqrt(n * (n - 1))) / (n - 2) : NaN;
+    s.ci90[c] = n > 1 ? (2 * tQuantile(0.95, n - 1) * sd) / Math.sqrt(n) : NaN;
+  }
+  return s;
+}
+
+/** The values of one named statistic (the map response). */
+export function statValues(s: ConfigStats, stat: StatName): Float64Array {
+  switch (stat) {
+    case "sd":
+      return s.sd;
+    case "var":
+      return s.var;
+    case "mean":
+      return s.mean;
+    case "ci90":
+      return s.ci90;
+    case "q10":
+      return s.quantiles.q10;
+    case "q90":
+      return s.quantiles.q90;
+  }
+}
+
+/** Type-7 quantile (R's default, numpy's "linear") of sorted values. */
+export function quantile7(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+const tCache = new Map<string, number>();
+
+/** Quantile p ∈ (0.5, 1) of Student's t with ν degrees of freedom, by bisection on the incomplete beta CDF. */
+export function tQuantile(p: number, nu: number): number {
+  const key = `${p}:${nu}`;
+  const hit = tCache.get(key);
+  if (hit !== undefined) return hit;
+  // P(T > t) = I_x(ν/2, 1/2) / 2 with x = ν / (ν + t²); solve I_x = 2(1 − p) for x, decreasing in t.
+  const target = 2 * (1 - p);
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 200 && hi - lo > 1e-17; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (betaReg(mid, nu / 2, 0.5) < target) lo = mid;
+    else hi = mid;
+  }
+  const x = 0.5 * (lo + hi);
+  const t = Math.sqrt((nu * (1 - x)) / x);
+  tCache.set(key, t);
+  return t;
+}
+
+/** Regularized incomplete beta I_x(a, b) (continued fraction, modified Lentz). */
+export function betaReg(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const lnFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+  if (x > (a + 1) / (a + b + 2)) return 1 - betaReg(1 - x, b, a);
+  const tiny = 1e-300;
+  let f = 1;
+  let C = 1;
+  let D = 0;
+  for (let m = 0; m <= 10000; m++) {
+    for (let half = 0; half < 2; half++) {
+      let num: number;
+      if (m === 0 && half === 0) num = 1;
+      else if (half === 0) num = (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
+      else num = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+      D = 1 + num * D;
+      if (Math.abs(D) < tiny) D = tiny;
+      D = 1 / D;
+      C = 1 + num / C;
+      if (Math.abs(C) < tiny) C = tiny;
+      const delta = C * D;
+      f *= delta;
+      if (Math.abs(delta - 1) < 1e-16) return (Math.exp(lnFront) * (f - 1)) / a;
+    }
+  }
+  return (Math.exp(lnFront) * (f - 1)) / a;
+}
+
+/** log Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; ~1e-15 relative). */
+export function logGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
+    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
+  x -= 1;
+  let a = c[0];
+  const t = x + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i] / (x + i);
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+}

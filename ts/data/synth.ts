@@ -1,0 +1,265 @@
+// Full-scale synthetic datasets (`varmap synth`): the MOANA design of seed 000 (117 maps × 810 configurations ×
+// 40 runs) and the mixture design of seed 001 (22,734 configurations × 150 runs), streamed to CSV or Parquet.
+//
+// Every configuration draws its runs from its own counter-based stream counterRng(seed, design, configId), so
+// the output is a pure function of the seed: it does not depend on chunking, on --maps, or on which
+// configurations are generated together (generateRuns(plan, seed, id) alone gives configuration id's runs).
+//
+// Model of one configuration: a mixture of k = 1..5 components of one of the six families of seed 001, whose
+// overall mean μ and coefficient of variation cv are smooth functions of the configuration (so the maps are
+// learnable), while the shape (k, family, weights, mode positions, share ρ of the variance between modes) is drawn
+// per configuration (so distributions are multimodal and skewed, as the papers report). By construction the
+// mixture has mean μ and standard deviation cv·μ exactly: components sit at μ(1 + √ρ·cv·z_j) with z standardized
+// under the weights, each with standard deviation √(1−ρ)·cv·μ.
+//
+// Calibration against ../shared/data (medians over configurations, computed with DuckDB from
+// golden/moana-map.csv and golden/mixture-config-stats.csv, then compared with `varmap summarize` of the output):
+//  - MOANA fread map: mean throughput grows about linearly with threads (1.2e6 kB/s at 1 thread to 3.9e8 at 256),
+//    by ≈ 40% from 1.2 to 3.0 GHz, and with file size (64 KB ≈ 0.3–0.4, 256 KB ≈ 0.7 of 1024 KB); cv falls with
+//    threads (0.65 → 0.38) and with file and record size (0.73 at 64/32 KB → 0.36 at 1024/32 and 0.17 at
+//    1024/512), the size effect growing with the thread count; run skewness mostly within ±0.6. MOANA_MODES'
+//    fread row and the exponents below reproduce these (synthetic fread: mean 1.18e6 → 3.9e8, cv 0.70 → 0.26 by
+//    threads, 0.74 → 0.26 by size); the other 12 modes are scaled around it (writers slower and steadier,
+//    re-reads faster), and the schedulers change levels by a few percent ("few differences across scheduling
+//    combinations", seed 000 footnote 3).
+//  - iozone-2018 (mixture design): per-test median mean 2.2e6–3.7e6 kB/s and cv 0.07 (initial writers) to 0.55
+//    (readers); cv falls steeply with file size (0.97 at 4 KB → 0.07 at 64 MB); means peak near 16–48 threads.
+//    Synthetic per-test medians: mean 2.1e6–3.6e6, cv 0.06–0.43.
+// Runs are rounded to 0.01 kB/s like the real files, and floored at 0.1% of μ so they stay positive (the log
+// families of seed 001 need positive data).
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { VarmapError } from "../errors.js";
+import { FAMILIES, familySampler } from "./families.js";
+import { counterRng, type CounterRng } from "./random.js";
+import { csvToParquet, tempPathFor, writeAtomic } from "./write.js";
+
+export type DesignName = "moana" | "mixture";
+
+/** What a design generates: maps (factor values) × settings (freq_khz, threads, fsize_kb, rsize_kb), runs each. */
+export interface SynthPlan {
+  design: DesignName;
+  factorNames: string[];
+  maps: string[][];
+  settings: [number, number, number, number][];
+  runs: number;
+  /** Per map: mean level and cv level multipliers, from the mode/scheduler tables. */
+  mapLevel: { mean: number; cv: number; mode: string }[];
+}
+
+export const INPUT_NAMES = ["freq_khz", "threads", "fsize_kb", "rsize_kb"] as const;
+
+// Mode → [mean throughput level (kB/s), cv level]; fread calibrated on the real map, the others scaled around it.
+const MOANA_MODES: [string, number, number][] = [
+  ["initial-writers", 0.9e6, 0.35],
+  ["rewriters", 1.2e6, 0.45],
+  ["readers", 1.8e6, 0.9],
+  ["re-readers", 2.0e6, 0.85],
+  ["random-readers", 1.5e6, 0.7],
+  ["random-writers", 0.8e6, 0.5],
+  ["backward-readers", 1.4e6, 0.8],
+  ["record-rewriters", 1.3e6, 0.5],
+  ["stride-readers", 1.5e6, 0.75],
+  ["fwrite", 0.85e6, 0.4],
+  ["re-fwrite", 1.1e6, 0.45],
+  ["fread", 1.6e6, 1.0],
+  ["re-fread", 1.9e6, 0.95],
+];
+const SCHEDULERS: [string, number, number][] = [
+  ["CFQ", 1.0, 1.0],
+  ["DEADLINE", 1.05, 0.95],
+  ["NOOP", 0.97, 1.04],
+];
+// iozone-2018 per-test medians: mean level at 16 threads and 16 MB files, cv level at 4 MB files.
+const MIXTURE_MODES: [string, number, number][] = [
+  ["initial-writers", 3.7e6, 0.07],
+  ["random-readers", 3.7e6, 0.15],
+  ["random-writers", 2.2e6, 0.18],
+  ["re-readers", 2.6e6, 0.47],
+  ["readers", 3.0e6, 0.55],
+  ["rewriters", 3.4e6, 0.21],
+];
+export const MIXTURE_CONFIGS = 22_734;
+
+export function synthPlan(design: DesignName, seed: number | string, maxMaps?: number): SynthPlan {
+  let plan: SynthPlan;
+  if (design === "moana") {
+    const freqs = [1.2, 1.4, 1.5, 1.6, 1.8, 1.9, 2.0, 2.1, 2.3, 2.4, 2.5, 2.7, 2.8, 2.9, 3.0].map((g) => Math.round(g * 1e6));
+    const threads = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+    const sizes: [number, number][] = [[64, 32], [256, 32], [256, 128], [1024, 32], [1024, 128], [1024, 512]];
+    const settings: SynthPlan["settings"] = [];
+    for (const f of freqs) for (const t of threads) for (const [fs, rs] of sizes) settings.push([f, t, fs, rs]);
+    const maps: string[][] = [];
+    const mapLevel: SynthPlan["mapLevel"] = [];
+    for (const [h, hm, hc] of SCHEDULERS)
+      for (const [v, vm, vc] of SCHEDULERS)
+        for (const [mode, mm, mc] of MOANA_MODES) {
+          maps.push([h, v, mode]);
+          mapLevel.push({ mean: mm * hm * vm, cv: mc * hc * vc, mode });
+        }
+    plan = { design, factorNames: ["host_sched", "vm_sched", "mode"], maps, settings, runs: 40, mapLevel };
+  } else if (design === "mixture") {
+    // Seed 001 Table 1 levels; file size a multiple of record size. 3,789 of the 5,481 valid settings, the same
+    // for each of the 6 modes (3,789 × 6 = 22,734), chosen by the seed: the settings with the smallest draws.
+    const freqs = [1.2, 1.6, 2.0, 2.3, 2.8, 3.2, 3.5].map((g) => Math.round(g * 1e6));
+    const threads = [1, 8, 16, 24, 32, 40, 48, 56, 64];
+    const fsizes = [4, 16, 64, 256, 1024, 4096, 8192, 16384, 32768, 65536];
+    const rsizes = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
+    const all: SynthPlan["settings"] = [];
+    for (const f of freqs) for (const t of threads) for (const fs of fsizes) for (const rs of rsizes) if (fs % rs === 0) all.push([f, t, fs, rs]);
+    const per = MIXTURE_CONFIGS / MIXTURE_MODES.length;
+    const draws = all.map((_, i) => counterRng(seed, "mixture-settings", i).next());
+    const chosen = all.map((_, i) => i).sort((a, b) => draws[a] - draws[b] || a - b).slice(0, per).sort((a, b) => a - b);
+    const settings = chosen.map((i) => all[i]);
+    const maps = MIXTURE_MODES.map(([mode]) => ["synthetic", "s01", mode]);
+    const mapLevel = MIXTURE_MODES.map(([mode, m, c]) => ({ mean: m, cv: c, mode }));
+    plan = { design, factorNames: ["dataset", "host", "test"], maps, settings, runs: 150, mapLevel };
+  } else {
+    throw new VarmapError("E_USAGE", `unknown design '${design as string}'`, { remedy: "use --design moana or --design mixture" });
+  }
+  if (maxMaps !== undefined) {
+    if (!(Number.isInteger(maxMaps) && maxMaps >= 1)) throw new VarmapError("E_USAGE", `--maps must be a positive integer (got ${maxMaps})`, { remedy: "e.g. --maps 2" });
+    plan.maps = plan.maps.slice(0, maxMaps);
+    plan.mapLevel = plan.mapLevel.slice(0, maxMaps);
+  }
+  return plan;
+}
+
+/** Target mean and cv of a configuration: smooth in its (normalized, log2 where power-of-two) inputs. */
+export function targetLevels(plan: SynthPlan, seed: number | string, mapIndex: number, s: [number, number, number, number]): { mean: number; cv: number } {
+  const [fk, t, fs, rs] = s;
+  const g = fk / 1e6;
+  const lv = plan.mapLevel[mapIndex];
+  // Map-specific smooth modulation (phase and amplitude from the map's own stream) so maps differ in shape.
+  const mr = counterRng(seed, plan.design, "map", mapIndex);
+  const ph1 = mr.next();
+  const ph2 = mr.next();
+  const a1 = 0.1 + 0.1 * mr.next();
+  const a2 = 0.15 + 0.15 * mr.next();
+  let mean: number;
+  let cv: number;
+  if (plan.design === "moana") {
+    const uf = (g - 1.2) / 1.8;
+    const ut = Math.log2(t) / 8;
+    mean = lv.mean * Math.pow(t, 0.99) * Math.pow(fs / 1024, 0.33) * Math.pow(rs / 32, -0.07) * (1 + 0.23 * (g - 1.2));
+    mean *= 1 + a1 * Math.sin(2 * Math.PI * (ph1 + 0.5 * ut + 0.3 * uf));
+    // Size matters little at 1 thread and much at 256 (the real map's cv is ≈ 0.65 at 1 thread whatever the
+    // size, but 0.17–0.36 at 1024 KB overall): the size exponents grow with log2(threads).
+    const sizeWeight = 0.3 + 0.9 * ut;
+    cv = lv.cv * Math.pow(t, -0.07) * Math.pow(fs / 64, -0.3 * sizeWeight) * Math.pow(rs / 32, -0.2 * sizeWeight);
+    cv *= 1 + a2 * Math.sin(2 * Math.PI * (ph2 + 0.7 * uf + 0.4 * ut));
+  } else {
+    const uf = (g - 1.2) / 2.3;
+    const ut = (t - 1) / 63;
+    mean = lv.mean * Math.pow(t / 16, 0.5) * Math.exp(-Math.pow((t - 24) / 70, 2)) * Math.pow(1 + 16384 / fs, -0.6) * Math.pow(2, 0.6);
+    mean *= (1 + 0.15 * (g - 1.2)) * (1 + a1 * Math.sin(2 * Math.PI * (ph1 + 0.6 * ut + 0.4 * uf)));
+    cv = lv.cv * Math.pow(fs / 4096, -0.2) * Math.pow(rs / 64, -0.05);
+    cv *= 1 + a2 * Math.sin(2 * Math.PI * (ph2 + 0.5 * uf + 0.5 * ut));
+  }
+  return { mean, cv: Math.min(1.3, Math.max(0.02, cv)) };
+}
+
+const K_PROBS = [0.15, 0.35, 0.25, 0.15, 0.1]; // components 1..5: mostly multimodal (seed 001 Fig. 1)
+
+/** Fills out[0..plan.runs) with the runs of configuration id = mapIndex · settings + settingIndex. */
+export function generateRuns(plan: SynthPlan, seed: number | string, mapIndex: number, settingIndex: number, out: Float64Array): void {
+  const id = mapIndex * plan.settings.length + settingIndex;
+  const { mean, cv } = targetLevels(plan, seed, mapIndex, plan.settings[settingIndex]);
+  const r = counterRng(seed, plan.design, id);
+  let k = 1;
+  for (let u = r.next(), acc = K_PROBS[0]; u >= acc && k < 5; acc += K_PROBS[k], k++);
+  const family = FAMILIES[r.int(FAMILIES.length)];
+  const w: number[] = [];
+  const pos: number[] = [];
+  for (let j = 0; j < k; j++) {
+    w.push(0.3 + r.next());
+    pos.push(j + 0.6 * (r.next() - 0.5));
+  }
+  const wsum = w.reduce((a, b) => a + b, 0);
+  for (let j = 0; j < k; j++) w[j] /= wsum;
+  let pbar = 0;
+  for (let j = 0; j < k; j++) pbar += w[j] * pos[j];
+  let pvar = 0;
+  for (let j = 0; j < k; j++) pvar += w[j] * (pos[j] - pbar) ** 2;
+  const z = pos.map((p) => (k > 1 ? (p - pbar) / Math.sqrt(pvar) : 0));
+  let rho = k > 1 ? 0.3 + 0.6 * r.next() : 0;
+  // Keep every component's mean ≥ 0.2 μ.
+  const zmin = Math.min(...z);
+  if (zmin < 0) rho = Math.min(rho, (0.8 / (cv * -zmin)) ** 2);
+  const within = Math.sqrt(1 - rho) * cv * mean;
+  const samplers = z.map((zj) => {
+    const m = mean * (1 + Math.sqrt(rho) * cv * zj);
+    // A normal component too wide for positive data becomes a gamma one.
+    return familySampler(family === "normal" && within / m > 0.3 ? "gamma" : family, m, within);
+  });
+  const cum: number[] = [];
+  w.reduce((a, b, j) => (cum[j] = a + b), 0);
+  const floor = 1e-3 * mean;
+  for (let i = 0; i < plan.runs; i++) {
+    const u = r.next();
+    let j = 0;
+    while (j < k - 1 && u >= cum[j]) j++;
+    const x = Math.max(floor, samplers[j](r as CounterRng));
+    out[i] = Math.round(x * 100) / 100;
+  }
+}
+
+export interface SynthOptions {
+  design: DesignName;
+  seed: number | string;
+  maps?: number;
+  /** Progress callback: configurations written so far, total. */
+  progress?: (done: number, total: number) => void;
+}
+
+/** Writes the dataset to `out` (.csv or .parquet), streamed; returns rows and configurations written. */
+export async function writeSynth(out: string, opts: SynthOptions): Promise<{ rows: number; configurations: number; maps: number }> {
+  const plan = synthPlan(opts.design, opts.seed, opts.maps);
+  const parquet = /\.parquet$/i.test(out);
+  if (!parquet && !/\.csv$/i.test(out)) {
+    throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv or .parquet" });
+  }
+  const total = plan.maps.length * plan.settings.length;
+  await writeAtomic(out, async (tmp) => {
+    if (!parquet) return writeSynthCsv(tmp, plan, opts);
+    const csv = tempPathFor(out, ".csv");
+    try {
+      writeSynthCsv(csv, plan, opts);
+      await csvToParquet(csv, tmp, [
+        ...plan.factorNames.map((name) => ({ name, type: "string" as const })),
+        ...INPUT_NAMES.map((name) => ({ name, type: "int" as const })),
+        { name: "run", type: "int" as const },
+        { name: "throughput_kbps", type: "double" as const },
+      ]);
+    } finally {
+      rmSync(csv, { force: true });
+    }
+  });
+  return { rows: total * plan.runs, configurations: total, maps: plan.maps.length };
+}
+
+function writeSynthCsv(path: string, plan: SynthPlan, opts: SynthOptions): void {
+  const fd = openSync(path, "w");
+  try {
+    let buf = [...plan.factorNames, ...INPUT_NAMES, "run", "throughput_kbps"].join(",") + "\n";
+    const runs = new Float64Array(plan.runs);
+    const total = plan.maps.length * plan.settings.length;
+    let done = 0;
+    for (let m = 0; m < plan.maps.length; m++) {
+      const mapPrefix = plan.maps[m].join(",") + ",";
+      for (let s = 0; s < plan.settings.length; s++) {
+        generateRuns(plan, opts.seed, m, s, runs);
+        const prefix = mapPrefix + plan.settings[s].join(",") + ",";
+        for (let i = 0; i < plan.runs; i++) buf += prefix + (i + 1) + "," + runs[i] + "\n";
+        if (buf.length > 1 << 22) {
+          writeSync(fd, buf);
+          buf = "";
+        }
+        if (++done % 5000 === 0) opts.progress?.(done, total);
+      }
+    }
+    writeSync(fd, buf);
+    opts.progress?.(total, total);
+  } finally {
+    closeSync(fd);
+  }
+}

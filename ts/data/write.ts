@@ -1,0 +1,153 @@
+// Output files for every verb: written to a temporary file in the target's directory and renamed into place,
+// so a failure never leaves a partial file behind. Tables go to CSV, JSON or Parquet by extension; numbers are
+// written in JavaScript's shortest round-trip form (String(x)), so they read back exactly.
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { VarmapError } from "../errors.js";
+import { ident, literal, openDb } from "./duckdb.js";
+
+export type CellValue = number | string | null;
+
+export interface Column {
+  name: string;
+  values: ArrayLike<CellValue>;
+  /** Parquet type; default: "string" when any value is a string, "int" for Int32Array, else "double". */
+  type?: "double" | "int" | "string";
+}
+
+export type TableFormat = "csv" | "json" | "parquet";
+
+export function tableFormat(path: string): TableFormat {
+  if (/\.parquet$/i.test(path)) return "parquet";
+  if (/\.json$/i.test(path)) return "json";
+  if (/\.csv$/i.test(path)) return "csv";
+  throw new VarmapError("E_USAGE", `cannot tell the output format of '${path}'`, { remedy: "end the output path in .csv, .json or .parquet" });
+}
+
+/** A temporary path next to `path` (same directory, so rename is atomic). */
+export function tempPathFor(path: string, ext = ""): string {
+  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}${ext}`);
+}
+
+/**
+ * Runs `write(tmp)` and renames tmp to `path`; on any failure removes tmp (and leaves `path` untouched).
+ * `write` may create further temporaries with tempPathFor; it must remove them itself.
+ */
+export async function writeAtomic(path: string, write: (tmp: string) => void | Promise<void>): Promise<void> {
+  mkdirSync(dirname(path) || ".", { recursive: true });
+  const tmp = tempPathFor(path);
+  try {
+    await write(tmp);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Writes a JSON document atomically (NaN and ±Infinity become null, as JSON has no such numbers). */
+export async function writeJsonAtomic(path: string, obj: unknown): Promise<void> {
+  await writeAtomic(path, (tmp) => writeFileSync(tmp, JSON.stringify(obj, null, 2) + "\n"));
+}
+
+/** Writes text atomically. */
+export async function writeTextAtomic(path: string, text: string): Promise<void> {
+  await writeAtomic(path, (tmp) => writeFileSync(tmp, text));
+}
+
+/** Writes a table (columns of equal length) as CSV, JSON (array of row objects) or Parquet, by extension. */
+export async function writeTable(path: string, columns: Column[]): Promise<void> {
+  const format = tableFormat(path);
+  const rows = columns.length ? columns[0].values.length : 0;
+  for (const c of columns) {
+    if (c.values.length !== rows) throw new Error(`writeTable: column '${c.name}' has ${c.values.length} values, expected ${rows}`);
+  }
+  await writeAtomic(path, async (tmp) => {
+    if (format === "json") writeFileSync(tmp, tableJson(columns, rows));
+    else if (format === "csv") writeCsvFile(tmp, columns, rows);
+    else await writeParquetFile(tmp, columns, rows);
+  });
+}
+
+/** The table as CSV text (header line, then one line per row). */
+export function tableCsv(columns: Column[]): string {
+  const rows = columns.length ? columns[0].values.length : 0;
+  const lines = [columns.map((c) => csvCell(c.name)).join(",")];
+  for (let i = 0; i < rows; i++) lines.push(columns.map((c) => csvCell(c.values[i])).join(","));
+  return lines.join("\n") + "\n";
+}
+
+export function csvCell(v: CellValue | undefined): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return String(v); // shortest round-trip; NaN, Infinity, -Infinity read back in DuckDB
+  return /[",\n\r]/.test(v) || v === "" ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+function writeCsvFile(path: string, columns: Column[], rows: number): void {
+  const fd = openSync(path, "w");
+  try {
+    let buf = columns.map((c) => csvCell(c.name)).join(",") + "\n";
+    for (let i = 0; i < rows; i++) {
+      buf += columns.map((c) => csvCell(c.values[i])).join(",") + "\n";
+      if (buf.length > 1 << 20) {
+        writeSync(fd, buf);
+        buf = "";
+      }
+    }
+    writeSync(fd, buf);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tableJson(columns: Column[], rows: number): string {
+  const out: Record<string, CellValue>[] = [];
+  for (let i = 0; i < rows; i++) {
+    const rec: Record<string, CellValue> = {};
+    for (const c of columns) {
+      const v = c.values[i];
+      rec[c.name] = typeof v === "number" && !Number.isFinite(v) ? null : v;
+    }
+    out.push(rec);
+  }
+  return JSON.stringify(out, null, 1) + "\n";
+}
+
+function columnType(c: Column): "double" | "int" | "string" {
+  if (c.type) return c.type;
+  if (c.values instanceof Int32Array) return "int";
+  for (let i = 0; i < c.values.length; i++) if (typeof c.values[i] === "string") return "string";
+  return "double";
+}
+
+const SQL_TYPE = { double: "DOUBLE", int: "BIGINT", string: "VARCHAR" } as const;
+
+/** Parquet through DuckDB: the table as exact CSV to a temporary file, then COPY with declared column types. */
+async function writeParquetFile(path: string, columns: Column[], rows: number): Promise<void> {
+  const csv = tempPathFor(path, ".csv");
+  try {
+    writeCsvFile(csv, columns, rows);
+    await csvToParquet(
+      csv,
+      path,
+      columns.map((c) => ({ name: c.name, type: columnType(c) })),
+    );
+  } finally {
+    rmSync(csv, { force: true });
+  }
+}
+
+/** Converts a CSV file with a header to Parquet, reading each column as the given type. */
+export async function csvToParquet(csv: string, parquet: string, columns: { name: string; type: "double" | "int" | "string" }[]): Promise<void> {
+  const db = await openDb();
+  try {
+    const types = columns.map((c) => `${literal(c.name)}: '${SQL_TYPE[c.type]}'`).join(", ");
+    const cols = columns.map((c) => ident(c.name)).join(", ");
+    await db.con.run(
+      `COPY (SELECT ${cols} FROM read_csv(${literal(csv)}, header = true, auto_detect = false, columns = {${types}}, ` +
+        `quote = '"', escape = '"', delim = ',')) TO ${literal(parquet)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,60 @@
+// `varmap merge`: the output directories of the N shards of one job → what one unsharded run writes.
+// Checks that every directory holds the same job (identical manifests but for the shard), that the shards are
+// exactly 1..N, each complete, then writes results.jsonl in task order and the verb's outputs.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { VarmapError } from "../errors.js";
+import { cvWriter } from "./cv.js";
+import { writeFileAtomic } from "./files.js";
+import type { OutputWriter } from "./job.js";
+import { parseShard, planTasks, shardTasks, type Plan } from "./plan.js";
+import { refitWriter } from "./refit.js";
+import { JOURNAL, MANIFEST, readManifest, readRecords, RESULTS, RUN_LOG, stableJson } from "./store.js";
+
+export function writerFor(plan: Plan): OutputWriter {
+  return plan.verb === "cv" ? cvWriter : refitWriter;
+}
+
+export function mergeShards(dirs: readonly string[], out: string): { tasks: number; shards: number; files: string[]; summary: Record<string, unknown> } {
+  if (!dirs.length) throw new VarmapError("E_USAGE", "merge needs the shard output directories", { remedy: "varmap merge out-1 out-2 … --out merged" });
+  let plan: Plan | undefined;
+  let planText = "";
+  let count = 0;
+  const seen = new Map<number, string>();
+  const results = new Map<string, unknown>();
+  for (const dir of dirs) {
+    const m = readManifest(dir);
+    if (!m) throw new VarmapError("E_MERGE", `${dir} has no readable ${MANIFEST}: not a varmap output directory`, { remedy: "pass the --out directories of the shard runs" });
+    const shard = parseShard(typeof m.shard === "string" ? m.shard : "1/1")!;
+    const { shard: _s, ...rest } = m;
+    const text = stableJson(rest);
+    if (plan === undefined) {
+      plan = rest as unknown as Plan;
+      planText = text;
+      count = shard.count;
+    } else if (text !== planText)
+      throw new VarmapError("E_MERGE", `${dir} holds a different job from ${dirs[0]} (other data, options or seed)`, { remedy: "merge only the shards of one job, run with identical options" });
+    if (shard.count !== count)
+      throw new VarmapError("E_MERGE", `${dir} is shard ${shard.index}/${shard.count} but ${dirs[0]} is one of ${count}`, { remedy: "merge the shards of one --shard i/N layout" });
+    if (seen.has(shard.index)) throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} is given twice (${seen.get(shard.index)} and ${dir})`, { remedy: "pass each shard's directory once" });
+    seen.set(shard.index, dir);
+    if (existsSync(join(dir, JOURNAL)) || !existsSync(join(dir, RESULTS)))
+      throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} in ${dir} did not finish`, { remedy: `rerun that shard with the same command (it resumes), then merge` });
+    const expected = new Set(shardTasks(planTasks(plan), shard).map((t) => t.id));
+    for (const rec of readRecords(join(dir, RESULTS))) if (expected.has(rec.id)) results.set(rec.id, rec.result);
+  }
+  const missing = [...Array(count).keys()].map((i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length)
+    throw new VarmapError("E_MERGE", `shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing`, { remedy: "pass the output directories of all N shards" });
+  const tasks = planTasks(plan!);
+  const lost = tasks.filter((t) => !results.has(t.id));
+  if (lost.length) throw new VarmapError("E_MERGE", `${lost.length} task result(s) missing, e.g. ${lost[0].id}`, { remedy: "rerun the shard that owns them (it resumes), then merge" });
+
+  mkdirSync(out, { recursive: true });
+  const writer = writerFor(plan!);
+  writeFileAtomic(join(out, MANIFEST), stableJson({ ...plan!, shard: null }));
+  writeFileAtomic(join(out, RESULTS), tasks.map((t) => JSON.stringify({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
+  const summary = writer.write(plan!, results, out);
+  writeFileAtomic(join(out, RUN_LOG), JSON.stringify({ note: "merged from shards", finished: new Date().toISOString(), shards: dirs }, null, 2) + "\n");
+  return { tasks: tasks.length, shards: count, files: [MANIFEST, RESULTS, ...writer.files(plan!)], summary };
+}

@@ -1,0 +1,90 @@
+// Runs a job's tasks: on a Piscina pool (default one worker per core) or in-process (--workers 0), skipping
+// those the store already holds, appending each finished batch to the store, reporting progress.
+import { availableParallelism } from "node:os";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import { VarmapError } from "../errors.js";
+import type { Task } from "./plan.js";
+import type { Progress } from "./progress.js";
+import type { ResultStore } from "./store.js";
+import { runTask, type WorkContext } from "./work.js";
+
+export function parseWorkers(s: string | number | undefined): number {
+  if (s === undefined || s === "") return availableParallelism();
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 0)
+    throw new VarmapError("E_USAGE", `--workers '${s}' is not a non-negative integer`, { remedy: "give a worker count such as --workers 2 (0 = run in this thread)" });
+  return n;
+}
+
+/** The compiled worker next to this module, or, when running from TypeScript sources (vitest), the .ts via tsx. */
+function workerFile(): { filename: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith(".ts")) return { filename: here.replace(/pool\.ts$/, "worker.ts"), execArgv: ["--import", "tsx"] };
+  const js = here.replace(/pool\.js$/, "worker.js");
+  if (!existsSync(js)) throw new Error(`varmap: the pool worker ${js} is missing; run \`npm run build:ts\``);
+  return { filename: js, execArgv: [] };
+}
+
+export interface RunOptions {
+  workers: number;
+  /** Tasks per dispatch: several small tasks per message amortize the round trip. */
+  batch?: number;
+  progress: Progress;
+}
+
+export async function runTasks(ctx: WorkContext, tasks: readonly Task[], store: ResultStore, opts: RunOptions): Promise<void> {
+  const todo = tasks.filter((t) => !store.done.has(t.id));
+  opts.progress.start(tasks.length, tasks.length - todo.length);
+  try {
+    if (!todo.length) return;
+    const batch = Math.max(1, opts.batch ?? 1);
+    const batches: Task[][] = [];
+    for (let i = 0; i < todo.length; i += batch) batches.push(todo.slice(i, i + batch));
+    if (opts.workers === 0) {
+      for (const b of batches) {
+        store.append(b.map((t) => ({ id: t.id, result: runTask(ctx, t) })));
+        opts.progress.tick(b.length);
+      }
+      return;
+    }
+    const { filename, execArgv } = workerFile();
+    const threads = Math.min(opts.workers, batches.length);
+    const pool = new Piscina({ filename, execArgv, workerData: ctx, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    try {
+      // A bounded window of batches in flight keeps memory flat on huge jobs while every worker stays busy.
+      const window = threads * 4;
+      let next = 0;
+      let failure: unknown;
+      await new Promise<void>((resolve) => {
+        let active = 0;
+        const launch = (): void => {
+          while (!failure && active < window && next < batches.length) {
+            const b = batches[next++];
+            active++;
+            (pool.run(b) as Promise<unknown[]>).then(
+              (results) => {
+                store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
+                opts.progress.tick(b.length);
+              },
+              (e) => {
+                failure ??= e;
+              },
+            ).finally(() => {
+              active--;
+              if (active === 0 && (failure || next >= batches.length)) resolve();
+              else launch();
+            });
+          }
+        };
+        launch();
+      });
+      if (failure) throw failure;
+    } finally {
+      await pool.destroy();
+    }
+  } finally {
+    opts.progress.stop();
+  }
+}

@@ -1,0 +1,43 @@
+// Random train/test divisions for cross-validation, drawn from the data layer's counter-based generator
+// (ts/data/random.ts, Philox4x32-10) keyed by (seed, "cv", map, p, rep): a division is a pure function of its
+// key, so it does not depend on which worker or shard draws it, nor on the order tasks run in.
+import { counterRng, type CounterRng, type RngKey } from "../data/random.js";
+
+/** The stream of one division. Seeds that are integers key as numbers ("7" and 7 give the same stream). */
+export function divisionStream(seed: string | number, map: string, p: number, rep: number): CounterRng {
+  const s: RngKey = typeof seed === "string" && /^\d+$/.test(seed) && Number.isSafeInteger(Number(seed)) ? Number(seed) : seed;
+  return counterRng(s, "cv", map, Math.round(p * 1e9), rep);
+}
+
+/** Number of training points for a fraction p of n (the golden splits round: 0.7 × 864 = 604.8 → 605). */
+export function trainSize(n: number, p: number): number {
+  return Math.min(n, Math.max(0, Math.round(p * n)));
+}
+
+/**
+ * A random train/test division of n points with round(p·n) training points: a uniformly random subset, drawn by a
+ * partial Fisher–Yates shuffle of the smaller side (training set when p ≤ 1/2, test set otherwise: half the draws);
+ * both index lists ascending (the order the references are given training points).
+ */
+export function randomDivision(n: number, p: number, stream: Pick<CounterRng, "int">): { train: Int32Array; test: Int32Array } {
+  const k = trainSize(n, p);
+  const drawTrain = k <= n - k;
+  const m = drawTrain ? k : n - k;
+  const perm = new Int32Array(n);
+  for (let i = 0; i < n; i++) perm[i] = i;
+  const picked = new Uint8Array(n);
+  for (let i = 0; i < m; i++) {
+    const j = i + stream.int(n - i);
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+    picked[perm[i]] = 1;
+  }
+  const train = new Int32Array(k);
+  const test = new Int32Array(n - k);
+  for (let i = 0, a = 0, b = 0; i < n; i++) {
+    if (picked[i] === (drawTrain ? 1 : 0)) train[a++] = i;
+    else test[b++] = i;
+  }
+  return { train, test };
+}
