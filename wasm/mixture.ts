@@ -72,6 +72,20 @@ function apsi1m1(a: f64): f64 {
 }
 @inline function trigam(a: f64): f64 { return (apsi1m1(a) + 1.0) / a; }
 
+// Gamma log-density without cancellation for large shapes (mirror of native gamma_const / gamma_logpdf).
+const GAMMA_BIG: f64 = 15.0;
+function gammaConst(a: f64, b: f64): f64 {
+  if (a < GAMMA_BIG) return -lgam(a) - a * Math.log(b);
+  const xi = 1.0 / a, x2 = xi * xi;
+  const tail = xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return 0.5 * Math.log(a) - 0.5 * LOG_2PI - tail;
+}
+@inline function gammaLogpdf(a: f64, b: f64, c: f64, x: f64, y: f64): f64 {
+  if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
+  const u = x / (a * b) - 1.0;
+  return c - a * (u - Math.log1p(u)) - y;
+}
+
 // ---------- families ----------
 @inline function logDomain(fam: i32): bool { return fam >= FAM_WEIBULL; }
 function sdFactor(fam: i32): f64 {
@@ -277,9 +291,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
   for (let j = 0; j < k; ++j) {
     const l = Math.log(ld(pw, j));
     if (fam == FAM_GAMMA) {
-      st(c, j, l - lgam(ld(pa, j)) - ld(pa, j) * Math.log(ld(pb, j)));
-      st(inv, j, 1.0 / ld(pb, j));
-      st(g1, j, ld(pa, j) - 1.0);
+      st(c, j, l + gammaConst(ld(pa, j), ld(pb, j)));
     } else {
       st(c, j, l - Math.log(ld(pb, j)) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0));
       st(inv, j, 1.0 / ld(pb, j));
@@ -299,7 +311,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
         const z = (yi - ld(pa, j)) * ld(inv, j);
         v = ld(c, j) - 0.5 * z * z;
       } else if (fam == FAM_GAMMA) {
-        v = ld(c, j) + ld(g1, j) * yi - xi * ld(inv, j);
+        v = gammaLogpdf(ld(pa, j), ld(pb, j), ld(c, j), xi, yi);
       } else {
         v = ld(c, j) + honly(fam, (yi - ld(pa, j)) * ld(inv, j));
       }
@@ -486,7 +498,7 @@ function compLogpdf(fam: i32, a: f64, b: f64, x: f64, y: f64): f64 {
     const z = (y - a) / b;
     return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
   }
-  if (fam == FAM_GAMMA) return -lgam(a) - a * Math.log(b) + (a - 1.0) * y - x / b;
+  if (fam == FAM_GAMMA) return gammaLogpdf(a, b, gammaConst(a, b), x, y);
   return -Math.log(b) + honly(fam, (y - a) / b);
 }
 

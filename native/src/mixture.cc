@@ -86,6 +86,23 @@ double apsi1m1(double a) {
 // ψ'(a) = (a·ψ'(a) − 1 + 1) / a
 inline double trigam(double a) { return (apsi1m1(a) + 1.0) / a; }
 
+// Gamma log-density without cancellation for large shapes (tight components reach shapes of 1e12): with
+// u = x/(a·b) − 1 and Stirling's series, log f = c − a·(u − log1p(u)) − log x where
+// c = ½log a − ½log 2π − (lgamma(a) − Stirling(a)); below GAMMA_BIG the direct form c + (a−1)·log x − x/b.
+constexpr double GAMMA_BIG = 15.0;
+double gamma_const(double a, double b) {
+  if (a < GAMMA_BIG) return -lgam(a) - a * std::log(b);
+  const double xi = 1.0 / a, x2 = xi * xi;
+  const double tail =
+      xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return 0.5 * std::log(a) - 0.5 * LOG_2PI - tail;
+}
+inline double gamma_logpdf(double a, double b, double c, double x, double y) {
+  if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
+  const double u = x / (a * b) - 1.0;
+  return c - a * (u - std::log1p(u)) - y;
+}
+
 // ---------- families ----------
 inline bool log_domain(int fam) { return fam >= FAM_WEIBULL; }
 // Component sd of the family's domain variable per unit sigma (location-scale log families).
@@ -292,13 +309,11 @@ void mstep_component(int fam, const Work& wk, const double* w, double W, int max
 double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
   const int32_t n = wk.n;
   g_work += double(n) * k;
-  double c[KMAX], inv[KMAX], g1[KMAX];
+  double c[KMAX], inv[KMAX];
   for (int j = 0; j < k; ++j) {
     const double lp = std::log(pw[j]);
     if (fam == FAM_GAMMA) {
-      c[j] = lp - lgam(pa[j]) - pa[j] * std::log(pb[j]);
-      inv[j] = 1.0 / pb[j];
-      g1[j] = pa[j] - 1.0;
+      c[j] = lp + gamma_const(pa[j], pb[j]);
     } else {
       c[j] = lp - std::log(pb[j]) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0);
       inv[j] = 1.0 / pb[j];
@@ -319,7 +334,7 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
         const double z = (yi - pa[j]) * inv[j];
         v = c[j] - 0.5 * z * z;
       } else if (fam == FAM_GAMMA) {
-        v = c[j] + g1[j] * yi - xi * inv[j];
+        v = gamma_logpdf(pa[j], pb[j], c[j], xi, yi);
       } else {
         v = c[j] + honly(fam, (yi - pa[j]) * inv[j]);
       }
@@ -559,7 +574,7 @@ double comp_logpdf(int fam, double a, double b, double x, double y) {
     const double z = (y - a) / b;
     return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
   }
-  if (fam == FAM_GAMMA) return -lgam(a) - a * std::log(b) + (a - 1.0) * y - x / b;
+  if (fam == FAM_GAMMA) return gamma_logpdf(a, b, gamma_const(a, b), x, y);
   return -std::log(b) + honly(fam, (y - a) / b);
 }
 
