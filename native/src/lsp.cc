@@ -11,6 +11,9 @@ namespace varmap {
 namespace {
 
 constexpr int kLeafSize = 16;
+// Up to this many nodes the evaluation's tree is a single leaf: a vectorized scan of all radii beats the
+// tree's bookkeeping (the real map's splits have 86 to 778 points). The fit's neighbour search keeps the tree.
+constexpr int kScanAll = 1024;
 // Pruning compares an incrementally updated lower bound with a candidate distance; both are rounded, so prune
 // only when the bound exceeds it by a relative margin far above rounding (never wrongly, at the cost of a few
 // extra visits).
@@ -57,8 +60,9 @@ struct KdTree {
   // distances are computed for all its points at once (vectorizable, no per-point branches).
   std::vector<double> xs;
   int maxLeaf = 0;
+  int leafSize;
 
-  KdTree(const double* X_, int n, int m_) : X(X_), m(m_), perm(n) {
+  KdTree(const double* X_, int n, int m_, int leafSize_ = kLeafSize) : X(X_), m(m_), perm(n), leafSize(leafSize_) {
     for (int i = 0; i < n; ++i) perm[i] = i;
     if (n > 0) build(0, n);
     xs.resize(size_t(n) * m);
@@ -80,7 +84,7 @@ struct KdTree {
   int build(int a, int b) {
     const int id = int(lo.size());
     lo.push_back(a), hi.push_back(b), left.push_back(-1), right.push_back(-1), dim.push_back(0), split.push_back(0.0);
-    if (b - a <= kLeafSize) return id;
+    if (b - a <= leafSize) return id;
     int best = 0;
     double spread = -1.0;
     for (int j = 0; j < m; ++j) {
@@ -304,7 +308,7 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
     return NONFINITE;
   for (int k = 0; k < n; ++k)
     if (!(rw[k] > 0.0) || !std::isfinite(rw[k])) return LSP_BAD_RADIUS;
-  KdTree tree(X, n, m);
+  KdTree tree(X, n, m, n <= kScanAll ? n : kLeafSize);
   tree.setCellMax(rw);
   std::vector<int32_t> cover;
   cover.reserve(64);
