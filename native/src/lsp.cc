@@ -49,6 +49,34 @@ void leaf_sqdist(const double* block, int len, int m, const double* q, double* s
   }
 }
 
+// Positions p of a leaf block whose squared distance s[p] (computed here, as leaf_sqdist) is within reach[p]:
+// blocks of 8 are tested with one vectorizable comparison and only inspected when one of them is in reach.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int leaf_within(const double* block, int len, int m, const double* q, const double* reach, double* s, int32_t* hits) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
+  }
+  int h = 0, p0 = 0;
+  for (; p0 + 8 <= len; p0 += 8) {
+    int any = 0;
+    for (int p = p0; p < p0 + 8; ++p) any |= s[p] <= reach[p];
+    if (!any) continue;
+    for (int p = p0; p < p0 + 8; ++p)
+      if (s[p] <= reach[p]) hits[h++] = p;
+  }
+  for (int p = p0; p < len; ++p)
+    if (s[p] <= reach[p]) hits[h++] = p;
+  return h;
+}
+
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
 // its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
 struct KdTree {
@@ -56,6 +84,7 @@ struct KdTree {
   int m;
   std::vector<int32_t> perm, lo, hi, left, right, dim;
   std::vector<double> split, cellMax;  // cellMax: per-cell maximum of a per-point value (the radii)
+  std::vector<double> reach2;          // per leaf position: that point's radius squared, with the pruning slack
   // Leaf coordinates copied contiguously, dimension-major within each leaf (xs[lo*m + j*len + p]), so a leaf's
   // distances are computed for all its points at once (vectorizable, no per-point branches).
   std::vector<double> xs;
@@ -114,6 +143,8 @@ struct KdTree {
 
   // Maximum of v over each cell's points (for the radius-of-influence search).
   void setCellMax(const double* v) {
+    reach2.resize(perm.size());
+    for (size_t p = 0; p < perm.size(); ++p) reach2[p] = v[perm[p]] * v[perm[p]] * kPruneSlack;
     cellMax.assign(lo.size(), 0.0);
     for (int c = int(lo.size()) - 1; c >= 0; --c) {
       if (left[c] < 0) {
@@ -186,17 +217,20 @@ struct Cover {
   const double* q;
   double* off;
   double* s;
+  int32_t* hits;
   std::vector<int32_t>& out;
 
   void search(int c, double lb) {
     const double r = t.cellMax[c];
     if (lb > r * r * kPruneSlack) return;
     if (t.left[c] < 0) {
-      t.leafDistances(c, q, s);
       const int base = t.lo[c], len = t.hi[c] - base;
-      for (int p = 0; p < len; ++p) {
+      // Candidates within reach (radius squared with slack), then LSHEPVAL's exact test.
+      const int h = leaf_within(&t.xs[size_t(base) * t.m], len, t.m, q, &t.reach2[base], s, hits);
+      for (int i = 0; i < h; ++i) {
+        const int p = hits[i];
         const int32_t k = t.perm[base + p];
-        if (s[p] <= rw[k] * rw[k] * kPruneSlack && std::sqrt(s[p]) < rw[k]) out.push_back(k);
+        if (std::sqrt(s[p]) < rw[k]) out.push_back(k);
       }
       return;
     }
@@ -314,13 +348,14 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
   cover.reserve(64);
   std::vector<double> sw, swc, slope(m + 1);
   std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
   std::vector<double> D(m + 1);
   std::vector<int32_t> ID(m + 1);
   for (int iq = 0; iq < nq; ++iq) {
     const double* q = Q + size_t(iq) * m;
     // Every node whose radius covers q.
     cover.clear();
-    Cover{tree, rw, q, off.data(), scratch.data(), cover}.search(0, 0.0);
+    Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
     ierr[iq] = 0;
     if (cover.empty()) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
