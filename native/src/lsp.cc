@@ -77,6 +77,33 @@ int leaf_within(const double* block, int len, int m, const double* q, const doub
   return h;
 }
 
+// Positions p of a leaf block with s[p] <= bound (s computed here, as leaf_sqdist), blocks of 8 tested at once.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int leaf_below(const double* block, int len, int m, const double* q, double bound, double* s, int32_t* hits) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
+  }
+  int h = 0, p0 = 0;
+  for (; p0 + 8 <= len; p0 += 8) {
+    int any = 0;
+    for (int p = p0; p < p0 + 8; ++p) any |= s[p] <= bound;
+    if (!any) continue;
+    for (int p = p0; p < p0 + 8; ++p)
+      if (s[p] <= bound) hits[h++] = p;
+  }
+  for (int p = p0; p < len; ++p)
+    if (s[p] <= bound) hits[h++] = p;
+  return h;
+}
+
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
 // its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
 struct KdTree {
@@ -170,6 +197,7 @@ struct Knn {
   int32_t* idx;  // their indices
   double* off;   // m offsets, zero on entry
   double* s;     // maxLeaf scratch distances
+  int32_t* hits; // maxLeaf scratch positions
   int count = 0;
 
   bool better(double d, int32_t i, int slot) const { return d < d2[slot] || (d == d2[slot] && i < idx[slot]); }
@@ -185,9 +213,12 @@ struct Knn {
 
   void search(int c, double lb) {
     if (t.left[c] < 0) {
-      t.leafDistances(c, q, s);
       const int base = t.lo[c], len = t.hi[c] - base;
-      for (int p = 0; p < len; ++p) {
+      // Candidates no farther than the current k-th (which only shrinks while the leaf is scanned).
+      const double bound = count < k ? HUGE_VAL : d2[k - 1];
+      const int h = leaf_below(&t.xs[size_t(base) * t.m], len, t.m, q, bound, s, hits);
+      for (int e = 0; e < h; ++e) {
+        const int p = hits[e];
         const int32_t i = t.perm[base + p];
         if (i == self) continue;
         if (count < k || better(s[p], i, k - 1)) offer(s[p], i);
@@ -283,11 +314,12 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
   std::vector<int32_t> idx(np);
   std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
   bool duplicates = false;
   double maxRw = 0.0;
   for (int k = 0; k < n; ++k) {
     const double* xk = X + size_t(k) * m;
-    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data()};
+    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data(), hits.data()};
     knn.search(0, 0.0);
     if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
       duplicates = true;
