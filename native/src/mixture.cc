@@ -15,9 +15,13 @@ constexpr double PI = 3.141592653589793;
 constexpr double EULER = 0.5772156649015329;
 constexpr int KMAX = 16;
 constexpr int32_t SHORT_ITER = 25;
+constexpr int CONTINUED = 1;      // best short runs iterated to convergence
 constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
 constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
-constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};  // EM iterations of every start before the best one is continued
+constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};
+constexpr int GREEDY_WINDOWS = 3;  // greedy starts at residual windows of GREEDY_FRACTION * n / k runs
+constexpr double GREEDY_FRACTION[GREEDY_WINDOWS] = {0.5, 0.2, 0.08};
+constexpr int GREEDY_TAILS = 2;    // greedy starts on the lowest / highest max(3, n/(4k)) runs  // EM iterations of every start before the best one is continued
 
 // ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
 inline uint64_t mix64(uint64_t z) {
@@ -81,6 +85,23 @@ double apsi1m1(double a) {
 }
 // ψ'(a) = (a·ψ'(a) − 1 + 1) / a
 inline double trigam(double a) { return (apsi1m1(a) + 1.0) / a; }
+
+// Gamma log-density without cancellation for large shapes (tight components reach shapes of 1e12): with
+// u = x/(a·b) − 1 and Stirling's series, log f = c − a·(u − log1p(u)) − log x where
+// c = ½log a − ½log 2π − (lgamma(a) − Stirling(a)); below GAMMA_BIG the direct form c + (a−1)·log x − x/b.
+constexpr double GAMMA_BIG = 15.0;
+double gamma_const(double a, double b) {
+  if (a < GAMMA_BIG) return -lgam(a) - a * std::log(b);
+  const double xi = 1.0 / a, x2 = xi * xi;
+  const double tail =
+      xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return 0.5 * std::log(a) - 0.5 * LOG_2PI - tail;
+}
+inline double gamma_logpdf(double a, double b, double c, double x, double y) {
+  if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
+  const double u = x / (a * b) - 1.0;
+  return c - a * (u - std::log1p(u)) - y;
+}
 
 // ---------- families ----------
 inline bool log_domain(int fam) { return fam >= FAM_WEIBULL; }
@@ -288,13 +309,11 @@ void mstep_component(int fam, const Work& wk, const double* w, double W, int max
 double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
   const int32_t n = wk.n;
   g_work += double(n) * k;
-  double c[KMAX], inv[KMAX], g1[KMAX];
+  double c[KMAX], inv[KMAX];
   for (int j = 0; j < k; ++j) {
     const double lp = std::log(pw[j]);
     if (fam == FAM_GAMMA) {
-      c[j] = lp - lgam(pa[j]) - pa[j] * std::log(pb[j]);
-      inv[j] = 1.0 / pb[j];
-      g1[j] = pa[j] - 1.0;
+      c[j] = lp + gamma_const(pa[j], pb[j]);
     } else {
       c[j] = lp - std::log(pb[j]) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0);
       inv[j] = 1.0 / pb[j];
@@ -315,7 +334,7 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
         const double z = (yi - pa[j]) * inv[j];
         v = c[j] - 0.5 * z * z;
       } else if (fam == FAM_GAMMA) {
-        v = c[j] + g1[j] * yi - xi * inv[j];
+        v = gamma_logpdf(pa[j], pb[j], c[j], xi, yi);
       } else {
         v = c[j] + honly(fam, (yi - pa[j]) * inv[j]);
       }
@@ -545,14 +564,44 @@ void init_greedy(int fam, int k, Work& wk, const double* qw, const double* qa, c
   }
 }
 
-// Densest window of h consecutive sorted runs (smallest range); returns its first position.
-int32_t densest_window(const Work& wk, int32_t h) {
-  double best = INFINITY;
+// Log-density of one component at a run (x scaled, y = log x), in the family's own domain.
+double comp_logpdf(int fam, double a, double b, double x, double y) {
+  if (fam == FAM_NORMAL) {
+    const double z = (x - a) / b;
+    return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_LOGNORMAL) {
+    const double z = (y - a) / b;
+    return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_GAMMA) return gamma_logpdf(a, b, gamma_const(a, b), x, y);
+  return -std::log(b) + honly(fam, (y - a) / b);
+}
+
+// Window of h consecutive sorted runs where the data are densest relative to the (k-1)-component fit:
+// max over windows of log(empirical density) - log(model density at the window's middle run). The new
+// component of a greedy start goes there (where the current fit explains the data worst).
+int32_t residual_window(int fam, const Work& wk, int32_t h, int km1, const double* qw, const double* qa,
+                        const double* qb) {
+  const bool logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
+  const double* v = logd ? wk.y : wk.x;
+  const double res = logd ? wk.dy : wk.dx;
+  double best = -INFINITY;
   int32_t bi = 0;
   for (int32_t i = 0; i + h <= wk.n; ++i) {
-    const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
-    if (range < best) {
-      best = range;
+    double range = v[wk.order[i + h - 1]] - v[wk.order[i]];
+    if (range < res) range = res;
+    const int32_t mid = wk.order[i + h / 2];
+    double m = -INFINITY, t[KMAX];
+    for (int j = 0; j < km1; ++j) {
+      t[j] = std::log(qw[j]) + comp_logpdf(fam, qa[j], qb[j], wk.x[mid], wk.y[mid]);
+      if (t[j] > m) m = t[j];
+    }
+    double sum = 0.0;
+    for (int j = 0; j < km1; ++j) sum += std::exp(t[j] - m);
+    const double score = std::log(double(h) / (wk.n * range)) - (m + std::log(sum));
+    if (score > best) {
+      best = score;
       bi = i;
     }
   }
@@ -614,6 +663,7 @@ struct Ctx {
   int32_t cid, restarts, max_iter;
   double tol;
   int nspikes;
+  bool partitions_only;  // strategy 1: only the partition starts (quantile, k-means++)
   int32_t spikes[SPIKE_STARTS];
   Fit cache[6][KMAX + 1];
 };
@@ -621,7 +671,7 @@ struct Ctx {
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
 // is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
 // for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
-// the densest window of n/(2k) runs). The result depends only on (runs, seed, configuration id, family, k).
+// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs). The result depends only on (runs, seed, configuration id, family, k).
 const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   Fit& out = cx.cache[fam][k];
   if (out.have) return out;
@@ -629,11 +679,15 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   const bool greedy = prev && prev->L > -INFINITY;
   const double work0 = g_work;
   const int32_t n = wk.n;
-  const int restarts = cx.restarts, nspikes = cx.nspikes;
-  const int base = restarts + nspikes + CORE_STARTS;
-  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + 1 : 0);
+  const int restarts = cx.restarts, nspikes = cx.partitions_only ? 0 : cx.nspikes;
+  const int ncore = cx.partitions_only ? 0 : CORE_STARTS;
+  const int base = restarts + nspikes + ncore;
+  const int nrest = k == 1 ? 1 : base + (greedy && !cx.partitions_only ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
-  FitResult best{-INFINITY, 0, false};
+  // the CONTINUED best short runs (ties: the earlier start) are iterated to convergence; the best result wins
+  FitResult cand[CONTINUED];
+  double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
+  int ncand = 0;
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
@@ -645,11 +699,17 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       if (g < nspikes) {
         lo = cx.spikes[g];
         hi = lo + 1;
-      } else {
-        int32_t h = n / (2 * k);
+      } else if (g >= nspikes + GREEDY_WINDOWS) {
+        int32_t h = n / (4 * k);
         if (h < 3) h = 3;
         if (h > n) h = n;
-        lo = densest_window(wk, h);
+        lo = g == nspikes + GREEDY_WINDOWS ? 0 : n - h;
+        hi = lo + h - 1;
+      } else {
+        int32_t h = int32_t(GREEDY_FRACTION[g - nspikes] * n / k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = residual_window(fam, wk, h, k - 1, prev->w, prev->a, prev->b);
         hi = lo + h - 1;
       }
       init_greedy(fam, k, wk, prev->w, prev->a, prev->b, lo, hi, pw, pa, pb);
@@ -663,18 +723,42 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
     FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb);
+    if (!(fr.L > -INFINITY)) continue;
+    int pos = ncand;
+    while (pos > 0 && fr.L > cand[pos - 1].L) --pos;
+    if (pos >= CONTINUED) continue;
+    const int last = ncand < CONTINUED ? ncand : CONTINUED - 1;
+    for (int q = last; q > pos; --q) {
+      cand[q] = cand[q - 1];
+      for (int j = 0; j < k; ++j) {
+        cw[q][j] = cw[q - 1][j];
+        ca[q][j] = ca[q - 1][j];
+        cb[q][j] = cb[q - 1][j];
+      }
+    }
+    cand[pos] = fr;
+    for (int j = 0; j < k; ++j) {
+      cw[pos][j] = pw[j];
+      ca[pos][j] = pa[j];
+      cb[pos][j] = pb[j];
+    }
+    if (ncand < CONTINUED) ++ncand;
+  }
+  FitResult best{-INFINITY, 0, false};
+  for (int q = 0; q < ncand; ++q) {
+    FitResult fr = cand[q];
+    if (!fr.conv && fr.iters < cx.max_iter) {
+      FitResult more = run_em(fam, k, wk, cx.max_iter - fr.iters, cx.tol, cw[q], ca[q], cb[q]);
+      if (more.L > -INFINITY) fr = {more.L, fr.iters + more.iters, more.conv};
+    }
     if (fr.L > best.L) {
       best = fr;
       for (int j = 0; j < k; ++j) {
-        out.w[j] = pw[j];
-        out.a[j] = pa[j];
-        out.b[j] = pb[j];
+        out.w[j] = cw[q][j];
+        out.a[j] = ca[q][j];
+        out.b[j] = cb[q][j];
       }
     }
-  }
-  if (best.L > -INFINITY && !best.conv && best.iters < cx.max_iter) {
-    FitResult more = run_em(fam, k, wk, cx.max_iter - best.iters, cx.tol, out.w, out.a, out.b);
-    if (more.L > -INFINITY) best = {more.L, best.iters + more.iters, more.conv};
   }
   out.have = true;
   out.L = best.L;
@@ -690,8 +774,9 @@ double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a *
 
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution, double* work) {
+                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work) {
+  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
     return BAD_ARGUMENT;
   if (offsets[0] != 0) return BAD_ARGUMENT;
@@ -791,6 +876,7 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     cx->restarts = restarts;
     cx->max_iter = max_iter;
     cx->tol = tol;
+    cx->partitions_only = strategy == 1;
     cx->nspikes = spike_candidates(wk, SPIKE_STARTS, cx->spikes);
     for (int f = 0; f < 6; ++f)
       for (int q = 0; q <= KMAX; ++q) cx->cache[f][q].have = false;
