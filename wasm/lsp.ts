@@ -35,17 +35,6 @@ function sqdist(a: usize, b: usize, m: i32): f64 {
   return s;
 }
 
-// The same sum, abandoned once a partial sum exceeds bound.
-function sqdistBounded(a: usize, b: usize, m: i32, bound: f64): f64 {
-  let s = 0.0;
-  for (let j = 0; j < m; ++j) {
-    const t = ld(a, j) - ld(b, j);
-    s += t * t;
-    if (s > bound) return s;
-  }
-  return s;
-}
-
 // ---- k-d tree (median split on the widest coordinate); cells in flat arrays ----
 let X: usize = 0;
 let M: i32 = 0;
@@ -58,6 +47,15 @@ let cDim: usize = 0;
 let cSplit: usize = 0;
 let cMax: usize = 0;
 let cells: i32 = 0;
+let leafSize: i32 = LEAF_SIZE;
+// Leaf coordinates copied contiguously, dimension-major within each leaf (xs[lo*m + j*len + p]), and per leaf
+// position the radius squared with slack (evaluation); scratch distances and candidate positions per leaf.
+let xs: usize = 0;
+let reach2: usize = 0;
+let sbuf: usize = 0;
+let hits: usize = 0;
+let maxLeaf: i32 = 0;
+const SCAN_ALL: i32 = 1024;
 
 @inline function key(p: i32, d: i32): f64 {
   return ld(X, <usize>p * M + d);
@@ -105,7 +103,7 @@ function build(a: i32, b: i32): i32 {
   sti(cRight, id, -1);
   sti(cDim, id, 0);
   st(cSplit, id, 0.0);
-  if (b - a <= LEAF_SIZE) return id;
+  if (b - a <= leafSize) return id;
   let best = 0;
   let spread = -1.0;
   for (let j = 0; j < M; ++j) {
@@ -133,9 +131,10 @@ function build(a: i32, b: i32): i32 {
 }
 
 // Allocates and builds the tree over n rows of Xp (m columns); false when out of memory.
-function buildTree(Xp: usize, n: i32, m: i32): bool {
+function buildTree(Xp: usize, n: i32, m: i32, leaf: i32): bool {
   X = Xp;
   M = m;
+  leafSize = leaf;
   const cap = <usize>(2 * (n / 8 + 2));
   perm = heap.alloc(<usize>n * 4 + 8);
   cLo = heap.alloc(cap * 4);
@@ -149,10 +148,53 @@ function buildTree(Xp: usize, n: i32, m: i32): bool {
   for (let i = 0; i < n; ++i) sti(perm, i, i);
   cells = 0;
   if (n > 0) build(0, n);
-  return true;
+  xs = heap.alloc(<usize>n * m * 8 + 8);
+  if (!xs) return false;
+  maxLeaf = 0;
+  for (let c = 0; c < cells; ++c) {
+    if (ldi(cLeft, c) >= 0) continue;
+    const lo = ldi(cLo, c), len = ldi(cHi, c) - lo;
+    if (len > maxLeaf) maxLeaf = len;
+    const block = xs + ((<usize>lo * m) << 3);
+    for (let p = 0; p < len; ++p)
+      for (let j = 0; j < m; ++j) st(block, <usize>j * len + p, key(ldi(perm, lo + p), j));
+  }
+  sbuf = heap.alloc(<usize>maxLeaf * 8 + 8);
+  hits = heap.alloc(<usize>maxLeaf * 4 + 8);
+  reach2 = heap.alloc(<usize>n * 8 + 8);
+  return sbuf != 0 && hits != 0 && reach2 != 0;
+}
+
+// Squared distances (LSHEP's sum order) from q to the points of leaf c into sbuf; the positions with
+// sbuf[p] <= bound (bound < 0: use reach2 per position) into hits; returns their count.
+function leafBelow(c: i32, q: usize, bound: f64): i32 {
+  const lo = ldi(cLo, c), len = ldi(cHi, c) - lo;
+  const block = xs + ((<usize>lo * M) << 3);
+  for (let p = 0; p < len; ++p) st(sbuf, p, 0.0);
+  for (let j = 0; j < M; ++j) {
+    const qj = ld(q, j);
+    const row = block + ((<usize>j * len) << 3);
+    for (let p = 0; p < len; ++p) {
+      const t = ld(row, p) - qj;
+      st(sbuf, p, ld(sbuf, p) + t * t);
+    }
+  }
+  let h = 0;
+  if (bound >= 0.0) {
+    for (let p = 0; p < len; ++p) if (ld(sbuf, p) <= bound) sti(hits, h++, p);
+  } else {
+    const r = reach2 + (<usize>lo << 3);
+    for (let p = 0; p < len; ++p) if (ld(sbuf, p) <= ld(r, p)) sti(hits, h++, p);
+  }
+  return h;
 }
 
 function freeTree(): void {
+  if (xs) heap.free(xs);
+  if (sbuf) heap.free(sbuf);
+  if (hits) heap.free(hits);
+  if (reach2) heap.free(reach2);
+  xs = sbuf = hits = reach2 = 0;
   if (perm) heap.free(perm);
   if (cLo) heap.free(cLo);
   if (cHi) heap.free(cHi);
@@ -192,16 +234,14 @@ function offer(d: f64, i: i32): void {
 function knnSearch(c: i32, lb: f64): void {
   const left = ldi(cLeft, c);
   if (left < 0) {
-    const hi = ldi(cHi, c);
-    for (let p = ldi(cLo, c); p < hi; ++p) {
-      const i = ldi(perm, p);
+    const lo = ldi(cLo, c);
+    const h = leafBelow(c, kQ, kCount < kK ? Infinity : ld(kD2, kK - 1));
+    for (let e = 0; e < h; ++e) {
+      const p = ldi(hits, e);
+      const i = ldi(perm, lo + p);
       if (i == kSelf) continue;
-      if (kCount < kK) {
-        offer(sqdist(X + ((<usize>i * M) << 3), kQ, M), i);
-      } else {
-        const d = sqdistBounded(X + ((<usize>i * M) << 3), kQ, M, ld(kD2, kK - 1));
-        if (better(d, i, kK - 1)) offer(d, i);
-      }
+      const d = ld(sbuf, p);
+      if (kCount < kK || better(d, i, kK - 1)) offer(d, i);
     }
     return;
   }
@@ -232,13 +272,12 @@ function coverSearch(c: i32, lb: f64): void {
   if (lb > r * r * PRUNE_SLACK) return;
   const left = ldi(cLeft, c);
   if (left < 0) {
-    const hi = ldi(cHi, c);
-    for (let p = ldi(cLo, c); p < hi; ++p) {
-      const k = ldi(perm, p);
-      const rk = ld(vRw, k);
-      const r2 = rk * rk * PRUNE_SLACK;
-      const d = sqdistBounded(X + ((<usize>k * M) << 3), vQ, M, r2);
-      if (d <= r2 && Math.sqrt(d) < rk) sti(vCover, vCount++, k);
+    const lo = ldi(cLo, c);
+    const h = leafBelow(c, vQ, -1.0);
+    for (let e = 0; e < h; ++e) {
+      const p = ldi(hits, e);
+      const k = ldi(perm, lo + p);
+      if (Math.sqrt(ld(sbuf, p)) < ld(vRw, k)) sti(vCover, vCount++, k);
     }
     return;
   }
@@ -352,7 +391,7 @@ export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize,
   if (n <= m + 1) return LSP_TOO_FEW_POINTS;
   const np = min(n - 1, (3 * m + 1) / 2);
   const rcond = <f64>np * EPS;
-  if (!buildTree(Xp, n, m)) {
+  if (!buildTree(Xp, n, m, LEAF_SIZE)) {
     freeTree();
     return NO_MEMORY;
   }
@@ -446,9 +485,13 @@ export function lspEval(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32
     const r = ld(rw, k);
     if (!(r > 0.0) || !isFinite<f64>(r)) return LSP_BAD_RADIUS;
   }
-  if (!buildTree(Xp, n, m)) {
+  if (!buildTree(Xp, n, m, n <= SCAN_ALL ? n : LEAF_SIZE)) {
     freeTree();
     return NO_MEMORY;
+  }
+  for (let p = 0; p < n; ++p) {
+    const r = ld(rw, ldi(perm, p));
+    st(reach2, p, r * r * PRUNE_SLACK);
   }
   // Per-cell maximum radius, children before parents (children have larger ids).
   for (let c = cells - 1; c >= 0; --c) {

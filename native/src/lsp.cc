@@ -11,6 +11,9 @@ namespace varmap {
 namespace {
 
 constexpr int kLeafSize = 16;
+// Up to this many nodes the evaluation's tree is a single leaf: a vectorized scan of all radii beats the
+// tree's bookkeeping (the real map's splits have 86 to 778 points). The fit's neighbour search keeps the tree.
+constexpr int kScanAll = 1024;
 // Pruning compares an incrementally updated lower bound with a candidate distance; both are rounded, so prune
 // only when the bound exceeds it by a relative margin far above rounding (never wrongly, at the cost of a few
 // extra visits).
@@ -46,6 +49,61 @@ void leaf_sqdist(const double* block, int len, int m, const double* q, double* s
   }
 }
 
+// Positions p of a leaf block whose squared distance s[p] (computed here, as leaf_sqdist) is within reach[p]:
+// blocks of 8 are tested with one vectorizable comparison and only inspected when one of them is in reach.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int leaf_within(const double* block, int len, int m, const double* q, const double* reach, double* s, int32_t* hits) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
+  }
+  int h = 0, p0 = 0;
+  for (; p0 + 8 <= len; p0 += 8) {
+    int any = 0;
+    for (int p = p0; p < p0 + 8; ++p) any |= s[p] <= reach[p];
+    if (!any) continue;
+    for (int p = p0; p < p0 + 8; ++p)
+      if (s[p] <= reach[p]) hits[h++] = p;
+  }
+  for (int p = p0; p < len; ++p)
+    if (s[p] <= reach[p]) hits[h++] = p;
+  return h;
+}
+
+// Positions p of a leaf block with s[p] <= bound (s computed here, as leaf_sqdist), blocks of 8 tested at once.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int leaf_below(const double* block, int len, int m, const double* q, double bound, double* s, int32_t* hits) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
+  }
+  int h = 0, p0 = 0;
+  for (; p0 + 8 <= len; p0 += 8) {
+    int any = 0;
+    for (int p = p0; p < p0 + 8; ++p) any |= s[p] <= bound;
+    if (!any) continue;
+    for (int p = p0; p < p0 + 8; ++p)
+      if (s[p] <= bound) hits[h++] = p;
+  }
+  for (int p = p0; p < len; ++p)
+    if (s[p] <= bound) hits[h++] = p;
+  return h;
+}
+
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
 // its left child holds coordinates <= split[c] on dimension dim[c], its right child >= split[c].
 struct KdTree {
@@ -53,12 +111,14 @@ struct KdTree {
   int m;
   std::vector<int32_t> perm, lo, hi, left, right, dim;
   std::vector<double> split, cellMax;  // cellMax: per-cell maximum of a per-point value (the radii)
+  std::vector<double> reach2;          // per leaf position: that point's radius squared, with the pruning slack
   // Leaf coordinates copied contiguously, dimension-major within each leaf (xs[lo*m + j*len + p]), so a leaf's
   // distances are computed for all its points at once (vectorizable, no per-point branches).
   std::vector<double> xs;
   int maxLeaf = 0;
+  int leafSize;
 
-  KdTree(const double* X_, int n, int m_) : X(X_), m(m_), perm(n) {
+  KdTree(const double* X_, int n, int m_, int leafSize_ = kLeafSize) : X(X_), m(m_), perm(n), leafSize(leafSize_) {
     for (int i = 0; i < n; ++i) perm[i] = i;
     if (n > 0) build(0, n);
     xs.resize(size_t(n) * m);
@@ -80,7 +140,7 @@ struct KdTree {
   int build(int a, int b) {
     const int id = int(lo.size());
     lo.push_back(a), hi.push_back(b), left.push_back(-1), right.push_back(-1), dim.push_back(0), split.push_back(0.0);
-    if (b - a <= kLeafSize) return id;
+    if (b - a <= leafSize) return id;
     int best = 0;
     double spread = -1.0;
     for (int j = 0; j < m; ++j) {
@@ -110,6 +170,8 @@ struct KdTree {
 
   // Maximum of v over each cell's points (for the radius-of-influence search).
   void setCellMax(const double* v) {
+    reach2.resize(perm.size());
+    for (size_t p = 0; p < perm.size(); ++p) reach2[p] = v[perm[p]] * v[perm[p]] * kPruneSlack;
     cellMax.assign(lo.size(), 0.0);
     for (int c = int(lo.size()) - 1; c >= 0; --c) {
       if (left[c] < 0) {
@@ -135,6 +197,7 @@ struct Knn {
   int32_t* idx;  // their indices
   double* off;   // m offsets, zero on entry
   double* s;     // maxLeaf scratch distances
+  int32_t* hits; // maxLeaf scratch positions
   int count = 0;
 
   bool better(double d, int32_t i, int slot) const { return d < d2[slot] || (d == d2[slot] && i < idx[slot]); }
@@ -150,9 +213,12 @@ struct Knn {
 
   void search(int c, double lb) {
     if (t.left[c] < 0) {
-      t.leafDistances(c, q, s);
       const int base = t.lo[c], len = t.hi[c] - base;
-      for (int p = 0; p < len; ++p) {
+      // Candidates no farther than the current k-th (which only shrinks while the leaf is scanned).
+      const double bound = count < k ? HUGE_VAL : d2[k - 1];
+      const int h = leaf_below(&t.xs[size_t(base) * t.m], len, t.m, q, bound, s, hits);
+      for (int e = 0; e < h; ++e) {
+        const int p = hits[e];
         const int32_t i = t.perm[base + p];
         if (i == self) continue;
         if (count < k || better(s[p], i, k - 1)) offer(s[p], i);
@@ -182,17 +248,20 @@ struct Cover {
   const double* q;
   double* off;
   double* s;
+  int32_t* hits;
   std::vector<int32_t>& out;
 
   void search(int c, double lb) {
     const double r = t.cellMax[c];
     if (lb > r * r * kPruneSlack) return;
     if (t.left[c] < 0) {
-      t.leafDistances(c, q, s);
       const int base = t.lo[c], len = t.hi[c] - base;
-      for (int p = 0; p < len; ++p) {
+      // Candidates within reach (radius squared with slack), then LSHEPVAL's exact test.
+      const int h = leaf_within(&t.xs[size_t(base) * t.m], len, t.m, q, &t.reach2[base], s, hits);
+      for (int i = 0; i < h; ++i) {
+        const int p = hits[i];
         const int32_t k = t.perm[base + p];
-        if (s[p] <= rw[k] * rw[k] * kPruneSlack && std::sqrt(s[p]) < rw[k]) out.push_back(k);
+        if (std::sqrt(s[p]) < rw[k]) out.push_back(k);
       }
       return;
     }
@@ -245,11 +314,12 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
   std::vector<int32_t> idx(np);
   std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
   bool duplicates = false;
   double maxRw = 0.0;
   for (int k = 0; k < n; ++k) {
     const double* xk = X + size_t(k) * m;
-    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data()};
+    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data(), hits.data()};
     knn.search(0, 0.0);
     if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
       duplicates = true;
@@ -304,19 +374,20 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
     return NONFINITE;
   for (int k = 0; k < n; ++k)
     if (!(rw[k] > 0.0) || !std::isfinite(rw[k])) return LSP_BAD_RADIUS;
-  KdTree tree(X, n, m);
+  KdTree tree(X, n, m, n <= kScanAll ? n : kLeafSize);
   tree.setCellMax(rw);
   std::vector<int32_t> cover;
   cover.reserve(64);
   std::vector<double> sw, swc, slope(m + 1);
   std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
   std::vector<double> D(m + 1);
   std::vector<int32_t> ID(m + 1);
   for (int iq = 0; iq < nq; ++iq) {
     const double* q = Q + size_t(iq) * m;
     // Every node whose radius covers q.
     cover.clear();
-    Cover{tree, rw, q, off.data(), scratch.data(), cover}.search(0, 0.0);
+    Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
     ierr[iq] = 0;
     if (cover.empty()) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
