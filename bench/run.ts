@@ -41,17 +41,22 @@ function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
 const list = (s?: string) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : undefined);
 
 const targets = (list(flag("--backends")) ?? [...TARGETS]) as Target[];
-for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown backend ${t}: use native, wasm, ts`);
+const bad = targets.filter((t) => !TARGETS.includes(t));
+if (bad.length) fail(`unknown backend(s) ${bad.join(", ")}: use native, wasm and/or ts`);
 const report = await benchmark({
   kernels: list(flag("--kernels")),
   cases: flag("--cases"),
   targets,
   maxTime: Number(flag("--max-time") ?? 2),
   onStart: (k, c, t) => process.stderr.write(`bench: ${k} ${c} on ${t}\n`),
-});
+}).catch((e: Error) => fail(e.message));
 process.stdout.write(formatTable(report, targets) + "\n");
 const dir = join(packageRoot(), "bench", "results");
 mkdirSync(dir, { recursive: true });

@@ -117,9 +117,9 @@ export function runSuites(suites: readonly BenchSuite[], opts: RunOptions): Meas
   for (const suite of suites)
     for (const c of suite.cases)
       for (const target of opts.targets) {
-        const op = target === "ts" ? c.baseline?.() : opts.backends[target] ? c.kernel(opts.backends[target]!) : undefined;
-        if (!op) continue;
+        if (target === "ts" ? !c.baseline : !opts.backends[target]) continue;
         opts.onStart?.(suite.kernel, c.name, target);
+        const op = target === "ts" ? c.baseline!() : c.kernel(opts.backends[target]!);
         op(); // warm up (and surface errors before timing)
         const b = new Benchmark(`${suite.kernel} ${c.name} ${target}`, op, { maxTime: opts.maxTime, minSamples: 5, async: false });
         b.run();
@@ -178,11 +178,11 @@ export async function benchmark(opts: BenchmarkOptions = {}): Promise<BenchRepor
   return report;
 }
 
-/** Median CPU time of one call over 7 batches of calls, each batch lasting about 5 ms or one call. */
+/** Median CPU time of one call over batches of calls lasting about 5 ms or one call (7 batches, 3 for slow calls). */
 function cpuTimeMs(op: () => void, secondsPerOp: number): number {
   const perBatch = Math.max(1, Math.ceil(0.005 / secondsPerOp));
   const times: number[] = [];
-  for (let t = 0; t < 7; t++) {
+  for (let t = 0; t < (secondsPerOp > 0.1 ? 3 : 7); t++) {
     const start = process.cpuUsage();
     for (let i = 0; i < perBatch; i++) op();
     const used = process.cpuUsage(start);

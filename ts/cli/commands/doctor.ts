@@ -1,6 +1,7 @@
 // `varmap doctor`: the backend in use and why, versions, and a self-test of every kernel on both backends.
 import type { Command } from "commander";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { backendInfo } from "../../backend/index.js";
 import { loadNativeBackend } from "../../backend/native.js";
@@ -26,6 +27,7 @@ export function register(program: Command): void {
         varmap: pkg.version,
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
+        versions: { v8: process.versions.v8, napi: process.versions.napi ?? null, assemblyscript: dependencyVersion("assemblyscript") },
         backend: info.backend.name,
         requested: info.requested,
         nativeUnavailable: native.reason ?? null,
@@ -36,7 +38,7 @@ export function register(program: Command): void {
         process.stdout.write(JSON.stringify(report, null, 2) + "\n");
       } else {
         const lines = [
-          `varmap ${report.varmap} on Node ${report.node} (${report.platform})`,
+          `varmap ${report.varmap} on Node ${report.node} (${report.platform}; V8 ${report.versions.v8}, N-API ${report.versions.napi ?? "?"}, AssemblyScript ${report.versions.assemblyscript ?? "?"})`,
           `backend: ${report.backend} (requested: ${report.requested})`,
           native.reason ? `native: unavailable: ${native.reason}` : "native: available",
           "self-test:",
@@ -47,6 +49,22 @@ export function register(program: Command): void {
       }
       if (tests.some((t) => !t.ok)) process.exitCode = 1;
     });
+}
+
+/** The installed version of a dependency, or null when it cannot be found. */
+function dependencyVersion(name: string): string | null {
+  // Walk Node's node_modules search path: some packages (assemblyscript) export no resolvable entry for require.
+  for (const dir of createRequire(join(packageRoot(), "package.json")).resolve.paths(name) ?? []) {
+    const file = join(dir, name, "package.json");
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")).version ?? null;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
 }
 
 /** Passes calls through, noting which kernels ran. */
