@@ -112,4 +112,15 @@ describe.skipIf(!existsSync(cli))("CLI", () => {
     expect(r2.status).toBe(2);
     expect(existsSync(bad)).toBe(false);
   });
+
+  it("the bytes do not depend on the number of workers", () => {
+    const files = [1, 2].map((w) => {
+      const out = join(dir, `w${w}.csv`);
+      const r = spawnSync(process.execPath, [cli, "synth", "--design", "moana", "--maps", "2", "--seed", "9", "--workers", String(w), "--out", out, "--quiet"], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(out);
+    });
+    expect(files[0].equals(files[1])).toBe(true);
+    expect(files[0].toString().split("\n").length - 2).toBe(2 * 810 * 40);
+  });
 });
