@@ -330,11 +330,10 @@ export function writeSynthPart(
         const prefix = Buffer.from(plan.maps[m].join(",") + "," + plan.settings[s].join(",") + ",", "latin1");
         for (let i = 0; i < plan.runs; i++) {
           if (pos > out.length - 512) flush();
-          prefix.copy(out, pos);
-          pos += prefix.length;
-          runLabels[i].copy(out, pos);
-          pos += runLabels[i].length;
-          pos += out.write(String(runs[i]), pos, "latin1");
+          for (let b = 0; b < prefix.length; b++) out[pos++] = prefix[b];
+          const label = runLabels[i];
+          for (let b = 0; b < label.length; b++) out[pos++] = label[b];
+          pos = writeCents(out, pos, Math.round(runs[i] * 100));
           out[pos++] = 10; // "\n"
         }
         if (++done % 5000 === 0) progress?.(done);
@@ -345,4 +344,29 @@ export function writeSynthPart(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Writes cents/100 in decimal, as String(x) writes x = Math.round(v · 100) / 100 (the shortest representation
+ * that reads back as x): integer digits, then ".d" or ".dd" without trailing zeros. Runs are ≥ 0.
+ */
+function writeCents(out: Buffer, pos: number, cents: number): number {
+  let whole = Math.floor(cents / 100);
+  const frac = cents - whole * 100;
+  const start = pos;
+  do {
+    out[pos++] = 48 + (whole % 10);
+    whole = Math.floor(whole / 10);
+  } while (whole > 0);
+  for (let a = start, b = pos - 1; a < b; a++, b--) {
+    const t = out[a];
+    out[a] = out[b];
+    out[b] = t;
+  }
+  if (frac !== 0) {
+    out[pos++] = 46; // "."
+    out[pos++] = 48 + Math.floor(frac / 10);
+    if (frac % 10 !== 0) out[pos++] = 48 + (frac % 10);
+  }
+  return pos;
 }
