@@ -102,11 +102,14 @@ describe("Parquet", () => {
 });
 
 describe.skipIf(!existsSync(cli))("CLI", () => {
-  it("varmap synth writes the file and exits 0; a bad --maps exits 2 without output", () => {
+  it("varmap synth with 2 workers writes the bytes of the in-process single-threaded writer; a bad --maps exits 2", async () => {
     const out = join(dir, "cli.csv");
-    const r = spawnSync(process.execPath, [cli, "synth", "--design", "moana", "--maps", "1", "--seed", "3", "--out", out, "--quiet", "--json"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [cli, "synth", "--design", "moana", "--maps", "2", "--seed", "3", "--workers", "2", "--out", out, "--quiet", "--json"], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 810 * 40, configurations: 810, maps: 1 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2 * 810 * 40, configurations: 2 * 810, maps: 2 });
+    const single = join(dir, "single.csv");
+    await writeSynth(single, { design: "moana", seed: 3, maps: 2, workers: 1 });
+    expect(readFileSync(out).equals(readFileSync(single))).toBe(true);
     const bad = join(dir, "bad.csv");
     const r2 = spawnSync(process.execPath, [cli, "synth", "--design", "moana", "--maps", "0", "--out", bad], { encoding: "utf8" });
     expect(r2.status).toBe(2);

@@ -1,7 +1,7 @@
 // Each bad input of issue #3: a VarmapError with code, file, row (header = 1) and column, exit code 2 through
 // the CLI, and no output file left behind.
 import { describe, expect, it } from "vitest";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { loadDataset, type LoadOptions } from "../../ts/data/load.js";
 import { VarmapError } from "../../ts/errors.js";
 import { writeTable } from "../../ts/data/write.js";
 import { packageRoot } from "../../ts/package-root.js";
+import { main } from "../../ts/cli/program.js";
 
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const hasCli = existsSync(cli);
@@ -107,24 +108,28 @@ describe("bad input (library)", () => {
   });
 });
 
-/** Runs the CLI asynchronously (the cases below run concurrently: each spawn is mostly Node and DuckDB start-up). */
-function runCli(args: string[]): Promise<{ status: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stderr }));
-  });
+/** Runs the `varmap` entry point in this process (the binary is `main()` plus process.exitCode = its result). */
+async function runMain(args: string[]): Promise<{ status: number; stderr: string }> {
+  const write = process.stderr.write.bind(process.stderr);
+  let stderr = "";
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return { status: await main(args), stderr };
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
-describe.skipIf(!hasCli)(`bad input (CLI, ${hasCli ? "dist built" : "run npm run build first"})`, () => {
-  it.concurrent.each(cases)("$name: exit code 2, message names row and column, no output file", async (c) => {
+describe("bad input (CLI entry point)", () => {
+  it.each(cases)("$name: exit code 2, message names row and column, no output file", async (c) => {
     const sub = mkdtempSync(join(dir, "cli-"));
     const file = join(sub, "in.csv");
     writeFileSync(file, c.text);
     const out = join(sub, "out.csv");
-    const r = await runCli(["summarize", file, ...FLAGS, ...(c.flags ?? []), "--out", out]);
+    const r = await runMain(["summarize", file, ...FLAGS, ...(c.flags ?? []), "--out", out]);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain(`[${c.code}]`);
     if (c.row !== undefined) expect(r.stderr).toContain(`row ${c.row}`);
@@ -132,14 +137,22 @@ describe.skipIf(!hasCli)(`bad input (CLI, ${hasCli ? "dist built" : "run npm run
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(sub)).toEqual(["in.csv"]); // no temporary left behind either
   });
+});
 
-  it("a good file exits 0 and writes the table", () => {
-    const sub = mkdtempSync(join(dir, "cli-"));
+describe.skipIf(!hasCli)(`the varmap binary (${hasCli ? "dist built" : "run npm run build first"})`, () => {
+  it("bad input exits with code 2 and leaves no output; a good file exits 0 and writes the table", () => {
+    const sub = mkdtempSync(join(dir, "bin-"));
+    const bad = join(sub, "bad.csv");
+    writeFileSync(bad, edit(4, "a,two,6,1,12"));
+    const out = join(sub, "out.csv");
+    const r = spawnSync(process.execPath, [cli, "summarize", bad, ...FLAGS, "--out", out], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain("row 4, column 'x'");
+    expect(existsSync(out)).toBe(false);
     const file = join(sub, "in.csv");
     writeFileSync(file, good.join("\n"));
-    const out = join(sub, "out.csv");
-    const r = spawnSync(process.execPath, [cli, "summarize", file, ...FLAGS, "--out", out], { encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(sub).sort()).toEqual(["in.csv", "out.csv"]);
+    const r2 = spawnSync(process.execPath, [cli, "summarize", file, ...FLAGS, "--out", out], { encoding: "utf8" });
+    expect(r2.status, r2.stderr).toBe(0);
+    expect(readdirSync(sub).sort()).toEqual(["bad.csv", "in.csv", "out.csv"]);
   });
 });

@@ -3,7 +3,6 @@
 // (correctly rounded) doubles, groups and sorts millions of rows in native code, and hands result columns
 // back as typed arrays, so 3.8 M runs never become 3.8 M JS objects.
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { VarmapError } from "../errors.js";
 
 export interface Db {
   con: DuckDBConnection;
@@ -88,13 +87,4 @@ function allValid(vec: { getItem(i: number): unknown }, n: number): boolean {
   if ((validity as { data?: unknown }).data === null || (validity as { data?: unknown }).data === undefined) return true;
   for (let i = 0; i < n; i++) if (!validity.itemValid(i)) return false;
   return true;
-}
-
-/** Runs a query; a DuckDB failure becomes a VarmapError with the given code and remedy. */
-export async function runOr(con: DuckDBConnection, sql: string, code: string, what: string, remedy: string, file?: string): Promise<void> {
-  try {
-    await con.run(sql);
-  } catch (e) {
-    throw new VarmapError(code, `${what}: ${(e as Error).message.split("\n")[0]}`, { location: { file }, remedy, cause: e });
-  }
 }

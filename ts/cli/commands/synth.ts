@@ -1,5 +1,6 @@
 // `varmap synth`: full-scale synthetic datasets (MOANA and mixture designs), streamed to CSV or Parquet.
 import { Option, type Command } from "commander";
+import { availableParallelism } from "node:os";
 import { VarmapError } from "../../errors.js";
 import { writeSynth, type DesignName } from "../../data/synth.js";
 
@@ -11,17 +12,21 @@ export function register(program: Command): void {
     .option("--seed <s>", "seed of the deterministic generator", "1")
     .option("--maps <k>", "only the first K maps (small datasets for demos and tests)")
     .option("--out <path>", "output file: .csv or .parquet")
+    .option("--workers <n>", "worker threads (default: one per core); the output does not depend on it")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no progress on stderr")
-    .action(async (opts: { design: DesignName; seed: string; maps?: string; out?: string; json?: boolean; quiet?: boolean }) => {
+    .action(async (opts: { design: DesignName; seed: string; maps?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean }) => {
       if (!opts.out) throw new VarmapError("E_USAGE", "synth needs --out", { remedy: "e.g. varmap synth --design moana --out moana.csv" });
       const maps = opts.maps === undefined ? undefined : Number(opts.maps);
       const seed = /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : opts.seed;
+      const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
+      if (!(Number.isInteger(workers) && workers >= 1)) throw new VarmapError("E_USAGE", `--workers must be a positive integer (got ${opts.workers})`, { remedy: "e.g. --workers 2" });
       const t0 = performance.now();
       const res = await writeSynth(opts.out, {
         design: opts.design,
         seed,
         maps,
+        workers,
         progress: opts.quiet ? undefined : (done, total) => process.stderr.write(`\rvarmap synth: ${done}/${total} configurations`),
       });
       const seconds = (performance.now() - t0) / 1000;
