@@ -11,3 +11,13 @@ export { Delaunay, type DelaunayOptions, type DelaunayLocation } from "./predict
 export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
 export { counterRng, type CounterRng } from "./data/random.js";
 export type { ConfigTable, VariabilityMap, ConfigStats, StatName, ColumnRoles } from "./data/types.js";
+export { lstsq, type LstsqBatch, type LstsqResult } from "./backend/kernels/lstsq.js";
+export { lspFit, lspEval } from "./backend/kernels/lsp.js";
+export { LinearRegression } from "./predict/lr.js";
+export { LinearShepard, type LinearShepardEvaluation } from "./predict/lsp.js";
+export { predictSplit, mapInputScaling } from "./cv/split.js";
+export { cvGivenSplits, type CvMap, type SplitResult } from "./cv/given.js";
+export { readSplitsFile, splitRows, type Split, type SplitsFile } from "./cv/splits.js";
+export { are, meanArePerP } from "./cv/are.js";
+export { Mars, type MarsOptions, type MarsTerm } from "./predict/mars.js";
+export { marsFit, marsPredict, type MarsFitResult, type MarsKernelOptions } from "./backend/kernels/mars.js";
