@@ -594,6 +594,11 @@ class Locator {
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
     const int32_t best = scan_facet_columns(S, c0, K);
     memo_.insert(key_.data(), best);
+    // The way back is known too: from the new simplex across the same facet lies the vertex just left behind.
+    if (best >= 0) {
+      key_[d_] = best;
+      if (!memo_.found(memo_.find(key_.data()))) memo_.insert(key_.data(), S[j]);
+    }
     return best;
   }
 
