@@ -518,6 +518,11 @@ function neighbour(S: usize, j: i32): i32 {
     }
   }
   memoInsert(keyBuf, best);
+  // The way back is known too: from the new simplex across the same facet lies the vertex just left behind.
+  if (best >= 0) {
+    sti(keyBuf, D, best);
+    if (ldi(memoEntry(memoFind(keyBuf)), 0) < 0) memoInsert(keyBuf, ldi(S, j));
+  }
   return best;
 }
 

@@ -208,53 +208,6 @@ int32_t dispatch_dim(int32_t d, F&& f) {
   }
 }
 
-// The data point beyond the facet (barycentric depth b = -(g.x + c0) > kOffFacet, not a vertex of S) minimizing
-// num / b with num = lift - 2 c.x + K; compared as num < best * b (no division, one rarely taken branch).
-template <int D>
-int32_t scan_facet(const double* x, const double* lift, int32_t n, int32_t d, const double* g, const double* c,
-                   double c0, double K, const int32_t* S) {
-  const int32_t dd = D > 0 ? D : d;
-  int32_t best = -1;
-  double best_key = INFINITY;
-  for (int32_t p = 0; p < n; ++p) {
-    const double* xp = x + size_t(p) * dd;
-    double gb = 0.0, cb = 0.0;
-    for (int32_t k = 0; k < dd; ++k) {
-      gb += g[k] * xp[k];
-      cb += c[k] * xp[k];
-    }
-    const double b = -(gb + c0);
-    const double num = lift[p] - 2.0 * cb + K;
-    if (b > kOffFacet && num < best_key * b) {
-      bool vertex = false;
-      for (int32_t k = 0; k <= dd; ++k) vertex = vertex || S[k] == p;
-      if (!vertex) {
-        best_key = num / b;
-        best = p;
-      }
-    }
-  }
-  return best;
-}
-
-// Growth step: removes the new basis direction e from every residual, updating |r|^2 and the power.
-template <int D>
-void update_residuals(double* resid, int32_t n, int32_t d, const double* e, double step, double* h2, double* pw) {
-  const int32_t dd = D > 0 ? D : d;
-  for (int32_t i = 0; i < n; ++i) {
-    double* r = resid + size_t(i) * dd;
-    double t = 0.0;
-    for (int32_t k = 0; k < dd; ++k) t += e[k] * r[k];
-    double s = 0.0;
-    for (int32_t k = 0; k < dd; ++k) {
-      r[k] -= t * e[k];
-      s += r[k] * r[k];
-    }
-    h2[i] = s;
-    pw[i] -= 2.0 * step * t;
-  }
-}
-
 // The nearest of the data points 0, stride, 2 stride, ... to z (ties: lowest index).
 template <int D>
 int32_t nearest_point(const double* x, int32_t n, int32_t d, const double* z, int32_t stride) {
@@ -557,14 +510,17 @@ class Locator {
 
   // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
   // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  void ensure_columns() {
+    if (!xt_.empty()) return;
+    xt_.resize(size_t(n_) * d_);
+    for (int32_t i = 0; i < n_; ++i)
+      for (int32_t k = 0; k < d_; ++k) xt_[size_t(k) * n_ + i] = x_[size_t(i) * d_ + k];
+    gb_.resize(n_);
+    cb_.resize(n_);
+  }
+
   int32_t scan_facet_columns(const int32_t* S, double c0, double K) {
-    if (xt_.empty()) {
-      xt_.resize(size_t(n_) * d_);
-      for (int32_t i = 0; i < n_; ++i)
-        for (int32_t k = 0; k < d_; ++k) xt_[size_t(k) * n_ + i] = x_[size_t(i) * d_ + k];
-      gb_.resize(n_);
-      cb_.resize(n_);
-    }
+    ensure_columns();
     double* gb = gb_.data();
     double* cb = cb_.data();
     for (int32_t p = 0; p < n_; ++p) {
@@ -638,30 +594,41 @@ class Locator {
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
     const int32_t best = scan_facet_columns(S, c0, K);
     memo_.insert(key_.data(), best);
+    // The way back is known too: from the new simplex across the same facet lies the vertex just left behind.
+    if (best >= 0) {
+      key_[d_] = best;
+      if (!memo_.found(memo_.find(key_.data()))) memo_.insert(key_.data(), S[j]);
+    }
     return best;
   }
 
   // Grows a Delaunay simplex from vertex v: each next vertex makes the smallest (power) sphere through the
   // current face (DelaunaySparse's MAKEFIRSTSIMP). Returns the dimension reached; S gets the vertices ascending.
   int32_t grow(int32_t v, int32_t* S) {
+    // Residuals are column-major (resid_[k * n + i]) like xt_: the same sums in the same order, vectorized.
+    ensure_columns();
     if (resid_.empty()) {
       resid_.resize(size_t(n_) * d_);
       h2_.resize(n_);
       pw_.resize(n_);
       basis_.resize(d_);
     }
+    const size_t n = size_t(n_);
+    double* h2 = h2_.data();
+    double* pw = pw_.data();
+    double* t = gb_.data();  // scratch: e . r per point
     const double* xv = &x_[size_t(v) * d_];
-    for (int32_t i = 0; i < n_; ++i) {
-      double* r = &resid_[size_t(i) * d_];
-      const double* xi = &x_[size_t(i) * d_];
-      double s = 0.0;
-      for (int32_t k = 0; k < d_; ++k) {
-        r[k] = xi[k] - xv[k];
-        s += r[k] * r[k];
+    for (size_t i = 0; i < n; ++i) h2[i] = 0.0;
+    for (int32_t k = 0; k < d_; ++k) {
+      double* rk = &resid_[size_t(k) * n];
+      const double* xk = &xt_[size_t(k) * n];
+      const double vk = xv[k];
+      for (size_t i = 0; i < n; ++i) {
+        rk[i] = xk[i] - vk;
+        h2[i] += rk[i] * rk[i];
       }
-      h2_[i] = s;
-      pw_[i] = s + delta_[i] - delta_[v];
     }
+    for (size_t i = 0; i < n; ++i) pw[i] = h2[i] + delta_[i] - delta_[v];
     S[0] = v;
     const double off2 = kOffFlat * kOffFlat;
     for (int32_t step = 1; step <= d_; ++step) {
@@ -669,25 +636,38 @@ class Locator {
       double best_key = INFINITY;
       for (int32_t i = 0; i < n_; ++i) {
         // Minimizes s = pw / (2h) through the monotone sign(s) s^2, avoiding a square root per point.
-        const double h2 = h2_[i];
-        const double pw = pw_[i];
-        const double key = (pw >= 0.0 ? pw * pw : -(pw * pw)) / h2;
-        if (h2 > off2 && key < best_key) {
+        const double hh = h2[i];
+        const double p = pw[i];
+        const double key = (p >= 0.0 ? p * p : -(p * p)) / hh;
+        if (hh > off2 && key < best_key) {
           best_key = key;
           best = i;
         }
       }
       if (best < 0) return step - 1;
-      const double best_s = pw_[best] / (2.0 * std::sqrt(h2_[best]));
+      const double best_s = pw[best] / (2.0 * std::sqrt(h2[best]));
       S[step] = best;
       if (step == d_) break;  // the residuals are only needed for a next step
-      const double h = std::sqrt(h2_[best]);
+      const double h = std::sqrt(h2[best]);
       double* e = basis_.data();
-      for (int32_t k = 0; k < d_; ++k) e[k] = resid_[size_t(best) * d_ + k] / h;
-      dispatch_dim(d_, [&](auto dim) {
-        update_residuals<decltype(dim)::value>(resid_.data(), n_, d_, e, best_s, h2_.data(), pw_.data());
-        return 0;
-      });
+      for (int32_t k = 0; k < d_; ++k) e[k] = resid_[size_t(k) * n + best] / h;
+      // Remove direction e from every residual, updating |r|^2 and the power.
+      for (size_t i = 0; i < n; ++i) t[i] = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        const double* rk = &resid_[size_t(k) * n];
+        const double ek = e[k];
+        for (size_t i = 0; i < n; ++i) t[i] += ek * rk[i];
+      }
+      for (size_t i = 0; i < n; ++i) h2[i] = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        double* rk = &resid_[size_t(k) * n];
+        const double ek = e[k];
+        for (size_t i = 0; i < n; ++i) {
+          rk[i] -= t[i] * ek;
+          h2[i] += rk[i] * rk[i];
+        }
+      }
+      for (size_t i = 0; i < n; ++i) pw[i] -= 2.0 * best_s * t[i];
     }
     for (int32_t i = 1; i <= d_; ++i) {  // insertion sort of d+1 indices
       const int32_t t = S[i];
