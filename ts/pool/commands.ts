@@ -13,7 +13,8 @@ import { writeFileAtomic } from "./files.js";
 import { runJob, type JobSummary } from "./job.js";
 import { parseFractions, parseShard } from "./plan.js";
 import { parseWorkers } from "./pool.js";
-import { refitPlan, refitWriter } from "./refit.js";
+import { refitPlan, refitWriter, type MixtureOptions } from "./refit.js";
+import { parseFamilies } from "../mixture/fit.js";
 import { packMaps } from "./shared-maps.js";
 
 export type Opts = Record<string, unknown> & {
@@ -120,15 +121,43 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   const methods = parseMethods(opts.methods ?? "lr,lsp");
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
-  const ds = await loadMaps(file, opts);
+  // Mixtures need each configuration's runs: not available from an aggregated --map table.
+  const families = opts.mixtures === false || opts.map ? [] : parseFamilies(typeof opts.families === "string" ? opts.families : "all");
+  const kmax = positiveInt("--kmax", opts.kmax, 5);
+  const ds = await loadDataset(file, { ...optionsFromCli(opts), ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}) });
+  if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
-  const plan = refitPlan(maps, { methods, response: opts.logResponse ? "log" : "linear" });
-  const s = await runJob({ maps, plan }, refitWriter, jobOptions(opts, opts.out, "refit"));
-  const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: models.json, summary.csv, summary.md\n` : "";
+  let runs: { runs: Float64Array; offsets: Int32Array; keys: string[][] } | undefined;
+  let mixtures: MixtureOptions | undefined;
+  if (families.length) {
+    const t = ds.table;
+    const d = t.roles.inputs.length;
+    runs = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: [] };
+    for (let c = 0; c < t.count; c++)
+      runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
+    const seed = /^\d+$/.test(String(opts.seed ?? "1")) ? Number(opts.seed ?? 1) : 1;
+    mixtures = { families, kmax, seed, configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
+  }
+  const plan = refitPlan(maps, { methods, response: opts.logResponse ? "log" : "linear", mixtures });
+  const s = await runJob({ maps, plan, runs }, refitWriter, jobOptions(opts, opts.out, "refit"));
+  const files = refitWriter.files(plan).join(", ");
+  const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";
   report(s, opts, text);
   return s;
 }
 
 export function registerRefitOptions(cmd: Command): Command {
-  return addBulkOptions(cmd).addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"));
+  return addBulkOptions(cmd)
+    .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
+    .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
+    .option("--kmax <k>", "mixture components 1..k", "5")
+    .option("--no-mixtures", "fit only the maps, no run distributions");
+}
+
+/** A copy of a typed array in shared memory (workers read it without copying). */
+function sharedCopy<T extends Float64Array | Int32Array>(a: T): T {
+  const C = a.constructor as { new (b: SharedArrayBuffer): T };
+  const out = new C(new SharedArrayBuffer(Math.max(8, a.byteLength)));
+  (out as Float64Array).set(a as Float64Array);
+  return (a.length === out.length ? out : out.subarray(0, a.length)) as T;
 }

@@ -31,6 +31,8 @@ export interface CvPlan extends PlanBase {
 
 export interface RefitPlan extends PlanBase {
   verb: "refit";
+  /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
+  mixtures?: { families: string[]; kmax: number; seed: number; configs: number; chunk: number; columns: string[] };
 }
 
 export type Plan = CvPlan | RefitPlan;
@@ -38,7 +40,8 @@ export type Plan = CvPlan | RefitPlan;
 export type Task =
   | { id: string; kind: "cv-gen"; map: number; method: string; pIndex: number; r0: number; r1: number }
   | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number }
-  | { id: string; kind: "fit"; map: number; method: string };
+  | { id: string; kind: "fit"; map: number; method: string }
+  | { id: string; kind: "mix"; map: -1; c0: number; c1: number };
 
 export function planTasks(plan: Plan): Task[] {
   const tasks: Task[] = [];
@@ -59,6 +62,10 @@ export function planTasks(plan: Plan): Task[] {
       }
     }
   });
+  if (plan.verb === "refit" && plan.mixtures) {
+    const { configs, chunk } = plan.mixtures;
+    for (let c0 = 0; c0 < configs; c0 += chunk) tasks.push({ id: `mix/${c0}`, kind: "mix", map: -1, c0, c1: Math.min(configs, c0 + chunk) });
+  }
   return tasks;
 }
 

@@ -6,10 +6,24 @@ import type { OutputWriter } from "./job.js";
 import { planTasks, type Plan, type RefitPlan } from "./plan.js";
 import { fingerprint, type SharedMaps } from "./shared-maps.js";
 import type { FitResult } from "./work.js";
+import type { MixResult } from "./mixtures.js";
 
-export function refitPlan(maps: SharedMaps, o: { methods: string[]; response: "linear" | "log" }): RefitPlan {
+export interface MixtureOptions {
+  families: string[];
+  kmax: number;
+  seed: number;
+  /** Configurations in the dataset, and the names of the columns that identify one (factors, then inputs). */
+  configs: number;
+  columns: string[];
+}
+
+/** Configurations per mixture task: one kernel call per family fits them all. */
+export const MIX_CHUNK = 64;
+
+export function refitPlan(maps: SharedMaps, o: { methods: string[]; response: "linear" | "log"; mixtures?: MixtureOptions }): RefitPlan {
   const factors = Object.keys(maps.meta[0]?.key ?? {});
   return {
+    ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}),
     format: "varmap-job",
     version: 1,
     verb: "refit",
@@ -24,15 +38,17 @@ export function refitPlan(maps: SharedMaps, o: { methods: string[]; response: "l
 export const REFIT_FILES = ["models.json", "summary.csv", "summary.md"];
 
 export const refitWriter: OutputWriter = {
-  files() {
-    return REFIT_FILES;
+  files(plan: Plan) {
+    return (plan as RefitPlan).mixtures ? [...REFIT_FILES, "distributions.csv"] : REFIT_FILES;
   },
   write(planAny: Plan, results, dir) {
     const plan = planAny as RefitPlan;
     const models: unknown[] = [];
     const rows: (string | number)[][] = [];
     let failed = 0;
+    const mix = plan.mixtures ? writeDistributions(plan, results, dir) : undefined;
     for (const t of planTasks(plan)) {
+      if (t.kind !== "fit") continue;
       const r = results.get(t.id) as FitResult;
       const map = plan.maps[t.map];
       const key = Object.fromEntries(plan.factors.map((f, i) => [f, map.values[i]]));
@@ -58,8 +74,41 @@ export const refitWriter: OutputWriter = {
       "|---|---:|---:|",
       ...byMethod,
       "",
+      ...(mix ? mix.markdown : []),
     ].join("\n");
     writeFileAtomic(join(dir, "summary.md"), md);
-    return { maps: plan.maps.length, methods: plan.methods, models: models.length, failed };
+    return { maps: plan.maps.length, methods: plan.methods, models: models.length, failed, ...(mix ? { distributions: mix.counts } : {}) };
   },
 };
+
+/** distributions.csv: each configuration's BIC-best mixture; returns the best-family × best-k counts (seed 001 Tables 4–5). */
+function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknown>, dir: string): { counts: Record<string, number[]>; markdown: string[] } {
+  const m = plan.mixtures!;
+  const rows: (string | number)[][] = [];
+  const counts: Record<string, number[]> = Object.fromEntries(m.families.map((f) => [f, new Array(m.kmax).fill(0)]));
+  let none = 0;
+  for (const t of planTasks(plan)) {
+    if (t.kind !== "mix") continue;
+    for (const c of (results.get(t.id) as MixResult).configs) {
+      const b = c.best;
+      if (!b) none++;
+      else counts[b.family][b.k - 1]++;
+      rows.push([...c.key, c.n, b?.family ?? "", b?.k ?? "", b?.loglik ?? NaN, b?.bic ?? NaN, b?.iterations ?? "", b ? String(b.converged) : "", b ? String(b.floorBound) : "", b ? JSON.stringify(b.params) : ""]);
+    }
+  }
+  writeFileAtomic(
+    join(dir, "distributions.csv"),
+    csvText([...m.columns, "n", "family", "k", "loglik", "bic", "iterations", "converged", "floor_bound", "params"], rows),
+  );
+  const markdown = [
+    `## Run distributions`,
+    ``,
+    `${m.configs} configuration(s), families ${m.families.join(", ")} with k = 1..${m.kmax}; the BIC-best model of each in distributions.csv.${none ? ` ${none} configuration(s) had no finite fit.` : ""}`,
+    ``,
+    `| best family | ${Array.from({ length: m.kmax }, (_, i) => `k=${i + 1}`).join(" | ")} | total |`,
+    `|---|${Array.from({ length: m.kmax + 1 }, () => "---:").join("|")}|`,
+    ...m.families.map((f) => `| ${f} | ${counts[f].join(" | ")} | ${counts[f].reduce((a, b) => a + b, 0)} |`),
+    ``,
+  ];
+  return { counts, markdown };
+}

@@ -8,12 +8,15 @@ import type { Plan, Task } from "./plan.js";
 import { divisionStream, randomDivision } from "./random.js";
 import { mapLabel, mapView, type SharedMaps } from "./shared-maps.js";
 import { mapScaling, scoreSplit, type MapData } from "./split.js";
+import { fitMixtureChunk, type MixResult } from "./mixtures.js";
 
 export interface WorkContext {
   maps: SharedMaps;
   plan: Plan;
   /** Given splits (--splits): training row positions per map and split. */
   givenTrain?: number[][][];
+  /** Every configuration's runs (refit with mixtures), in shared memory, and each configuration's key columns. */
+  runs?: { runs: Float64Array; offsets: Int32Array; keys: string[][] };
   /** Row ids (the --id column) per map, for predictions.csv; default the row positions. */
   ids?: (number | string)[][];
 }
@@ -35,8 +38,9 @@ function mapData(ctx: WorkContext, m: number): MapData {
   return { ...mapView(ctx.maps, m), meta: ctx.maps.meta[m] };
 }
 
-export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult {
+export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | MixResult {
   const plan = ctx.plan;
+  if (task.kind === "mix") return fitMixtureChunk(ctx, task);
   const map = mapData(ctx, task.map);
   if (task.kind === "fit") {
     try {
