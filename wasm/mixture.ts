@@ -72,6 +72,20 @@ function apsi1m1(a: f64): f64 {
 }
 @inline function trigam(a: f64): f64 { return (apsi1m1(a) + 1.0) / a; }
 
+// Gamma log-density without cancellation for large shapes (mirror of native gamma_const / gamma_logpdf).
+const GAMMA_BIG: f64 = 15.0;
+function gammaConst(a: f64, b: f64): f64 {
+  if (a < GAMMA_BIG) return -lgam(a) - a * Math.log(b);
+  const xi = 1.0 / a, x2 = xi * xi;
+  const tail = xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return 0.5 * Math.log(a) - 0.5 * LOG_2PI - tail;
+}
+@inline function gammaLogpdf(a: f64, b: f64, c: f64, x: f64, y: f64): f64 {
+  if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
+  const u = x / (a * b) - 1.0;
+  return c - a * (u - Math.log1p(u)) - y;
+}
+
 // ---------- families ----------
 @inline function logDomain(fam: i32): bool { return fam >= FAM_WEIBULL; }
 function sdFactor(fam: i32): f64 {
@@ -277,9 +291,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
   for (let j = 0; j < k; ++j) {
     const l = Math.log(ld(pw, j));
     if (fam == FAM_GAMMA) {
-      st(c, j, l - lgam(ld(pa, j)) - ld(pa, j) * Math.log(ld(pb, j)));
-      st(inv, j, 1.0 / ld(pb, j));
-      st(g1, j, ld(pa, j) - 1.0);
+      st(c, j, l + gammaConst(ld(pa, j), ld(pb, j)));
     } else {
       st(c, j, l - Math.log(ld(pb, j)) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0));
       st(inv, j, 1.0 / ld(pb, j));
@@ -299,7 +311,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
         const z = (yi - ld(pa, j)) * ld(inv, j);
         v = ld(c, j) - 0.5 * z * z;
       } else if (fam == FAM_GAMMA) {
-        v = ld(c, j) + ld(g1, j) * yi - xi * ld(inv, j);
+        v = gammaLogpdf(ld(pa, j), ld(pb, j), ld(c, j), xi, yi);
       } else {
         v = ld(c, j) + honly(fam, (yi - ld(pa, j)) * ld(inv, j));
       }
@@ -486,7 +498,7 @@ function compLogpdf(fam: i32, a: f64, b: f64, x: f64, y: f64): f64 {
     const z = (y - a) / b;
     return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
   }
-  if (fam == FAM_GAMMA) return -lgam(a) - a * Math.log(b) + (a - 1.0) * y - x / b;
+  if (fam == FAM_GAMMA) return gammaLogpdf(a, b, gammaConst(a, b), x, y);
   return -Math.log(b) + honly(fam, (y - a) / b);
 }
 
@@ -601,6 +613,7 @@ let cxRestarts: i32 = 0;
 let cxMaxIter: i32 = 0;
 let cxTol: f64 = 0;
 let cxNspikes: i32 = 0;
+let cxPartitionsOnly: bool = false;
 let cxSpikes: usize = 0;
 let sPw: usize = 0;
 let sPa: usize = 0;
@@ -621,9 +634,10 @@ function fitModel(fam: i32, k: i32): usize {
   }
   const work0 = gWork;
   const n = wN;
-  const restarts = cxRestarts, nspikes = cxNspikes;
-  const base = restarts + nspikes + CORE_STARTS;
-  const nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
+  const restarts = cxRestarts, nspikes = cxPartitionsOnly ? 0 : cxNspikes;
+  const ncore = cxPartitionsOnly ? 0 : CORE_STARTS;
+  const base = restarts + nspikes + ncore;
+  const nrest = k == 1 ? 1 : base + (greedy && !cxPartitionsOnly ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const shortIter = cxMaxIter < SHORT_ITER ? cxMaxIter : SHORT_ITER;
   const ow = out + (<usize>5 << 3), oa = out + (<usize>(5 + KMAX) << 3), ob = out + (<usize>(5 + 2 * KMAX) << 3);
   const qw = prev + (<usize>5 << 3), qa = prev + (<usize>(5 + KMAX) << 3), qb = prev + (<usize>(5 + 2 * KMAX) << 3);
@@ -687,8 +701,9 @@ function fitModel(fam: i32, k: i32): usize {
 @inline function locationKey(fam: i32, a: f64, b: f64): f64 { return fam == FAM_GAMMA ? a * b : a; }
 
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
-  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, loglik: usize, bic: usize, iterations: usize,
+  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, loglik: usize, bic: usize, iterations: usize,
   converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
+  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || maxIter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0)) return BAD_ARGUMENT;
   if (ldi(offsets, 0) != 0) return BAD_ARGUMENT;
   for (let c = 0; c < nconf; ++c) if (ldi(offsets, c + 1) < ldi(offsets, c)) return BAD_ARGUMENT;
@@ -775,7 +790,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
-    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol;
+    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1;
     cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
     for (let f = 0; f < 6; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
 

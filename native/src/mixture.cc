@@ -86,6 +86,23 @@ double apsi1m1(double a) {
 // ψ'(a) = (a·ψ'(a) − 1 + 1) / a
 inline double trigam(double a) { return (apsi1m1(a) + 1.0) / a; }
 
+// Gamma log-density without cancellation for large shapes (tight components reach shapes of 1e12): with
+// u = x/(a·b) − 1 and Stirling's series, log f = c − a·(u − log1p(u)) − log x where
+// c = ½log a − ½log 2π − (lgamma(a) − Stirling(a)); below GAMMA_BIG the direct form c + (a−1)·log x − x/b.
+constexpr double GAMMA_BIG = 15.0;
+double gamma_const(double a, double b) {
+  if (a < GAMMA_BIG) return -lgam(a) - a * std::log(b);
+  const double xi = 1.0 / a, x2 = xi * xi;
+  const double tail =
+      xi * (1.0 / 12 + x2 * (-1.0 / 360 + x2 * (1.0 / 1260 + x2 * (-1.0 / 1680 + x2 * (1.0 / 1188 + x2 * (-691.0 / 360360))))));
+  return 0.5 * std::log(a) - 0.5 * LOG_2PI - tail;
+}
+inline double gamma_logpdf(double a, double b, double c, double x, double y) {
+  if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
+  const double u = x / (a * b) - 1.0;
+  return c - a * (u - std::log1p(u)) - y;
+}
+
 // ---------- families ----------
 inline bool log_domain(int fam) { return fam >= FAM_WEIBULL; }
 // Component sd of the family's domain variable per unit sigma (location-scale log families).
@@ -292,13 +309,11 @@ void mstep_component(int fam, const Work& wk, const double* w, double W, int max
 double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
   const int32_t n = wk.n;
   g_work += double(n) * k;
-  double c[KMAX], inv[KMAX], g1[KMAX];
+  double c[KMAX], inv[KMAX];
   for (int j = 0; j < k; ++j) {
     const double lp = std::log(pw[j]);
     if (fam == FAM_GAMMA) {
-      c[j] = lp - lgam(pa[j]) - pa[j] * std::log(pb[j]);
-      inv[j] = 1.0 / pb[j];
-      g1[j] = pa[j] - 1.0;
+      c[j] = lp + gamma_const(pa[j], pb[j]);
     } else {
       c[j] = lp - std::log(pb[j]) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0);
       inv[j] = 1.0 / pb[j];
@@ -319,7 +334,7 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
         const double z = (yi - pa[j]) * inv[j];
         v = c[j] - 0.5 * z * z;
       } else if (fam == FAM_GAMMA) {
-        v = c[j] + g1[j] * yi - xi * inv[j];
+        v = gamma_logpdf(pa[j], pb[j], c[j], xi, yi);
       } else {
         v = c[j] + honly(fam, (yi - pa[j]) * inv[j]);
       }
@@ -559,7 +574,7 @@ double comp_logpdf(int fam, double a, double b, double x, double y) {
     const double z = (y - a) / b;
     return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
   }
-  if (fam == FAM_GAMMA) return -lgam(a) - a * std::log(b) + (a - 1.0) * y - x / b;
+  if (fam == FAM_GAMMA) return gamma_logpdf(a, b, gamma_const(a, b), x, y);
   return -std::log(b) + honly(fam, (y - a) / b);
 }
 
@@ -648,6 +663,7 @@ struct Ctx {
   int32_t cid, restarts, max_iter;
   double tol;
   int nspikes;
+  bool partitions_only;  // strategy 1: only the partition starts (quantile, k-means++)
   int32_t spikes[SPIKE_STARTS];
   Fit cache[6][KMAX + 1];
 };
@@ -663,9 +679,10 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   const bool greedy = prev && prev->L > -INFINITY;
   const double work0 = g_work;
   const int32_t n = wk.n;
-  const int restarts = cx.restarts, nspikes = cx.nspikes;
-  const int base = restarts + nspikes + CORE_STARTS;
-  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
+  const int restarts = cx.restarts, nspikes = cx.partitions_only ? 0 : cx.nspikes;
+  const int ncore = cx.partitions_only ? 0 : CORE_STARTS;
+  const int base = restarts + nspikes + ncore;
+  const int nrest = k == 1 ? 1 : base + (greedy && !cx.partitions_only ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
   // the CONTINUED best short runs (ties: the earlier start) are iterated to convergence; the best result wins
   FitResult cand[CONTINUED];
@@ -757,8 +774,9 @@ double location_key(int fam, double a, double b) { return fam == FAM_GAMMA ? a *
 
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution, double* work) {
+                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work) {
+  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
     return BAD_ARGUMENT;
   if (offsets[0] != 0) return BAD_ARGUMENT;
@@ -858,6 +876,7 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     cx->restarts = restarts;
     cx->max_iter = max_iter;
     cx->tol = tol;
+    cx->partitions_only = strategy == 1;
     cx->nspikes = spike_candidates(wk, SPIKE_STARTS, cx->spikes);
     for (int f = 0; f < 6; ++f)
       for (int q = 0; q <= KMAX; ++q) cx->cache[f][q].have = false;

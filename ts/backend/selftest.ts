@@ -7,6 +7,7 @@ import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
 import { lspEval, lspFit } from "./kernels/lsp.js";
 import { delaunayLocate } from "./kernels/delaunay.js";
+import { mixtureFit } from "./kernels/mixture.js";
 
 export interface SelfTest {
   name: string;
@@ -137,6 +138,16 @@ export const selfTests: SelfTest[] = [
       expectClose(Array.from(r.simplices.subarray(0, 3)), [0, 1, 4], 0, "delaunay simplex");
       expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
       expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
+    },
+  },
+  {
+    name: "mixture.mixtureFit",
+    run(b) {
+      // One normal component: the closed-form MLE (mean 3, ML sd sqrt(2.5)); log L = -n/2 (log(2π σ²) + 1).
+      const x = Float64Array.from([1, 2, 3, 4, 5, 1, 2, 3, 4, 5].map((v) => v));
+      const r = mixtureFit(b, { runs: x, offsets: Int32Array.from([0, 10]), models: [[0, 1]] });
+      const s2 = 2;
+      expectClose([r.params[1], r.params[2], r.loglik[0]], [3, Math.sqrt(s2), -5 * (Math.log(2 * Math.PI * s2) + 1)], 1e-12, "mixture normal k=1");
     },
   },
 ];

@@ -93,6 +93,15 @@ export function lgamma(x: number): number {
   return (x - 0.5) * Math.log(x) - x + LOG_SQRT_2PI + series - Math.log(p);
 }
 
+/** Gamma log-density; for shapes >= 15 in the cancellation-free form the kernels use (Stirling). */
+export function gammaLogpdf(x: number, a: number, th: number): number {
+  if (a < 15) return -lgamma(a) - a * Math.log(th) + (a - 1) * Math.log(x) - x / th;
+  const xi = 1 / a, x2 = xi * xi;
+  const tail = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
+  const u = x / (a * th) - 1;
+  return 0.5 * Math.log(a) - LOG_SQRT_2PI - tail - a * (u - Math.log1p(u)) - Math.log(x);
+}
+
 /** Regularized lower incomplete gamma P(a, x) (series / continued fraction). */
 export function gammaP(a: number, x: number): number {
   if (x <= 0) return 0;
@@ -179,7 +188,7 @@ export const FAMILIES: Record<FamilyName, Family> = {
     name: "gamma",
     code: 1,
     paramNames: ["shape", "scale"],
-    logpdf: (x, a, th) => (x > 0 ? -lgamma(a) - a * Math.log(th) + (a - 1) * Math.log(x) - x / th : -Infinity),
+    logpdf: (x, a, th) => (x > 0 ? gammaLogpdf(x, a, th) : -Infinity),
     cdf: (x, a, th) => gammaP(a, x / th),
     quantile: (p, a, th) => th * invertCdf((t) => gammaP(a, t), p, a * 0.5, a * 2),
     sample: (u, u2, a, th) => {

@@ -14,6 +14,8 @@ export interface MixtureFitOptions {
   restarts?: number;
   maxIter?: number;
   tol?: number;
+  /** Start strategy (see MixtureBatchInput.starts). */
+  starts?: "full" | "partitions";
   /** Stable ids of the configurations (random streams are keyed by them); default 0..count-1. */
   configIds?: Int32Array;
   backend?: KernelBackend;
@@ -74,7 +76,7 @@ export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: Mixtu
     const models = Array.from({ length: kmax }, (_, i) => [FAMILIES[fam].code, i + 1] as const);
     const r = mixtureFit(backend, {
       runs, offsets, configIds: opts.configIds, models,
-      seed: opts.seed, restarts: opts.restarts, maxIter: opts.maxIter, tol: opts.tol,
+      seed: opts.seed, restarts: opts.restarts, maxIter: opts.maxIter, tol: opts.tol, starts: opts.starts,
     });
     const seconds = (performance.now() - t0) / 1000;
     const totalWork = r.work.reduce((s, v) => s + v, 0) || 1;

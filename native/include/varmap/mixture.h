@@ -17,6 +17,11 @@ enum MixtureStatus : int {
   MIXTURE_TOO_FEW = 12,      // a configuration has fewer than 2 runs
 };
 
+// Starts (strategy 0, the default): `restarts` partition starts (below), 3 spike starts (a narrow component on
+// the adjacent pair of runs that is closest relative to its neighbourhood), 2 core starts (dense windows over a
+// broad background) and, for k >= 2, 8 greedy starts from the (k-1)-component fit plus one new component (spike
+// pairs, residual windows where the (k-1) fit explains the data worst, lowest and highest runs). Every start runs
+// 25 EM iterations; the best is continued to convergence. Strategy 1: partition starts only (large samples).
 // Fits, for every configuration c (runs[offsets[c] .. offsets[c+1])) and every model m = (family, k) =
 // (models[2m], models[2m+1]), a k-component mixture by EM: `restarts` starts (restart 0 from equal-count
 // quantile groups, the others from k-means++ seeds of a SplitMix64 generator keyed by (seed, config_ids[c],
@@ -32,7 +37,7 @@ enum MixtureStatus : int {
 // gamma: sd of log x = sqrt(trigamma(shape))) is kept >= the data's resolution in that domain.
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, double* loglik, double* bic, int32_t* iterations, uint8_t* converged,
-                uint8_t* floor_bound, double* params, double* resolution, double* work);
+                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work);
 
 }  // namespace varmap

@@ -6,7 +6,7 @@ export const MIXTURE_FIT: KernelSpec = {
   name: "mixtureFit",
   module: "mixture",
   args: [
-    arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int,
+    arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int, arg.int,
     arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out, arg.f64out,
   ],
 };
@@ -26,6 +26,8 @@ export interface MixtureBatchInput {
   restarts?: number;
   maxIter?: number;
   tol?: number;
+  /** "full" (default): partition, spike, core and greedy starts; "partitions": quantile and k-means++ starts only. */
+  starts?: "full" | "partitions";
 }
 
 export interface MixtureBatchResult {
@@ -73,7 +75,7 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
   if (nconf <= 0 || nmodels === 0) return out;
   const status = backend.run(MIXTURE_FIT, [
     input.runs, input.offsets, nconf, ids, models, nmodels, input.seed ?? 1, input.restarts ?? 5,
-    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride,
+    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride, input.starts === "partitions" ? 1 : 0,
     out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution, out.work,
   ]);
   checkStatus("mixtureFit", status, SPECIFIC);

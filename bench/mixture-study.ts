@@ -1,0 +1,103 @@
+// Mixture study: speed on the 274 IOzone configurations (all 30 models), best-k counts beside mclust's, and the
+// synthetic recovery / BIC study at n = 100,000 with default iterations.
+//   node dist/bench/mixture-study.js [--backend native|wasm] [--reps 3] [--only real|synthetic] [--shared DIR]
+// Reports wall and CPU time (median over --reps); on a busy machine CPU time is the better single-thread figure.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { getBackend } from "../ts/backend/index.js";
+import { fitMixtures } from "../ts/mixture/fit.js";
+import type { FamilyName } from "../ts/mixture/families.js";
+import { Mixture } from "../ts/mixture/model.js";
+import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
+import { packageRoot } from "../ts/package-root.js";
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const backend = getBackend(arg("--backend"));
+const reps = Number(arg("--reps") ?? 3);
+const only = arg("--only");
+const shared = resolve(arg("--shared") ?? process.env.VARMAP_SHARED ?? join(packageRoot(), "..", "shared"));
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+function timed<T>(f: () => T): { value: T; wall: number; cpu: number } {
+  const c0 = process.cpuUsage(), t0 = performance.now();
+  const value = f();
+  const c = process.cpuUsage(c0);
+  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
+}
+
+function readIozone(): { runs: Float64Array; offsets: Int32Array } {
+  const lines = readFileSync(join(shared, "data", "iozone-2018.csv"), "utf8").trim().split(/\r?\n/).slice(1);
+  const groups = new Map<string, number[]>();
+  for (const l of lines) {
+    const c = l.split(",");
+    const key = c.slice(0, 7).join(",");
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(Number(c[8]));
+  }
+  const offsets = [0];
+  const all: number[] = [];
+  for (const g of groups.values()) {
+    all.push(...g);
+    offsets.push(all.length);
+  }
+  return { runs: Float64Array.from(all), offsets: Int32Array.from(offsets) };
+}
+
+if (only !== "synthetic") {
+  const { runs, offsets } = readIozone();
+  const nconf = offsets.length - 1;
+  const walls: number[] = [], cpus: number[] = [];
+  let last;
+  for (let r = 0; r < reps; r++) {
+    const t = timed(() => fitMixtures(runs, offsets, { backend }));
+    walls.push(t.wall);
+    cpus.push(t.cpu);
+    last = t.value;
+  }
+  console.log(`[${backend.name}] all 30 models × ${nconf} IOzone configurations: median wall ${median(walls).toFixed(2)} s, CPU ${median(cpus).toFixed(2)} s (single thread); reps ${reps}`);
+  const s = summarizeFits(last!, ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"], 5);
+  console.log(formatTables(s));
+  console.log(`best k within normal (k=1..5): varmap ${s.bestKWithinFamily.normal.join("/")}  vs mclust 76/75/51/33/39`);
+  // the synthetic design: 22,734 configurations of 150 runs; time per configuration from the 150-run ones
+  let n150 = 0;
+  for (let c = 0; c < nconf; c++) if (offsets[c + 1] - offsets[c] === 150) n150++;
+  const perConfig = median(cpus) / nconf;
+  console.log(`estimate for 22,734 × 150 runs, all 30 models: ${((22734 * perConfig) / 60).toFixed(1)} CPU-minutes, ${((22734 * perConfig) / 120).toFixed(1)} minutes on 2 cores (from ${perConfig.toFixed(3)} CPU-s per configuration; ${n150} of the ${nconf} have 150 runs)`);
+}
+
+if (only !== "real") {
+  const L = Math.log;
+  const cases: { family: FamilyName; w: number[]; a: number[]; b: number[] }[] = [
+    { family: "normal", w: [0.4, 0.6], a: [100, 130], b: [5, 8] },
+    { family: "gamma", w: [0.3, 0.7], a: [50, 200], b: [2, 0.8] },
+    { family: "weibull", w: [0.45, 0.55], a: [L(100), L(150)], b: [0.05, 0.04] },
+    { family: "lognormal", w: [0.35, 0.65], a: [L(100), L(140)], b: [0.05, 0.06] },
+    { family: "loglogistic", w: [0.5, 0.5], a: [L(100), L(150)], b: [0.03, 0.03] },
+    { family: "frechet", w: [0.6, 0.4], a: [L(100), L(150)], b: [0.04, 0.05] },
+    { family: "normal", w: [0.3, 0.3, 0.4], a: [100, 130, 170], b: [5, 6, 8] },
+    { family: "lognormal", w: [0.2, 0.5, 0.3], a: [L(100), L(130), L(170)], b: [0.04, 0.04, 0.05] },
+  ];
+  const all = [...cases, ...cases.slice(0, 6).map((c) => ({ ...c, w: [1], a: [c.a[1]], b: [c.b[1]] }))];
+  let right = 0;
+  let seed = 77;
+  for (const c of all) {
+    let s = seed++ >>> 0;
+    const next = () => {
+      s = (s + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(s ^ (s >>> 15), s | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
+    };
+    const N = 100_000;
+    const x = new Mixture(c.family, c.w, c.a, c.b).sample(N, next);
+    const t = timed(() => fitMixtures(x, Int32Array.from([0, N]), { families: [c.family], kmax: c.w.length + 1, backend, starts: "partitions", restarts: 2 }));
+    const best = t.value.rows.find((r) => r.best)!;
+    if (best.k === c.w.length) right++;
+    const fitTrue = t.value.rows.find((r) => r.k === c.w.length)!;
+    console.log(`${c.family} true k=${c.w.length}: BIC k=${best.k}; fit of true k ${JSON.stringify(fitTrue.params, (_, v) => (typeof v === "number" ? Number(v.toPrecision(5)) : v))} (${t.cpu.toFixed(1)} CPU-s)`);
+  }
+  console.log(`synthetic n = 100,000: BIC chose the true k in ${right}/${all.length} cases`);
+}
