@@ -499,6 +499,9 @@ class Forward {
     let bxxSum: f64 = 0;
     let st: f64 = 0;
     let span = startSpan;
+    let dot1: f64 = 0;
+    let dot2: f64 = 0;
+    let covStale = true;
     const ob = pred * n;
     const pb = parent * n;
     const nn = <f64>n;
@@ -523,6 +526,7 @@ class Forward {
       } else if (dx != 0) {
         for (let k = 0; k < newCol; ++k) unchecked((covCol[k] = covCol[k] + dx * covSx[k]));
       }
+      if (dx != 0) covStale = true;
       bxSum += b1;
       bxSqSum += bSq;
       bxxSum += b1 * x1;
@@ -536,10 +540,14 @@ class Forward {
         --span;
         if (span == 0) {
           span = minSpan;
-          let dot1: f64 = 0;
-          let dot2: f64 = 0;
-          for (let k = 0; k < newCol; ++k) dot1 += unchecked(ycbo[k]) * unchecked(covCol[k]);
-          for (let k = 0; k < newCol; ++k) dot2 += unchecked(covCol[k]) * unchecked(covCol[k]);
+          if (covStale) {
+            // covCol[0..newCol) changes only when dx != 0: reuse the dots between tied knots (as mars.cc)
+            dot1 = 0;
+            dot2 = 0;
+            for (let k = 0; k < newCol; ++k) dot1 += unchecked(ycbo[k]) * unchecked(covCol[k]);
+            for (let k = 0; k < newCol; ++k) dot2 += unchecked(covCol[k]) * unchecked(covCol[k]);
+            covStale = false;
+          }
           const t1 = unchecked(ycbo[newCol]) - dot1;
           const t2 = unchecked(covCol[newCol]) - dot2;
           let delta: f64 = 0;
@@ -842,19 +850,18 @@ export function mars_fit(X: usize, yp: usize, n: i32, d: i32, opts: usize, dirsO
   const nTerms = fp.nTerms;
   const lim = min(nTerms, M);
 
-  let used = new StaticArray<i32>(M);
+  // drop linearly dependent terms; when none is, the same factorization serves the pruning (as mars.cc)
+  const used = new StaticArray<i32>(M);
   let m = 0;
   for (let t = 0; t < lim; ++t) if (unchecked(fp.fullSet[t])) unchecked((used[m++] = t));
-  {
-    const q = householderQr(fp.bx, n, used, m, ys, true);
-    if (q.rank < m) {
-      for (let c = q.rank; c < m; ++c) unchecked((fp.fullSet[q.order[c]] = 0));
-      m = 0;
-      for (let t = 0; t < lim; ++t) if (unchecked(fp.fullSet[t])) unchecked((used[m++] = t));
-    }
+  let q = householderQr(fp.bx, n, used, m, y, true);
+  if (q.rank < m) {
+    for (let c = q.rank; c < m; ++c) unchecked((fp.fullSet[q.order[c]] = 0));
+    m = 0;
+    for (let t = 0; t < lim; ++t) if (unchecked(fp.fullSet[t])) unchecked((used[m++] = t));
+    q = householderQr(fp.bx, n, used, m, y, false);
   }
 
-  const q = householderQr(fp.bx, n, used, m, y, false);
   if (q.rank < m) return MARS_SINGULAR;
   for (let i = 0; i < m; ++i) if (!(Math.abs(unchecked(q.R[i * m + i])) > 0)) return MARS_SINGULAR;
   let rssFull: f64 = 0;

@@ -97,6 +97,27 @@ void insertion_sort(std::vector<QEntry>& v, int n, Less less) {
   }
 }
 
+// FindKnot's per-case update: covSx += b1*ct, then covCol += dx*covSx, skipping the halves that are exact
+// no-ops (b1 == 0 outside the parent's support, dx == 0 between tied x values): the same rounding as the
+// fused loop, much faster on gridded inputs. Compiled also for AVX2 (chosen at run time where the CPU has it):
+// element-wise mul/add without FMA round exactly as SSE2 does, so results do not depend on the CPU.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void update_covariances(double* __restrict covSx, double* __restrict covCol, const double* __restrict ct, double b1,
+                        double dx, int nc) {
+  if (b1 != 0 && dx != 0) {
+    for (int k = 0; k < nc; ++k) {
+      covSx[k] += b1 * ct[k];
+      covCol[k] += dx * covSx[k];
+    }
+  } else if (b1 != 0) {
+    for (int k = 0; k < nc; ++k) covSx[k] += b1 * ct[k];
+  } else if (dx != 0) {
+    for (int k = 0; k < nc; ++k) covCol[k] += dx * covSx[k];
+  }
+}
+
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
@@ -129,13 +150,20 @@ class ForwardPass {
     degree.assign(M, 0);
     nUses.assign(d, 0);
     bxOrth_ = alloc_buffer<double>(n * M, false);    // every column is written before it is read
-    bxOrthCT_ = alloc_buffer<double>(M * n, false);
+    // bxOrthCT rows are per case with a stride that grows with the model: FindKnot reads one short row per
+    // case, and a stride of nk (200) would spread those reads over 8x more cache lines than needed
+    ctStride_ = std::min(M, size_t(32));
+    bxOrthCT_ = alloc_buffer<double>(ctStride_ * n, false);
     bxOrthMean_.assign(M, 0.0);
     // the beta cache saves dot products but needs nk^2 * d doubles: skip it when that is large (results are
     // identical either way: a cached beta is the value that would be recomputed)
     if (M * M * size_t(d) <= kMaxBetaCache) {
       betaCache_ = alloc_buffer<double>(M * M * size_t(d), false);
       cacheCount_.assign(M * size_t(d), 0);
+    }
+    if (n * M * size_t(d) <= kMaxBetaCache) {
+      residCache_.resize(M * size_t(d));
+      residCount_.assign(M * size_t(d), 0);
     }
     xbx_.assign(n, 0.0);
     covSx_.assign(M, 0.0);
@@ -283,8 +311,19 @@ class ForwardPass {
         std::fill(o, o + n, 0.0);
       }
     }
-    const size_t M = size_t(M_);
-    for (size_t i = 0; i < n; ++i) bxOrthCT_[size_t(t) + i * M] = o[i] - bxOrthMean_[t];
+    ensure_ct_rows(size_t(t) + 1);
+    const size_t S = ctStride_;
+    for (size_t i = 0; i < n; ++i) bxOrthCT_[size_t(t) + i * S] = o[i] - bxOrthMean_[t];
+  }
+
+  // Grows the row stride of bxOrthCT to hold `rows` terms (doubling, at most nk), keeping its contents.
+  void ensure_ct_rows(size_t rows) {
+    if (rows <= ctStride_) return;
+    const size_t S = std::min(size_t(M_), std::max(rows, 2 * ctStride_));
+    Buffer<double> grown = alloc_buffer<double>(S * n_, false);
+    for (size_t i = 0; i < n_; ++i) std::memcpy(&grown[i * S], &bxOrthCT_[i * ctStride_], ctStride_ * sizeof(double));
+    bxOrthCT_ = std::move(grown);
+    ctStride_ = S;
   }
 
   // Modified Gram-Schmidt of v against the used columns 0..t-1 of bxOrth; betas cached per (parent, pred).
@@ -297,8 +336,23 @@ class ForwardPass {
       cache = &betaCache_[size_t(cacheParent) * M_ + size_t(pred) * M_ * M_];
       count = &cacheCount_[size_t(cacheParent) + size_t(pred) * M_];
     }
-    std::memcpy(out, v, n * sizeof(double));
-    for (int k = 0; k < t; ++k) {
+    // the residual itself is also kept per (parent, pred) when memory allows, so a later step continues the
+    // Gram-Schmidt sweep from the columns it has already removed (the same operations in the same order)
+    std::vector<double>* resid = nullptr;
+    int first = 0;
+    if (cacheParent >= 0 && !residCache_.empty()) {
+      const size_t idx = size_t(cacheParent) + size_t(pred) * M_;
+      resid = &residCache_[idx];
+      if (resid->empty()) {
+        resid->assign(v, v + n);
+        residCount_[idx] = 0;
+      }
+      first = residCount_[idx];
+      std::memcpy(out, resid->data(), n * sizeof(double));
+    } else {
+      std::memcpy(out, v, n * sizeof(double));
+    }
+    for (int k = first; k < t; ++k) {
       if (!fullSet[k]) continue;
       const double* b = &bxOrth_[size_t(k) * n];
       double beta;
@@ -313,6 +367,10 @@ class ForwardPass {
       for (size_t i = 0; i < n; ++i) out[i] -= beta * b[i];
     }
     if (count && *count < t) *count = t;
+    if (resid && first < t) {
+      std::memcpy(resid->data(), out, n * sizeof(double));
+      residCount_[size_t(cacheParent) + size_t(pred) * M_] = t;
+    }
   }
 
   // earth's GetNewFormFlag: false when every used term already has this predictor with the parent's others.
@@ -461,8 +519,8 @@ class ForwardPass {
   void find_knot(int* bestCase, double* pairDelta, int newCol, int parent, int pred, double deltaLinUnadj,
                  double maxLegal, int startSpan, int minSpan, int endSpan, double adjust) {
     const size_t n = n_;
-    const size_t M = size_t(M_);
     const double tol = newCol < 15 ? .01 : 1e-5;
+    const size_t S = ctStride_;
     double* covCol = covCol_.data();
     double* covSx = covSx_.data();
     double* ycbo = ycbo_.data();
@@ -470,6 +528,8 @@ class ForwardPass {
     for (int k = 0; k <= newCol; ++k) covCol[k] = covSx[k] = 0;
     double ybxSum = 0, bxSum = 0, bxSqSum = 0, bxSqxSum = 0, bxxSum = 0, st = 0;
     int span = startSpan;
+    double dot1 = 0, dot2 = 0;  // ycbo.covCol and covCol.covCol over the existing columns
+    bool covStale = true;
     const int* ord = &order_[size_t(pred) * n];
     const double* xp = x_ + size_t(pred) * n;
     const double* par = &bx[size_t(parent) * n];
@@ -482,20 +542,9 @@ class ForwardPass {
       const double b1 = par[ix1];
       const double bSq = b1 * b1;
       const double dx = x1 - x0;
-      const double* ct = &bxOrthCT_[size_t(ix1) * M];
-      // covSx += b1*ct then covCol += dx*covSx, skipping the halves that are exact no-ops (b1 == 0 outside
-      // the parent's support, dx == 0 between tied x values): the same rounding as the fused loop, much faster
-      // on gridded inputs.
-      if (b1 != 0 && dx != 0) {
-        for (int k = 0; k < newCol; ++k) {
-          covSx[k] += b1 * ct[k];
-          covCol[k] += dx * covSx[k];
-        }
-      } else if (b1 != 0) {
-        for (int k = 0; k < newCol; ++k) covSx[k] += b1 * ct[k];
-      } else if (dx != 0) {
-        for (int k = 0; k < newCol; ++k) covCol[k] += dx * covSx[k];
-      }
+      const double* ct = &bxOrthCT_[size_t(ix1) * S];
+      update_covariances(covSx, covCol, ct, b1, dx, newCol);
+      if (dx != 0) covStale = true;
       bxSum += b1;
       bxSqSum += bSq;
       bxxSum += b1 * x1;
@@ -507,9 +556,12 @@ class ForwardPass {
       ycbo[newCol] += dx * ybxSum;
       if (b1 > 0 && covCol[newCol] > 0 && --span == 0) {
         span = minSpan;
-        double dot1 = 0, dot2 = 0;
-        for (int k = 0; k < newCol; ++k) dot1 += ycbo[k] * covCol[k];
-        for (int k = 0; k < newCol; ++k) dot2 += covCol[k] * covCol[k];
+        if (covStale) {  // covCol[0..newCol) changes only when dx != 0: reuse the dots between tied knots
+          dot1 = dot2 = 0;
+          for (int k = 0; k < newCol; ++k) dot1 += ycbo[k] * covCol[k];
+          for (int k = 0; k < newCol; ++k) dot2 += covCol[k] * covCol[k];
+          covStale = false;
+        }
         const double t1 = ycbo[newCol] - dot1;
         const double t2 = covCol[newCol] - dot2;
         double delta = 0;
@@ -562,7 +614,8 @@ class ForwardPass {
       double* o = &bxOrth_[size_t(t1) * n];
       std::fill(o, o + n, 0.0);
       bxOrthMean_[t1] = 0;
-      for (size_t i = 0; i < n; ++i) bxOrthCT_[size_t(t1) + i * size_t(M_)] = 0;
+      ensure_ct_rows(size_t(t1) + 1);
+      for (size_t i = 0; i < n; ++i) bxOrthCT_[size_t(t1) + i * ctStride_] = 0;
     }
   }
 
@@ -575,7 +628,9 @@ class ForwardPass {
   int nTerms_ = 1, nQ_ = 0, nFastK_ = 0;
   std::vector<int> order_;
   Buffer<double> bxOrth_, bxOrthCT_, betaCache_;
-  std::vector<int> cacheCount_;
+  size_t ctStride_ = 0;
+  std::vector<int> cacheCount_, residCount_;
+  std::vector<std::vector<double>> residCache_;
   std::vector<double> bxOrthMean_, xbx_, covSx_, covCol_, ycbo_;
   std::vector<QEntry> q_, sortedQ_;
 };
@@ -787,23 +842,22 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   fp.run();
   const int nTerms = fp.nTerms();
 
-  // drop linearly dependent terms (earth's RegressAndFix after the forward pass)
+  // drop linearly dependent terms (earth's RegressAndFix after the forward pass); when none is, the same
+  // factorization (on the original y) serves the pruning
   std::vector<int> used;
   for (int t = 0; t < std::min(nTerms, M); ++t)
     if (fp.fullSet[t]) used.push_back(t);
-  {
-    Qr q = householder_qr(fp.bx.get(), N, used, ys.data(), true);
-    if (q.rank < int(used.size())) {
-      for (size_t c = size_t(q.rank); c < used.size(); ++c) fp.fullSet[q.order[c]] = 0;
-      used.clear();
-      for (int t = 0; t < std::min(nTerms, M); ++t)
-        if (fp.fullSet[t]) used.push_back(t);
-    }
+  Qr q = householder_qr(fp.bx.get(), N, used, y, true);
+  if (q.rank < int(used.size())) {
+    for (size_t c = size_t(q.rank); c < used.size(); ++c) fp.fullSet[q.order[c]] = 0;
+    used.clear();
+    for (int t = 0; t < std::min(nTerms, M); ++t)
+      if (fp.fullSet[t]) used.push_back(t);
+    q = householder_qr(fp.bx.get(), N, used, y, false);
   }
   const int m = int(used.size());
 
   // pruning on the original y
-  Qr q = householder_qr(fp.bx.get(), N, used, y, false);
   if (q.rank < m) return MARS_SINGULAR;
   for (int i = 0; i < m; ++i)
     if (!(std::fabs(q.R[size_t(i) * m + i]) > 0)) return MARS_SINGULAR;

@@ -51,15 +51,20 @@ export interface MarsState {
   options: Required<Omit<MarsOptions, keyof PredictorOptions>>;
 }
 
-const TERM_CONDITIONS: Record<number, string> = {
-  1: "Reached maximum number of terms (nk < 3)",
-  2: "GRSq -Inf",
-  3: "Reached minimum GRSq -10",
-  4: "RSq changed by less than thresh",
-  5: "Reached maximum RSq 1 - thresh",
-  6: "No new term increases RSq",
-  7: "Reached nk",
-};
+/** Why the forward pass stopped, in earth's words (print.termcond). */
+function termination(s: MarsState): string {
+  const t = s.options.thresh;
+  switch (s.termCond) {
+    case 1: return `Reached maximum number of terms ${s.options.nk}`;
+    case 2: return "GRSq -Inf";
+    case 3: return "Reached minimum GRSq -10";
+    case 4: return `RSq changed by less than ${t}`;
+    case 5: return `Reached maximum RSq ${(1 - t).toFixed(4)}`;
+    case 6: return "No new term increases RSq";
+    case 7: return `Reached nk ${s.options.nk}`;
+    default: return "unknown";
+  }
+}
 
 export class Mars extends Predictor<MarsState, MarsOptions> {
   readonly method = "mars";
@@ -133,7 +138,7 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
   /** Fit statistics on the training data (response on the model scale). */
   get stats(): { rss: number; gcv: number; rsq: number; grsq: number; nForwardTerms: number; termCond: number; termination: string } {
     const s = this.requireState();
-    return { rss: s.rss, gcv: s.gcv, rsq: s.rsq, grsq: s.grsq, nForwardTerms: s.nForwardTerms, termCond: s.termCond, termination: TERM_CONDITIONS[s.termCond] ?? "unknown" };
+    return { rss: s.rss, gcv: s.gcv, rsq: s.rsq, grsq: s.grsq, nForwardTerms: s.nForwardTerms, termCond: s.termCond, termination: termination(s) };
   }
 
   /** A text summary like R's summary(earth): terms with coefficients, GCV, RSS, R², why the forward pass stopped. */
@@ -153,9 +158,9 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
     const maxDeg = Math.max(...degrees.keys());
     lines.push("");
     lines.push(`Selected ${s.terms.length} of ${s.nForwardTerms} terms, and ${used.size} of ${this.dim} predictors`);
-    lines.push(`Termination condition: ${TERM_CONDITIONS[s.termCond] ?? "unknown"}${s.termCond === 4 ? ` (${s.options.thresh})` : ""} at ${s.nForwardTerms} terms`);
+    lines.push(`Termination condition: ${termination(s)} at ${s.nForwardTerms} terms`);
     lines.push(`Number of terms at each degree of interaction: ${Array.from({ length: maxDeg + 1 }, (_, k) => degrees.get(k) ?? 0).join(" ")}${maxDeg <= 1 ? " (additive model)" : ""}`);
-    lines.push(`GCV ${fmt(s.gcv)}    RSS ${fmt(s.rss)}    GRSq ${fmt(s.grsq)}    RSq ${fmt(s.rsq)}`);
+    lines.push(`GCV ${fmt(s.gcv, 15)}    RSS ${fmt(s.rss, 15)}    GRSq ${fmt(s.grsq, 15)}    RSq ${fmt(s.rsq, 15)}`);
     lines.push(`Options: degree ${s.options.degree}, nk ${s.options.nk}, penalty ${s.options.penalty}, thresh ${s.options.thresh}, fast.k ${s.options.fastK}, training points ${s.nTrain}`);
     return lines.join("\n");
   }
@@ -194,8 +199,9 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
   }
 }
 
-function fmt(v: number): string {
-  return Number.isFinite(v) ? Number(v.toPrecision(6)).toString() : String(v);
+/** Like C's %g with the given significant digits (earth prints knots with 6, statistics with 15). */
+function fmt(v: number, digits = 6): string {
+  return Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : String(v);
 }
 
 function checkOptions(o: MarsOptions): void {

@@ -8,8 +8,7 @@ namespace varmap {
 
 // Kernel-specific status codes.
 enum MarsStatus : int {
-  MARS_CONSTANT_X = 10,  // reserved
-  MARS_SINGULAR = 11,    // the pruning regression became singular (should not happen after the rank fix)
+  MARS_SINGULAR = 11,  // the pruning regression became singular (should not happen after the rank fix)
 };
 
 // Layout of the option vector `opts` passed to mars_fit (doubles; integers are exact).
