@@ -35,11 +35,20 @@ class Args {
   template <typename T, napi_typedarray_type Kind>
   T* array(size_t i, size_t* length = nullptr) {
     if (i >= info_.Length() || !info_[i].IsTypedArray()) return fail<T>();
-    Napi::TypedArray ta = info_[i].As<Napi::TypedArray>();
-    if (ta.TypedArrayType() != Kind) return fail<T>();
-    if (length) *length = ta.ElementLength();
-    auto* base = static_cast<uint8_t*>(ta.ArrayBuffer().Data());
-    return reinterpret_cast<T*>(base + ta.ByteOffset());
+    // napi_get_typedarray_info gives the data pointer (byte offset applied) for ArrayBuffer and
+    // SharedArrayBuffer backing alike; ArrayBuffer().Data() would be null for a SharedArrayBuffer.
+    napi_typedarray_type type;
+    size_t count = 0;
+    void* data = nullptr;
+    if (napi_get_typedarray_info(info_.Env(), info_[i], &type, &count, &data, nullptr, nullptr) != napi_ok || type != Kind)
+      return fail<T>();
+    if (length) *length = count;
+    if (data == nullptr) {
+      // A zero-length array may have no storage; a non-null dummy keeps kernels' pointer checks simple.
+      static T empty[1];
+      return count == 0 ? empty : fail<T>();
+    }
+    return static_cast<T*>(data);
   }
   double* f64(size_t i, size_t* length = nullptr) { return array<double, napi_float64_array>(i, length); }
   int32_t* i32(size_t i, size_t* length = nullptr) { return array<int32_t, napi_int32_array>(i, length); }

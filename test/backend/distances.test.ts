@@ -60,3 +60,16 @@ describe("sqdist parity native vs wasm", () => {
     }
   });
 });
+
+describe("kernels read SharedArrayBuffer-backed arrays (what the worker pool passes)", () => {
+  it(`sqdist on ${selected.name} with shared inputs and a shared, offset output`, () => {
+    const X = new Float64Array(new SharedArrayBuffer(6 * 8));
+    X.set([0, 0, 3, 4, 1, 1]);
+    const Q = new Float64Array(new SharedArrayBuffer(3 * 8), 8, 2);
+    Q.set([1, 2]);
+    const out = new Float64Array(new SharedArrayBuffer(5 * 8), 16, 3);
+    sqdist(selected, X, Q, 2, out);
+    expect(Array.from(out)).toEqual([5, 8, 1]);
+  });
+});
+
