@@ -1,4 +1,15 @@
 // Mixture EM over a batch of configurations × (family, k). Mirror: wasm/mixture.ts (same arithmetic, same order).
+//
+// Every configuration's runs are divided by their mean (x) and logged (y = log x). E-step: responsibilities by
+// log-sum-exp. M-steps (weighted MLE per component): normal and lognormal in closed form; gamma by Newton on
+// log(shape) for log a − ψ(a) = log x̄_w − mean_w log x, then scale = x̄_w / shape; Weibull, loglogistic and
+// Fréchet as location-scale families of y by one safeguarded Newton step on (mu, log sigma) per EM iteration
+// (backtracking so the objective never decreases: a generalized EM), to convergence for starts.
+// Tie floor (issue #7 item 3): the likelihood is unbounded when a component collapses on tied runs, so every
+// component's standard deviation in its family's domain is kept >= the data's resolution there: dx = smallest
+// gap between distinct x (normal), dy = smallest gap between distinct y (lognormal sigma; Weibull and Fréchet
+// sigma·π/√6; loglogistic sigma·π/√3; gamma sqrt(ψ'(shape)), i.e. shape <= amax). floor_bound reports it.
+// Stopping: |ΔlogL| < tol·max(1, |logL|) on the scaled runs, or max_iter iterations.
 #include "varmap/mixture.h"
 
 #include <cmath>
@@ -819,11 +830,9 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
       xs[i] = r[i] / mean;
       ys[i] = std::log(xs[i]);
     }
-    // order by x (insertion sort into merge-free stable order; n is small per configuration)
+    // indices ordering x ascending: a stable bottom-up merge sort (the same in both backends), group2 as buffer
     for (int32_t i = 0; i < n; ++i) order[i] = i;
-    // shell-free simple merge sort would be faster; binary insertion keeps both backends identical and n ≤ ~1e5
     {
-      // bottom-up merge sort on indices using group2 as buffer
       int32_t* a = order.data();
       int32_t* b = group2.data();
       for (int32_t width = 1; width < n; width *= 2) {

@@ -103,19 +103,19 @@ describe("families (TypeScript)", () => {
   it("a fitted Mixture's quantile inverts its cdf and its samples follow it", () => {
     const m = new Mixture("gamma", [0.3, 0.7], [40, 90], [2.5, 1.5]);
     for (const p of [0.05, 0.5, 0.95]) expect(Math.abs(m.cdf(m.quantile(p)) - p)).toBeLessThan(1e-9);
-    const x = m.sample(20000, rng(9));
+    const x = m.sample(5000, rng(9));
     const below = x.filter((v) => v <= m.quantile(0.3)).length / x.length;
-    expect(Math.abs(below - 0.3)).toBeLessThan(0.015);
+    expect(Math.abs(below - 0.3)).toBeLessThan(0.03);
     expect(Mixture.fromJSON(JSON.parse(JSON.stringify(m.toJSON()))).cdf(100)).toBe(m.cdf(100));
   });
 });
 
 describe("mixtureFit parity native vs wasm", () => {
-  it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 12 real configurations × 30 models${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+  it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 6 real configurations × 30 models${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     // Tolerance: log-likelihood within 1e-9 relative for every family but gamma, whose flat multi-component
     // likelihoods make EM creep until the stopping rule; there the stopping points may differ by up to 1e-4 relative.
     const d = readIozone();
-    const pick = [0, 17, 40, 63, 90, 111, 140, 170, 200, 230, 250, 273];
+    const pick = [0, 40, 90, 140, 200, 273];
     const runs: number[] = [];
     const offsets = [0];
     for (const c of pick) {

@@ -30,9 +30,9 @@ const THREE_COMPONENTS: Case[] = [
   { family: "lognormal", w: [0.2, 0.5, 0.3], a: [L(100), L(130), L(170)], b: [0.04, 0.04, 0.05] },
 ];
 const N = 100_000;
-// The BIC cases fit k = true + 1 too, whose EM creeps at large n: the test uses 20,000 runs per case (the full
+// The BIC cases fit k = true + 1 too, whose EM creeps at large n: the test uses 10,000 runs per case (the full
 // n = 100,000 study with default iterations is bench/mixture-study.ts).
-const N_BIC = 20_000;
+const N_BIC = 10_000;
 
 function draw(c: Case, seed: number, n = N): Float64Array {
   return new Mixture(c.family, c.w, c.a, c.b).sample(n, rng(seed));

@@ -1,0 +1,50 @@
+// `varmap mixture` end to end (needs `npm run build`): exit codes, the fits table, no partial output on bad input.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { packageRoot } from "../../ts/package-root.js";
+import { rng } from "../helpers/backends.js";
+
+const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
+const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+
+function dataset(dir: string, bad = false): string {
+  const r = rng(11);
+  const lines = ["g,x,run,y"];
+  for (const [g, x, mu] of [["a", 1, 100], ["a", 2, 150], ["b", 1, 80]] as const)
+    for (let i = 0; i < 40; i++) lines.push(`${g},${x},${i},${(mu + (i % 2 ? 20 : 0) + r() * 5).toFixed(3)}`);
+  if (bad) lines.push("b,1,40,0");
+  const file = join(dir, bad ? "bad.csv" : "runs.csv");
+  writeFileSync(file, lines.join("\n") + "\n");
+  return file;
+}
+
+describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
+  it("writes one row per configuration, family and k and prints the seed-001 tables", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const out = join(dir, "fits.csv");
+    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal,lognormal", "--kmax", "3", "--out", out, "--quiet"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Table 3/);
+    expect(r.stdout).toMatch(/Table 4/);
+    expect(r.stdout).toMatch(/Table 5/);
+    const rows = readFileSync(out, "utf8").trim().split("\n");
+    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,best");
+    expect(rows.length - 1).toBe(3 * 2 * 3);
+    expect(rows.filter((l) => l.endsWith(",true")).length).toBe(3); // one BIC winner per configuration
+  });
+
+  it("exits 2 on a non-positive run or an unknown family and leaves no output file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const out = join(dir, "fits.csv");
+    const bad = run(["mixture", dataset(dir, true), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--out", out]);
+    expect(bad.status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    const fam = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--response", "y", "--families", "cauchy", "--out", out]);
+    expect(fam.status).toBe(2);
+    expect(fam.stderr).toMatch(/unknown mixture family/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
