@@ -368,8 +368,9 @@ function nearest(z: usize, stride: i32): i32 {
   return best;
 }
 
-function startStride(_n: i32, _d: i32): i32 {
-  return 1;
+// Landmark stride for walk starts (see start_stride in native/src/delaunay.cc).
+function startStride(_n: i32, d: i32): i32 {
+  return d <= 8 ? 12 : 1;
 }
 
 // Grows a Delaunay simplex from vertex v (see the C++ grow()).

@@ -278,6 +278,74 @@ function siftDown(p: usize, root: i32, n: i32): void {
   }
 }
 
+// LSHEP's DIAM (largest squared distance between two rows), given a lower bound from an actual pair: pairs
+// pruned by |x_i - x_j| <= r_i + r_j through the centroid, rows scanned by decreasing r (see the native code).
+// Returns -1 when out of memory.
+function diameter2(Xp: usize, n: i32, m: i32, lower: f64): f64 {
+  const c = heap.alloc(<usize>m * 8);
+  const r = heap.alloc(<usize>n * 8);
+  const order = heap.alloc(<usize>n * 4);
+  if (!c || !r || !order) {
+    if (c) heap.free(c);
+    if (r) heap.free(r);
+    if (order) heap.free(order);
+    return -1.0;
+  }
+  for (let j = 0; j < m; ++j) st(c, j, 0.0);
+  for (let i = 0; i < n; ++i) for (let j = 0; j < m; ++j) st(c, j, ld(c, j) + ld(Xp, <usize>i * m + j));
+  for (let j = 0; j < m; ++j) st(c, j, ld(c, j) / <f64>n);
+  for (let i = 0; i < n; ++i) {
+    st(r, i, Math.sqrt(sqdist(Xp + ((<usize>i * m) << 3), c, m)));
+    sti(order, i, i);
+  }
+  sortByKeyDesc(order, n, r);
+  let best = lower;
+  const r0 = ld(r, ldi(order, 0));
+  for (let a = 0; a < n; ++a) {
+    const i = ldi(order, a);
+    const ri = ld(r, i);
+    if ((ri + r0) * PRUNE_SLACK < Math.sqrt(best)) break;
+    for (let b = 0; b < a; ++b) {
+      const j = ldi(order, b);
+      if ((ri + ld(r, j)) * PRUNE_SLACK < Math.sqrt(best)) break;
+      best = max(best, sqdist(Xp + ((<usize>i * m) << 3), Xp + ((<usize>j * m) << 3), m));
+    }
+  }
+  heap.free(c);
+  heap.free(r);
+  heap.free(order);
+  return best;
+}
+
+// Heap sort of the indices at p by key[index] descending, ties by lower index first.
+@inline function before(key: usize, a: i32, b: i32): bool {
+  const ka = ld(key, a), kb = ld(key, b);
+  return ka > kb || (ka == kb && a < b);
+}
+function sortByKeyDesc(p: usize, n: i32, key: usize): void {
+  for (let start = (n >> 1) - 1; start >= 0; --start) siftKey(p, start, n, key);
+  for (let end = n - 1; end > 0; --end) {
+    const t = ldi(p, 0);
+    sti(p, 0, ldi(p, end));
+    sti(p, end, t);
+    siftKey(p, 0, end, key);
+  }
+}
+// Max-heap on the reverse order, so the sorted result runs from "first" to "last".
+function siftKey(p: usize, root: i32, n: i32, key: usize): void {
+  let r = root;
+  while (true) {
+    let child = 2 * r + 1;
+    if (child >= n) return;
+    if (child + 1 < n && before(key, ldi(p, child), ldi(p, child + 1))) ++child;
+    if (!before(key, ldi(p, r), ldi(p, child))) return;
+    const t = ldi(p, r);
+    sti(p, r, ldi(p, child));
+    sti(p, child, t);
+    r = child;
+  }
+}
+
 export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize, rank: usize): i32 {
   if (n < 0 || m < 1) return BAD_ARGUMENT;
   if (!allFinite(Xp, <usize>n * m) || !allFinite(f, <usize>n)) return NONFINITE;
@@ -363,11 +431,9 @@ export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize,
   let lower = 0.0;
   for (let i = 0; i < n; ++i) lower = max(lower, sqdist(Xp + ((<usize>i * m) << 3), Xp + ((<usize>a * m) << 3), m));
   if (maxRw > Math.sqrt(lower) / 2.0) {
-    let diam = 0.0;
-    for (let i = 0; i < n; ++i)
-      for (let j = 0; j < n; ++j)
-        if (i != j) diam = max(diam, sqdist(Xp + ((<usize>j * m) << 3), Xp + ((<usize>i * m) << 3), m));
-    const cap = Math.sqrt(diam) / 2.0;
+    const d2 = diameter2(Xp, n, m, lower);
+    if (d2 < 0.0) return NO_MEMORY;
+    const cap = Math.sqrt(d2) / 2.0;
     for (let k = 0; k < n; ++k) st(rw, k, min(cap, ld(rw, k)));
   }
   return OK;

@@ -128,6 +128,8 @@ class Forward {
   bxOrthCT: StaticArray<f64>;
   bxOrthMean: StaticArray<f64>;
   betaCache: StaticArray<f64>;
+  useCache: bool = true;
+  cacheCount: StaticArray<i32>;
   xbx: StaticArray<f64>;
   covSx: StaticArray<f64>;
   covCol: StaticArray<f64>;
@@ -166,7 +168,9 @@ class Forward {
     this.bxOrth = new StaticArray<f64>(n * M);
     this.bxOrthCT = new StaticArray<f64>(M * n);
     this.bxOrthMean = new StaticArray<f64>(M);
-    this.betaCache = new StaticArray<f64>(M * M * d);
+    // no beta cache when nk^2 * d is large (identical results, see mars.cc)
+    const useCache = <i64>M * M * d <= 1 << 24;
+    this.betaCache = new StaticArray<f64>(useCache ? M * M * d : 1);
     this.xbx = new StaticArray<f64>(n);
     this.covSx = new StaticArray<f64>(M);
     this.covCol = new StaticArray<f64>(M);
@@ -174,8 +178,8 @@ class Forward {
     this.q = new Queue(M + 1);
     this.sorted = new Queue(M + 1);
     this.order = new StaticArray<i32>(n * d);
-    const cache = this.betaCache;
-    for (let i = 0; i < M * M * d; ++i) unchecked((cache[i] = INF));
+    this.useCache = useCache;
+    this.cacheCount = new StaticArray<i32>(useCache ? M * d : 1);
     const tmp = new StaticArray<i32>(n);
     for (let j = 0; j < d; ++j) stableOrder(x, j * n, n, this.order, j * n, tmp);
   }
@@ -312,14 +316,15 @@ class Forward {
     const n = this.n;
     const M = this.M;
     const o = this.bxOrth;
-    const useCache = cacheParent >= 0;
+    const useCache = cacheParent >= 0 && this.useCache;
     const cbase = useCache ? cacheParent * M + pred * M * M : 0;
+    const cnt = useCache ? unchecked(this.cacheCount[cacheParent + pred * M]) : 0;
     for (let i = 0; i < n; ++i) unchecked((o[outBase + i] = va[voff + i]));
     for (let k = 0; k < t; ++k) {
       if (!unchecked(this.fullSet[k])) continue;
       const b = k * n;
       let beta: f64;
-      if (useCache && unchecked(this.betaCache[cbase + k]) != INF) {
+      if (useCache && k < cnt) {
         beta = unchecked(this.betaCache[cbase + k]);
       } else {
         let s: f64 = 0;
@@ -329,6 +334,7 @@ class Forward {
       }
       for (let i = 0; i < n; ++i) unchecked((o[outBase + i] = o[outBase + i] - beta * o[b + i]));
     }
+    if (useCache && cnt < t) unchecked((this.cacheCount[cacheParent + pred * M] = t));
   }
 
   newForm(pred: i32, parent: i32, nTerms: i32): bool {

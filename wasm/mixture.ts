@@ -105,6 +105,9 @@ function hval(fam: i32, z: f64): f64 {
   return -az - 2.0 * Math.log1p(Math.exp(-az));
 }
 
+// Work counter: point × component evaluations (mirror of native g_work).
+let gWork: f64 = 0;
+
 // ---------- per-configuration work state ----------
 let wN: i32 = 0;
 let wX: usize = 0;
@@ -120,6 +123,7 @@ let outA: f64 = 0;
 let outB: f64 = 0;
 
 function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
+  gWork += 2.0 * n;
   let s = 0.0;
   for (let i = 0; i < n; ++i) s += ld(w, i) * ld(v, i);
   const mu = s / W;
@@ -134,6 +138,7 @@ function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
 }
 
 function mstepGamma(x: usize, w: usize, n: i32, W: f64, amax: f64): void {
+  gWork += 2.0 * n;
   let s = 0.0;
   for (let i = 0; i < n; ++i) s += ld(w, i) * ld(x, i);
   const xbar = s / W;
@@ -171,6 +176,7 @@ function mstepGamma(x: usize, w: usize, n: i32, W: f64, amax: f64): void {
 }
 
 function lsObjective(fam: i32, y: usize, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
+  gWork += <f64>n;
   const inv = 1.0 / sig;
   let q = 0.0;
   for (let i = 0; i < n; ++i) {
@@ -185,6 +191,7 @@ function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxi
   if (sig < sfloor) sig = sfloor;
   const lfloor = Math.log(sfloor);
   for (let it = 0; it < maxit; ++it) {
+    gWork += <f64>n;
     const inv = 1.0 / sig;
     let A0 = 0.0, A1 = 0.0, A2 = 0.0, B1 = 0.0, B2 = 0.0, C2 = 0.0;
     for (let i = 0; i < n; ++i) {
@@ -266,6 +273,7 @@ function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f
 // E-step into wResp; returns the log-likelihood of the scaled runs (−Inf when a run has zero density).
 function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv: usize, g1: usize, lp: usize): f64 {
   const n = wN;
+  gWork += <f64>n * k;
   for (let j = 0; j < k; ++j) {
     const l = Math.log(ld(pw, j));
     if (fam == FAM_GAMMA) {
@@ -380,17 +388,12 @@ function startGroups(k: i32, restart: i32, key: u64, group: usize, centers: usiz
   lloyd(k, centers, group, sum, cnt);
 }
 
-function initParams(fam: i32, k: i32, group: usize, pw: usize, pa: usize, pb: usize): void {
+function initFromWeights(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): void {
   const n = wN;
-  const w = wResp;
   for (let j = 0; j < k; ++j) {
-    const wj = w + ((<usize>j * n) << 3);
+    const wj = wResp + ((<usize>j * n) << 3);
     let cnt = 0.0;
-    for (let i = 0; i < n; ++i) {
-      const v = ldi(group, i) == j ? 1.0 : 0.0;
-      st(wj, i, v);
-      cnt += v;
-    }
+    for (let i = 0; i < n; ++i) cnt += ld(wj, i);
     if (cnt == 0.0) {
       for (let i = 0; i < n; ++i) st(wj, i, 1.0);
       mstepComponent(fam, wj, <f64>n, 100, false, 0.0, 0.0);
@@ -405,6 +408,129 @@ function initParams(fam: i32, k: i32, group: usize, pw: usize, pa: usize, pb: us
   let t = 0.0;
   for (let j = 0; j < k; ++j) t += ld(pw, j);
   for (let j = 0; j < k; ++j) st(pw, j, ld(pw, j) / t);
+}
+
+function initParams(fam: i32, k: i32, group: usize, pw: usize, pa: usize, pb: usize): void {
+  const n = wN;
+  for (let j = 0; j < k; ++j) {
+    const wj = wResp + ((<usize>j * n) << 3);
+    for (let i = 0; i < n; ++i) st(wj, i, ldi(group, i) == j ? 1.0 : 0.0);
+  }
+  initFromWeights(fam, k, pw, pa, pb);
+}
+
+let sUsedLo: usize = 0;
+let sUsedHi: usize = 0;
+function initCore(fam: i32, k: i32, frac: f64, pw: usize, pa: usize, pb: usize): void {
+  const n = wN;
+  let h = <i32>(frac * n / (k - 1));
+  if (h < 3) h = 3;
+  if (h > n) h = n;
+  for (let i = 0; i < n; ++i) st(wResp, i, 1.0);
+  for (let j = 1; j < k; ++j) {
+    const wj = wResp + ((<usize>j * n) << 3);
+    for (let i = 0; i < n; ++i) st(wj, i, 0.0);
+  }
+  for (let j = 1; j < k; ++j) {
+    let best = Infinity;
+    let bi = -1;
+    for (let i = 0; i + h <= n; ++i) {
+      let overlap = false;
+      for (let q = 1; q < j; ++q) if (i <= ldi(sUsedHi, q) && i + h - 1 >= ldi(sUsedLo, q)) overlap = true;
+      if (overlap) continue;
+      const range = ld(wX, ldi(wOrder, i + h - 1)) - ld(wX, ldi(wOrder, i));
+      if (range < best) { best = range; bi = i; }
+    }
+    if (bi < 0) break;
+    sti(sUsedLo, j, bi);
+    sti(sUsedHi, j, bi + h - 1);
+    const wj = wResp + ((<usize>j * n) << 3);
+    for (let r = bi; r < bi + h; ++r) st(wj, ldi(wOrder, r), 1.0);
+  }
+  initFromWeights(fam, k, pw, pa, pb);
+  for (let j = 0; j < k; ++j) st(pw, j, 1.0 / k);
+}
+
+function spikeCandidates(want: i32, pos: usize): i32 {
+  const n = wN;
+  let m = <i32>(Math.sqrt(<f64>n) * 0.5);
+  if (m < 2) m = 2;
+  let found = 0;
+  for (let s = 0; s < want; ++s) {
+    let bs = Infinity;
+    let bi = -1;
+    for (let i = 0; i + 1 < n; ++i) {
+      let taken = false;
+      for (let q = 0; q < found; ++q) if (i - ldi(pos, q) <= 1 && ldi(pos, q) - i <= 1) taken = true;
+      if (taken) continue;
+      let g = ld(wX, ldi(wOrder, i + 1)) - ld(wX, ldi(wOrder, i));
+      if (g < wDx) g = wDx;
+      const lo = i - m > 0 ? i - m : 0;
+      const hi = i + 1 + m < n - 1 ? i + 1 + m : n - 1;
+      const sp = (ld(wX, ldi(wOrder, hi)) - ld(wX, ldi(wOrder, lo))) / <f64>(hi - lo);
+      const score = sp > 0.0 ? g / sp : 0.0;
+      if (score < bs) { bs = score; bi = i; }
+    }
+    if (bi < 0) break;
+    sti(pos, found++, bi);
+  }
+  return found;
+}
+
+function compLogpdf(fam: i32, a: f64, b: f64, x: f64, y: f64): f64 {
+  if (fam == FAM_NORMAL) {
+    const z = (x - a) / b;
+    return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_LOGNORMAL) {
+    const z = (y - a) / b;
+    return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_GAMMA) return -lgam(a) - a * Math.log(b) + (a - 1.0) * y - x / b;
+  return -Math.log(b) + honly(fam, (y - a) / b);
+}
+
+let sT: usize = 0;
+function residualWindow(fam: i32, h: i32, km1: i32, qw: usize, qa: usize, qb: usize): i32 {
+  const logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
+  const v = logd ? wY : wX;
+  const res = logd ? wDy : wDx;
+  let best = -Infinity;
+  let bi = 0;
+  for (let i = 0; i + h <= wN; ++i) {
+    let range = ld(v, ldi(wOrder, i + h - 1)) - ld(v, ldi(wOrder, i));
+    if (range < res) range = res;
+    const mid = ldi(wOrder, i + h / 2);
+    let m = -Infinity;
+    for (let j = 0; j < km1; ++j) {
+      const t = Math.log(ld(qw, j)) + compLogpdf(fam, ld(qa, j), ld(qb, j), ld(wX, mid), ld(wY, mid));
+      st(sT, j, t);
+      if (t > m) m = t;
+    }
+    let sum = 0.0;
+    for (let j = 0; j < km1; ++j) sum += Math.exp(ld(sT, j) - m);
+    const score = Math.log(<f64>h / (wN * range)) - (m + Math.log(sum));
+    if (score > best) { best = score; bi = i; }
+  }
+  return bi;
+}
+
+function initGreedy(fam: i32, k: i32, qw: usize, qa: usize, qb: usize, lo: i32, hi: i32, pw: usize, pa: usize, pb: usize): void {
+  const n = wN;
+  const w0 = wResp;
+  for (let i = 0; i < n; ++i) st(w0, i, 0.0);
+  for (let r = lo; r <= hi; ++r) st(w0, ldi(wOrder, r), 1.0);
+  const cnt = <f64>(hi - lo + 1);
+  mstepComponent(fam, w0, cnt, 100, false, 0.0, 0.0);
+  st(pa, k - 1, outA);
+  st(pb, k - 1, outB);
+  const share = cnt / n;
+  st(pw, k - 1, share);
+  for (let j = 0; j < k - 1; ++j) {
+    st(pw, j, ld(qw, j) * (1.0 - share));
+    st(pa, j, ld(qa, j));
+    st(pb, j, ld(qb, j));
+  }
 }
 
 // EM result of the last run
@@ -457,11 +583,112 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
   emL = L; emIters = it; emConv = conv;
 }
 
+const CONTINUED: i32 = 1; // (mirror) best short runs iterated to convergence: the single best here
+const SPIKE_STARTS: i32 = 3;
+const CORE_STARTS: i32 = 2;
+const GREEDY_WINDOWS: i32 = 3;
+const GREEDY_TAILS: i32 = 2;
+@inline function coreFraction(i: i32): f64 { return i == 0 ? 0.5 : 0.2; }
+@inline function greedyFraction(i: i32): f64 { return i == 0 ? 0.5 : i == 1 ? 0.2 : 0.08; }
+
+// Memoized fits of the current configuration: entry = [have, L, iters, conv, work, w[KMAX], a[KMAX], b[KMAX]]
+const ESZ: i32 = 5 + 3 * KMAX;
+let cacheBase: usize = 0;
+@inline function entry(fam: i32, k: i32): usize { return cacheBase + ((<usize>(fam * (KMAX + 1) + k) * ESZ) << 3); }
+let cxSeed: u64 = 0;
+let cxCid: i32 = 0;
+let cxRestarts: i32 = 0;
+let cxMaxIter: i32 = 0;
+let cxTol: f64 = 0;
+let cxNspikes: i32 = 0;
+let cxSpikes: usize = 0;
+let sPw: usize = 0;
+let sPa: usize = 0;
+let sPb: usize = 0;
+let sCenters: usize = 0;
+let sCsum: usize = 0;
+let sCcnt: usize = 0;
+
+// Mirror of native fit_model.
+function fitModel(fam: i32, k: i32): usize {
+  const out = entry(fam, k);
+  if (ld(out, 0) != 0.0) return out;
+  let prev: usize = 0;
+  let greedy = false;
+  if (k >= 2) {
+    prev = fitModel(fam, k - 1);
+    greedy = ld(prev, 1) > -Infinity;
+  }
+  const work0 = gWork;
+  const n = wN;
+  const restarts = cxRestarts, nspikes = cxNspikes;
+  const base = restarts + nspikes + CORE_STARTS;
+  const nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
+  const shortIter = cxMaxIter < SHORT_ITER ? cxMaxIter : SHORT_ITER;
+  const ow = out + (<usize>5 << 3), oa = out + (<usize>(5 + KMAX) << 3), ob = out + (<usize>(5 + 2 * KMAX) << 3);
+  const qw = prev + (<usize>5 << 3), qa = prev + (<usize>(5 + KMAX) << 3), qb = prev + (<usize>(5 + 2 * KMAX) << 3);
+  const pw = sPw, pa = sPa, pb = sPb;
+  let bestL = -Infinity, bestIt = 0, bestConv = false;
+  for (let rs = 0; rs < nrest; ++rs) {
+    if (k == 1) {
+      for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
+      initParams(fam, k, wGroup, pw, pa, pb);
+    } else if (rs >= base) {
+      const g = rs - base;
+      let lo: i32, hi: i32;
+      if (g < nspikes) {
+        lo = ldi(cxSpikes, g);
+        hi = lo + 1;
+      } else if (g >= nspikes + GREEDY_WINDOWS) {
+        let h = n / (4 * k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = g == nspikes + GREEDY_WINDOWS ? 0 : n - h;
+        hi = lo + h - 1;
+      } else {
+        let h = <i32>(greedyFraction(g - nspikes) * n / k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = residualWindow(fam, h, k - 1, qw, qa, qb);
+        hi = lo + h - 1;
+      }
+      initGreedy(fam, k, qw, qa, qb, lo, hi, pw, pa, pb);
+    } else if (rs >= restarts + nspikes) {
+      initCore(fam, k, coreFraction(rs - restarts - nspikes), pw, pa, pb);
+    } else if (rs >= restarts) {
+      startGroups(k - 1, 0, 0, wGroup, sCenters, sCsum, sCcnt);
+      const pair = ldi(cxSpikes, rs - restarts);
+      sti(wGroup, ldi(wOrder, pair), k - 1);
+      sti(wGroup, ldi(wOrder, pair + 1), k - 1);
+      initParams(fam, k, wGroup, pw, pa, pb);
+    } else {
+      startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
+      initParams(fam, k, wGroup, pw, pa, pb);
+    }
+    runEm(fam, k, shortIter, cxTol, pw, pa, pb);
+    if (!(emL > -Infinity)) continue;
+    if (emL > bestL) {
+      bestL = emL; bestIt = emIters; bestConv = emConv;
+      for (let j = 0; j < k; ++j) { st(ow, j, ld(pw, j)); st(oa, j, ld(pa, j)); st(ob, j, ld(pb, j)); }
+    }
+  }
+  if (bestL > -Infinity && !bestConv && bestIt < cxMaxIter) {
+    runEm(fam, k, cxMaxIter - bestIt, cxTol, ow, oa, ob);
+    if (emL > -Infinity) { bestL = emL; bestIt = bestIt + emIters; bestConv = emConv; }
+  }
+  st(out, 0, 1.0);
+  st(out, 1, bestL);
+  st(out, 2, <f64>bestIt);
+  st(out, 3, bestConv ? 1.0 : 0.0);
+  st(out, 4, gWork - work0);
+  return out;
+}
+
 @inline function locationKey(fam: i32, a: f64, b: f64): f64 { return fam == FAM_GAMMA ? a * b : a; }
 
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
   seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, loglik: usize, bic: usize, iterations: usize,
-  converged: usize, floorBound: usize, params: usize, resolution: usize): i32 {
+  converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
   if (nconf < 0 || nmodels < 0 || restarts < 1 || maxIter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0)) return BAD_ARGUMENT;
   if (ldi(offsets, 0) != 0) return BAD_ARGUMENT;
   for (let c = 0; c < nconf; ++c) if (ldi(offsets, c + 1) < ldi(offsets, c)) return BAD_ARGUMENT;
@@ -486,14 +713,18 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   const xs = heap.alloc(nm << 3), ys = heap.alloc(nm << 3);
   const order = heap.alloc(nm << 2), buf = heap.alloc(nm << 2), group = heap.alloc(nm << 2);
   wResp = heap.alloc((<usize>kmax * nm) << 3);
-  const small = heap.alloc(<usize>KMAX * 20 << 3);  // 20 k-sized f64 arrays
+  const small = heap.alloc(<usize>KMAX * 20 << 3);  // 20 k-sized arrays
   const K8 = <usize>KMAX << 3;
   sNw = small; sNa = small + K8; sNb = small + 2 * K8; sC = small + 3 * K8; sInv = small + 4 * K8;
   sG1 = small + 5 * K8; sLp = small + 6 * K8;
-  const bw = small + 7 * K8, ba = small + 8 * K8, bb = small + 9 * K8;
+  // (slots 7..9 unused)
   const pw = small + 10 * K8, pa = small + 11 * K8, pb = small + 12 * K8;
   const centers = small + 13 * K8, csum = small + 14 * K8, ccnt = small + 15 * K8;
   const idx = small + 16 * K8;  // i32 use
+  sUsedLo = small + 17 * K8; sUsedHi = small + 18 * K8; sT = small + 19 * K8;
+  sPw = pw; sPa = pa; sPb = pb; sCenters = centers; sCsum = csum; sCcnt = ccnt;
+  cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
+  cacheBase = heap.alloc((<usize>6 * (KMAX + 1) * ESZ) << 3);
 
   for (let c = 0; c < nconf; ++c) {
     const off = ldi(offsets, c);
@@ -544,31 +775,17 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
-    const cid = ldi(configIds, c);
+    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol;
+    cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
+    for (let f = 0; f < 6; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
 
     for (let m = 0; m < nmodels; ++m) {
       const fam = ldi(models, 2 * m), k = ldi(models, 2 * m + 1);
       const ri = <usize>c * nmodels + m;
-      let bestL = -Infinity, bestIt = 0, bestConv = false;
-      const nrest = k == 1 ? 1 : restarts;
-      const shortIter = maxIter < SHORT_ITER ? maxIter : SHORT_ITER;
-      for (let rs = 0; rs < nrest; ++rs) {
-        if (k == 1) {
-          for (let i = 0; i < n; ++i) sti(group, i, 0);
-        } else {
-          startGroups(k, rs, streamKey(useed, cid, fam, k, rs), group, centers, csum, ccnt);
-        }
-        initParams(fam, k, group, pw, pa, pb);
-        runEm(fam, k, shortIter, tol, pw, pa, pb);
-        if (emL > bestL) {
-          bestL = emL; bestIt = emIters; bestConv = emConv;
-          for (let j = 0; j < k; ++j) { st(bw, j, ld(pw, j)); st(ba, j, ld(pa, j)); st(bb, j, ld(pb, j)); }
-        }
-      }
-      if (bestL > -Infinity && !bestConv && bestIt < maxIter) {
-        runEm(fam, k, maxIter - bestIt, tol, bw, ba, bb);
-        if (emL > -Infinity) { bestL = emL; bestIt = bestIt + emIters; bestConv = emConv; }
-      }
+      const E = fitModel(fam, k);
+      const bestL = ld(E, 1), bestIt = <i32>ld(E, 2), bestConv = ld(E, 3) != 0.0;
+      const bw = E + (<usize>5 << 3), ba = E + (<usize>(5 + KMAX) << 3), bb = E + (<usize>(5 + 2 * KMAX) << 3);
+      st(work, <i32>ri, ld(E, 4));
       const P = params + ((ri * <usize>pstride) << 3);
       for (let q = 0; q < pstride; ++q) st(P, q, NaN);
       if (!(bestL > -Infinity)) {
@@ -621,6 +838,6 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
       }
     }
   }
-  heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(small);
+  heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
   return OK;
 }

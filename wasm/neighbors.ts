@@ -44,6 +44,14 @@ function siftDown(key: usize, id: usize, p: i32, size: i32): void {
   }
 }
 
+// True when one of the 8 doubles at p (one panel tile) is below w.
+@inline function anyBelow8(p: usize, w: f64): bool {
+  const ws = f64x2.splat(w);
+  const lo = v128.or(f64x2.lt(v128.load(p, 0), ws), f64x2.lt(v128.load(p, 16), ws));
+  const hi = v128.or(f64x2.lt(v128.load(p, 32), ws), f64x2.lt(v128.load(p, 48), ws));
+  return v128.any_true(v128.or(lo, hi));
+}
+
 // For each query i: idx[i*k + r] / dist[i*k + r] are the data row and Euclidean distance of its r-th nearest
 // neighbour, nearest first, ties by lower index; with hasExclude != 0, data row exclude[i] (-1: none) is skipped.
 export function knn(X: usize, n: i32, Q: usize, nq: i32, d: i32, exclude: usize, hasExclude: i32, k: i32,
@@ -82,19 +90,24 @@ export function knn(X: usize, n: i32, Q: usize, nq: i32, d: i32, exclude: usize,
       let size = load<i32>(sp);
       // Candidates come in increasing index, so an equal distance never displaces a kept one (lower index).
       let worst = size == k ? load<f64>(key) : Infinity;
-      for (let j = 0; j < rows; ++j) {
-        const v = load<f64>(d2 + (<usize>j << 3));
-        if (j == skip || !(size < k || v < worst)) continue;
-        if (size < k) {
-          store<f64>(key + (<usize>size << 3), v);
-          store<i32>(id + (<usize>size << 2), j0 + j);
-          siftUp(key, id, size++);
-        } else {
-          store<f64>(key, v);
-          store<i32>(id, j0 + j);
-          siftDown(key, id, 0, size);
+      for (let t0 = 0; t0 < rows; t0 += TILE) {
+        const t1 = t0 + TILE < rows ? t0 + TILE : rows;
+        // Once the heap is full most tiles hold no candidate: one vector comparison rejects them together.
+        if (size == k && t1 - t0 == TILE && !anyBelow8(d2 + (<usize>t0 << 3), worst)) continue;
+        for (let j = t0; j < t1; ++j) {
+          const v = load<f64>(d2 + (<usize>j << 3));
+          if (j == skip || !(size < k || v < worst)) continue;
+          if (size < k) {
+            store<f64>(key + (<usize>size << 3), v);
+            store<i32>(id + (<usize>size << 2), j0 + j);
+            siftUp(key, id, size++);
+          } else {
+            store<f64>(key, v);
+            store<i32>(id, j0 + j);
+            siftDown(key, id, 0, size);
+          }
+          if (size == k) worst = load<f64>(key);
         }
-        if (size == k) worst = load<f64>(key);
       }
       store<i32>(sp, size);
     }

@@ -189,12 +189,102 @@ class FlipMemo {
   std::vector<int32_t> slots_;
 };
 
-// Walks start from the grown simplex of the nearest of every stride-th data point (1: the nearest neighbour,
-// as DelaunaySparse). Chosen by measurement (bench/suites/delaunay.ts).
+// Hot loops specialized for small fixed dimensions (D > 0; D = 0 reads d at run time). The operations and their
+// order are the same in every instance (and in wasm/delaunay.ts): only the loop bounds become constants.
+template <int D>
+struct Dim {
+  static constexpr int value = D;
+};
+template <typename F>
+int32_t dispatch_dim(int32_t d, F&& f) {
+  switch (d) {
+    case 2: return f(Dim<2>{});
+    case 3: return f(Dim<3>{});
+    case 4: return f(Dim<4>{});
+    case 5: return f(Dim<5>{});
+    case 6: return f(Dim<6>{});
+    case 8: return f(Dim<8>{});
+    default: return f(Dim<0>{});
+  }
+}
+
+// The data point beyond the facet (barycentric depth b = -(g.x + c0) > kOffFacet, not a vertex of S) minimizing
+// num / b with num = lift - 2 c.x + K; compared as num < best * b (no division, one rarely taken branch).
+template <int D>
+int32_t scan_facet(const double* x, const double* lift, int32_t n, int32_t d, const double* g, const double* c,
+                   double c0, double K, const int32_t* S) {
+  const int32_t dd = D > 0 ? D : d;
+  int32_t best = -1;
+  double best_key = INFINITY;
+  for (int32_t p = 0; p < n; ++p) {
+    const double* xp = x + size_t(p) * dd;
+    double gb = 0.0, cb = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      gb += g[k] * xp[k];
+      cb += c[k] * xp[k];
+    }
+    const double b = -(gb + c0);
+    const double num = lift[p] - 2.0 * cb + K;
+    if (b > kOffFacet && num < best_key * b) {
+      bool vertex = false;
+      for (int32_t k = 0; k <= dd; ++k) vertex = vertex || S[k] == p;
+      if (!vertex) {
+        best_key = num / b;
+        best = p;
+      }
+    }
+  }
+  return best;
+}
+
+// Growth step: removes the new basis direction e from every residual, updating |r|^2 and the power.
+template <int D>
+void update_residuals(double* resid, int32_t n, int32_t d, const double* e, double step, double* h2, double* pw) {
+  const int32_t dd = D > 0 ? D : d;
+  for (int32_t i = 0; i < n; ++i) {
+    double* r = resid + size_t(i) * dd;
+    double t = 0.0;
+    for (int32_t k = 0; k < dd; ++k) t += e[k] * r[k];
+    double s = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      r[k] -= t * e[k];
+      s += r[k] * r[k];
+    }
+    h2[i] = s;
+    pw[i] -= 2.0 * step * t;
+  }
+}
+
+// The nearest of the data points 0, stride, 2 stride, ... to z (ties: lowest index).
+template <int D>
+int32_t nearest_point(const double* x, int32_t n, int32_t d, const double* z, int32_t stride) {
+  const int32_t dd = D > 0 ? D : d;
+  int32_t best = 0;
+  double bd = INFINITY;
+  for (int32_t i = 0; i < n; i += stride) {
+    const double* xi = x + size_t(i) * dd;
+    double s = 0.0;
+    for (int32_t k = 0; k < dd; ++k) {
+      const double t = xi[k] - z[k];
+      s += t * t;
+    }
+    if (s < bd) {
+      bd = s;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// Walks start from the grown simplex of the nearest of every stride-th data point ("landmarks"; stride 1 is
+// DelaunaySparse's nearest neighbour). In low dimensions walks are short and memoized flips cheap, so fewer grown
+// simplices pay off: stride 12 for d <= 8 was 5-15% faster on the MOANA pass and the d = 4, 8 problems, neutral
+// or worse at d = 20 (bench/delaunay-workload.ts). The start is a function of the query alone, so answers do not
+// depend on batching; it only matters for a query on a face shared by several simplices (any of them gives the
+// same value up to rounding).
 int32_t start_stride(int32_t n, int32_t d) {
   (void)n;
-  (void)d;
-  return 1;
+  return d <= 8 ? 12 : 1;
 }
 
 class Locator {
@@ -268,21 +358,7 @@ class Locator {
 
   // The nearest of the data points 0, stride, 2 stride, ... (ties: lowest index).
   int32_t nearest(const double* z, int32_t stride) const {
-    int32_t best = 0;
-    double bd = INFINITY;
-    for (int32_t i = 0; i < n_; i += stride) {
-      const double* xi = &x_[size_t(i) * d_];
-      double s = 0.0;
-      for (int32_t k = 0; k < d_; ++k) {
-        const double t = xi[k] - z[k];
-        s += t * t;
-      }
-      if (s < bd) {
-        bd = s;
-        best = i;
-      }
-    }
-    return best;
+    return dispatch_dim(d_, [&](auto dim) { return nearest_point<decltype(dim)::value>(x_.data(), n_, d_, z, stride); });
   }
 
   // The Delaunay simplex grown from vertex v (memoized): returns the dimension reached (d on success) and
@@ -479,6 +555,44 @@ class Locator {
     return lu_factor(a_.data(), d_, piv_.data());
   }
 
+  // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
+  // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  int32_t scan_facet_columns(const int32_t* S, double c0, double K) {
+    if (xt_.empty()) {
+      xt_.resize(size_t(n_) * d_);
+      for (int32_t i = 0; i < n_; ++i)
+        for (int32_t k = 0; k < d_; ++k) xt_[size_t(k) * n_ + i] = x_[size_t(i) * d_ + k];
+      gb_.resize(n_);
+      cb_.resize(n_);
+    }
+    double* gb = gb_.data();
+    double* cb = cb_.data();
+    for (int32_t p = 0; p < n_; ++p) {
+      gb[p] = 0.0;
+      cb[p] = 0.0;
+    }
+    for (int32_t k = 0; k < d_; ++k) {
+      const double gk = g_[k];
+      const double ck = c_[k];
+      const double* col = &xt_[size_t(k) * n_];
+      for (int32_t p = 0; p < n_; ++p) {
+        gb[p] += gk * col[p];
+        cb[p] += ck * col[p];
+      }
+    }
+    int32_t best = -1;
+    double best_key = INFINITY;
+    for (int32_t p = 0; p < n_; ++p) {
+      const double b = -(gb[p] + c0);
+      const double num = lift_[p] - 2.0 * cb[p] + K;
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
+        best_key = num / b;
+        best = p;
+      }
+    }
+    return best;
+  }
+
   bool in_simplex(const int32_t* S, int32_t p) const {
     for (int32_t k = 0; k <= d_; ++k)
       if (S[k] == p) return true;
@@ -522,25 +636,7 @@ class Locator {
     for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
     const double K = dot(c_.data(), c_.data(), d_) - R;
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
-    int32_t best = -1;
-    double best_key = INFINITY;
-    // key = num / b is compared as num < best_key * b (b > 0): no division and one rarely taken branch.
-    const double* g = g_.data();
-    const double* c = c_.data();
-    for (int32_t p = 0; p < n_; ++p) {
-      const double* xp = &x_[size_t(p) * d_];
-      double gb = 0.0, cb = 0.0;
-      for (int32_t k = 0; k < d_; ++k) {
-        gb += g[k] * xp[k];
-        cb += c[k] * xp[k];
-      }
-      const double b = -(gb + c0);
-      const double num = lift_[p] - 2.0 * cb + K;
-      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
-        best_key = num / b;
-        best = p;
-      }
-    }
+    const int32_t best = scan_facet_columns(S, c0, K);
     memo_.insert(key_.data(), best);
     return best;
   }
@@ -584,20 +680,14 @@ class Locator {
       if (best < 0) return step - 1;
       const double best_s = pw_[best] / (2.0 * std::sqrt(h2_[best]));
       S[step] = best;
+      if (step == d_) break;  // the residuals are only needed for a next step
       const double h = std::sqrt(h2_[best]);
       double* e = basis_.data();
       for (int32_t k = 0; k < d_; ++k) e[k] = resid_[size_t(best) * d_ + k] / h;
-      for (int32_t i = 0; i < n_; ++i) {
-        double* r = &resid_[size_t(i) * d_];
-        const double t = dot(e, r, d_);
-        double s = 0.0;
-        for (int32_t k = 0; k < d_; ++k) {
-          r[k] -= t * e[k];
-          s += r[k] * r[k];
-        }
-        h2_[i] = s;
-        pw_[i] -= 2.0 * best_s * t;
-      }
+      dispatch_dim(d_, [&](auto dim) {
+        update_residuals<decltype(dim)::value>(resid_.data(), n_, d_, e, best_s, h2_.data(), pw_.data());
+        return 0;
+      });
     }
     for (int32_t i = 1; i <= d_; ++i) {  // insertion sort of d+1 indices
       const int32_t t = S[i];
@@ -614,6 +704,7 @@ class Locator {
   int32_t n_, d_;
   double eps_;
   std::vector<double> x_, lift_, delta_, center_;
+  std::vector<double> xt_, gb_, cb_;  // column-major copy of x_ and scan accumulators (built on first use)
   double radius_;
   std::vector<double> a_;
   std::vector<int32_t> piv_;

@@ -26,16 +26,24 @@ inline double sqdist(const double* a, const double* b, int m) {
   return s;
 }
 
-// The same sum, abandoned as soon as a partial sum exceeds `bound` (partial sums never decrease, so the full
-// sum would too); returns the exact full sum otherwise.
-inline double sqdistBounded(const double* a, const double* b, int m, double bound) {
-  double s = 0.0;
+
+// Squared distances from q to the len points of a dimension-major block, each summed over the coordinates in
+// order (the same rounding as a plain loop). On x86-64 Linux an AVX2 clone is chosen at load time when the CPU
+// has it (4 points per instruction); AVX2 without FMA, so products and sums are rounded exactly as in the
+// default clone and both agree bit for bit.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void leaf_sqdist(const double* block, int len, int m, const double* q, double* s) {
+  for (int p = 0; p < len; ++p) s[p] = 0.0;
   for (int j = 0; j < m; ++j) {
-    const double t = a[j] - b[j];
-    s += t * t;
-    if (s > bound) return s;
+    const double qj = q[j];
+    const double* row = block + size_t(j) * len;
+    for (int p = 0; p < len; ++p) {
+      const double t = row[p] - qj;
+      s[p] += t * t;
+    }
   }
-  return s;
 }
 
 // A k-d tree over the rows of X (median splits on the widest coordinate). Cell c owns perm[lo[c] .. hi[c]);
@@ -45,10 +53,28 @@ struct KdTree {
   int m;
   std::vector<int32_t> perm, lo, hi, left, right, dim;
   std::vector<double> split, cellMax;  // cellMax: per-cell maximum of a per-point value (the radii)
+  // Leaf coordinates copied contiguously, dimension-major within each leaf (xs[lo*m + j*len + p]), so a leaf's
+  // distances are computed for all its points at once (vectorizable, no per-point branches).
+  std::vector<double> xs;
+  int maxLeaf = 0;
 
   KdTree(const double* X_, int n, int m_) : X(X_), m(m_), perm(n) {
     for (int i = 0; i < n; ++i) perm[i] = i;
     if (n > 0) build(0, n);
+    xs.resize(size_t(n) * m);
+    for (size_t c = 0; c < lo.size(); ++c) {
+      if (left[c] >= 0) continue;
+      const int len = hi[c] - lo[c];
+      maxLeaf = std::max(maxLeaf, len);
+      double* block = &xs[size_t(lo[c]) * m];
+      for (int p = 0; p < len; ++p)
+        for (int j = 0; j < m; ++j) block[size_t(j) * len + p] = X[size_t(perm[lo[c] + p]) * m + j];
+    }
+  }
+
+  // s[p] = squared distance (LSHEP's sum order) from q to the p-th point of leaf c.
+  void leafDistances(int c, const double* q, double* s) const {
+    leaf_sqdist(&xs[size_t(lo[c]) * m], hi[c] - lo[c], m, q, s);
   }
 
   int build(int a, int b) {
@@ -108,6 +134,7 @@ struct Knn {
   double* d2;    // k squared distances, ascending
   int32_t* idx;  // their indices
   double* off;   // m offsets, zero on entry
+  double* s;     // maxLeaf scratch distances
   int count = 0;
 
   bool better(double d, int32_t i, int slot) const { return d < d2[slot] || (d == d2[slot] && i < idx[slot]); }
@@ -123,15 +150,12 @@ struct Knn {
 
   void search(int c, double lb) {
     if (t.left[c] < 0) {
-      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
-        const int32_t i = t.perm[p];
+      t.leafDistances(c, q, s);
+      const int base = t.lo[c], len = t.hi[c] - base;
+      for (int p = 0; p < len; ++p) {
+        const int32_t i = t.perm[base + p];
         if (i == self) continue;
-        if (count < k) {
-          offer(sqdist(t.X + size_t(i) * t.m, q, t.m), i);
-        } else {
-          const double d = sqdistBounded(t.X + size_t(i) * t.m, q, t.m, d2[k - 1]);
-          if (better(d, i, k - 1)) offer(d, i);
-        }
+        if (count < k || better(s[p], i, k - 1)) offer(s[p], i);
       }
       return;
     }
@@ -157,17 +181,18 @@ struct Cover {
   const double* rw;
   const double* q;
   double* off;
+  double* s;
   std::vector<int32_t>& out;
 
   void search(int c, double lb) {
     const double r = t.cellMax[c];
     if (lb > r * r * kPruneSlack) return;
     if (t.left[c] < 0) {
-      for (int p = t.lo[c]; p < t.hi[c]; ++p) {
-        const int32_t k = t.perm[p];
-        const double r2 = rw[k] * rw[k] * kPruneSlack;
-        const double d = sqdistBounded(t.X + size_t(k) * t.m, q, t.m, r2);
-        if (d <= r2 && std::sqrt(d) < rw[k]) out.push_back(k);
+      t.leafDistances(c, q, s);
+      const int base = t.lo[c], len = t.hi[c] - base;
+      for (int p = 0; p < len; ++p) {
+        const int32_t k = t.perm[base + p];
+        if (s[p] <= rw[k] * rw[k] * kPruneSlack && std::sqrt(s[p]) < rw[k]) out.push_back(k);
       }
       return;
     }
@@ -183,6 +208,31 @@ struct Cover {
   }
 };
 
+// The largest squared distance between two rows (LSHEP's DIAM, same rounding), given a lower bound `best` from
+// an actual pair. Pairs are pruned by the triangle inequality through the centroid: |x_i - x_j| <= r_i + r_j
+// (r = distance to the centroid), scanning rows by decreasing r, so only the few outermost pairs are computed.
+double diameter2(const double* X, int n, int m, double best) {
+  std::vector<double> c(m, 0.0), r(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) c[j] += X[size_t(i) * m + j];
+  for (int j = 0; j < m; ++j) c[j] /= n;
+  for (int i = 0; i < n; ++i) r[i] = std::sqrt(sqdist(X + size_t(i) * m, c.data(), m));
+  std::vector<int32_t> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return r[a] > r[b] || (r[a] == r[b] && a < b); });
+  for (int a = 0; a < n; ++a) {
+    const int i = order[a];
+    if ((r[i] + r[order[0]]) * kPruneSlack < std::sqrt(best)) break;
+    for (int b = 0; b < a; ++b) {
+      const int j = order[b];
+      if ((r[i] + r[j]) * kPruneSlack < std::sqrt(best)) break;
+      // LSHEP computes X(:,I) - X(:,K) for every ordered pair; the square makes the order irrelevant.
+      best = std::max(best, sqdist(X + size_t(i) * m, X + size_t(j) * m, m));
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank) {
@@ -194,12 +244,12 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   KdTree tree(X, n, m);
   std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
   std::vector<int32_t> idx(np);
-  std::vector<double> off(m, 0.0);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
   bool duplicates = false;
   double maxRw = 0.0;
   for (int k = 0; k < n; ++k) {
     const double* xk = X + size_t(k) * m;
-    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data()};
+    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data()};
     knn.search(0, 0.0);
     if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
       duplicates = true;
@@ -240,11 +290,7 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
   double lower = 0.0;
   for (int i = 0; i < n; ++i) lower = std::max(lower, sqdist(X + size_t(i) * m, X + size_t(a) * m, m));
   if (maxRw > std::sqrt(lower) / 2.0) {
-    double diam = 0.0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        if (i != j) diam = std::max(diam, sqdist(X + size_t(j) * m, X + size_t(i) * m, m));
-    const double cap = std::sqrt(diam) / 2.0;
+    const double cap = std::sqrt(diameter2(X, n, m, lower)) / 2.0;
     for (int k = 0; k < n; ++k) rw[k] = std::min(cap, rw[k]);
   }
   return OK;
@@ -263,14 +309,14 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
   std::vector<int32_t> cover;
   cover.reserve(64);
   std::vector<double> sw, swc, slope(m + 1);
-  std::vector<double> off(m, 0.0);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
   std::vector<double> D(m + 1);
   std::vector<int32_t> ID(m + 1);
   for (int iq = 0; iq < nq; ++iq) {
     const double* q = Q + size_t(iq) * m;
     // Every node whose radius covers q.
     cover.clear();
-    Cover{tree, rw, q, off.data(), cover}.search(0, 0.0);
+    Cover{tree, rw, q, off.data(), scratch.data(), cover}.search(0, 0.0);
     ierr[iq] = 0;
     if (cover.empty()) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.

@@ -9,6 +9,9 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "varmap/status.h"
@@ -28,6 +31,7 @@ constexpr double kQrTol = 1e-8;       // rank tolerance of the linear-dependence
 constexpr double kMinBxSos = 0.01;    // a candidate column with less residual sum of squares is unusable
 constexpr double kAlmostZero = 1e-10;
 constexpr int kMaxDegree = 100;
+constexpr size_t kMaxBetaCache = size_t(1) << 24;  // doubles (128 MiB)
 const double kInf = std::numeric_limits<double>::infinity();
 
 inline double sq(double v) { return v * v; }
@@ -93,6 +97,18 @@ void insertion_sort(std::vector<QEntry>& v, int n, Less less) {
   }
 }
 
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+template <typename T>
+using Buffer = std::unique_ptr<T[], FreeDeleter>;
+template <typename T>
+Buffer<T> alloc_buffer(size_t n, bool zeroed) {
+  void* p = zeroed ? std::calloc(n ? n : 1, sizeof(T)) : std::malloc((n ? n : 1) * sizeof(T));
+  if (!p) throw std::bad_alloc();
+  return Buffer<T>(static_cast<T*>(p));
+}
+
 struct Options {
   int degree, nk, minspan, endspan, fastK;
   double thresh, penalty, fastBeta, newvarPenalty, adjustEndspan;
@@ -104,16 +120,23 @@ class ForwardPass {
   ForwardPass(const double* x, const double* y, size_t n, int d, const Options& o)
       : x_(x), y_(y), n_(n), d_(d), M_(o.nk), o_(o) {
     const size_t M = size_t(M_);
-    bx.assign(n * M, 0.0);
+    // n x nk buffers from calloc/malloc: fresh pages are only touched for the terms actually created, which
+    // matters when nk is large (200) and the forward pass stops early
+    bx = alloc_buffer<double>(n * M, true);
     dirs.assign(M * d, 0);
     cuts.assign(M * d, 0.0);
     fullSet.assign(M, 0);
     degree.assign(M, 0);
     nUses.assign(d, 0);
-    bxOrth_.assign(n * M, 0.0);
-    bxOrthCT_.assign(M * n, 0.0);
+    bxOrth_ = alloc_buffer<double>(n * M, false);    // every column is written before it is read
+    bxOrthCT_ = alloc_buffer<double>(M * n, false);
     bxOrthMean_.assign(M, 0.0);
-    betaCache_.assign(M * M * size_t(d), kInf);
+    // the beta cache saves dot products but needs nk^2 * d doubles: skip it when that is large (results are
+    // identical either way: a cached beta is the value that would be recomputed)
+    if (M * M * size_t(d) <= kMaxBetaCache) {
+      betaCache_ = alloc_buffer<double>(M * M * size_t(d), false);
+      cacheCount_.assign(M * size_t(d), 0);
+    }
     xbx_.assign(n, 0.0);
     covSx_.assign(M, 0.0);
     covCol_.assign(M, 0.0);
@@ -188,7 +211,7 @@ class ForwardPass {
 
   int nTerms() const { return nTerms_; }
 
-  std::vector<double> bx;
+  Buffer<double> bx;
   std::vector<int> dirs;       // dirs[t*d + j]
   std::vector<double> cuts;    // cuts[t*d + j]
   std::vector<char> fullSet;
@@ -267,13 +290,19 @@ class ForwardPass {
   // Modified Gram-Schmidt of v against the used columns 0..t-1 of bxOrth; betas cached per (parent, pred).
   void orthog_residuals(double* out, const double* v, int t, int cacheParent, int pred) {
     const size_t n = n_;
-    double* cache = cacheParent >= 0 ? &betaCache_[size_t(cacheParent) * M_ + size_t(pred) * M_ * M_] : nullptr;
+    // betas of (parent, pred) against columns k < count are cached (columns never change once created)
+    double* cache = nullptr;
+    int* count = nullptr;
+    if (cacheParent >= 0 && betaCache_) {
+      cache = &betaCache_[size_t(cacheParent) * M_ + size_t(pred) * M_ * M_];
+      count = &cacheCount_[size_t(cacheParent) + size_t(pred) * M_];
+    }
     std::memcpy(out, v, n * sizeof(double));
     for (int k = 0; k < t; ++k) {
       if (!fullSet[k]) continue;
       const double* b = &bxOrth_[size_t(k) * n];
       double beta;
-      if (cache && cache[k] != kInf) {
+      if (cache && k < *count) {
         beta = cache[k];
       } else {
         double s = 0;
@@ -283,6 +312,7 @@ class ForwardPass {
       }
       for (size_t i = 0; i < n; ++i) out[i] -= beta * b[i];
     }
+    if (count && *count < t) *count = t;
   }
 
   // earth's GetNewFormFlag: false when every used term already has this predictor with the parent's others.
@@ -544,7 +574,9 @@ class ForwardPass {
   double yMean_ = 0;
   int nTerms_ = 1, nQ_ = 0, nFastK_ = 0;
   std::vector<int> order_;
-  std::vector<double> bxOrth_, bxOrthCT_, bxOrthMean_, betaCache_, xbx_, covSx_, covCol_, ycbo_;
+  Buffer<double> bxOrth_, bxOrthCT_, betaCache_;
+  std::vector<int> cacheCount_;
+  std::vector<double> bxOrthMean_, xbx_, covSx_, covCol_, ycbo_;
   std::vector<QEntry> q_, sortedQ_;
 };
 
@@ -580,6 +612,7 @@ Qr householder_qr(const double* A, size_t n, const std::vector<int>& cols, const
         double s = 0;
         const double* w = &W[size_t(l) * n];
         for (size_t i = size_t(l); i < n; ++i) s += w[i] * w[i];
+        MARS_TRACE("qr col %d (term %d) remaining norm ratio %.3e\n", l, r.order[l], std::sqrt(s) / orig[l]);
         if (std::sqrt(s) >= orig[l] * kQrTol) break;
         std::vector<double> tmp(w, w + n);
         const double o = orig[l];
@@ -759,7 +792,7 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   for (int t = 0; t < std::min(nTerms, M); ++t)
     if (fp.fullSet[t]) used.push_back(t);
   {
-    Qr q = householder_qr(fp.bx.data(), N, used, ys.data(), true);
+    Qr q = householder_qr(fp.bx.get(), N, used, ys.data(), true);
     if (q.rank < int(used.size())) {
       for (size_t c = size_t(q.rank); c < used.size(); ++c) fp.fullSet[q.order[c]] = 0;
       used.clear();
@@ -770,7 +803,7 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   const int m = int(used.size());
 
   // pruning on the original y
-  Qr q = householder_qr(fp.bx.data(), N, used, y, false);
+  Qr q = householder_qr(fp.bx.get(), N, used, y, false);
   if (q.rank < m) return MARS_SINGULAR;
   for (int i = 0; i < m; ++i)
     if (!(std::fabs(q.R[size_t(i) * m + i]) > 0)) return MARS_SINGULAR;
@@ -801,7 +834,7 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   std::sort(sel.begin(), sel.end());
 
   // final coefficients by least squares on the selected terms (R's lm.fit)
-  Qr f = householder_qr(fp.bx.data(), N, sel, y, false);
+  Qr f = householder_qr(fp.bx.get(), N, sel, y, false);
   const int s = int(sel.size());
   std::vector<double> b(s);
   for (int i = s - 1; i >= 0; --i) {

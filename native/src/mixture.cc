@@ -15,9 +15,13 @@ constexpr double PI = 3.141592653589793;
 constexpr double EULER = 0.5772156649015329;
 constexpr int KMAX = 16;
 constexpr int32_t SHORT_ITER = 25;
+constexpr int CONTINUED = 1;      // best short runs iterated to convergence
 constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
 constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
-constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};  // EM iterations of every start before the best one is continued
+constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};
+constexpr int GREEDY_WINDOWS = 3;  // greedy starts at residual windows of GREEDY_FRACTION * n / k runs
+constexpr double GREEDY_FRACTION[GREEDY_WINDOWS] = {0.5, 0.2, 0.08};
+constexpr int GREEDY_TAILS = 2;    // greedy starts on the lowest / highest max(3, n/(4k)) runs  // EM iterations of every start before the best one is continued
 
 // ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
 inline uint64_t mix64(uint64_t z) {
@@ -545,14 +549,44 @@ void init_greedy(int fam, int k, Work& wk, const double* qw, const double* qa, c
   }
 }
 
-// Densest window of h consecutive sorted runs (smallest range); returns its first position.
-int32_t densest_window(const Work& wk, int32_t h) {
-  double best = INFINITY;
+// Log-density of one component at a run (x scaled, y = log x), in the family's own domain.
+double comp_logpdf(int fam, double a, double b, double x, double y) {
+  if (fam == FAM_NORMAL) {
+    const double z = (x - a) / b;
+    return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_LOGNORMAL) {
+    const double z = (y - a) / b;
+    return -std::log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+  }
+  if (fam == FAM_GAMMA) return -lgam(a) - a * std::log(b) + (a - 1.0) * y - x / b;
+  return -std::log(b) + honly(fam, (y - a) / b);
+}
+
+// Window of h consecutive sorted runs where the data are densest relative to the (k-1)-component fit:
+// max over windows of log(empirical density) - log(model density at the window's middle run). The new
+// component of a greedy start goes there (where the current fit explains the data worst).
+int32_t residual_window(int fam, const Work& wk, int32_t h, int km1, const double* qw, const double* qa,
+                        const double* qb) {
+  const bool logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
+  const double* v = logd ? wk.y : wk.x;
+  const double res = logd ? wk.dy : wk.dx;
+  double best = -INFINITY;
   int32_t bi = 0;
   for (int32_t i = 0; i + h <= wk.n; ++i) {
-    const double range = wk.x[wk.order[i + h - 1]] - wk.x[wk.order[i]];
-    if (range < best) {
-      best = range;
+    double range = v[wk.order[i + h - 1]] - v[wk.order[i]];
+    if (range < res) range = res;
+    const int32_t mid = wk.order[i + h / 2];
+    double m = -INFINITY, t[KMAX];
+    for (int j = 0; j < km1; ++j) {
+      t[j] = std::log(qw[j]) + comp_logpdf(fam, qa[j], qb[j], wk.x[mid], wk.y[mid]);
+      if (t[j] > m) m = t[j];
+    }
+    double sum = 0.0;
+    for (int j = 0; j < km1; ++j) sum += std::exp(t[j] - m);
+    const double score = std::log(double(h) / (wk.n * range)) - (m + std::log(sum));
+    if (score > best) {
+      best = score;
       bi = i;
     }
   }
@@ -621,7 +655,7 @@ struct Ctx {
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
 // is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
 // for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
-// the densest window of n/(2k) runs). The result depends only on (runs, seed, configuration id, family, k).
+// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs). The result depends only on (runs, seed, configuration id, family, k).
 const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   Fit& out = cx.cache[fam][k];
   if (out.have) return out;
@@ -631,9 +665,12 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   const int32_t n = wk.n;
   const int restarts = cx.restarts, nspikes = cx.nspikes;
   const int base = restarts + nspikes + CORE_STARTS;
-  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + 1 : 0);
+  const int nrest = k == 1 ? 1 : base + (greedy ? nspikes + GREEDY_WINDOWS + GREEDY_TAILS : 0);
   const int32_t short_iter = cx.max_iter < SHORT_ITER ? cx.max_iter : SHORT_ITER;
-  FitResult best{-INFINITY, 0, false};
+  // the CONTINUED best short runs (ties: the earlier start) are iterated to convergence; the best result wins
+  FitResult cand[CONTINUED];
+  double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
+  int ncand = 0;
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
@@ -645,11 +682,17 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       if (g < nspikes) {
         lo = cx.spikes[g];
         hi = lo + 1;
-      } else {
-        int32_t h = n / (2 * k);
+      } else if (g >= nspikes + GREEDY_WINDOWS) {
+        int32_t h = n / (4 * k);
         if (h < 3) h = 3;
         if (h > n) h = n;
-        lo = densest_window(wk, h);
+        lo = g == nspikes + GREEDY_WINDOWS ? 0 : n - h;
+        hi = lo + h - 1;
+      } else {
+        int32_t h = int32_t(GREEDY_FRACTION[g - nspikes] * n / k);
+        if (h < 3) h = 3;
+        if (h > n) h = n;
+        lo = residual_window(fam, wk, h, k - 1, prev->w, prev->a, prev->b);
         hi = lo + h - 1;
       }
       init_greedy(fam, k, wk, prev->w, prev->a, prev->b, lo, hi, pw, pa, pb);
@@ -663,18 +706,42 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
     FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb);
+    if (!(fr.L > -INFINITY)) continue;
+    int pos = ncand;
+    while (pos > 0 && fr.L > cand[pos - 1].L) --pos;
+    if (pos >= CONTINUED) continue;
+    const int last = ncand < CONTINUED ? ncand : CONTINUED - 1;
+    for (int q = last; q > pos; --q) {
+      cand[q] = cand[q - 1];
+      for (int j = 0; j < k; ++j) {
+        cw[q][j] = cw[q - 1][j];
+        ca[q][j] = ca[q - 1][j];
+        cb[q][j] = cb[q - 1][j];
+      }
+    }
+    cand[pos] = fr;
+    for (int j = 0; j < k; ++j) {
+      cw[pos][j] = pw[j];
+      ca[pos][j] = pa[j];
+      cb[pos][j] = pb[j];
+    }
+    if (ncand < CONTINUED) ++ncand;
+  }
+  FitResult best{-INFINITY, 0, false};
+  for (int q = 0; q < ncand; ++q) {
+    FitResult fr = cand[q];
+    if (!fr.conv && fr.iters < cx.max_iter) {
+      FitResult more = run_em(fam, k, wk, cx.max_iter - fr.iters, cx.tol, cw[q], ca[q], cb[q]);
+      if (more.L > -INFINITY) fr = {more.L, fr.iters + more.iters, more.conv};
+    }
     if (fr.L > best.L) {
       best = fr;
       for (int j = 0; j < k; ++j) {
-        out.w[j] = pw[j];
-        out.a[j] = pa[j];
-        out.b[j] = pb[j];
+        out.w[j] = cw[q][j];
+        out.a[j] = ca[q][j];
+        out.b[j] = cb[q][j];
       }
     }
-  }
-  if (best.L > -INFINITY && !best.conv && best.iters < cx.max_iter) {
-    FitResult more = run_em(fam, k, wk, cx.max_iter - best.iters, cx.tol, out.w, out.a, out.b);
-    if (more.L > -INFINITY) best = {more.L, best.iters + more.iters, more.conv};
   }
   out.have = true;
   out.L = best.L;

@@ -63,6 +63,12 @@ struct Heap {
   }
 };
 
+static_assert(panel::kTile == 8, "min8 reduces one tile");
+inline double min2(double a, double b) { return b < a ? b : a; }
+inline double min8(const double* v) {
+  return min2(min2(min2(v[0], v[1]), min2(v[2], v[3])), min2(min2(v[4], v[5]), min2(v[6], v[7])));
+}
+
 }  // namespace
 
 int knn(const double* X, int32_t n, const double* Q, int32_t nq, int32_t d, const int32_t* exclude,
@@ -91,12 +97,17 @@ int knn(const double* X, int32_t n, const double* Q, int32_t nq, int32_t d, cons
       int32_t sz = size[i];
       // Candidates come in increasing index, so an equal distance never displaces a kept one (lower index).
       double worst = sz == k ? h.key[0] : HUGE_VAL;
-      for (int32_t j = 0; j < rows; ++j) {
-        const double v = d2[j];
-        if (j == skip || !(sz < k || v < worst)) continue;
-        if (sz < k) h.push(v, j0 + j, sz++);
-        else h.replace_root(v, j0 + j, sz);
-        if (sz == k) worst = h.key[0];
+      for (int32_t t0 = 0; t0 < rows; t0 += panel::kTile) {
+        const int32_t t1 = t0 + panel::kTile < rows ? t0 + panel::kTile : rows;
+        // Once the heap is full most tiles hold no candidate: one branch-free minimum rejects them together.
+        if (sz == k && t1 - t0 == panel::kTile && !(min8(d2.data() + t0) < worst)) continue;
+        for (int32_t j = t0; j < t1; ++j) {
+          const double v = d2[j];
+          if (j == skip || !(sz < k || v < worst)) continue;
+          if (sz < k) h.push(v, j0 + j, sz++);
+          else h.replace_root(v, j0 + j, sz);
+          if (sz == k) worst = h.key[0];
+        }
       }
       size[i] = sz;
     }

@@ -24,6 +24,9 @@ describe("varmap doctor", () => {
       for (const t of selfTests.filter((t) => b !== "native=wasm" || t.parity))
         expect(report.tests).toContainEqual(expect.objectContaining({ backend: b, name: t.name, ok: true }));
     expect(report.tests.every((t: { ok: boolean }) => t.ok)).toBe(true);
+    // Kernels no self-test exercised are listed (every kernel should add one); these three have theirs.
+    expect(Array.isArray(report.untested)).toBe(true);
+    for (const k of ["sqdist", "knn", "lstsq"]) expect(report.untested).not.toContain(k);
   });
 });
 
@@ -38,6 +41,7 @@ describe("varmap bench", () => {
     expect(new Set(report.results.map((m: { target: string }) => m.target))).toEqual(new Set(["wasm", "ts"]));
     for (const m of report.results) {
       expect(m.medianMs).toBeGreaterThan(0);
+      expect(m.cpuMs).toBeGreaterThan(0);
       expect(m.itemsPerSec).toBeCloseTo(m.items / (m.medianMs / 1e3), 0);
     }
   });

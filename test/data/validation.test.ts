@@ -1,7 +1,7 @@
 // Each bad input of issue #3: a VarmapError with code, file, row (header = 1) and column, exit code 2 through
 // the CLI, and no output file left behind.
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -107,13 +107,24 @@ describe("bad input (library)", () => {
   });
 });
 
+/** Runs the CLI asynchronously (the cases below run concurrently: each spawn is mostly Node and DuckDB start-up). */
+function runCli(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stderr }));
+  });
+}
+
 describe.skipIf(!hasCli)(`bad input (CLI, ${hasCli ? "dist built" : "run npm run build first"})`, () => {
-  it.each(cases)("$name: exit code 2, message names row and column, no output file", (c) => {
+  it.concurrent.each(cases)("$name: exit code 2, message names row and column, no output file", async (c) => {
     const sub = mkdtempSync(join(dir, "cli-"));
     const file = join(sub, "in.csv");
     writeFileSync(file, c.text);
     const out = join(sub, "out.csv");
-    const r = spawnSync(process.execPath, [cli, "summarize", file, ...FLAGS, ...(c.flags ?? []), "--out", out], { encoding: "utf8" });
+    const r = await runCli(["summarize", file, ...FLAGS, ...(c.flags ?? []), "--out", out]);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain(`[${c.code}]`);
     if (c.row !== undefined) expect(r.stderr).toContain(`row ${c.row}`);

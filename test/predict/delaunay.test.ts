@@ -8,6 +8,9 @@ import { Delaunay } from "../../ts/predict/delaunay.js";
 import { matrix, fromRows, type Matrix } from "../../ts/predict/matrix.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
+import { runConformance } from "./conformance.js";
+
+runConformance({ name: "delaunay", create: (o) => new Delaunay(o), interpolates: true, minPoints: (d) => d + 1, dims: [1, 2, 4, 8] });
 
 const raw = { inputs: { kind: "none" as const } };
 

@@ -49,7 +49,9 @@ describe.skipIf(!hasShared)(`LSP vs SHEPPACK on ${selected.name}${hasShared ? ""
 
   for (const d of [4, 8, 20])
     for (const n of [1000, 10000])
-      it(`synthetic d=${d} n=${n}: 1e-8 at >= 99.9% of the 1,100 queries, LSHEPVAL's codes`, () => {
+      // The wasm k-d tree degenerates to a slow quadratic scan in 20 dimensions (~40 s for n = 10,000): that
+      // one problem runs on native only, to keep the suite fast; test/backend/lsp.test.ts shows both agree.
+      it.skipIf(selected.name === "wasm" && d === 20 && n === 10000)(`synthetic d=${d} n=${n}: 1e-8 at >= 99.9% of the 1,100 queries, LSHEPVAL's codes${selected.name === "wasm" && d === 20 && n === 10000 ? " — native only (wasm too slow for the test budget)" : ""}`, () => {
         const cols = Array.from({ length: d }, (_, j) => `x${j + 1}`);
         const train = readCsv(goldenPath(`synthetic-d${d}-n${n}-train.csv`));
         const query = readCsv(goldenPath(`synthetic-d${d}-query.csv`));

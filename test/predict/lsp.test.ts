@@ -42,6 +42,17 @@ describe(`LinearShepard on ${selected.name}`, () => {
     expect(ev.values[0]).toBeCloseTo(want, 12);
   });
 
+  it("caps radii at half the data diameter exactly as LSHEP (small sets, where the cap binds)", () => {
+    const r = rng(21);
+    for (const [n, d] of [[6, 3], [9, 2], [40, 5]]) {
+      const X = Float64Array.from({ length: n * d }, () => r());
+      const y = Float64Array.from({ length: n }, () => r());
+      const model = new LinearShepard({ inputs: { kind: "none" } }).fit(matrix(X, n, d), y);
+      const ref = referenceLsp(X, y, d, X);
+      expect(Array.from(model.radii)).toEqual(Array.from(ref.rw));
+    }
+  });
+
   it("matches a brute-force transcription of LSHEP/LSHEPVAL on a grid full of distance ties", () => {
     // A 6 x 5 x 4 grid with unequal spacings: most neighbour sets are decided by ties (lower index first),
     // and most local fits are rank-deficient.

@@ -5,6 +5,8 @@ import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
+import { lspEval, lspFit } from "./kernels/lsp.js";
+import { delaunayLocate } from "./kernels/delaunay.js";
 
 export interface SelfTest {
   name: string;
@@ -102,6 +104,39 @@ export const selfTests: SelfTest[] = [
       const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
       const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
       expectClose(p, [1, 1, 2], 1e-9, "mars");
+    },
+  },
+  {
+    name: "lsp.lspFit/lspEval",
+    run(b) {
+      // f = 1 + 2x - y on six points: every local fit exact, so the interpolant reproduces f; at a node, f_k.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2]);
+      const f = Float64Array.from([1, 3, 0, 2, 5, -1]);
+      const fit = lspFit(b, X, f, 2);
+      expectClose(fit.A, [2, -1, 2, -1, 2, -1, 2, -1, 2, -1, 2, -1], 1e-12, "lsp gradients");
+      const ev = lspEval(b, { X, f, A: fit.A, rw: fit.rw, m: 2 }, Float64Array.from([0.5, 0.5, 1, 1]));
+      expectClose(ev.values, [1.5, 2], 1e-12, "lsp values");
+    },
+    parity(native, wasm) {
+      const n = 400, m = 4;
+      const X = randomArray(n * m, 31), f = randomArray(n, 32), Q = randomArray(100 * m, 33);
+      const a = lspFit(native, X, f, m), c = lspFit(wasm, X, f, m);
+      expectSame(a.rw, c.rw, 0, "lsp parity (radii)");
+      const ea = lspEval(native, { X, f, A: a.A, rw: a.rw, m }, Q), ec = lspEval(wasm, { X, f, A: a.A, rw: a.rw, m }, Q);
+      for (let i = 0; i < ea.values.length; i++)
+        if (!(Math.abs(ea.values[i] - ec.values[i]) <= 1e-12 * Math.max(1, Math.abs(ea.values[i]))))
+          throw new Error(`lsp parity: query ${i}: native ${ea.values[i]}, wasm ${ec.values[i]}`);
+    },
+  },
+  {
+    name: "delaunay.delaunayLocate",
+    run(b) {
+      // Unit square and its centre: (0.5, 0.1) lies in triangle (0, 1, 4); (2, 0.5) projects onto x = 1 at distance 1.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.5]);
+      const r = delaunayLocate(b, X, Float64Array.from([0.5, 0.1, 2, 0.5]), 2);
+      expectClose(Array.from(r.simplices.subarray(0, 3)), [0, 1, 4], 0, "delaunay simplex");
+      expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
+      expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
     },
   },
 ];

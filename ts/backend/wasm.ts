@@ -1,7 +1,7 @@
 // The WebAssembly backend: one module per kernel file, compiled by wasm/build.mjs into dist/wasm/<module>.wasm.
 // Arrays are copied into the module's linear memory: allocate every buffer first, then make views (memory
 // growth detaches earlier views), call with raw pointers, copy outputs back, free.
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { Status } from "./status.js";
@@ -16,6 +16,18 @@ interface WasmExports {
 
 export function wasmModulePath(module: string): string {
   return join(packageRoot(), "dist", "wasm", `${module}.wasm`);
+}
+
+/** Every kernel function the built wasm modules export (all but alloc/free): what a self-test must cover. */
+export function wasmKernelNames(): string[] {
+  const dir = join(packageRoot(), "dist", "wasm");
+  if (!existsSync(dir)) return [];
+  const names: string[] = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".wasm")).sort()) {
+    const exports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(dir, f))));
+    for (const e of exports) if (e.kind === "function" && e.name !== "alloc" && e.name !== "free") names.push(e.name);
+  }
+  return names;
 }
 
 export class WasmBackend implements KernelBackend {

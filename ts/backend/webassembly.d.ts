@@ -2,6 +2,7 @@
 declare namespace WebAssembly {
   class Module {
     constructor(bytes: BufferSource);
+    static exports(module: Module): { name: string; kind: string }[];
   }
   class Instance {
     constructor(module: Module, imports?: Record<string, Record<string, unknown>>);

@@ -13,15 +13,18 @@
 // under the weights, each with standard deviation √(1−ρ)·cv·μ.
 //
 // Calibration against ../shared/data (medians over configurations, computed with DuckDB from
-// golden/moana-map.csv and golden/mixture-config-stats.csv):
-//  - MOANA fread map: mean throughput grows about linearly with threads (1.2e6 kB/s at 1 thread to 3.9e8 at 256,
-//    exponent ≈ 1.03), by ≈ 40% from 1.2 to 3.0 GHz, and with file size (64 KB ≈ 0.3–0.4, 256 KB ≈ 0.7 of 1024 KB);
-//    cv falls with threads (0.65 → 0.37), with file size (0.73 at 64 KB → 0.17–0.36 at 1024 KB) and with record
-//    size; run skewness is mostly within ±0.6. MOANA_MODES' fread row and the exponents below reproduce these
-//    levels; the other 12 modes are scaled around it (writers slower and steadier, re-reads faster), and the
-//    schedulers change levels by a few percent ("few differences across scheduling combinations", seed 000 fn. 3).
+// golden/moana-map.csv and golden/mixture-config-stats.csv, then compared with `varmap summarize` of the output):
+//  - MOANA fread map: mean throughput grows about linearly with threads (1.2e6 kB/s at 1 thread to 3.9e8 at 256),
+//    by ≈ 40% from 1.2 to 3.0 GHz, and with file size (64 KB ≈ 0.3–0.4, 256 KB ≈ 0.7 of 1024 KB); cv falls with
+//    threads (0.65 → 0.38) and with file and record size (0.73 at 64/32 KB → 0.36 at 1024/32 and 0.17 at
+//    1024/512), the size effect growing with the thread count; run skewness mostly within ±0.6. MOANA_MODES'
+//    fread row and the exponents below reproduce these (synthetic fread: mean 1.18e6 → 3.9e8, cv 0.70 → 0.26 by
+//    threads, 0.74 → 0.26 by size); the other 12 modes are scaled around it (writers slower and steadier,
+//    re-reads faster), and the schedulers change levels by a few percent ("few differences across scheduling
+//    combinations", seed 000 footnote 3).
 //  - iozone-2018 (mixture design): per-test median mean 2.2e6–3.7e6 kB/s and cv 0.07 (initial writers) to 0.55
 //    (readers); cv falls steeply with file size (0.97 at 4 KB → 0.07 at 64 MB); means peak near 16–48 threads.
+//    Synthetic per-test medians: mean 2.1e6–3.6e6, cv 0.06–0.43.
 // Runs are rounded to 0.01 kB/s like the real files, and floored at 0.1% of μ so they stay positive (the log
 // families of seed 001 need positive data).
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
@@ -137,9 +140,12 @@ export function targetLevels(plan: SynthPlan, seed: number | string, mapIndex: n
   if (plan.design === "moana") {
     const uf = (g - 1.2) / 1.8;
     const ut = Math.log2(t) / 8;
-    mean = lv.mean * Math.pow(t, 1.03) * Math.pow(fs / 1024, 0.33) * Math.pow(rs / 32, -0.07) * (1 + 0.23 * (g - 1.2));
+    mean = lv.mean * Math.pow(t, 0.99) * Math.pow(fs / 1024, 0.33) * Math.pow(rs / 32, -0.07) * (1 + 0.23 * (g - 1.2));
     mean *= 1 + a1 * Math.sin(2 * Math.PI * (ph1 + 0.5 * ut + 0.3 * uf));
-    cv = lv.cv * Math.pow(t, -0.1) * Math.pow(fs / 64, -0.3) * Math.pow(rs / 32, -0.15);
+    // Size matters little at 1 thread and much at 256 (the real map's cv is ≈ 0.65 at 1 thread whatever the
+    // size, but 0.17–0.36 at 1024 KB overall): the size exponents grow with log2(threads).
+    const sizeWeight = 0.3 + 0.9 * ut;
+    cv = lv.cv * Math.pow(t, -0.07) * Math.pow(fs / 64, -0.3 * sizeWeight) * Math.pow(rs / 32, -0.2 * sizeWeight);
     cv *= 1 + a2 * Math.sin(2 * Math.PI * (ph2 + 0.7 * uf + 0.4 * ut));
   } else {
     const uf = (g - 1.2) / 2.3;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { backendInfo } from "../../backend/index.js";
 import { loadNativeBackend } from "../../backend/native.js";
-import { WasmBackend } from "../../backend/wasm.js";
+import { WasmBackend, wasmKernelNames } from "../../backend/wasm.js";
 import { packageRoot } from "../../package-root.js";
 import { selfTests } from "../../backend/selftest.js";
 import type { KernelBackend } from "../../backend/kernel.js";
@@ -18,7 +18,10 @@ export function register(program: Command): void {
       const info = backendInfo();
       const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8"));
       const native = loadNativeBackend();
-      const tests = runSelfTests(native.backend, new WasmBackend());
+      const exercised = new Set<string>();
+      const tests = runSelfTests(native.backend && recording(native.backend, exercised), recording(new WasmBackend(), exercised));
+      // Kernels no self-test called (each kernel should add one to ts/backend/selftest.ts).
+      const untested = tests.some((t) => t.skipped) ? [] : wasmKernelNames().filter((k) => !exercised.has(k));
       const report = {
         varmap: pkg.version,
         node: process.version,
@@ -27,6 +30,7 @@ export function register(program: Command): void {
         requested: info.requested,
         nativeUnavailable: native.reason ?? null,
         tests,
+        untested,
       };
       if (opts.json) {
         process.stdout.write(JSON.stringify(report, null, 2) + "\n");
@@ -37,11 +41,23 @@ export function register(program: Command): void {
           native.reason ? `native: unavailable: ${native.reason}` : "native: available",
           "self-test:",
           ...tests.map((t) => `  ${t.skipped ? "skip" : t.ok ? "ok  " : "FAIL"} ${t.backend.padEnd(11)} ${t.name.padEnd(24)} ${t.ms.toFixed(1)} ms${t.error ? "  " + t.error : ""}`),
+          ...(untested.length ? [`  no self-test yet for kernel(s): ${untested.join(", ")}`] : []),
         ];
         process.stdout.write(lines.join("\n") + "\n");
       }
       if (tests.some((t) => !t.ok)) process.exitCode = 1;
     });
+}
+
+/** Passes calls through, noting which kernels ran. */
+function recording(backend: KernelBackend, seen: Set<string>): KernelBackend {
+  return {
+    name: backend.name,
+    run(spec, args) {
+      seen.add(spec.name);
+      return backend.run(spec, args);
+    },
+  };
 }
 
 interface TestResult {

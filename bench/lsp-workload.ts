@@ -1,0 +1,106 @@
+// LSP workload timings against SHEPPACK's anchors (../shared/golden/anchors-fortran-timings.csv):
+//   node dist/bench/lsp-workload.js [--backend native|wasm] [--reps 3] [--only moana|synthetic] [--shared DIR]
+// 1. The 180-split pass on the real MOANA map: every split's fit (lspFit kernel) and its test-point evaluations
+//    (lspEval kernel), as SHEPPACK's LSHEP + LSHEPVAL calls were timed; also the whole pass through the
+//    predictor API (scaling, JSON-free) for reference.
+// 2. The six synthetic problems: fit time and evaluation time per query (1,100 queries).
+// Reports the median over --reps of wall time and of this process's CPU time (on a busy machine CPU time is
+// the better estimate of single-thread speed), and the speed-up over the anchor's median wall time.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { getBackend } from "../ts/backend/index.js";
+import { lspEval, lspFit } from "../ts/backend/kernels/lsp.js";
+import { LinearShepard } from "../ts/predict/lsp.js";
+import { matrix, takeRows } from "../ts/predict/matrix.js";
+import { packageRoot } from "../ts/package-root.js";
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const backend = getBackend(arg("--backend"));
+const reps = Number(arg("--reps") ?? 3);
+const only = arg("--only");
+const shared = resolve(arg("--shared") ?? process.env.VARMAP_SHARED ?? join(packageRoot(), "..", "shared"));
+const golden = (f: string) => join(shared, "golden", f);
+
+function csv(path: string): Record<string, string>[] {
+  const [head, ...lines] = readFileSync(path, "utf8").trim().split(/\r?\n/);
+  const cols = head.split(",");
+  return lines.map((l) => Object.fromEntries(l.split(",").map((v, i) => [cols[i], v])));
+}
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+
+interface Timing { wall: number; cpu: number }
+function time(fn: () => void): Timing {
+  const c0 = process.cpuUsage(), t0 = performance.now();
+  fn();
+  const t1 = performance.now(), c1 = process.cpuUsage(c0);
+  return { wall: (t1 - t0) / 1000, cpu: (c1.user + c1.system) / 1e6 };
+}
+function med(ts: Timing[]): Timing {
+  return { wall: median(ts.map((t) => t.wall)), cpu: median(ts.map((t) => t.cpu)) };
+}
+
+const anchors = csv(golden("anchors-fortran-timings.csv"));
+function anchor(workload: string, method: string, d: number, n?: number): number {
+  return median(anchors.filter((a) => a.workload === workload && a.method === method && Number(a.d) === d && (n === undefined || Number(a.n_train) === n)).map((a) => Number(a.call_wall_s)));
+}
+const fmt = (s: number) => (s >= 1 ? `${s.toFixed(2)} s` : `${(s * 1000).toFixed(1)} ms`);
+
+console.log(`LSP workload on ${backend.name}, median of ${reps}; machine load average ${(await import("node:os")).loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+
+if (only !== "synthetic") {
+  const map = csv(golden("moana-map.csv"));
+  const cols = ["u_freq", "u_threads", "u_fsize", "u_rsize"];
+  const X = Float64Array.from(map.flatMap((r) => cols.map((c) => Number(r[c]))));
+  const y = Float64Array.from(map.map((r) => Number(r.sd)));
+  const splits: { train: number[] }[] = JSON.parse(readFileSync(golden("moana-splits.json"), "utf8")).splits;
+  const all = matrix(X, map.length, 4);
+  const prepared = splits.map((s) => {
+    const inTrain = new Uint8Array(map.length);
+    for (const i of s.train) inTrain[i] = 1;
+    const train = Int32Array.from([...s.train].sort((a, b) => a - b));
+    const test = Int32Array.from(map.map((_, i) => i).filter((i) => !inTrain[i]));
+    return { train, test, Xt: takeRows(all, train).data, yt: Float64Array.from(train, (i) => y[i]), Xq: takeRows(all, test).data };
+  });
+  const fits: Timing[] = [], evals: Timing[] = [], api: Timing[] = [];
+  for (let r = 0; r < reps; r++) {
+    const models = new Array(prepared.length);
+    fits.push(time(() => prepared.forEach((p, i) => (models[i] = lspFit(backend, p.Xt, p.yt, 4)))));
+    evals.push(time(() => prepared.forEach((p, i) => lspEval(backend, { X: p.Xt, f: p.yt, A: models[i].A, rw: models[i].rw, m: 4 }, p.Xq))));
+    api.push(time(() => prepared.forEach((p) => new LinearShepard({ backend: backend.name, inputs: { kind: "none" } }).fit(takeRows(all, p.train), p.yt).predict(takeRows(all, p.test)))));
+  }
+  const f = med(fits), e = med(evals), a = med(api);
+  const af = anchor("moana-180-splits", "lsp_sheppack_fit", 4), ae = anchor("moana-180-splits", "lsp_sheppack_eval", 4);
+  console.log(`\n180-split pass (77,760 evaluations)        wall        cpu      SHEPPACK   speed-up (wall / cpu)`);
+  console.log(`  fits                                  ${fmt(f.wall).padStart(9)}  ${fmt(f.cpu).padStart(9)}  ${fmt(af).padStart(9)}`);
+  console.log(`  evaluations                           ${fmt(e.wall).padStart(9)}  ${fmt(e.cpu).padStart(9)}  ${fmt(ae).padStart(9)}`);
+  console.log(`  fits + evaluations                    ${fmt(f.wall + e.wall).padStart(9)}  ${fmt(f.cpu + e.cpu).padStart(9)}  ${fmt(af + ae).padStart(9)}   ${((af + ae) / (f.wall + e.wall)).toFixed(1)}x / ${((af + ae) / (f.cpu + e.cpu)).toFixed(1)}x  (target >= 5x)`);
+  console.log(`  whole pass through LinearShepard API  ${fmt(a.wall).padStart(9)}  ${fmt(a.cpu).padStart(9)}`);
+}
+
+if (only !== "moana") {
+  console.log(`\nsynthetic (1,100 queries)   fit wall / cpu          eval per query wall / cpu   SHEPPACK fit, per query   fit+eval speed-up (wall / cpu; target >= 2x)`);
+  for (const d of [4, 8, 20])
+    for (const n of [1000, 10000]) {
+      const train = csv(golden(`synthetic-d${d}-n${n}-train.csv`));
+      const query = csv(golden(`synthetic-d${d}-query.csv`));
+      const xc = Array.from({ length: d }, (_, j) => `x${j + 1}`);
+      const X = Float64Array.from(train.flatMap((r) => xc.map((c) => Number(r[c]))));
+      const f = Float64Array.from(train.map((r) => Number(r.f)));
+      const Q = Float64Array.from(query.flatMap((r) => xc.map((c) => Number(r[c]))));
+      const fits: Timing[] = [], evals: Timing[] = [];
+      for (let r = 0; r < reps; r++) {
+        let model: ReturnType<typeof lspFit> | undefined;
+        fits.push(time(() => (model = lspFit(backend, X, f, d))));
+        evals.push(time(() => lspEval(backend, { X, f, A: model!.A, rw: model!.rw, m: d }, Q)));
+      }
+      const ft = med(fits), et = med(evals);
+      const af = anchor("synthetic", "lsp_sheppack_fit", d, n), ae = anchor("synthetic", "lsp_sheppack_eval", d, n);
+      const us = (s: number) => `${((s / query.length) * 1e6).toFixed(1)} us`;
+      console.log(
+        `  d=${String(d).padEnd(2)} n=${String(n).padEnd(5)}        ${fmt(ft.wall).padStart(9)} / ${fmt(ft.cpu).padStart(9)}   ${us(et.wall).padStart(10)} / ${us(et.cpu).padStart(10)}   ${fmt(af).padStart(9)}, ${us(ae).padStart(9)}   ${((af + ae) / (ft.wall + et.wall)).toFixed(1)}x / ${((af + ae) / (ft.cpu + et.cpu)).toFixed(1)}x`,
+      );
+    }
+}
