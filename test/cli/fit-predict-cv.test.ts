@@ -93,7 +93,8 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
     expect(Math.abs(first[3] - -80205.69393251296) / 80205.69393251296).toBeLessThan(1e-8);
   });
 
-  it("cv without --splits is a usage error", () => {
-    expect(varmap("cv", runs, ...cols).code).toBe(2);
+  // Without --splits, cv generates divisions on the pool (issue #8); --predictions still needs given splits.
+  it("cv --predictions without --splits is a usage error", () => {
+    expect(varmap("cv", runs, ...cols, "--predictions", join(dir, "p.csv")).code).toBe(2);
   });
 });

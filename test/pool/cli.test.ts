@@ -25,18 +25,41 @@ describe.skipIf(!built || !hasShared)(`bulk CLI${!built ? " (dist not built: run
   it("refit writes the same files with 1 and 2 workers", () => {
     const whole = tmp();
     const one = tmp();
-    let r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--out", whole, "--workers", "2", "--quiet", "--json");
+    let r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--no-mixtures", "--out", whole, "--workers", "2", "--quiet", "--json");
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).tasks).toBe(1);
-    r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--out", one, "--workers", "1", "--quiet");
+    r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--no-mixtures", "--out", one, "--workers", "1", "--quiet");
     expect(r.status, r.stderr).toBe(0);
     expect(outputs(one)).toEqual(outputs(whole));
     expect(Object.keys(outputs(whole))).toEqual(["manifest.json", "models.json", "results.jsonl", "summary.csv", "summary.md"]);
   });
 
+  it("refit with mixtures and cv: 3 shards merged write what one run writes", () => {
+    // 108 configurations (2 of 16 frequencies): 1 map fit + 2 mixture chunks; cv: 2 methods × 9 p tasks.
+    const sel = ["--preset", "moana", "--where", "freq_khz IN (1200000, 3001000)"];
+    for (const verb of ["refit", "cv"]) {
+      const extra = verb === "refit" ? ["--methods", "lr", "--families", "normal,lognormal", "--kmax", "2"] : ["--methods", "lr,mean", "--reps", "10"];
+      const whole = tmp();
+      const r = varmap(verb, data(), ...sel, ...extra, "--out", whole, "--workers", "2", "--quiet");
+      expect(r.status, r.stderr).toBe(0);
+      const shards = [1, 2, 3].map((i) => {
+        const d = tmp();
+        const s = varmap(verb, data(), ...sel, ...extra, "--out", d, "--workers", "1", "--shard", `${i}/3`, "--quiet");
+        expect(s.status, s.stderr).toBe(0);
+        return d;
+      });
+      const merged = tmp();
+      const m = varmap("merge", ...shards, "--out", merged, "--quiet");
+      expect(m.status, m.stderr).toBe(0);
+      expect(outputs(merged)).toEqual(outputs(whole));
+      if (verb === "refit") expect(outputs(whole)["distributions.csv"].trim().split("\n").length).toBe(1 + 108);
+      else expect(outputs(whole)["table2.csv"].split("\n")[0]).toBe("p,are_lr,are_mean");
+    }
+  });
+
   it("merge refuses an incomplete set of shards with exit code 2", () => {
     const s1 = tmp();
-    const r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--out", s1, "--shard", "1/2", "--quiet");
+    const r = varmap("refit", data(), "--preset", "moana", "--methods", "lr", "--no-mixtures", "--out", s1, "--shard", "1/2", "--quiet");
     expect(r.status, r.stderr).toBe(0);
     expect(existsSync(join(s1, "models.json"))).toBe(false);
     const m = varmap("merge", s1, "--out", tmp());

@@ -164,14 +164,14 @@ describe("jobs on the pool", () => {
     const out = tmp();
     await runJob({ maps: one, plan, givenTrain, ids }, cvWriter, { out, workers: 0, resume: true, quiet: true, label: "cv" });
     const pred = readFileSync(join(out, "predictions.csv"), "utf8").trim().split("\n");
-    expect(pred[0]).toBe("p,rep,index,prediction");
+    expect(pred[0]).toBe("sched,mode,p,rep,index,prediction");
     expect(pred.length).toBe(1 + 32 + 48);
-    expect(pred[1]).toMatch(/^0\.5,0,1001,/);
+    expect(pred[1]).toMatch(/^s0,m0,0\.5,0,1001,/);
     // The constant baseline predicts the training mean: check one value by hand.
     const y = gridMaps(1, 4)[0].y;
     let s = 0;
     for (let i = 0; i < 64; i += 2) s += y[i];
-    expect(Number(pred[1].split(",")[3])).toBeCloseTo(s / 32, 6);
+    expect(Number(pred[1].split(",")[5])).toBeCloseTo(s / 32, 6);
     const are = readFileSync(join(out, "are.csv"), "utf8").trim().split("\n");
     expect(are.map((l) => l.split(",").slice(2, 6).join(","))).toEqual(["method,p,reps,failed", "mean,0.25,1,0", "mean,0.5,1,0"]);
   });

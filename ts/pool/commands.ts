@@ -8,8 +8,12 @@ import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
 import { addDataOptions, addRunOptions, splitList } from "../cli/options.js";
 import { METHOD_NAMES } from "../predict/registry.js";
-import { cvPlan, cvWriter, readSplits } from "./cv.js";
-import { writeFileAtomic } from "./files.js";
+import { METHOD_FLAGS, methodOptionsFromCli } from "../cli/method-options.js";
+import { describeKey } from "../cli/commands/fit.js";
+import { readSplitsFile } from "../cv/splits.js";
+import { tableFormat, writeTable } from "../data/write.js";
+import { readRecords, RESULTS } from "./store.js";
+import { cvPlan, cvWriter, predictionColumns } from "./cv.js";
 import { runJob, type JobSummary } from "./job.js";
 import { parseFractions, parseShard } from "./plan.js";
 import { parseWorkers } from "./pool.js";
@@ -68,38 +72,88 @@ function report(s: JobSummary, opts: Opts, text: string): void {
   else if (text) process.stdout.write(text);
 }
 
+/** Hyperparameters per method from the method flags (ts/cli/method-options.ts); a flag no listed method takes is an error. */
+export function hyperparameters(opts: Opts, methods: readonly string[]): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const given = METHOD_FLAGS.filter((f) => opts[flagKey(f.flag)] !== undefined);
+  for (const f of given)
+    if (!methods.some((m) => f.methods.includes(m))) {
+      const name = f.flag.split(" ")[0];
+      throw new VarmapError("E_USAGE", `${name} applies to ${f.methods.join(", ")}, none of which is among the methods (${methods.join(", ")})`, { remedy: `drop ${name} or add ${f.methods[0]} to --methods` });
+    }
+  for (const m of methods) {
+    if (!METHOD_NAMES.includes(m)) continue;
+    const mine: Record<string, unknown> = {};
+    for (const f of given) if (f.methods.includes(m)) mine[flagKey(f.flag)] = opts[flagKey(f.flag)];
+    const h = methodOptionsFromCli(mine, m);
+    if (Object.keys(h).length) out[m] = h;
+  }
+  return out;
+}
+
+function flagKey(flag: string): string {
+  return flag.replace(/^--/, "").split(" ")[0].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
 export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp", ["mean"]);
-  const splits = typeof opts.splits === "string" ? readSplits(opts.splits) : undefined;
+  const methodOptions = hyperparameters(opts, methods);
+  const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = positiveInt("--reps", opts.reps, 200);
+  const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
+  if (predictionsPath && !splits) throw new VarmapError("E_USAGE", "--predictions needs --splits", { remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)" });
+  if (predictionsPath) tableFormat(predictionsPath);
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
-  if (splits && Number.isFinite(splits.n) && ds.maps.some((m) => m.rows !== splits.n))
-    throw new VarmapError("E_SPLITS", `the splits are for ${splits.n} configurations but a map has ${ds.maps.find((m) => m.rows !== splits.n)!.rows}`, {
-      location: { file: splits.source },
-      remedy: "give splits made for this map (or generate divisions with --p and --reps)",
-    });
-  const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
+  if (splits?.n !== undefined && !opts.quiet)
+    for (const m of ds.maps)
+      if (m.rows !== splits.n) process.stderr.write(`varmap: note: the splits file says n = ${splits.n} but map ${describeKey(m.key)} has ${m.rows} rows\n`);
+  const ids = ds.maps.map((m) => m.ids);
   const { plan, givenTrain } = cvPlan(maps, {
     methods,
+    methodOptions,
     response: opts.logResponse ? "log" : "linear",
     ps,
     reps,
     seed: String(opts.seed ?? "1"),
     splits,
     predictions: !!predictionsPath,
-    ids: ds.maps.map((m) => m.ids),
+    ids,
   });
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
   try {
-    const s = await runJob({ maps, plan, givenTrain, ids: ds.maps.map((m) => m.ids) }, cvWriter, jobOptions(opts, out, "cv"));
-    if (predictionsPath && s.shard === null) writeFileAtomic(predictionsPath, readFileSync(join(out, "predictions.csv"), "utf8"));
-    const table = s.shard === null ? readFileSync(join(out, "table2.md"), "utf8") : "";
-    report(s, opts, table + (opts.out ? `\nOutputs in ${out}: are.csv (per map, method and p), table2.csv, table2.md, results.jsonl\n` : ""));
+    const s = await runJob({ maps, plan, givenTrain, ids }, cvWriter, jobOptions(opts, out, "cv"));
+    if (s.shard !== null) {
+      report(s, opts, "");
+      return s;
+    }
+    if (predictionsPath) {
+      const results = new Map(readRecords(join(out, RESULTS)).map((r) => [r.id, r.result]));
+      await writeTable(predictionsPath, predictionColumns(plan, results));
+      if (!opts.quiet) process.stderr.write(`varmap: predictions written to ${predictionsPath}\n`);
+    }
+    const perMap = s.summary!.maps as { key: Record<string, string>; rows: number; methods: Record<string, { p: number; splits: number; are: number }[]> }[];
+    if (opts.json && !opts.noStdout) {
+      // One method: also the `are` list per map of the given-splits cv (p, splits, are).
+      const maps = perMap.map((m) => (methods.length === 1 ? { ...m, are: m.methods[methods[0]].map(({ p, splits, are }) => ({ p, splits, are })) } : m));
+      process.stdout.write(JSON.stringify({ ...s, method: methods.length === 1 ? methods[0] : undefined, splits: splits?.source, maps }, null, 2) + "\n");
+    } else if (!opts.noStdout) {
+      let text = "";
+      if (splits)
+        for (const m of perMap)
+          for (const method of methods) {
+            const rows = m.methods[method];
+            text += `${method} on ${describeKey(m.key)} (${m.rows} configurations, ${splits.splits.length} splits): mean ARE per p\np\tsplits\tmean ARE\n`;
+            for (const t of rows) text += `${t.p}\t${t.splits}\t${(100 * t.are).toFixed(2)}%\n`;
+          }
+      else text = readFileSync(join(out, "table2.md"), "utf8");
+      process.stdout.write(text);
+    }
+    if (opts.out && !opts.quiet) process.stderr.write(`varmap: outputs in ${out}: ${s.files.join(", ")}\n`);
     return s;
   } finally {
     if (!opts.out) rmSync(out, { recursive: true, force: true });
@@ -107,18 +161,21 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 }
 
 export function registerCvOptions(cmd: Command): Command {
-  return addBulkOptions(cmd)
-    .option("--methods <list>", "predictors, comma-separated (lr, lsp, delaunay, mars; mean = constant baseline)", "lr,lsp")
-    .option("--method <name>", "one predictor (same as --methods with one name)")
-    .option("--p <range>", "training fractions: start:stop:step or a list", "0.1:0.9:0.1")
-    .option("--reps <n>", "random divisions per training fraction", "200")
-    .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]}')
-    .option("--predictions <file>", "with --splits: write every test point's prediction (p,rep,index,prediction) to this CSV");
+  addBulkOptions(cmd)
+    .option("--methods <list>", "predictors, comma-separated: lr, lsp, delaunay, mars (mean = constant baseline); default lr,lsp")
+    .option("--method <name>", "one predictor (the same as --methods with one name)")
+    .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
+    .option("--reps <n>", "generated divisions per training fraction", "200")
+    .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
+    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)");
+  for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
+  return cmd;
 }
 
 /** `varmap refit`: every map with every chosen predictor; models and a summary in --out. */
 export async function refitAction(file: string, opts: Opts): Promise<JobSummary> {
   const methods = parseMethods(opts.methods ?? "lr,lsp");
+  const methodOptions = hyperparameters(opts, methods);
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
@@ -138,7 +195,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     const seed = /^\d+$/.test(String(opts.seed ?? "1")) ? Number(opts.seed ?? 1) : 1;
     mixtures = { families, kmax, seed, configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
-  const plan = refitPlan(maps, { methods, response: opts.logResponse ? "log" : "linear", mixtures });
+  const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
   const s = await runJob({ maps, plan, runs }, refitWriter, jobOptions(opts, opts.out, "refit"));
   const files = refitWriter.files(plan).join(", ");
   const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";
@@ -147,11 +204,13 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 }
 
 export function registerRefitOptions(cmd: Command): Command {
-  return addBulkOptions(cmd)
+  addBulkOptions(cmd)
     .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
     .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--no-mixtures", "fit only the maps, no run distributions");
+  for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
+  return cmd;
 }
 
 /** A copy of a typed array in shared memory (workers read it without copying). */

@@ -1,11 +1,12 @@
 // `varmap cv` through the pool: per (map, method, p) the mean and sd of ARE over repetitions, and the Table 2
 // summary (seed 000: ARE per training fraction and method, averaged over maps) as Markdown and CSV.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { csvRow, csvText, formatValue, writeFileAtomic } from "./files.js";
 import type { OutputWriter } from "./job.js";
+import type { SplitsFile } from "../cv/splits.js";
+import type { CellValue, Column } from "../data/write.js";
 import { planTasks, type CvPlan, type Plan } from "./plan.js";
 import { fingerprint, type SharedMaps } from "./shared-maps.js";
 import type { CvResult } from "./work.js";
@@ -14,27 +15,11 @@ import type { CvResult } from "./work.js";
 export const REP_CHUNK = 25;
 export const SPLIT_CHUNK = 20;
 
-export interface GivenSplits {
-  source: string;
-  n: number;
-  splits: { p: number; rep: number; train: number[] }[];
-}
-
-export function readSplits(path: string): GivenSplits {
-  let json: { n?: number; splits?: { p: number; rep: number; train: number[] }[] };
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new VarmapError("E_SPLITS", `cannot read the splits file: ${(e as Error).message}`, { location: { file: path }, remedy: 'give a JSON file {"n": N, "splits": [{"p", "rep", "train": [index…]}]}' });
-  }
-  const splits = json.splits;
-  if (!Array.isArray(splits) || !splits.length || splits.some((s) => typeof s?.p !== "number" || typeof s?.rep !== "number" || !Array.isArray(s?.train)))
-    throw new VarmapError("E_SPLITS", "the splits file has no list of {p, rep, train}", { location: { file: path }, remedy: 'give a JSON file {"n": N, "splits": [{"p", "rep", "train": [index…]}]}' });
-  return { source: path, n: json.n ?? NaN, splits };
-}
+export type GivenSplits = SplitsFile;
 
 export interface CvOptions {
   methods: string[];
+  methodOptions?: Record<string, Record<string, unknown>>;
   response: "linear" | "log";
   ps?: number[];
   reps?: number;
@@ -55,6 +40,7 @@ export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTra
     factors,
     maps: maps.meta.map((m) => ({ values: factors.map((f) => m.key[f]), rows: m.rows, inputs: m.inputNames })),
     methods: o.methods,
+    ...(o.methodOptions && Object.keys(o.methodOptions).length ? { methodOptions: o.methodOptions } : {}),
     response: o.response,
   };
   if (!o.splits) {
@@ -171,25 +157,57 @@ export const cvWriter: OutputWriter = {
     writeFileAtomic(join(dir, "table2.md"), md);
 
     if (plan.given?.predictions) writePredictions(plan, results, dir);
-    return { table2: table, maps: plan.maps.length, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0) };
+    const perMap = plan.maps.map((m, i) => ({
+      key: Object.fromEntries(plan.factors.map((f, k) => [f, m.values[k]])),
+      rows: m.rows,
+      methods: Object.fromEntries(
+        plan.methods.map((method) => [
+          method,
+          cs.filter((c) => c.map === i && c.method === method).map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: mean(c.values), sd: sd(c.values) })),
+        ]),
+      ),
+    }));
+    return { table2: table, maps: perMap, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0) };
   },
 };
 
-/** predictions.csv for given splits: [map factors,] p, rep, test row id, [method,] prediction; test rows ascending. */
-function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): void {
-  // One method and one map: exactly the columns of `varmap cv --predictions` (p,rep,index,prediction).
-  const multi = plan.maps.length > 1;
+/**
+ * Predictions for given splits as columns: [factor columns,] p, rep, index (the test row's id), [method,] prediction;
+ * splits in file order, test rows ascending — the format of `varmap cv --splits … --predictions`.
+ */
+export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unknown>): Column[] {
   const methodCol = plan.methods.length > 1;
-  const head = [...(multi ? plan.factors : []), "p", "rep", "index", ...(methodCol ? ["method"] : []), "prediction"];
-  const lines: string[] = [csvRow(head)];
+  const f: string[][] = plan.factors.map(() => []);
+  const p: number[] = [], rep: number[] = [], index: CellValue[] = [], method: string[] = [], pred: number[] = [];
   for (const t of planTasks(plan)) {
     if (t.kind !== "cv-given") continue;
     const r = results.get(t.id) as CvResult;
-    r.pred!.forEach((pred, i) => {
+    r.pred!.forEach((values, i) => {
       const lab = plan.given!.labels[t.s0 + i];
-      const key = multi ? plan.maps[t.map].values : [];
-      pred.forEach((v, j) => lines.push(csvRow([...key, lab.p, lab.rep, r.rows![i][j], ...(methodCol ? [t.method] : []), v])));
+      values.forEach((v, j) => {
+        plan.factors.forEach((_, k) => f[k].push(plan.maps[t.map].values[k]));
+        p.push(lab.p);
+        rep.push(lab.rep);
+        index.push(r.rows![i][j]);
+        method.push(t.method);
+        pred.push(v);
+      });
     });
   }
+  return [
+    ...plan.factors.map((name, k) => ({ name, values: f[k], type: "string" as const })),
+    { name: "p", values: p },
+    { name: "rep", values: Int32Array.from(rep), type: "int" as const },
+    { name: "index", values: index },
+    ...(methodCol ? [{ name: "method", values: method, type: "string" as const }] : []),
+    { name: "prediction", values: Float64Array.from(pred) },
+  ];
+}
+
+function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): void {
+  const cols = predictionColumns(plan, results);
+  const n = cols[0].values.length;
+  const lines = [csvRow(cols.map((c) => c.name))];
+  for (let i = 0; i < n; i++) lines.push(csvRow(cols.map((c) => c.values[i] as string | number)));
   writeFileAtomic(join(dir, "predictions.csv"), lines.join("\n") + "\n");
 }

@@ -18,6 +18,8 @@ interface PlanBase {
   factors: string[];
   maps: PlanMap[];
   methods: string[];
+  /** Hyperparameters per method (e.g. mars degree); absent = the method's defaults. */
+  methodOptions?: Record<string, Record<string, unknown>>;
   response: "linear" | "log";
 }
 

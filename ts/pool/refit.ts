@@ -20,7 +20,10 @@ export interface MixtureOptions {
 /** Configurations per mixture task: one kernel call per family fits them all. */
 export const MIX_CHUNK = 64;
 
-export function refitPlan(maps: SharedMaps, o: { methods: string[]; response: "linear" | "log"; mixtures?: MixtureOptions }): RefitPlan {
+export function refitPlan(
+  maps: SharedMaps,
+  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; mixtures?: MixtureOptions },
+): RefitPlan {
   const factors = Object.keys(maps.meta[0]?.key ?? {});
   return {
     ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}),
@@ -31,6 +34,7 @@ export function refitPlan(maps: SharedMaps, o: { methods: string[]; response: "l
     factors,
     maps: maps.meta.map((m) => ({ values: factors.map((f) => m.key[f]), rows: m.rows, inputs: m.inputNames })),
     methods: o.methods,
+    ...(o.methodOptions && Object.keys(o.methodOptions).length ? { methodOptions: o.methodOptions } : {}),
     response: o.response,
   };
 }

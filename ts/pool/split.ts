@@ -1,10 +1,10 @@
-// One cross-validation split: fit a method on the training rows of a map, predict its test rows, score by ARE
-// (seed 000 eq. 1: mean of |pred − true| / true). Inputs are normalized with the map's normalization (not the
-// training subset's), as the papers and the golden references do; the response scale is the job's.
+// One cross-validation split inside a worker: the pure per-split unit of ts/cv (fit on the training rows with
+// the map's own normalization, predict the test rows) scored by ARE (seed 000 eq. 1), plus the constant
+// baseline "mean" (the training mean: the null model of a Table 2, and a predictor-free method for the pool).
 import { isVarmapError } from "../errors.js";
-import { matrix, takeRows, type Matrix } from "../predict/matrix.js";
-import { createPredictor } from "../predict/registry.js";
-import type { InputScalingOptions } from "../predict/scaling.js";
+import { are as areOf } from "../cv/are.js";
+import { mapInputScaling, predictSplit as cvPredictSplit } from "../cv/split.js";
+import { matrix } from "../predict/matrix.js";
 import type { MapMeta } from "./shared-maps.js";
 
 export interface MapData {
@@ -15,38 +15,25 @@ export interface MapData {
   meta: MapMeta;
 }
 
-/** The predictor input scaling that reproduces the map's own normalization. */
-export function mapScaling(meta: MapMeta): InputScalingOptions {
-  const log2: number[] = [];
-  meta.normalization.log2.forEach((b, j) => b && log2.push(j));
-  return { kind: "unit", log2, lo: [...meta.normalization.lo], hi: [...meta.normalization.hi] };
-}
-
-/**
- * Predictions at the test rows. "mean" is the constant baseline (the training mean), useful as the null model
- * of a Table 2 and as a dependency-free method for exercising the pool; every other name is a registry predictor.
- */
-export function predictSplit(map: MapData, train: Int32Array, test: Int32Array, method: string, response: "linear" | "log"): Float64Array {
-  const yTrain = new Float64Array(train.length);
-  for (let i = 0; i < train.length; i++) yTrain[i] = map.y[train[i]];
+export function predictSplit(
+  map: MapData,
+  train: Int32Array,
+  test: Int32Array,
+  method: string,
+  response: "linear" | "log",
+  hyper: Record<string, unknown> = {},
+): Float64Array {
   if (method === "mean") {
     let s = 0;
-    for (let i = 0; i < yTrain.length; i++) s += response === "log" ? Math.log(yTrain[i]) : yTrain[i];
-    const c = s / Math.max(1, yTrain.length);
+    for (let i = 0; i < train.length; i++) s += response === "log" ? Math.log(map.y[train[i]]) : map.y[train[i]];
+    const c = s / Math.max(1, train.length);
     return new Float64Array(test.length).fill(response === "log" ? Math.exp(c) : c);
   }
-  const all: Matrix = matrix(map.X, map.rows, map.cols);
-  const model = createPredictor(method, { inputs: mapScaling(map.meta), response }).fit(takeRows(all, train), yTrain);
-  return model.predict(takeRows(all, test));
-}
-
-export function are(pred: Float64Array, y: Float64Array, test: Int32Array): number {
-  let s = 0;
-  for (let i = 0; i < test.length; i++) {
-    const t = y[test[i]];
-    s += Math.abs(pred[i] - t) / t;
-  }
-  return s / test.length;
+  return cvPredictSplit(matrix(map.X, map.rows, map.cols), map.y, train, test, method, {
+    ...hyper,
+    inputs: mapInputScaling(map.meta.normalization),
+    response,
+  });
 }
 
 /** ARE of one split, or the error code when the method cannot fit it (too few points, degenerate data, ...). */
@@ -56,10 +43,11 @@ export function scoreSplit(
   test: Int32Array,
   method: string,
   response: "linear" | "log",
+  hyper: Record<string, unknown> = {},
 ): { are: number; pred: Float64Array } | { error: string } {
   try {
-    const pred = predictSplit(map, train, test, method, response);
-    return { are: are(pred, map.y, test), pred };
+    const pred = predictSplit(map, train, test, method, response, hyper);
+    return { are: areOf(pred, Float64Array.from(test, (r) => map.y[r])), pred };
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code };
     throw e;

@@ -7,7 +7,8 @@ import { roundResult } from "./files.js";
 import type { Plan, Task } from "./plan.js";
 import { divisionStream, randomDivision } from "./random.js";
 import { mapLabel, mapView, type SharedMaps } from "./shared-maps.js";
-import { mapScaling, scoreSplit, type MapData } from "./split.js";
+import { scoreSplit, type MapData } from "./split.js";
+import { mapInputScaling } from "../cv/split.js";
 import { fitMixtureChunk, type MixResult } from "./mixtures.js";
 
 export interface WorkContext {
@@ -44,7 +45,7 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
   const map = mapData(ctx, task.map);
   if (task.kind === "fit") {
     try {
-      const model = createPredictor(task.method, { inputs: mapScaling(map.meta), response: plan.response }).fit(matrix(map.X, map.rows, map.cols), map.y);
+      const model = createPredictor(task.method, { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response }).fit(matrix(map.X, map.rows, map.cols), map.y);
       return { model: model.toJSON() };
     } catch (e) {
       if (isVarmapError(e)) return { error: e.code, message: e.message };
@@ -53,6 +54,7 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
   }
   if (plan.verb !== "cv") throw new Error(`internal: task ${task.id} does not belong to a ${plan.verb} job`);
   const out: CvResult = { are: [] };
+  const hyper = plan.methodOptions?.[task.method] ?? {};
   const fail = (i: number, code: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;
@@ -65,7 +67,7 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
       // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
       const stream = divisionStream(g.seed, label, p, rep);
       const { train, test } = randomDivision(map.rows, p, stream);
-      const r = scoreSplit(map, train, test, task.method, plan.response);
+      const r = scoreSplit(map, train, test, task.method, plan.response, hyper);
       if ("error" in r) fail(rep - task.r0, r.error);
       else out.are.push(roundResult(r.are));
     }
@@ -81,7 +83,7 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
     const train = Int32Array.from(trainList).sort();
     const test = new Int32Array(map.rows - train.length);
     for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
-    const r = scoreSplit(map, train, test, task.method, plan.response);
+    const r = scoreSplit(map, train, test, task.method, plan.response, hyper);
     if ("error" in r) {
       fail(s - task.s0, r.error);
       if (want) out.pred!.push([]), out.rows!.push([]);
