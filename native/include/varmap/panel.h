@@ -32,7 +32,8 @@ inline void pack(const double* X, int32_t j0, int32_t rows, int32_t d, int32_t w
 #if defined(__GNUC__) || defined(__clang__)
 // Two-lane double vectors (SSE2 on x86-64, NEON on arm64): GCC's auto-vectorizer interleaves the tile loop
 // badly, spelled-out vectors run about 1.4x faster. The arithmetic per lane is the scalar arithmetic.
-typedef double v2d __attribute__((vector_size(16), aligned(8)));
+// may_alias: the panel and outputs are written and read as doubles too.
+typedef double v2d __attribute__((vector_size(16), aligned(8), __may_alias__));
 
 // out[j] = |q - row j|^2 for j < tiles*kTile (out must hold that many doubles).
 inline void distances(const double* panel, int32_t width, int32_t tiles, int32_t d, const double* q, double* out) {
