@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { loadDataset } from "../../ts/data/load.js";
 import { configStats, quantile7, tQuantile } from "../../ts/data/stats.js";
 import { normalizeInputs } from "../../ts/data/maps.js";
+import { readConfigTable } from "../../ts/data/read.js";
+import { presetOf } from "../../ts/data/presets.js";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { relErr } from "../helpers/backends.js";
 
@@ -61,6 +63,13 @@ describe.skipIf(!hasShared)(`real data (${hasShared ? "../shared present" : shar
       expect(relErr(stats.sd[c], g!.sd as number)).toBeLessThan(1e-12);
     }
     expect(notes.some((n) => /15 configuration\(s\) repeat run indices/.test(n))).toBe(true);
+  });
+
+  it("grouping by the full key (the hash-collision fallback) gives the same table", async () => {
+    const p = presetOf("iozone");
+    const a = await readConfigTable(dataPath("iozone-2018.csv"), p.roles, { allowDuplicateRuns: true });
+    const b = await readConfigTable(dataPath("iozone-2018.csv"), p.roles, { allowDuplicateRuns: true, groupByFullKey: true });
+    expect(b).toEqual(a);
   });
 
   it("reads an aggregated map (--map --id) and a --where selection", async () => {

@@ -48,10 +48,11 @@ export async function queryRows(con: DuckDBConnection, sql: string): Promise<Rec
 }
 
 /**
- * Streams the numeric columns of a query (DOUBLE into Float64Array, INTEGER into Int32Array) into `outs`, one array
+ * Streams the numeric columns of a query (DOUBLE into Float64Array, INTEGER into Int32Array, UINTEGER into
+ * Uint32Array) into `outs`, one array
  * per column, each as long as the result. NULL becomes NaN (0 in an Int32Array).
  */
-export async function streamColumns(con: DuckDBConnection, sql: string, outs: (Float64Array | Int32Array)[]): Promise<number> {
+export async function streamColumns(con: DuckDBConnection, sql: string, outs: (Float64Array | Int32Array | Uint32Array)[]): Promise<number> {
   const result = await con.stream(sql);
   const total = outs[0]?.length ?? 0;
   let pos = 0;
@@ -67,7 +68,7 @@ export async function streamColumns(con: DuckDBConnection, sql: string, outs: (F
       // @duckdb/node-api, pinned); copy it in one go when every value is valid and the types match.
       const items = (vec as unknown as { items?: unknown }).items;
       if (items && items.constructor === out.constructor && allValid(vec, n)) {
-        out.set((items as Float64Array | Int32Array).subarray(0, n), pos);
+        out.set((items as Float64Array).subarray(0, n), pos);
         continue;
       }
       for (let i = 0; i < n; i++) {

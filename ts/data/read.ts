@@ -5,9 +5,10 @@
 // The file is scanned once (in parallel) into a temporary table holding only the role columns, typed. Row
 // numbers: with preserve_insertion_order (DuckDB's default) a CREATE TABLE AS keeps the scan order, so the
 // table's rowid is the record's position in the file: row = rowid + 2 (the header is row 1). (row_number() OVER ()
-// gives the same numbers but serializes the scan, 2-3x slower.) Each run's configuration id comes from a hash
-// join against the (small) configuration table, and runs are bucketed by configuration in JS (a counting sort),
-// which is much cheaper than having DuckDB sort 3.8 M rows on nine keys.
+// gives the same numbers but serializes the scan, 2-3x slower.) Configurations are grouped by a 64-bit hash of
+// their key computed during the scan (a second, independent hash detects collisions; on one, the full key is
+// used); each run's configuration is found from its hash in JS and runs are bucketed by configuration (a
+// counting sort), which is much cheaper than having DuckDB sort or join 3.8 M rows on seven key columns.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import { formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
@@ -21,6 +22,8 @@ export interface ReadOptions {
   positiveReason?: string;
   /** An id column to keep per configuration (map tables). */
   idColumn?: string;
+  /** Group by the full key, as after a hash collision (for tests of that path). */
+  groupByFullKey?: boolean;
   /** Accept repeated run indices within a configuration (noted, not fatal). */
   allowDuplicateRuns?: boolean;
   note?: (msg: string) => void;
@@ -151,10 +154,14 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     opts.where ? `COALESCE((${opts.where}), false) AS __keep` : `true AS __keep`,
   ];
   try {
-    // __h: a 64-bit hash of the configuration key, computed during the parallel scan, so grouping and joining
-    // use one integer key instead of seven columns (collisions are detected below).
+    // __h: a 64-bit hash of the configuration key, computed during the parallel scan, so grouping uses one
+    // integer key instead of seven columns and runs are matched to configurations in JS; __h2 (the key's columns
+    // reversed) detects collisions (below).
     const keyList = [...f, ...x].join(", ");
-    await con.run(`CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, sniffed ? undefined : columns)})`);
+    const keyListReversed = [...f, ...x].reverse().join(", ");
+    await con.run(
+      `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, sniffed ? undefined : columns)})`,
+    );
     await con.run(`CREATE TEMP VIEW v AS SELECT (rowid + 2)::INTEGER AS __row, * FROM t`);
   } catch (e) {
     if (opts.where) {
@@ -194,21 +201,21 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   // Configurations, in the order everything downstream uses: factors, then inputs, ascending.
   const keys = [...f, ...x];
   const order = keys.join(", ");
-  // Group by the key hash; a second hash of the key (columns reversed) must be constant within each group,
-  // otherwise two configurations collided and we group by the full key instead.
-  const check = `hash(${[...keys].reverse().join(", ")})`;
-  const groupBy = async (byHash: boolean) => {
-    await con.run(`DROP TABLE IF EXISTS cfg`);
-    await con.run(
-      `CREATE TEMP TABLE cfg AS SELECT (row_number() OVER (ORDER BY ${order}) - 1)::INTEGER AS __cid, * FROM (` +
-        `SELECT ${byHash ? `__h, ${keys.map((k) => `any_value(${k}) AS ${k}`).join(", ")}` : `${order}`}, count(*) AS n, min(__row) AS first_row, ` +
-        `any_value(__id) AS id, min(${check}) = max(${check}) AS __one FROM v WHERE __keep GROUP BY ${byHash ? "__h" : order})`,
-    );
-  };
-  await groupBy(true);
-  const [{ ok }] = await queryRows(con, `SELECT bool_and(__one) AS ok FROM cfg`);
-  const joinKey = ok ? "__h" : order;
-  if (!ok) await groupBy(false);
+  // Group by the key hash with integer aggregates only; the second hash must be constant within each group,
+  // otherwise two configurations collided and we group (and join) by the full key instead. The key values of a
+  // configuration come from its first row.
+  await con.run(
+    `CREATE TEMP TABLE g AS SELECT __h, count(*) AS n, min(__row) AS first_row, min(__h2) = max(__h2) AS __one FROM v WHERE __keep GROUP BY __h`,
+  );
+  const [{ ok: noCollision }] = await queryRows(con, `SELECT bool_and(__one) AS ok FROM g`);
+  const ok = Boolean(noCollision) && !opts.groupByFullKey;
+  await con.run(
+    ok
+      ? `CREATE TEMP TABLE cfg AS SELECT (row_number() OVER (ORDER BY ${order}) - 1)::INTEGER AS __cid, * FROM (` +
+          `SELECT g.__h, g.n, g.first_row, ${keys.map((k) => `v.${k}`).join(", ")}, v.__id AS id FROM g JOIN v ON v.__row = g.first_row)`
+      : `CREATE TEMP TABLE cfg AS SELECT (row_number() OVER (ORDER BY ${order}) - 1)::INTEGER AS __cid, * FROM (` +
+          `SELECT ${order}, count(*) AS n, min(__row) AS first_row, any_value(__id) AS id FROM v WHERE __keep GROUP BY ${order})`,
+  );
   // Read the configuration table as typed columns (converting 10^5 rows of values one by one costs ~1 s):
   // inputs, counts and first rows stream as numbers; factor values as an index into the distinct combinations.
   const [{ count: countBig }] = await queryRows(con, `SELECT count(*) AS count FROM cfg`);
@@ -238,8 +245,21 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   const rowOf = new Int32Array(total);
   const runOf = new Float64Array(total);
   const yOf = new Float64Array(total);
-  const join = `JOIN cfg USING (${joinKey})`;
-  const got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v ${join} WHERE __keep`, [cid, rowOf, runOf, yOf]);
+  let got: number;
+  if (ok) {
+    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
+    const hi = new Uint32Array(total);
+    const lo = new Uint32Array(total);
+    const split = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
+    got = await streamColumns(con, `SELECT ${split}, __row, __run, __y FROM v WHERE __keep`, [hi, lo, rowOf, runOf, yOf]);
+    const cfgHi = new Uint32Array(count);
+    const cfgLo = new Uint32Array(count);
+    await streamColumns(con, `SELECT ${split} FROM cfg ORDER BY __cid`, [cfgHi, cfgLo]);
+    const index = new HashIndex(cfgHi, cfgLo);
+    for (let i = 0; i < got; i++) cid[i] = index.get(hi[i], lo[i]);
+  } else {
+    got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
+  }
   if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
   trace?.(t0, "runs streamed");
   const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
@@ -349,6 +369,36 @@ async function describeValue(db: Db, file: string, column: string, row: number):
     return r?.v === null || r?.v === undefined || r.v === "" ? "(empty)" : `'${String(r.v)}'`;
   } catch {
     return "";
+  }
+}
+
+/** Open-addressing map from 64-bit keys (given as high and low 32-bit halves) to their index. */
+class HashIndex {
+  private readonly mask: number;
+  private readonly slots: Int32Array;
+  constructor(
+    private readonly hi: Uint32Array,
+    private readonly lo: Uint32Array,
+  ) {
+    let size = 16;
+    while (size < hi.length * 2) size *= 2;
+    this.mask = size - 1;
+    this.slots = new Int32Array(size).fill(-1);
+    for (let k = 0; k < hi.length; k++) {
+      let s = this.slot(hi[k], lo[k]);
+      while (this.slots[s] >= 0) s = (s + 1) & this.mask;
+      this.slots[s] = k;
+    }
+  }
+  private slot(h: number, l: number): number {
+    return (Math.imul(l ^ Math.imul(h, 0x9e3779b1), 0x85ebca6b) >>> 0) & this.mask;
+  }
+  get(h: number, l: number): number {
+    for (let s = this.slot(h, l); ; s = (s + 1) & this.mask) {
+      const k = this.slots[s];
+      if (k < 0) throw new Error("HashIndex: unknown key");
+      if (this.hi[k] === h && this.lo[k] === l) return k;
+    }
   }
 }
 
