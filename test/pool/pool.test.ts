@@ -122,7 +122,7 @@ describe("jobs on the pool", () => {
 
   it("a rerun after kill -9 part-way completes to byte-identical outputs", async () => {
     const script = join(packageRoot(), "test", "pool", "job-script.ts");
-    const args = (out: string) => ["--import", "tsx", script, out, "2", "mean", "12", "250"];
+    const args = (out: string) => ["--import", "tsx", script, out, "2", "mean", "8", "250"];
     const ref = tmp();
     const runTo = (out: string) =>
       new Promise<number>((resolve) => spawn(process.execPath, args(out), { stdio: "ignore" }).on("exit", (c) => resolve(c ?? -1)));
@@ -132,7 +132,7 @@ describe("jobs on the pool", () => {
     const journal = join(out, "journal.jsonl");
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        if (existsSync(journal) && readFileSync(journal, "utf8").split("\n").length > 20) {
+        if (existsSync(journal) && readFileSync(journal, "utf8").split("\n").length > 10) {
           clearInterval(poll);
           child.kill("SIGKILL");
           resolve();
