@@ -2,6 +2,12 @@
 // The `varmap` executable.
 import { main, reportError } from "./program.js";
 
+// A closed pipe (`varmap summarize … | head`) ends the output, not the program with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
