@@ -92,7 +92,7 @@ describe(`lstsq on ${selected.name}`, () => {
     expect(() => lstsq(selected, { A, b, offsets: Int32Array.from([0, 3]), n: 2 })).toThrow(/rows need/);
   });
 
-  it.skipIf(selected.name !== "native")("native rejects buffers shorter than the offsets say", () => {
+  it("rejects buffers shorter than the offsets say (both backends)", () => {
     expect(selected.run(LSTSQ, [Float64Array.from([1, 2]), Float64Array.from([1]), new Float64Array(0), 0, Int32Array.from([0, 2]), 1, 2, -1, new Float64Array(2), new Int32Array(1)])).toBe(Status.BAD_ARGUMENT);
   });
 });

@@ -8,6 +8,15 @@ export const LSTSQ: KernelSpec = {
   module: "lstsq",
   // A, b, w, weighted, offsets, nprob, n, rcond, x, rank
   args: [arg.f64in, arg.f64in, arg.f64in, arg.int, arg.i32in, arg.int, arg.int, arg.num, arg.f64out, arg.i32out],
+  // The same checks as native/binding/lstsq.cc, so a wasm call with short buffers never writes past them.
+  lengths: ([A, b, w, weighted, offsets, nprob, n, , x, rank]) => {
+    const off = offsets as Int32Array;
+    const [np, nn] = [nprob as number, n as number];
+    if (np < 0 || nn < 1 || off.length < np + 1) return false;
+    const rows = off[np];
+    return rows >= 0 && (A as Float64Array).length >= rows * nn && (b as Float64Array).length >= rows &&
+      (!weighted || (w as Float64Array).length >= rows) && (x as Float64Array).length >= np * nn && (rank as Int32Array).length >= np;
+  },
 };
 
 /** The kernel's own status codes (>= 10), as [code, message, remedy]. */
