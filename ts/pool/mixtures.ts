@@ -35,9 +35,7 @@ export function fitMixtureChunk(ctx: WorkContext, task: Extract<Task, { kind: "m
   const off = new Int32Array(task.c1 - task.c0 + 1);
   for (let c = task.c0; c <= task.c1; c++) off[c - task.c0] = offsets[c] - base;
   const ids = Int32Array.from({ length: task.c1 - task.c0 }, (_, i) => task.c0 + i);
-  // A private copy: the native binding cannot take typed arrays over a SharedArrayBuffer (it crashes).
-  const chunk = new Float64Array(runs.subarray(base, offsets[task.c1]));
-  const fit = fitMixtures(chunk, off, {
+  const fit = fitMixtures(runs.subarray(base, offsets[task.c1]), off, {
     families: plan.mixtures.families as FamilyName[],
     kmax: plan.mixtures.kmax,
     seed: plan.mixtures.seed,
