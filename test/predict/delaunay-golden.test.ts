@@ -6,6 +6,7 @@ import { Delaunay } from "../../ts/predict/delaunay.js";
 import { matrix, type Matrix } from "../../ts/predict/matrix.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { selected } from "../helpers/backends.js";
+import { circumsphere } from "./circumsphere.js";
 
 const backend = selected.name;
 const INPUTS = ["u_freq", "u_threads", "u_fsize", "u_rsize"];
@@ -32,37 +33,7 @@ function rows(X: Float64Array, d: number, idx: number[]): Matrix {
 /** True when no other training point lies on the circumsphere of the simplex (the Delaunay simplex is unique). */
 function uniqueSimplex(X: Matrix, simplex: ArrayLike<number>): boolean {
   const d = X.cols;
-  const x0 = X.data.subarray(simplex[0] * d, simplex[0] * d + d);
-  // 2 (x_i - x_0) . c = |x_i|^2 - |x_0|^2, solved by Gaussian elimination with partial pivoting.
-  const a: number[][] = [];
-  for (let i = 1; i <= d; i++) {
-    const xi = X.data.subarray(simplex[i] * d, simplex[i] * d + d);
-    let rhs = 0;
-    const r: number[] = [];
-    for (let k = 0; k < d; k++) {
-      r.push(2 * (xi[k] - x0[k]));
-      rhs += xi[k] * xi[k] - x0[k] * x0[k];
-    }
-    r.push(rhs);
-    a.push(r);
-  }
-  for (let k = 0; k < d; k++) {
-    let p = k;
-    for (let r = k + 1; r < d; r++) if (Math.abs(a[r][k]) > Math.abs(a[p][k])) p = r;
-    [a[k], a[p]] = [a[p], a[k]];
-    for (let r = k + 1; r < d; r++) {
-      const f = a[r][k] / a[k][k];
-      for (let c = k; c <= d; c++) a[r][c] -= f * a[k][c];
-    }
-  }
-  const c = new Array<number>(d).fill(0);
-  for (let k = d - 1; k >= 0; k--) {
-    let s = a[k][d];
-    for (let j = k + 1; j < d; j++) s -= a[k][j] * c[j];
-    c[k] = s / a[k][k];
-  }
-  let R2 = 0;
-  for (let k = 0; k < d; k++) R2 += (x0[k] - c[k]) ** 2;
+  const { c, R2 } = circumsphere(X.data, d, simplex);
   const inS = new Set(Array.from(simplex));
   for (let i = 0; i < X.rows; i++) {
     if (inS.has(i)) continue;

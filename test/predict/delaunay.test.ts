@@ -9,6 +9,7 @@ import { matrix, fromRows, type Matrix } from "../../ts/predict/matrix.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
 import { runConformance } from "./conformance.js";
+import { circumsphere } from "./circumsphere.js";
 
 runConformance({ name: "delaunay", create: (o) => new Delaunay(o), interpolates: true, minPoints: (d) => d + 1, dims: [1, 2, 4, 8] });
 
@@ -57,36 +58,7 @@ function located(X: Float64Array, d: number, simplices: Int32Array, weights: Flo
 /** Largest amount by which a data point lies inside the circumsphere of simplex i, relative to its squared radius. */
 function sphereIntrusion(X: Float64Array, d: number, simplices: Int32Array, i: number): number {
   const s = Array.from(simplices.subarray(i * (d + 1), (i + 1) * (d + 1)));
-  const x0 = X.subarray(s[0] * d, s[0] * d + d);
-  const a: number[][] = [];
-  for (let r = 1; r <= d; r++) {
-    const xr = X.subarray(s[r] * d, s[r] * d + d);
-    const row: number[] = [];
-    let rhs = 0;
-    for (let k = 0; k < d; k++) {
-      row.push(2 * (xr[k] - x0[k]));
-      rhs += xr[k] * xr[k] - x0[k] * x0[k];
-    }
-    row.push(rhs);
-    a.push(row);
-  }
-  for (let k = 0; k < d; k++) {
-    let p = k;
-    for (let r = k + 1; r < d; r++) if (Math.abs(a[r][k]) > Math.abs(a[p][k])) p = r;
-    [a[k], a[p]] = [a[p], a[k]];
-    for (let r = k + 1; r < d; r++) {
-      const f = a[r][k] / a[k][k];
-      for (let c = k; c <= d; c++) a[r][c] -= f * a[k][c];
-    }
-  }
-  const c = new Array<number>(d).fill(0);
-  for (let k = d - 1; k >= 0; k--) {
-    let t = a[k][d];
-    for (let j = k + 1; j < d; j++) t -= a[k][j] * c[j];
-    c[k] = t / a[k][k];
-  }
-  let R2 = 0;
-  for (let k = 0; k < d; k++) R2 += (x0[k] - c[k]) ** 2;
+  const { c, R2 } = circumsphere(X, d, s);
   let worst = -Infinity;
   for (let p = 0; p < X.length / d; p++) {
     if (s.includes(p)) continue;
