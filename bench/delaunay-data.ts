@@ -2,11 +2,11 @@
 // from ../shared/golden (VARMAP_SHARED overrides the path), or, without them, generated problems of the same
 // shape (x uniform in [0,1]^d; inside queries are convex combinations of data points, outside ones leave the cube).
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { packageRoot } from "../ts/package-root.js";
+import { join } from "node:path";
 import { uniform } from "./data.js";
+import { sharedDir } from "./args.js";
 
-export const sharedGolden = join(process.env.VARMAP_SHARED ?? resolve(packageRoot(), "..", "shared"), "golden");
+export const sharedGolden = join(sharedDir(), "golden");
 
 function readNumbers(path: string): { cols: string[]; rows: number[][] } {
   const [head, ...lines] = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.length > 0);

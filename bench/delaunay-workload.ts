@@ -9,11 +9,9 @@ import { delaunayLocate } from "../ts/backend/kernels/delaunay.js";
 import { Delaunay } from "../ts/predict/delaunay.js";
 import { matrix } from "../ts/predict/matrix.js";
 import { moanaSplits, splitInputs, syntheticProblem } from "./delaunay-data.js";
+import { flag } from "./args.js";
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
+const arg = flag;
 const backend = getBackend((arg("--backend") as "native" | "wasm" | undefined) ?? "auto");
 const repeats = Number(arg("--repeats") ?? 3);
 const only = arg("--only");

@@ -7,21 +7,18 @@
 // Reports the median over --reps of wall time and of this process's CPU time (on a busy machine CPU time is
 // the better estimate of single-thread speed), and the speed-up over the anchor's median wall time.
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
 import { lspEval, lspFit } from "../ts/backend/kernels/lsp.js";
 import { LinearShepard } from "../ts/predict/lsp.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
-import { packageRoot } from "../ts/package-root.js";
+import { flag, sharedDir } from "./args.js";
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
+const arg = flag;
 const backend = getBackend(arg("--backend"));
 const reps = Number(arg("--reps") ?? 3);
 const only = arg("--only");
-const shared = resolve(arg("--shared") ?? process.env.VARMAP_SHARED ?? join(packageRoot(), "..", "shared"));
+const shared = sharedDir();
 const golden = (f: string) => join(shared, "golden", f);
 
 function csv(path: string): Record<string, string>[] {

@@ -3,10 +3,10 @@
 // Usage: node dist/bench/mars-golden.js [--shared DIR] [--variants d1,d2,d2nk200] [--reps N] [--json]
 // (backend: VARMAP_BACKEND=native|wasm; earth's times are read from regressors-fit-times.csv)
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Mars, type MarsOptions } from "../ts/predict/mars.js";
-import { packageRoot } from "../ts/package-root.js";
+import { sharedDir } from "./args.js";
 
 interface Split {
   p: number;
@@ -65,7 +65,7 @@ export function fitSplit(X: number[][], y: number[], s: Split, opts: MarsOptions
 function main() {
   const args = process.argv.slice(2);
   const get = (k: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : undefined);
-  const shared = get("--shared") ?? process.env.VARMAP_SHARED ?? resolve(packageRoot(), "..", "shared");
+  const shared = sharedDir();
   const variants = (get("--variants") ?? "d1,d2,d2nk200").split(",");
   const reps = Number(get("--reps") ?? 3);
   const { X, y, splits, earth, earthMs } = loadMoana(shared);

@@ -3,22 +3,19 @@
 //   node dist/bench/mixture-study.js [--backend native|wasm] [--reps 3] [--only real|synthetic] [--shared DIR]
 // Reports wall and CPU time (median over --reps); on a busy machine CPU time is the better single-thread figure.
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
 import { fitMixtures } from "../ts/mixture/fit.js";
-import type { FamilyName } from "../ts/mixture/families.js";
 import { Mixture } from "../ts/mixture/model.js";
 import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
-import { packageRoot } from "../ts/package-root.js";
+import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "./mixture-cases.js";
+import { flag, sharedDir } from "./args.js";
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
+const arg = flag;
 const backend = getBackend(arg("--backend"));
 const reps = Number(arg("--reps") ?? 3);
 const only = arg("--only");
-const shared = resolve(arg("--shared") ?? process.env.VARMAP_SHARED ?? join(packageRoot(), "..", "shared"));
+const shared = sharedDir();
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 function timed<T>(f: () => T): { value: T; wall: number; cpu: number } {
@@ -69,18 +66,8 @@ if (only !== "synthetic") {
 }
 
 if (only !== "real") {
-  const L = Math.log;
-  const cases: { family: FamilyName; w: number[]; a: number[]; b: number[] }[] = [
-    { family: "normal", w: [0.4, 0.6], a: [100, 130], b: [5, 8] },
-    { family: "gamma", w: [0.3, 0.7], a: [50, 200], b: [2, 0.8] },
-    { family: "weibull", w: [0.45, 0.55], a: [L(100), L(150)], b: [0.05, 0.04] },
-    { family: "lognormal", w: [0.35, 0.65], a: [L(100), L(140)], b: [0.05, 0.06] },
-    { family: "loglogistic", w: [0.5, 0.5], a: [L(100), L(150)], b: [0.03, 0.03] },
-    { family: "frechet", w: [0.6, 0.4], a: [L(100), L(150)], b: [0.04, 0.05] },
-    { family: "normal", w: [0.3, 0.3, 0.4], a: [100, 130, 170], b: [5, 6, 8] },
-    { family: "lognormal", w: [0.2, 0.5, 0.3], a: [L(100), L(130), L(170)], b: [0.04, 0.04, 0.05] },
-  ];
-  const all = [...cases, ...cases.slice(0, 6).map((c) => ({ ...c, w: [1], a: [c.a[1]], b: [c.b[1]] }))];
+  // The same cases as the test (bench/mixture-cases.ts), at n = 100,000 with default EM settings.
+  const all = [...RECOVERY_CASES, ...THREE_COMPONENT_CASES, ...ONE_COMPONENT_CASES];
   let right = 0;
   let seed = 77;
   for (const c of all) {

@@ -1,12 +1,12 @@
 // MARS fits: the MOANA splits R earth was timed on (when ../shared is present) and synthetic problems up to
 // n = 50,000, d = 20. One operation = one complete fit (forward pass, rank fix, pruning, coefficients).
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { marsFit, type MarsKernelOptions } from "../../ts/backend/kernels/mars.js";
-import { packageRoot } from "../../ts/package-root.js";
 import { uniform } from "../data.js";
 import { loadMoana } from "../mars-golden.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
+import { sharedDir } from "../args.js";
 
 function earthDefaults(d: number, degree: number, nk?: number): MarsKernelOptions {
   return {
@@ -28,7 +28,7 @@ function synthetic(n: number, d: number, degree: number): BenchCase {
 }
 
 function moanaCases(): BenchCase[] {
-  const shared = process.env.VARMAP_SHARED ?? resolve(packageRoot(), "..", "shared");
+  const shared = sharedDir();
   if (!existsSync(join(shared, "golden", "moana-splits.json"))) return [];
   const { X, y, splits } = loadMoana(shared);
   const cases: BenchCase[] = [];

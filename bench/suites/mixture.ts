@@ -1,13 +1,13 @@
 // Mixture EM (all six families) on the real IOzone configurations: one batched call per family, k = 1..5.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { FAMILY_CODES, mixtureFit } from "../../ts/backend/kernels/mixture.js";
-import { packageRoot } from "../../ts/package-root.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
+import { sharedDir } from "../args.js";
 
 /** The first `count` configurations of iozone-2018.csv (runs grouped by the key columns), or a synthetic stand-in. */
 function configurations(count: number): { runs: Float64Array; offsets: Int32Array } {
-  const file = resolve(process.env.VARMAP_SHARED ?? join(packageRoot(), "..", "shared"), "data", "iozone-2018.csv");
+  const file = join(sharedDir(), "data", "iozone-2018.csv");
   const groups = new Map<string, number[]>();
   if (existsSync(file)) {
     for (const l of readFileSync(file, "utf8").trim().split(/\r?\n/).slice(1)) {

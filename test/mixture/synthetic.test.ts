@@ -4,31 +4,11 @@
 // Standard errors: observed information of each component's posterior-weighted log-likelihood.
 import { describe, expect, it } from "vitest";
 import { fitMixtures } from "../../ts/mixture/fit.js";
-import { FAMILIES, type FamilyName } from "../../ts/mixture/families.js";
+import { FAMILIES } from "../../ts/mixture/families.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import { rng, selected } from "../helpers/backends.js";
+import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES, type MixtureCase as Case } from "../../bench/mixture-cases.js";
 
-interface Case {
-  family: FamilyName;
-  w: number[];
-  a: number[];
-  b: number[];
-}
-const L = Math.log;
-// Components ordered by location (the kernel's output order).
-export const RECOVERY_CASES: Case[] = [
-  { family: "normal", w: [0.4, 0.6], a: [100, 130], b: [5, 8] },
-  { family: "gamma", w: [0.3, 0.7], a: [50, 200], b: [2, 0.8] },
-  { family: "weibull", w: [0.45, 0.55], a: [L(100), L(150)], b: [0.05, 0.04] },
-  { family: "lognormal", w: [0.35, 0.65], a: [L(100), L(140)], b: [0.05, 0.06] },
-  { family: "loglogistic", w: [0.5, 0.5], a: [L(100), L(150)], b: [0.03, 0.03] },
-  { family: "frechet", w: [0.6, 0.4], a: [L(100), L(150)], b: [0.04, 0.05] },
-];
-const ONE_COMPONENT: Case[] = RECOVERY_CASES.map((c) => ({ family: c.family, w: [1], a: [c.a[1]], b: [c.b[1]] }));
-const THREE_COMPONENTS: Case[] = [
-  { family: "normal", w: [0.3, 0.3, 0.4], a: [100, 130, 170], b: [5, 6, 8] },
-  { family: "lognormal", w: [0.2, 0.5, 0.3], a: [L(100), L(130), L(170)], b: [0.04, 0.04, 0.05] },
-];
 const N = 100_000;
 // The BIC cases fit k = true + 1 too, whose EM creeps at large n: the test uses 10,000 runs per case (the full
 // n = 100,000 study with default iterations is bench/mixture-study.ts).
@@ -91,7 +71,7 @@ describe(`synthetic mixtures (n = ${N}) on ${selected.name}`, () => {
   });
 
   it(`BIC picks the true k in >= 90% of well-separated cases (k = 1, 2 for every family; k = 3 normal, lognormal; n = ${N_BIC})`, () => {
-    const cases = [...ONE_COMPONENT, ...RECOVERY_CASES, ...THREE_COMPONENTS];
+    const cases = [...ONE_COMPONENT_CASES, ...RECOVERY_CASES, ...THREE_COMPONENT_CASES];
     let right = 0;
     const wrong: string[] = [];
     cases.forEach((c, ci) => {
