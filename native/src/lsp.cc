@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "varmap/lstsq.h"
@@ -302,31 +303,24 @@ double diameter2(const double* X, int n, int m, double best) {
   return best;
 }
 
-}  // namespace
+// Scratch for one node's local fit (NP neighbours in m dimensions).
+struct NodeFit {
+  int np, m;
+  double rcond;
+  std::vector<double> alpha, beta, omega, work;
+  NodeFit(int np_, int m_)
+      : np(np_), m(m_), rcond(np_ * kLstsqEps), alpha(size_t(np_) * m_), beta(np_), omega(np_), work(lstsq_work_size(np_, m_)) {}
 
-int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank) {
-  if (n < 0 || m < 1) return BAD_ARGUMENT;
-  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n))) return NONFINITE;
-  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
-  const int np = std::min(n - 1, (3 * m + 1) / 2);
-  const double rcond = np * kLstsqEps;
-  KdTree tree(X, n, m);
-  std::vector<double> d2(np), alpha(size_t(np) * m), beta(np), omega(np), work(lstsq_work_size(np, m));
-  std::vector<int32_t> idx(np);
-  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
-  std::vector<int32_t> hits(tree.maxLeaf);
-  bool duplicates = false;
-  double maxRw = 0.0;
-  for (int k = 0; k < n; ++k) {
+  // LSHEP's local fit of node k of (X, f) from its NP nearest others (d2 ascending, idx their rows): writes
+  // A[k], rw[k] = d_NP (before the diameter cap) and rank[k]. Returns OK, LSP_DUPLICATE_POINTS (node marked
+  // rank -1) or LSP_LSTSQ_FAILED.
+  int fit(const double* X, const double* f, int k, const double* d2, const int32_t* idx, double* A, double* rw, int32_t* rank) {
     const double* xk = X + size_t(k) * m;
-    Knn knn{tree, np, xk, k, d2.data(), idx.data(), off.data(), scratch.data(), hits.data()};
-    knn.search(0, 0.0);
     if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
-      duplicates = true;
       rank[k] = -1;
       rw[k] = 0.0;
       for (int j = 0; j < m; ++j) A[size_t(k) * m + j] = 0.0;
-      continue;
+      return LSP_DUPLICATE_POINTS;
     }
     for (int i = 0; i < np; ++i) {
       const double* xi = X + size_t(idx[i]) * m;
@@ -335,7 +329,6 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
     }
     const double dnp = std::sqrt(d2[np - 1]);
     rw[k] = dnp;
-    maxRw = std::max(maxRw, dnp);
     const double rp = 1.1 * dnp;
     for (int i = 0; i < np; ++i) {
       const double d = std::sqrt(d2[i]);
@@ -345,12 +338,16 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
     if (lstsq_solve(alpha.data(), beta.data(), omega.data(), np, m, rcond, A + size_t(k) * m, &rk, work.data()) != OK)
       return LSP_LSTSQ_FAILED;
     rank[k] = rk;
+    return OK;
   }
-  if (duplicates) return LSP_DUPLICATE_POINTS;
+};
 
-  // R_w = min(diameter / 2, d_NP). The diameter is only needed when some d_NP could exceed half of it: a
-  // double sweep gives a pair of nodes whose distance bounds the diameter from below; only if that is not
-  // enough is the exact (quadratic) maximum over all pairs computed.
+// R_w = min(diameter / 2, d_NP). The diameter is only needed when some d_NP could exceed half of it: a double
+// sweep gives a pair of nodes whose distance bounds the diameter from below; only if that is not enough is the
+// exact (quadratic) maximum over all pairs computed.
+void cap_radii(const double* X, int n, int m, double* rw) {
+  double maxRw = 0.0;
+  for (int k = 0; k < n; ++k) maxRw = std::max(maxRw, rw[k]);
   int a = 0;
   double best = -1.0;
   for (int i = 0; i < n; ++i) {
@@ -363,33 +360,26 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
     const double cap = std::sqrt(diameter2(X, n, m, lower)) / 2.0;
     for (int k = 0; k < n; ++k) rw[k] = std::min(cap, rw[k]);
   }
+}
+
+int check_radii(const double* rw, int n) {
+  for (int k = 0; k < n; ++k)
+    if (!(rw[k] > 0.0) || !std::isfinite(rw[k])) return LSP_BAD_RADIUS;
   return OK;
 }
 
-int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
-             const double* Q, int32_t nq, double* out, int32_t* ierr) {
-  if (n < 1 || m < 1 || nq < 0) return BAD_ARGUMENT;
-  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n)) || !all_finite(A, size_t(n) * m) ||
-      !all_finite(Q, size_t(nq) * m))
-    return NONFINITE;
-  for (int k = 0; k < n; ++k)
-    if (!(rw[k] > 0.0) || !std::isfinite(rw[k])) return LSP_BAD_RADIUS;
-  KdTree tree(X, n, m, n <= kScanAll ? n : kLeafSize);
-  tree.setCellMax(rw);
-  std::vector<int32_t> cover;
-  cover.reserve(64);
-  std::vector<double> sw, swc, slope(m + 1);
-  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
-  std::vector<int32_t> hits(tree.maxLeaf);
-  std::vector<double> D(m + 1);
-  std::vector<int32_t> ID(m + 1);
-  for (int iq = 0; iq < nq; ++iq) {
-    const double* q = Q + size_t(iq) * m;
-    // Every node whose radius covers q.
-    cover.clear();
-    Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
-    ierr[iq] = 0;
-    if (cover.empty()) {
+// LSHEPVAL at one query q of the fitted (X, f, A, rw), given the nodes whose radius covers q in ascending
+// order (cover, nc): the weighted sum, f_k at a node, or the Shepard fallback when nc = 0.
+struct PointEval {
+  int m;
+  std::vector<double> sw, swc, slope, D;
+  std::vector<int32_t> ID;
+  explicit PointEval(int m_) : m(m_), slope(m_ + 1), D(m_ + 1), ID(m_ + 1) {}
+
+  void run(const double* X, const double* f, const double* A, const double* rw, int n, const double* q,
+           const int32_t* cover, int nc, double* out, int32_t* ierr) {
+    *ierr = 0;
+    if (nc == 0) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
       std::fill(D.begin(), D.end(), 0.0);
       std::fill(ID.begin(), ID.end(), 0);
@@ -409,22 +399,19 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
       for (int s = 0; s <= m; ++s) D[s] *= D[s], sum += D[s];
       double v = 0.0;
       for (int s = 0; s <= m; ++s) v += (D[s] / sum) * f[ID[s]];
-      out[iq] = v;
-      ierr[iq] = 1;
-      continue;
+      *out = v;
+      *ierr = 1;
+      return;
     }
-    std::sort(cover.begin(), cover.end());
-    sw.resize(cover.size()), swc.resize(cover.size());
-    bool atNode = false;
+    if (sw.size() < size_t(nc)) sw.resize(nc), swc.resize(nc);
     double sum = 0.0;
-    for (size_t i = 0; i < cover.size(); ++i) {
+    for (int i = 0; i < nc; ++i) {
       const int32_t k = cover[i];
       const double* xk = X + size_t(k) * m;
       const double dist = std::sqrt(sqdist(q, xk, m));
       if (rw[k] - dist == rw[k]) {
-        out[iq] = f[k];
-        atNode = true;
-        break;
+        *out = f[k];
+        return;
       }
       const double t = (rw[k] - dist) / (rw[k] * dist);
       sw[i] = t * t;
@@ -434,16 +421,15 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
       swc[i] = s + f[k];
       sum += sw[i];
     }
-    if (atNode) continue;
     double v = 0.0;
-    for (size_t i = 0; i < cover.size(); ++i) {
+    for (int i = 0; i < nc; ++i) {
       sw[i] /= sum;
       v += sw[i] * swc[i];
     }
-    out[iq] = v;
+    *out = v;
     // LSHEPVAL's IER = 2: the weighted mean normal (a, -1) against each node's, cosine below 0.9.
     std::fill(slope.begin(), slope.end(), 0.0);
-    for (size_t i = 0; i < cover.size(); ++i) {
+    for (int i = 0; i < nc; ++i) {
       const double* ak = A + size_t(cover[i]) * m;
       for (int j = 0; j < m; ++j) slope[j] += ak[j] * sw[i];
       slope[m] += -sw[i];
@@ -451,7 +437,7 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
     double sn = 0.0;
     for (int j = 0; j <= m; ++j) sn += slope[j] * slope[j];
     sn = std::sqrt(sn);
-    for (size_t i = 0; i < cover.size(); ++i) {
+    for (int i = 0; i < nc; ++i) {
       const double* ak = A + size_t(cover[i]) * m;
       double nn = 0.0;
       for (int j = 0; j < m; ++j) nn += ak[j] * ak[j];
@@ -460,10 +446,233 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
       for (int j = 0; j < m; ++j) dot += (slope[j] / sn) * (ak[j] / nn);
       dot += (slope[m] / sn) * (-1.0 / nn);
       if (dot < 0.9) {
-        ierr[iq] = 2;
-        break;
+        *ierr = 2;
+        return;
       }
     }
+  }
+};
+
+// One subset of lsp_subsets: the fit of lsp_fit on the training rows tr (ascending) and the evaluation of
+// lsp_eval at the query rows qr, with neighbours and covering nodes read from the point set's neighbour table
+// instead of searched. Scratch is kept between subsets.
+struct SubsetPass {
+  const double* X;
+  const double* f;
+  int N, m, K;
+  const int32_t* nbr;
+  const double* nd2;
+  std::vector<int32_t> posOf, slotOf;  // per row of X: its training position / first query position, or -1
+  std::vector<double> Xs, fs, d2, off, scratch;
+  std::vector<int32_t> idx, hits, pairQ, pairK, start, cover;
+  PointEval point;
+
+  SubsetPass(const double* X_, const double* f_, int N_, int m_, const int32_t* nbr_, const double* nd2_, int K_)
+      : X(X_), f(f_), N(N_), m(m_), K(K_), nbr(nbr_), nd2(nd2_), posOf(N_, -1), slotOf(N_, -1), point(m_) {}
+
+  int run(const int32_t* tr, int n, const int32_t* qr, int nq, double* A, double* rw, int32_t* rank, double* out, int32_t* ierr) {
+    // The training set gathered in its order: exactly what lsp_fit would be given.
+    Xs.resize(size_t(n) * m), fs.resize(n);
+    for (int t = 0; t < n; ++t) {
+      for (int j = 0; j < m; ++j) Xs[size_t(t) * m + j] = X[size_t(tr[t]) * m + j];
+      fs[t] = f[tr[t]];
+    }
+    int st = fit(tr, n, A, rw, rank);
+    if (st != OK) return st;
+    return eval(tr, n, qr, nq, A, rw, out, ierr);
+  }
+
+  int fit(const int32_t* tr, int n, double* A, double* rw, int32_t* rank) {
+    if (!all_finite(Xs.data(), size_t(n) * m) || !all_finite(fs.data(), size_t(n))) return NONFINITE;
+    if (n <= m + 1) return LSP_TOO_FEW_POINTS;
+    const int np = std::min(n - 1, (3 * m + 1) / 2);
+    NodeFit node(np, m);
+    d2.resize(np), idx.resize(np);
+    for (int t = 0; t < n; ++t) posOf[tr[t]] = t;
+    std::unique_ptr<KdTree> tree;
+    bool duplicates = false;
+    int st = OK;
+    for (int t = 0; t < n && st == OK; ++t) {
+      // The table lists the other rows by (distance, row); training rows ascend with their positions, so its
+      // first NP training rows are LSHEP's neighbours with its tie order.
+      const int32_t* nb = nbr + size_t(tr[t]) * K;
+      const double* nd = nd2 + size_t(tr[t]) * K;
+      int c = 0;
+      for (int e = 0; e < K && c < np; ++e) {
+        const int p = posOf[nb[e]];
+        if (p >= 0) d2[c] = nd[e], idx[c] = p, ++c;
+      }
+      if (c < np) {  // too few training rows among this row's K nearest: search a k-d tree of the training set
+        if (!tree) {
+          tree.reset(new KdTree(Xs.data(), n, m));
+          off.assign(m, 0.0), scratch.resize(tree->maxLeaf), hits.resize(tree->maxLeaf);
+        }
+        Knn{*tree, np, Xs.data() + size_t(t) * m, t, d2.data(), idx.data(), off.data(), scratch.data(), hits.data()}.search(0, 0.0);
+      }
+      const int r = node.fit(Xs.data(), fs.data(), t, d2.data(), idx.data(), A, rw, rank);
+      if (r == LSP_DUPLICATE_POINTS) duplicates = true;
+      else st = r;
+    }
+    for (int t = 0; t < n; ++t) posOf[tr[t]] = -1;
+    if (st != OK) return st;
+    if (duplicates) return LSP_DUPLICATE_POINTS;
+    cap_radii(Xs.data(), n, m, rw);
+    return OK;
+  }
+
+  int eval(const int32_t* tr, int n, const int32_t* qr, int nq, const double* A, const double* rw, double* out, int32_t* ierr) {
+    if (!all_finite(A, size_t(n) * m)) return NONFINITE;
+    for (int i = 0; i < nq; ++i)
+      if (!all_finite(X + size_t(qr[i]) * m, m)) return NONFINITE;
+    if (check_radii(rw, n) != OK) return LSP_BAD_RADIUS;
+    for (int i = 0; i < nq; ++i)
+      if (slotOf[qr[i]] < 0) slotOf[qr[i]] = i;
+    // (query, node) for every node covering a query row (|q - x_k| < R_w): the rows in reach of node k are a
+    // prefix of its table. Nodes are visited in ascending order, so each query's nodes come out ascending.
+    pairQ.clear(), pairK.clear();
+    for (int t = 0; t < n; ++t) {
+      const int32_t g = tr[t];
+      const double r = rw[t];
+      const size_t mark = pairQ.size();
+      if (slotOf[g] >= 0) pairQ.push_back(slotOf[g]), pairK.push_back(t);  // the node's own row: distance 0
+      const int32_t* nb = nbr + size_t(g) * K;
+      const double* nd = nd2 + size_t(g) * K;
+      int e = 0;
+      for (; e < K && std::sqrt(nd[e]) < r; ++e)
+        if (slotOf[nb[e]] >= 0) pairQ.push_back(slotOf[nb[e]]), pairK.push_back(t);
+      if (e == K && K < N - 1) {  // the radius reaches past the table: test every query row
+        pairQ.resize(mark), pairK.resize(mark);
+        for (int i = 0; i < nq; ++i)
+          if (slotOf[qr[i]] == i && std::sqrt(sqdist(X + size_t(qr[i]) * m, Xs.data() + size_t(t) * m, m)) < r)
+            pairQ.push_back(i), pairK.push_back(t);
+      }
+    }
+    // Group by query (a stable counting sort keeps each query's nodes ascending).
+    start.assign(size_t(nq) + 1, 0);
+    for (int32_t q : pairQ) ++start[q + 1];
+    for (int i = 0; i < nq; ++i) start[i + 1] += start[i];
+    cover.resize(pairQ.size());
+    for (size_t e = 0; e < pairQ.size(); ++e) cover[start[pairQ[e]]++] = pairK[e];
+    for (int i = nq; i > 0; --i) start[i] = start[i - 1];
+    start[0] = 0;
+    for (int i = 0; i < nq; ++i) {
+      const int first = slotOf[qr[i]];
+      if (first < i) {  // a repeated query row: the same result
+        out[i] = out[first], ierr[i] = ierr[first];
+        continue;
+      }
+      point.run(Xs.data(), fs.data(), A, rw, n, X + size_t(qr[i]) * m, cover.data() + start[i], start[i + 1] - start[i], out + i, ierr + i);
+    }
+    for (int i = 0; i < nq; ++i) slotOf[qr[i]] = -1;
+    return OK;
+  }
+};
+
+}  // namespace
+
+int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank) {
+  if (n < 0 || m < 1) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n))) return NONFINITE;
+  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
+  const int np = std::min(n - 1, (3 * m + 1) / 2);
+  KdTree tree(X, n, m);
+  NodeFit node(np, m);
+  std::vector<double> d2(np);
+  std::vector<int32_t> idx(np);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
+  bool duplicates = false;
+  for (int k = 0; k < n; ++k) {
+    Knn{tree, np, X + size_t(k) * m, k, d2.data(), idx.data(), off.data(), scratch.data(), hits.data()}.search(0, 0.0);
+    const int st = node.fit(X, f, k, d2.data(), idx.data(), A, rw, rank);
+    if (st == LSP_DUPLICATE_POINTS) duplicates = true;
+    else if (st != OK) return st;
+  }
+  if (duplicates) return LSP_DUPLICATE_POINTS;
+  cap_radii(X, n, m, rw);
+  return OK;
+}
+
+int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
+             const double* Q, int32_t nq, double* out, int32_t* ierr) {
+  if (n < 1 || m < 1 || nq < 0) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m) || !all_finite(f, size_t(n)) || !all_finite(A, size_t(n) * m) ||
+      !all_finite(Q, size_t(nq) * m))
+    return NONFINITE;
+  if (check_radii(rw, n) != OK) return LSP_BAD_RADIUS;
+  KdTree tree(X, n, m, n <= kScanAll ? n : kLeafSize);
+  tree.setCellMax(rw);
+  std::vector<int32_t> cover;
+  cover.reserve(64);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
+  PointEval point(m);
+  for (int iq = 0; iq < nq; ++iq) {
+    const double* q = Q + size_t(iq) * m;
+    // Every node whose radius covers q, in index order.
+    cover.clear();
+    Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
+    std::sort(cover.begin(), cover.end());
+    point.run(X, f, A, rw, n, q, cover.data(), int(cover.size()), out + iq, ierr + iq);
+  }
+  return OK;
+}
+
+int lsp_neighbors(const double* X, int32_t n, int32_t m, int32_t K, int32_t* nbr, double* nd2) {
+  if (n < 2 || m < 1 || K < 1 || K > n - 1) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m)) return NONFINITE;
+  // All rows dimension-major, so one row's distances to every row are one vectorized block scan (LSHEP's sum
+  // order, as leaf_sqdist computes it).
+  std::vector<double> xt(size_t(n) * m), d(n), others(n - 1);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) xt[size_t(j) * n + i] = X[size_t(i) * m + j];
+  struct Entry {
+    double d;
+    int32_t i;
+  };
+  std::vector<Entry> sel;
+  sel.reserve(K);
+  for (int i = 0; i < n; ++i) {
+    leaf_sqdist(xt.data(), n, m, X + size_t(i) * m, d.data());
+    // The K-th smallest distance t to the others; then every row below t and the lowest rows at t that fill K:
+    // the first K rows in (distance, row) order.
+    int c = 0;
+    for (int j = 0; j < n; ++j)
+      if (j != i) others[c++] = d[j];
+    std::nth_element(others.begin(), others.begin() + (K - 1), others.end());
+    const double t = others[K - 1];
+    int at = K;
+    for (int j = 0; j < n; ++j) at -= j != i && d[j] < t;
+    sel.clear();
+    for (int j = 0; j < n; ++j) {
+      if (j == i) continue;
+      if (d[j] < t) sel.push_back({d[j], j});
+      else if (d[j] == t && at > 0) sel.push_back({d[j], j}), --at;
+    }
+    std::sort(sel.begin(), sel.end(), [](const Entry& a, const Entry& b) { return a.d < b.d || (a.d == b.d && a.i < b.i); });
+    for (int e = 0; e < K; ++e) nbr[size_t(i) * K + e] = sel[e].i, nd2[size_t(i) * K + e] = sel[e].d;
+  }
+  return OK;
+}
+
+int lsp_subsets(const double* X, const double* f, int32_t N, int32_t m, const int32_t* nbr, const double* nd2, int32_t K,
+                int32_t S, const int32_t* trainOff, const int32_t* train, const int32_t* queryOff, const int32_t* query,
+                double* A, double* rw, int32_t* rank, int32_t* status, double* out, int32_t* ierr) {
+  if (N < 2 || m < 1 || K < 1 || K > N - 1 || S < 0 || trainOff[0] != 0 || queryOff[0] != 0) return BAD_ARGUMENT;
+  for (int s = 0; s < S; ++s) {
+    if (trainOff[s + 1] < trainOff[s] || queryOff[s + 1] < queryOff[s]) return BAD_ARGUMENT;
+    for (int t = trainOff[s]; t < trainOff[s + 1]; ++t)
+      if (train[t] < 0 || train[t] >= N || (t > trainOff[s] && train[t] <= train[t - 1])) return BAD_ARGUMENT;
+    for (int t = queryOff[s]; t < queryOff[s + 1]; ++t)
+      if (query[t] < 0 || query[t] >= N) return BAD_ARGUMENT;
+  }
+  for (size_t e = 0; e < size_t(N) * K; ++e)
+    if (nbr[e] < 0 || nbr[e] >= N) return BAD_ARGUMENT;
+  SubsetPass pass(X, f, N, m, nbr, nd2, K);
+  for (int s = 0; s < S; ++s) {
+    const int t0 = trainOff[s], q0 = queryOff[s];
+    status[s] = pass.run(train + t0, trainOff[s + 1] - t0, query + q0, queryOff[s + 1] - q0, A + size_t(t0) * m, rw + t0,
+                         rank + t0, out + q0, ierr + q0);
   }
   return OK;
 }

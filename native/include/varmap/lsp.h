@@ -32,4 +32,24 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
 int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
              const double* Q, int32_t nq, double* out, int32_t* ierr);
 
+// Many fits on subsets of one point set (cross-validation): a neighbour table computed once replaces each
+// fit's neighbour search and each evaluation's radius search, with results identical to lsp_fit + lsp_eval.
+//
+// lsp_neighbors: for every row i of X (n x m), its K (1 <= K <= n - 1) nearest other rows in LSHEP's order
+// (squared distance summed over the coordinates in order, then lower row): nbr (n x K) and their squared
+// distances nd2 (n x K).
+int lsp_neighbors(const double* X, int32_t n, int32_t m, int32_t K, int32_t* nbr, double* nd2);
+
+// lsp_subsets: for each subset s < S, exactly lsp_fit on the rows train[trainOff[s] .. trainOff[s+1]) of
+// (X, f) (strictly ascending rows, so neighbour ties break as in the gathered set) and lsp_eval of that fit at
+// the rows query[queryOff[s] .. queryOff[s+1]) of X. nbr/nd2 must be lsp_neighbors(X, N, m, K). Outputs are
+// laid out like the index lists: A (m per training row), rw and rank (one per training row), out and ierr
+// (one per query row), status[s] the subset's status (lsp_fit's, else lsp_eval's; out is unset unless OK).
+// A node whose K nearest rows hold fewer than NP training rows falls back to a k-d tree of its subset, and a
+// node whose radius reaches past its K rows tests every query row, so K only changes speed. Returns
+// BAD_ARGUMENT for malformed offsets or rows, else OK.
+int lsp_subsets(const double* X, const double* f, int32_t N, int32_t m, const int32_t* nbr, const double* nd2, int32_t K,
+                int32_t S, const int32_t* trainOff, const int32_t* train, const int32_t* queryOff, const int32_t* query,
+                double* A, double* rw, int32_t* rank, int32_t* status, double* out, int32_t* ierr);
+
 }  // namespace varmap

@@ -60,3 +60,104 @@ export function lspEval(
   checkStatus("lspEval", backend.run(LSP_EVAL, [model.X, model.f, model.A, model.rw, n, model.m, Q, nq, values, ierr]), LSP_STATUS);
   return { values, ierr };
 }
+
+// ---- many fits on subsets of one point set (cross-validation) ----
+
+export const LSP_NEIGHBORS: KernelSpec = {
+  name: "lspNeighbors",
+  module: "lsp",
+  // X, n, m, K, nbr, nd2
+  args: [arg.f64in, arg.int, arg.int, arg.int, arg.i32out, arg.f64out],
+  lengths: ([X, n, m, K, nbr, nd2]) => {
+    const [nn, mm, kk] = [n as number, m as number, K as number];
+    return nn >= 2 && mm >= 1 && kk >= 1 && kk <= nn - 1 && (X as Float64Array).length >= nn * mm &&
+      (nbr as Int32Array).length >= nn * kk && (nd2 as Float64Array).length >= nn * kk;
+  },
+};
+
+export const LSP_SUBSETS: KernelSpec = {
+  name: "lspSubsets",
+  module: "lsp",
+  // X, f, N, m, nbr, nd2, K, S, trainOff, train, queryOff, query, A, rw, rank, status, out, ierr
+  args: [
+    arg.f64in, arg.f64in, arg.int, arg.int, arg.i32in, arg.f64in, arg.int, arg.int, arg.i32in, arg.i32in, arg.i32in, arg.i32in,
+    arg.f64out, arg.f64out, arg.i32out, arg.i32out, arg.f64out, arg.i32out,
+  ],
+  // The same checks as native/binding/lsp.cc.
+  lengths: ([X, f, N, m, nbr, nd2, K, S, trainOff, train, queryOff, query, A, rw, rank, status, out, ierr]) => {
+    const [nn, mm, kk, ss] = [N as number, m as number, K as number, S as number];
+    const to = trainOff as Int32Array, qo = queryOff as Int32Array;
+    if (nn < 2 || mm < 1 || kk < 1 || kk > nn - 1 || ss < 0 || to.length < ss + 1 || qo.length < ss + 1) return false;
+    const [T, Q] = [to[ss], qo[ss]];
+    return T >= 0 && Q >= 0 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
+      (nbr as Int32Array).length >= nn * kk && (nd2 as Float64Array).length >= nn * kk && (train as Int32Array).length >= T &&
+      (query as Int32Array).length >= Q && (A as Float64Array).length >= T * mm && (rw as Float64Array).length >= T &&
+      (rank as Int32Array).length >= T && (status as Int32Array).length >= ss && (out as Float64Array).length >= Q &&
+      (ierr as Int32Array).length >= Q;
+  },
+};
+
+/** A point set's neighbour table: every row's K nearest other rows in LSHEP's order (distance, then row). */
+export interface LspNeighborTable {
+  X: Float64Array;
+  n: number;
+  m: number;
+  K: number;
+  nbr: Int32Array;
+  nd2: Float64Array;
+}
+
+/**
+ * Table depth: deep enough that a subset holding a tenth of the rows usually finds its NP neighbours inside it
+ * (shallower tables only fall back to a k-d tree more often; results do not depend on K).
+ */
+export function lspTableDepth(n: number, m: number): number {
+  return Math.max(1, Math.min(n - 1, 32 * Math.min(n - 1, Math.floor((3 * m + 1) / 2))));
+}
+
+export function lspNeighborTable(backend: KernelBackend, X: Float64Array, m: number, K = lspTableDepth(X.length / m, m)): LspNeighborTable {
+  const n = X.length / m;
+  const nbr = new Int32Array(n * K), nd2 = new Float64Array(n * K);
+  checkStatus("lspNeighbors", backend.run(LSP_NEIGHBORS, [X, n, m, K, nbr, nd2]), LSP_STATUS);
+  return { X, n, m, K, nbr, nd2 };
+}
+
+export interface LspSubsetResult {
+  /** lsp_fit's status, else lsp_eval's (0 = ok; values unset otherwise). */
+  status: number;
+  A: Float64Array;
+  rw: Float64Array;
+  rank: Int32Array;
+  values: Float64Array;
+  ierr: Int32Array;
+}
+
+/**
+ * For each subset, exactly lspFit on the rows `train` (strictly ascending) of (table.X, f) and lspEval of that
+ * fit at the rows `query` of table.X — one kernel call for all subsets, neighbours read from the table.
+ */
+export function lspSubsets(
+  backend: KernelBackend,
+  table: LspNeighborTable,
+  f: Float64Array,
+  subsets: readonly { train: Int32Array; query: Int32Array }[],
+): LspSubsetResult[] {
+  const S = subsets.length, m = table.m;
+  const trainOff = new Int32Array(S + 1), queryOff = new Int32Array(S + 1);
+  subsets.forEach((s, i) => ((trainOff[i + 1] = trainOff[i] + s.train.length), (queryOff[i + 1] = queryOff[i] + s.query.length)));
+  const train = new Int32Array(trainOff[S]), query = new Int32Array(queryOff[S]);
+  subsets.forEach((s, i) => (train.set(s.train, trainOff[i]), query.set(s.query, queryOff[i])));
+  const T = trainOff[S], Q = queryOff[S];
+  const A = new Float64Array(T * m), rw = new Float64Array(T), rank = new Int32Array(T), status = new Int32Array(S);
+  const values = new Float64Array(Q), ierr = new Int32Array(Q);
+  const args = [table.X, f, table.n, m, table.nbr, table.nd2, table.K, S, trainOff, train, queryOff, query, A, rw, rank, status, values, ierr];
+  checkStatus("lspSubsets", backend.run(LSP_SUBSETS, args), LSP_STATUS);
+  return subsets.map((_, i) => ({
+    status: status[i],
+    A: A.subarray(trainOff[i] * m, trainOff[i + 1] * m),
+    rw: rw.subarray(trainOff[i], trainOff[i + 1]),
+    rank: rank.subarray(trainOff[i], trainOff[i + 1]),
+    values: values.subarray(queryOff[i], queryOff[i + 1]),
+    ierr: ierr.subarray(queryOff[i], queryOff[i + 1]),
+  }));
+}
