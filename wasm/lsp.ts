@@ -385,79 +385,71 @@ function siftKey(p: usize, root: i32, n: i32, key: usize): void {
   }
 }
 
-export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize, rank: usize): i32 {
-  if (n < 0 || m < 1) return BAD_ARGUMENT;
-  if (!allFinite(Xp, <usize>n * m) || !allFinite(f, <usize>n)) return NONFINITE;
-  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
-  const np = min(n - 1, (3 * m + 1) / 2);
-  const rcond = <f64>np * EPS;
-  if (!buildTree(Xp, n, m, LEAF_SIZE)) {
-    freeTree();
-    return NO_MEMORY;
-  }
-  const d2 = heap.alloc(<usize>np * 8);
-  const idx = heap.alloc(<usize>np * 4);
-  const off = heap.alloc(<usize>m * 8);
-  const alpha = heap.alloc(<usize>np * m * 8);
-  const beta = heap.alloc(<usize>np * 8);
-  const omega = heap.alloc(<usize>np * 8);
-  const rk = heap.alloc(8);
-  const work = heap.alloc(lstsqWorkSize(np, m) << 3);
-  let status = OK;
-  if (!d2 || !idx || !off || !alpha || !beta || !omega || !rk || !work) status = NO_MEMORY;
-  let duplicates = false;
-  let maxRw = 0.0;
-  for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
-  for (let k = 0; k < n && status == OK; ++k) {
-    const xk = Xp + ((<usize>k * m) << 3);
-    kK = np;
-    kQ = xk;
-    kSelf = k;
-    kD2 = d2;
-    kIdx = idx;
-    kOff = off;
-    kCount = 0;
-    knnSearch(0, 0.0);
-    if (ld(d2, 0) == 0.0) {
-      duplicates = true;
-      sti(rank, k, -1);
-      st(rw, k, 0.0);
-      for (let j = 0; j < m; ++j) st(A, <usize>k * m + j, 0.0);
-      continue;
-    }
-    for (let i = 0; i < np; ++i) {
-      const ii = ldi(idx, i);
-      const xi = Xp + ((<usize>ii * m) << 3);
-      for (let j = 0; j < m; ++j) st(alpha, <usize>i * m + j, ld(xi, j) - ld(xk, j));
-      st(beta, i, ld(f, ii) - ld(f, k));
-    }
-    const dnp = Math.sqrt(ld(d2, np - 1));
-    st(rw, k, dnp);
-    maxRw = max(maxRw, dnp);
-    const rp = 1.1 * dnp;
-    for (let i = 0; i < np; ++i) {
-      const d = Math.sqrt(ld(d2, i));
-      st(omega, i, (rp - d) / (rp * d));
-    }
-    if (lstsqSolve(alpha, beta, omega, np, m, rcond, A + ((<usize>k * m) << 3), rk, work) != OK) {
-      status = LSP_LSTSQ_FAILED;
-      break;
-    }
-    sti(rank, k, load<i32>(rk));
-  }
-  freeTree();
-  if (d2) heap.free(d2);
-  if (idx) heap.free(idx);
-  if (off) heap.free(off);
-  if (alpha) heap.free(alpha);
-  if (beta) heap.free(beta);
-  if (omega) heap.free(omega);
-  if (rk) heap.free(rk);
-  if (work) heap.free(work);
-  if (status != OK) return status;
-  if (duplicates) return LSP_DUPLICATE_POINTS;
+// ---- one node's local fit (LSHEP), shared by lspFit and lspSubsets ----
+let nfNp: i32 = 0;
+let nfM: i32 = 0;
+let nfRcond: f64 = 0.0;
+let nfAlpha: usize = 0;
+let nfBeta: usize = 0;
+let nfOmega: usize = 0;
+let nfRk: usize = 0;
+let nfWork: usize = 0;
 
-  // R_w = min(diameter / 2, d_NP): the exact diameter only when a double-sweep lower bound does not settle it.
+// Scratch for fits with NP neighbours in m dimensions; false when out of memory.
+function nodeScratch(np: i32, m: i32): bool {
+  nfNp = np;
+  nfM = m;
+  nfRcond = <f64>np * EPS;
+  nfAlpha = heap.alloc(<usize>np * m * 8 + 8);
+  nfBeta = heap.alloc(<usize>np * 8 + 8);
+  nfOmega = heap.alloc(<usize>np * 8 + 8);
+  nfRk = heap.alloc(8);
+  nfWork = heap.alloc((lstsqWorkSize(np, m) << 3) + 8);
+  return nfAlpha != 0 && nfBeta != 0 && nfOmega != 0 && nfRk != 0 && nfWork != 0;
+}
+function freeNodeScratch(): void {
+  if (nfAlpha) heap.free(nfAlpha);
+  if (nfBeta) heap.free(nfBeta);
+  if (nfOmega) heap.free(nfOmega);
+  if (nfRk) heap.free(nfRk);
+  if (nfWork) heap.free(nfWork);
+  nfAlpha = nfBeta = nfOmega = nfRk = nfWork = 0;
+}
+
+// LSHEP's local fit of node k of (Xp, f) from its NP nearest others (d2 ascending, idx their rows): writes
+// A[k], rw[k] = d_NP (before the diameter cap) and rank[k]. OK, LSP_DUPLICATE_POINTS (node marked rank -1) or
+// LSP_LSTSQ_FAILED.
+function fitNode(Xp: usize, f: usize, k: i32, d2: usize, idx: usize, A: usize, rw: usize, rank: usize): i32 {
+  const np = nfNp, m = nfM;
+  const xk = Xp + ((<usize>k * m) << 3);
+  if (ld(d2, 0) == 0.0) {
+    sti(rank, k, -1);
+    st(rw, k, 0.0);
+    for (let j = 0; j < m; ++j) st(A, <usize>k * m + j, 0.0);
+    return LSP_DUPLICATE_POINTS;
+  }
+  for (let i = 0; i < np; ++i) {
+    const ii = ldi(idx, i);
+    const xi = Xp + ((<usize>ii * m) << 3);
+    for (let j = 0; j < m; ++j) st(nfAlpha, <usize>i * m + j, ld(xi, j) - ld(xk, j));
+    st(nfBeta, i, ld(f, ii) - ld(f, k));
+  }
+  const dnp = Math.sqrt(ld(d2, np - 1));
+  st(rw, k, dnp);
+  const rp = 1.1 * dnp;
+  for (let i = 0; i < np; ++i) {
+    const d = Math.sqrt(ld(d2, i));
+    st(nfOmega, i, (rp - d) / (rp * d));
+  }
+  if (lstsqSolve(nfAlpha, nfBeta, nfOmega, np, m, nfRcond, A + ((<usize>k * m) << 3), nfRk, nfWork) != OK) return LSP_LSTSQ_FAILED;
+  sti(rank, k, load<i32>(nfRk));
+  return OK;
+}
+
+// R_w = min(diameter / 2, d_NP): the exact diameter only when a double-sweep lower bound does not settle it.
+function capRadii(Xp: usize, n: i32, m: i32, rw: usize): i32 {
+  let maxRw = 0.0;
+  for (let k = 0; k < n; ++k) maxRw = max(maxRw, ld(rw, k));
   let a = 0;
   let best = -1.0;
   for (let i = 0; i < n; ++i) {
@@ -478,13 +470,163 @@ export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize,
   return OK;
 }
 
+function badRadius(rw: usize, n: i32): bool {
+  for (let k = 0; k < n; ++k) {
+    const r = ld(rw, k);
+    if (!(r > 0.0) || !isFinite<f64>(r)) return true;
+  }
+  return false;
+}
+
+// ---- LSHEPVAL at one query, given the covering nodes in ascending order ----
+let peSw: usize = 0;
+let peSwc: usize = 0;
+let peSlope: usize = 0;
+let peD: usize = 0;
+let peID: usize = 0;
+
+// Scratch for evaluations over n nodes in m dimensions; false when out of memory.
+function evalScratch(n: i32, m: i32): bool {
+  peSw = heap.alloc(<usize>n * 8 + 8);
+  peSwc = heap.alloc(<usize>n * 8 + 8);
+  peSlope = heap.alloc(<usize>(m + 1) * 8);
+  peD = heap.alloc(<usize>(m + 1) * 8);
+  peID = heap.alloc(<usize>(m + 1) * 4);
+  return peSw != 0 && peSwc != 0 && peSlope != 0 && peD != 0 && peID != 0;
+}
+function freeEvalScratch(): void {
+  if (peSw) heap.free(peSw);
+  if (peSwc) heap.free(peSwc);
+  if (peSlope) heap.free(peSlope);
+  if (peD) heap.free(peD);
+  if (peID) heap.free(peID);
+  peSw = peSwc = peSlope = peD = peID = 0;
+}
+
+// The weighted sum over the nc nodes at cover (ascending), f_k at a node, or LSHEPVAL's Shepard fallback when
+// nc = 0; the value at outp, the code at ierrp.
+function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: usize, cover: usize, nc: i32, outp: usize, ierrp: usize): void {
+  store<i32>(ierrp, 0);
+  if (nc == 0) {
+    // LSHEPVAL's fallback, exactly: all nodes in index order, m + 1 slots of 1/d.
+    for (let s = 0; s <= m; ++s) {
+      st(peD, s, 0.0);
+      sti(peID, s, 0);
+    }
+    let J = 0;
+    let temp = 0.0;
+    for (let k = 0; k < n; ++k) {
+      const w = 1.0 / Math.sqrt(sqdist(q, Xp + ((<usize>k * m) << 3), m));
+      if (w > temp) {
+        st(peD, J, w);
+        sti(peID, J, k);
+        J = 0;
+        for (let s = 1; s <= m; ++s) if (ld(peD, s) < ld(peD, J)) J = s;
+        temp = ld(peD, J);
+      }
+    }
+    let sum = 0.0;
+    for (let s = 0; s <= m; ++s) {
+      const v = ld(peD, s);
+      st(peD, s, v * v);
+      sum += v * v;
+    }
+    let v = 0.0;
+    for (let s = 0; s <= m; ++s) v += (ld(peD, s) / sum) * ld(f, ldi(peID, s));
+    store<f64>(outp, v);
+    store<i32>(ierrp, 1);
+    return;
+  }
+  let sum = 0.0;
+  for (let i = 0; i < nc; ++i) {
+    const k = ldi(cover, i);
+    const xk = Xp + ((<usize>k * m) << 3);
+    const rk = ld(rw, k);
+    const dist = Math.sqrt(sqdist(q, xk, m));
+    if (rk - dist == rk) {
+      store<f64>(outp, ld(f, k));
+      return;
+    }
+    const t = (rk - dist) / (rk * dist);
+    st(peSw, i, t * t);
+    let s = 0.0;
+    const ak = A + ((<usize>k * m) << 3);
+    for (let j = 0; j < m; ++j) s += ld(ak, j) * (ld(q, j) - ld(xk, j));
+    st(peSwc, i, s + ld(f, k));
+    sum += t * t;
+  }
+  let v = 0.0;
+  for (let i = 0; i < nc; ++i) {
+    const w = ld(peSw, i) / sum;
+    st(peSw, i, w);
+    v += w * ld(peSwc, i);
+  }
+  store<f64>(outp, v);
+  // LSHEPVAL's IER = 2 test on the hyperplane normals.
+  for (let j = 0; j <= m; ++j) st(peSlope, j, 0.0);
+  for (let i = 0; i < nc; ++i) {
+    const ak = A + ((<usize>ldi(cover, i) * m) << 3);
+    const w = ld(peSw, i);
+    for (let j = 0; j < m; ++j) st(peSlope, j, ld(peSlope, j) + ld(ak, j) * w);
+    st(peSlope, m, ld(peSlope, m) + -w);
+  }
+  let sn = 0.0;
+  for (let j = 0; j <= m; ++j) sn += ld(peSlope, j) * ld(peSlope, j);
+  sn = Math.sqrt(sn);
+  for (let i = 0; i < nc; ++i) {
+    const ak = A + ((<usize>ldi(cover, i) * m) << 3);
+    let nn = 0.0;
+    for (let j = 0; j < m; ++j) nn += ld(ak, j) * ld(ak, j);
+    nn = Math.sqrt(nn + 1.0);
+    let dot = 0.0;
+    for (let j = 0; j < m; ++j) dot += (ld(peSlope, j) / sn) * (ld(ak, j) / nn);
+    dot += (ld(peSlope, m) / sn) * (-1.0 / nn);
+    if (dot < 0.9) {
+      store<i32>(ierrp, 2);
+      return;
+    }
+  }
+}
+
+export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize, rank: usize): i32 {
+  if (n < 0 || m < 1) return BAD_ARGUMENT;
+  if (!allFinite(Xp, <usize>n * m) || !allFinite(f, <usize>n)) return NONFINITE;
+  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
+  const np = min(n - 1, (3 * m + 1) / 2);
+  const d2 = heap.alloc(<usize>np * 8);
+  const idx = heap.alloc(<usize>np * 4);
+  const off = heap.alloc(<usize>m * 8);
+  let status = OK;
+  if (!buildTree(Xp, n, m, LEAF_SIZE) || !nodeScratch(np, m) || !d2 || !idx || !off) status = NO_MEMORY;
+  let duplicates = false;
+  for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
+  for (let k = 0; k < n && status == OK; ++k) {
+    kK = np;
+    kQ = Xp + ((<usize>k * m) << 3);
+    kSelf = k;
+    kD2 = d2;
+    kIdx = idx;
+    kOff = off;
+    kCount = 0;
+    knnSearch(0, 0.0);
+    const r = fitNode(Xp, f, k, d2, idx, A, rw, rank);
+    if (r == LSP_DUPLICATE_POINTS) duplicates = true;
+    else status = r;
+  }
+  freeTree();
+  freeNodeScratch();
+  if (d2) heap.free(d2);
+  if (idx) heap.free(idx);
+  if (off) heap.free(off);
+  if (status != OK) return status;
+  if (duplicates) return LSP_DUPLICATE_POINTS;
+  return capRadii(Xp, n, m, rw);
+}
+
 export function lspEval(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, Q: usize, nq: i32, out: usize, ierr: usize): i32 {
   if (n < 1 || m < 1 || nq < 0) return BAD_ARGUMENT;
   if (!allFinite(Xp, <usize>n * m) || !allFinite(f, <usize>n) || !allFinite(A, <usize>n * m) || !allFinite(Q, <usize>nq * m)) return NONFINITE;
-  for (let k = 0; k < n; ++k) {
-    const r = ld(rw, k);
-    if (!(r > 0.0) || !isFinite<f64>(r)) return LSP_BAD_RADIUS;
-  }
+  if (badRadius(rw, n)) return LSP_BAD_RADIUS;
   if (!buildTree(Xp, n, m, n <= SCAN_ALL ? n : LEAF_SIZE)) {
     freeTree();
     return NO_MEMORY;
@@ -506,14 +648,9 @@ export function lspEval(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32
     }
   }
   const cover = heap.alloc(<usize>n * 4);
-  const sw = heap.alloc(<usize>n * 8);
-  const swc = heap.alloc(<usize>n * 8);
   const off = heap.alloc(<usize>m * 8);
-  const slope = heap.alloc(<usize>(m + 1) * 8);
-  const D = heap.alloc(<usize>(m + 1) * 8);
-  const ID = heap.alloc(<usize>(m + 1) * 4);
   let status = OK;
-  if (!cover || !sw || !swc || !off || !slope || !D || !ID) status = NO_MEMORY;
+  if (!cover || !off || !evalScratch(n, m)) status = NO_MEMORY;
   for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
   for (let iq = 0; iq < nq && status == OK; ++iq) {
     const q = Q + ((<usize>iq * m) << 3);
@@ -523,99 +660,333 @@ export function lspEval(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32
     vCover = cover;
     vCount = 0;
     coverSearch(0, 0.0);
-    const nc = vCount;
-    sti(ierr, iq, 0);
-    if (nc == 0) {
-      // LSHEPVAL's fallback, exactly: all nodes in index order, m + 1 slots of 1/d.
-      for (let s = 0; s <= m; ++s) {
-        st(D, s, 0.0);
-        sti(ID, s, 0);
+    sortI32(cover, vCount);
+    evalPoint(Xp, f, A, rw, n, m, q, cover, vCount, out + (<usize>iq << 3), ierr + (<usize>iq << 2));
+  }
+  freeTree();
+  freeEvalScratch();
+  if (cover) heap.free(cover);
+  if (off) heap.free(off);
+  return status;
+}
+
+// ---- many fits on subsets of one point set (see native/include/varmap/lsp.h) ----
+
+// Rearranges the n f64 at p so p[k] is the k-th smallest, smaller ones before it (quickselect).
+function selectF64(p: usize, n: i32, k: i32): void {
+  let lo = 0, hi = n - 1;
+  while (hi > lo) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (ld(p, mid) < ld(p, lo)) swapF64(p, mid, lo);
+    if (ld(p, hi) < ld(p, lo)) swapF64(p, hi, lo);
+    if (ld(p, mid) < ld(p, hi)) swapF64(p, mid, hi);
+    const pivot = ld(p, hi);
+    let s = lo;
+    for (let i = lo; i < hi; ++i) {
+      if (ld(p, i) < pivot) {
+        swapF64(p, i, s);
+        ++s;
       }
-      let J = 0;
-      let temp = 0.0;
-      for (let k = 0; k < n; ++k) {
-        const w = 1.0 / Math.sqrt(sqdist(q, Xp + ((<usize>k * m) << 3), m));
-        if (w > temp) {
-          st(D, J, w);
-          sti(ID, J, k);
-          J = 0;
-          for (let s = 1; s <= m; ++s) if (ld(D, s) < ld(D, J)) J = s;
-          temp = ld(D, J);
+    }
+    swapF64(p, s, hi);
+    if (s == k) return;
+    if (s < k) lo = s + 1;
+    else hi = s - 1;
+  }
+}
+@inline function swapF64(p: usize, i: i32, j: i32): void {
+  const t = ld(p, i);
+  st(p, i, ld(p, j));
+  st(p, j, t);
+}
+
+// Heap sort of the pairs (dp[i], ip[i]) by (distance, row) ascending.
+@inline function pairAfter(dp: usize, ip: usize, a: i32, b: i32): bool {
+  const da = ld(dp, a), db = ld(dp, b);
+  return da > db || (da == db && ldi(ip, a) > ldi(ip, b));
+}
+@inline function swapPair(dp: usize, ip: usize, a: i32, b: i32): void {
+  swapF64(dp, a, b);
+  const t = ldi(ip, a);
+  sti(ip, a, ldi(ip, b));
+  sti(ip, b, t);
+}
+function siftPair(dp: usize, ip: usize, root: i32, n: i32): void {
+  let r = root;
+  while (true) {
+    let child = 2 * r + 1;
+    if (child >= n) return;
+    if (child + 1 < n && pairAfter(dp, ip, child + 1, child)) ++child;
+    if (!pairAfter(dp, ip, child, r)) return;
+    swapPair(dp, ip, r, child);
+    r = child;
+  }
+}
+function sortPairs(dp: usize, ip: usize, n: i32): void {
+  for (let start = (n >> 1) - 1; start >= 0; --start) siftPair(dp, ip, start, n);
+  for (let end = n - 1; end > 0; --end) {
+    swapPair(dp, ip, 0, end);
+    siftPair(dp, ip, 0, end);
+  }
+}
+
+export function lspNeighbors(Xp: usize, n: i32, m: i32, K: i32, nbr: usize, nd2: usize): i32 {
+  if (n < 2 || m < 1 || K < 1 || K > n - 1) return BAD_ARGUMENT;
+  if (!allFinite(Xp, <usize>n * m)) return NONFINITE;
+  const d = heap.alloc(<usize>n * 8);
+  const others = heap.alloc(<usize>n * 8);
+  if (!d || !others) {
+    if (d) heap.free(d);
+    if (others) heap.free(others);
+    return NO_MEMORY;
+  }
+  for (let i = 0; i < n; ++i) {
+    const xi = Xp + ((<usize>i * m) << 3);
+    for (let j = 0; j < n; ++j) st(d, j, sqdist(Xp + ((<usize>j * m) << 3), xi, m));
+    // The K-th smallest distance t to the others; then every row below t and the lowest rows at t that fill K:
+    // the first K rows in (distance, row) order.
+    let c = 0;
+    for (let j = 0; j < n; ++j) if (j != i) st(others, c++, ld(d, j));
+    selectF64(others, n - 1, K - 1);
+    const t = ld(others, K - 1);
+    let at = K;
+    for (let j = 0; j < n; ++j) if (j != i && ld(d, j) < t) --at;
+    const dp = nd2 + ((<usize>i * K) << 3), ip = nbr + ((<usize>i * K) << 2);
+    let e = 0;
+    for (let j = 0; j < n; ++j) {
+      if (j == i) continue;
+      const dj = ld(d, j);
+      if (dj < t || (dj == t && at > 0)) {
+        if (dj == t) --at;
+        st(dp, e, dj);
+        sti(ip, e, j);
+        ++e;
+      }
+    }
+    sortPairs(dp, ip, K);
+  }
+  heap.free(d);
+  heap.free(others);
+  return OK;
+}
+
+// State of one lspSubsets call.
+let sX: usize = 0;
+let sN: i32 = 0;
+let sM: i32 = 0;
+let sK: i32 = 0;
+let sNbr: usize = 0;
+let sNd2: usize = 0;
+let sPos: usize = 0; // per row of X: training position or -1
+let sSlot: usize = 0; // per row of X: first query position or -1
+let sXs: usize = 0; // the subset's rows gathered
+let sFs: usize = 0;
+
+// Fit of one subset (lsp_fit on the gathered rows); neighbours from the table, else a k-d tree of the subset.
+function subsetFit(tr: usize, n: i32, A: usize, rw: usize, rank: usize): i32 {
+  const m = sM, K = sK;
+  if (!allFinite(sXs, <usize>n * m) || !allFinite(sFs, <usize>n)) return NONFINITE;
+  if (n <= m + 1) return LSP_TOO_FEW_POINTS;
+  const np = min(n - 1, (3 * m + 1) / 2);
+  const d2 = heap.alloc(<usize>np * 8);
+  const idx = heap.alloc(<usize>np * 4);
+  const off = heap.alloc(<usize>m * 8);
+  let status = OK;
+  if (!d2 || !idx || !off || !nodeScratch(np, m)) status = NO_MEMORY;
+  for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
+  for (let t = 0; t < n; ++t) sti(sPos, ldi(tr, t), t);
+  let tree = false;
+  let duplicates = false;
+  for (let t = 0; t < n && status == OK; ++t) {
+    // The table lists the other rows by (distance, row); training rows ascend with their positions, so its
+    // first NP training rows are LSHEP's neighbours with its tie order.
+    const g = ldi(tr, t);
+    const nb = sNbr + ((<usize>g * K) << 2), nd = sNd2 + ((<usize>g * K) << 3);
+    let c = 0;
+    for (let e = 0; e < K && c < np; ++e) {
+      const p = ldi(sPos, ldi(nb, e));
+      if (p >= 0) {
+        st(d2, c, ld(nd, e));
+        sti(idx, c, p);
+        ++c;
+      }
+    }
+    if (c < np) {
+      if (!tree) {
+        tree = true;
+        if (!buildTree(sXs, n, m, LEAF_SIZE)) {
+          status = NO_MEMORY;
+          break;
         }
       }
-      let sum = 0.0;
-      for (let s = 0; s <= m; ++s) {
-        const v = ld(D, s);
-        st(D, s, v * v);
-        sum += v * v;
+      kK = np;
+      kQ = sXs + ((<usize>t * m) << 3);
+      kSelf = t;
+      kD2 = d2;
+      kIdx = idx;
+      kOff = off;
+      kCount = 0;
+      knnSearch(0, 0.0);
+    }
+    const r = fitNode(sXs, sFs, t, d2, idx, A, rw, rank);
+    if (r == LSP_DUPLICATE_POINTS) duplicates = true;
+    else status = r;
+  }
+  for (let t = 0; t < n; ++t) sti(sPos, ldi(tr, t), -1);
+  if (tree) freeTree();
+  freeNodeScratch();
+  if (d2) heap.free(d2);
+  if (idx) heap.free(idx);
+  if (off) heap.free(off);
+  if (status != OK) return status;
+  if (duplicates) return LSP_DUPLICATE_POINTS;
+  return capRadii(sXs, n, m, rw);
+}
+
+// Visits the query slots node t covers (|q - x_t| < rw[t]): fill = false counts them into cnt, fill = true
+// appends t to each slot's list at cur. The rows in reach are a prefix of the node's table; where the radius
+// reaches past the table every query row is tested.
+function coverWalk(t: i32, g: i32, r: f64, qr: usize, nq: i32, fill: bool, cnt: usize, cover: usize): void {
+  const K = sK;
+  const nb = sNbr + ((<usize>g * K) << 2), nd = sNd2 + ((<usize>g * K) << 3);
+  let e = 0;
+  while (e < K && Math.sqrt(ld(nd, e)) < r) ++e;
+  if (e == K && K < sN - 1) {
+    for (let i = 0; i < nq; ++i) {
+      const row = ldi(qr, i);
+      if (ldi(sSlot, row) == i && Math.sqrt(sqdist(sX + ((<usize>row * sM) << 3), sXs + ((<usize>t * sM) << 3), sM)) < r) coverAdd(i, t, fill, cnt, cover);
+    }
+    return;
+  }
+  const own = ldi(sSlot, g);
+  if (own >= 0) coverAdd(own, t, fill, cnt, cover); // the node's own row: distance 0
+  for (let a = 0; a < e; ++a) {
+    const s = ldi(sSlot, ldi(nb, a));
+    if (s >= 0) coverAdd(s, t, fill, cnt, cover);
+  }
+}
+@inline function coverAdd(slot: i32, t: i32, fill: bool, cnt: usize, cover: usize): void {
+  if (fill) {
+    const at = ldi(cnt, slot);
+    sti(cover, at, t);
+    sti(cnt, slot, at + 1);
+  } else {
+    sti(cnt, slot + 1, ldi(cnt, slot + 1) + 1);
+  }
+}
+
+// Evaluation of one subset's fit at its query rows (lsp_eval's checks and results).
+function subsetEval(tr: usize, n: i32, qr: usize, nq: i32, A: usize, rw: usize, out: usize, ierr: usize): i32 {
+  const m = sM;
+  if (!allFinite(A, <usize>n * m)) return NONFINITE;
+  for (let i = 0; i < nq; ++i) if (!allFinite(sX + ((<usize>ldi(qr, i) * m) << 3), <usize>m)) return NONFINITE;
+  if (badRadius(rw, n)) return LSP_BAD_RADIUS;
+  const start = heap.alloc(<usize>(nq + 1) * 4);
+  const cur = heap.alloc(<usize>(nq + 1) * 4);
+  if (!start || !cur || !evalScratch(n, m)) {
+    if (start) heap.free(start);
+    if (cur) heap.free(cur);
+    freeEvalScratch();
+    return NO_MEMORY;
+  }
+  for (let i = 0; i < nq; ++i) {
+    const row = ldi(qr, i);
+    if (ldi(sSlot, row) < 0) sti(sSlot, row, i);
+  }
+  // Count, then fill, each query's covering nodes; nodes in ascending order, so each list comes out ascending.
+  for (let i = 0; i <= nq; ++i) sti(start, i, 0);
+  for (let t = 0; t < n; ++t) coverWalk(t, ldi(tr, t), ld(rw, t), qr, nq, false, start, 0);
+  for (let i = 0; i < nq; ++i) sti(start, i + 1, ldi(start, i + 1) + ldi(start, i));
+  const total = ldi(start, nq);
+  const cover = heap.alloc(<usize>total * 4 + 8);
+  let status = OK;
+  if (!cover) status = NO_MEMORY;
+  else {
+    for (let i = 0; i <= nq; ++i) sti(cur, i, ldi(start, i));
+    for (let t = 0; t < n; ++t) coverWalk(t, ldi(tr, t), ld(rw, t), qr, nq, true, cur, cover);
+    for (let i = 0; i < nq; ++i) {
+      const row = ldi(qr, i);
+      const first = ldi(sSlot, row);
+      if (first < i) {
+        // a repeated query row: the same result
+        st(out, i, ld(out, first));
+        sti(ierr, i, ldi(ierr, first));
+        continue;
       }
-      let v = 0.0;
-      for (let s = 0; s <= m; ++s) v += (ld(D, s) / sum) * ld(f, ldi(ID, s));
-      st(out, iq, v);
-      sti(ierr, iq, 1);
-      continue;
+      const s0 = ldi(start, i);
+      evalPoint(sXs, sFs, A, rw, n, m, sX + ((<usize>row * m) << 3), cover + (<usize>s0 << 2), ldi(start, i + 1) - s0, out + (<usize>i << 3), ierr + (<usize>i << 2));
     }
-    sortI32(cover, nc);
-    let atNode = false;
-    let sum = 0.0;
-    for (let i = 0; i < nc; ++i) {
-      const k = ldi(cover, i);
-      const xk = Xp + ((<usize>k * m) << 3);
-      const rk = ld(rw, k);
-      const dist = Math.sqrt(sqdist(q, xk, m));
-      if (rk - dist == rk) {
-        st(out, iq, ld(f, k));
-        atNode = true;
-        break;
+    heap.free(cover);
+  }
+  for (let i = 0; i < nq; ++i) sti(sSlot, ldi(qr, i), -1);
+  heap.free(start);
+  heap.free(cur);
+  freeEvalScratch();
+  return status;
+}
+
+export function lspSubsets(
+  Xp: usize, f: usize, N: i32, m: i32, nbr: usize, nd2: usize, K: i32, S: i32, trainOff: usize, train: usize, queryOff: usize, query: usize,
+  A: usize, rw: usize, rank: usize, status: usize, out: usize, ierr: usize,
+): i32 {
+  if (N < 2 || m < 1 || K < 1 || K > N - 1 || S < 0 || ldi(trainOff, 0) != 0 || ldi(queryOff, 0) != 0) return BAD_ARGUMENT;
+  for (let s = 0; s < S; ++s) {
+    const t0 = ldi(trainOff, s), t1 = ldi(trainOff, s + 1), q0 = ldi(queryOff, s), q1 = ldi(queryOff, s + 1);
+    if (t1 < t0 || q1 < q0) return BAD_ARGUMENT;
+    for (let t = t0; t < t1; ++t) {
+      const g = ldi(train, t);
+      if (g < 0 || g >= N || (t > t0 && g <= ldi(train, t - 1))) return BAD_ARGUMENT;
+    }
+    for (let t = q0; t < q1; ++t) {
+      const g = ldi(query, t);
+      if (g < 0 || g >= N) return BAD_ARGUMENT;
+    }
+  }
+  for (let e: usize = 0; e < <usize>N * K; ++e) {
+    const g = ldi(nbr, e);
+    if (g < 0 || g >= N) return BAD_ARGUMENT;
+  }
+  sX = Xp;
+  sN = N;
+  sM = m;
+  sK = K;
+  sNbr = nbr;
+  sNd2 = nd2;
+  sPos = heap.alloc(<usize>N * 4);
+  sSlot = heap.alloc(<usize>N * 4);
+  sXs = heap.alloc(<usize>N * m * 8);
+  sFs = heap.alloc(<usize>N * 8);
+  let result = OK;
+  if (!sPos || !sSlot || !sXs || !sFs) result = NO_MEMORY;
+  else {
+    for (let g = 0; g < N; ++g) {
+      sti(sPos, g, -1);
+      sti(sSlot, g, -1);
+    }
+    for (let s = 0; s < S; ++s) {
+      const t0 = ldi(trainOff, s), n = ldi(trainOff, s + 1) - t0;
+      const q0 = ldi(queryOff, s), nq = ldi(queryOff, s + 1) - q0;
+      const tr = train + (<usize>t0 << 2);
+      // The subset gathered in its (ascending) order: exactly what lspFit would be given.
+      for (let t = 0; t < n; ++t) {
+        const g = ldi(tr, t);
+        for (let j = 0; j < m; ++j) st(sXs, <usize>t * m + j, ld(Xp, <usize>g * m + j));
+        st(sFs, t, ld(f, g));
       }
-      const t = (rk - dist) / (rk * dist);
-      st(sw, i, t * t);
-      let s = 0.0;
-      const ak = A + ((<usize>k * m) << 3);
-      for (let j = 0; j < m; ++j) s += ld(ak, j) * (ld(q, j) - ld(xk, j));
-      st(swc, i, s + ld(f, k));
-      sum += t * t;
-    }
-    if (atNode) continue;
-    let v = 0.0;
-    for (let i = 0; i < nc; ++i) {
-      const w = ld(sw, i) / sum;
-      st(sw, i, w);
-      v += w * ld(swc, i);
-    }
-    st(out, iq, v);
-    // LSHEPVAL's IER = 2 test on the hyperplane normals.
-    for (let j = 0; j <= m; ++j) st(slope, j, 0.0);
-    for (let i = 0; i < nc; ++i) {
-      const ak = A + ((<usize>ldi(cover, i) * m) << 3);
-      const w = ld(sw, i);
-      for (let j = 0; j < m; ++j) st(slope, j, ld(slope, j) + ld(ak, j) * w);
-      st(slope, m, ld(slope, m) + -w);
-    }
-    let sn = 0.0;
-    for (let j = 0; j <= m; ++j) sn += ld(slope, j) * ld(slope, j);
-    sn = Math.sqrt(sn);
-    for (let i = 0; i < nc; ++i) {
-      const ak = A + ((<usize>ldi(cover, i) * m) << 3);
-      let nn = 0.0;
-      for (let j = 0; j < m; ++j) nn += ld(ak, j) * ld(ak, j);
-      nn = Math.sqrt(nn + 1.0);
-      let dot = 0.0;
-      for (let j = 0; j < m; ++j) dot += (ld(slope, j) / sn) * (ld(ak, j) / nn);
-      dot += (ld(slope, m) / sn) * (-1.0 / nn);
-      if (dot < 0.9) {
-        sti(ierr, iq, 2);
+      const As = A + ((<usize>t0 * m) << 3), rws = rw + (<usize>t0 << 3);
+      let st_ = subsetFit(tr, n, As, rws, rank + (<usize>t0 << 2));
+      if (st_ == OK) st_ = subsetEval(tr, n, query + (<usize>q0 << 2), nq, As, rws, out + (<usize>q0 << 3), ierr + (<usize>q0 << 2));
+      sti(status, s, st_);
+      if (st_ == NO_MEMORY) {
+        result = NO_MEMORY;
         break;
       }
     }
   }
-  freeTree();
-  if (cover) heap.free(cover);
-  if (sw) heap.free(sw);
-  if (swc) heap.free(swc);
-  if (off) heap.free(off);
-  if (slope) heap.free(slope);
-  if (D) heap.free(D);
-  if (ID) heap.free(ID);
-  return status;
+  if (sPos) heap.free(sPos);
+  if (sSlot) heap.free(sSlot);
+  if (sXs) heap.free(sXs);
+  if (sFs) heap.free(sFs);
+  sPos = sSlot = sXs = sFs = 0;
+  return result;
 }
