@@ -2,7 +2,7 @@
 import { matrix } from "../predict/matrix.js";
 import type { PredictorOptions } from "../predict/estimator.js";
 import { are } from "./are.js";
-import { mapInputScaling, predictSplit, type MapNormalization } from "./split.js";
+import { mapInputScaling, splitPredictor, type MapNormalization } from "./split.js";
 import { splitRows, type SplitsFile } from "./splits.js";
 
 export interface CvMap {
@@ -33,9 +33,13 @@ export function cvGivenSplits(
 ): SplitResult[] {
   const X = matrix(map.X, map.rows, map.cols);
   const opts = { inputs: mapInputScaling(map.normalization), ...options };
+  const rows = splits.splits.map((s, index) => splitRows(s, map.ids, { file: splits.source, index }));
+  // All splits at once: LSP fits them on one neighbour table of the map.
+  const predicted = splitPredictor(X, map.y, method, opts).predict(rows);
   return splits.splits.map((s, index) => {
-    const { train, test } = splitRows(s, map.ids, { file: splits.source, index });
-    const predictions = predictSplit(X, map.y, train, test, method, opts);
+    const { test } = rows[index];
+    const predictions = predicted[index];
+    if (!(predictions instanceof Float64Array)) throw predictions;
     const truth = Float64Array.from(test, (r) => map.y[r]);
     onSplit?.(index + 1, splits.splits.length);
     return { p: s.p, rep: s.rep, ids: Array.from(test, (r) => map.ids[r]), truth, predictions, are: are(predictions, truth) };

@@ -1,7 +1,9 @@
 // The unit of cross-validation: fit a method on some rows of a map and predict others. Pure (no I/O, no
 // globals): the pool runs it in workers. Inputs are normalized with the whole map's normalization, not the
 // training subset's, as the papers and the golden references do.
+import { isVarmapError, type VarmapError } from "../errors.js";
 import { takeRows, type Matrix } from "../predict/matrix.js";
+import { LinearShepardSubsets, type RowSplit } from "../predict/lsp.js";
 import { createPredictor } from "../predict/registry.js";
 import type { PredictorOptions } from "../predict/estimator.js";
 import type { InputScalingOptions } from "../predict/scaling.js";
@@ -35,4 +37,29 @@ export function predictSplit(
   const yTrain = new Float64Array(train.length);
   for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
   return createPredictor(method, options).fit(takeRows(X, train), yTrain).predict(takeRows(X, test));
+}
+
+/** Predictions (or the fit's error) for many splits of one map by one method. */
+export interface SplitPredictor {
+  predict(splits: readonly RowSplit[]): (Float64Array | VarmapError)[];
+}
+
+/**
+ * A predictor of many splits of (X, y), each split's result equal to predictSplit's. LSP shares one neighbour
+ * table over the whole map (LinearShepardSubsets); keep the object to reuse it across calls. Other methods
+ * fit split by split.
+ */
+export function splitPredictor(X: Matrix, y: Float64Array, method: string, options: PredictorOptions & Record<string, unknown> = {}): SplitPredictor {
+  if (method === "lsp") return new LinearShepardSubsets(X, y, options);
+  return {
+    predict: (splits) =>
+      splits.map((s) => {
+        try {
+          return predictSplit(X, y, s.train, s.test, method, options);
+        } catch (e) {
+          if (isVarmapError(e)) return e;
+          throw e;
+        }
+      }),
+  };
 }

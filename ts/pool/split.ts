@@ -3,7 +3,8 @@
 // baseline "mean" (the training mean: the null model of a Table 2, and a predictor-free method for the pool).
 import { isVarmapError } from "../errors.js";
 import { are as areOf } from "../cv/are.js";
-import { mapInputScaling, predictSplit as cvPredictSplit } from "../cv/split.js";
+import { mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "../cv/split.js";
+import type { RowSplit } from "../predict/lsp.js";
 import { matrix } from "../predict/matrix.js";
 import type { MapMeta } from "./shared-maps.js";
 
@@ -51,5 +52,46 @@ export function scoreSplit(
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code };
     throw e;
+  }
+}
+
+/**
+ * Scores of many splits of one map (each as scoreSplit would give it). `predictor`, when given, is the map's
+ * split predictor from an earlier call (see splitPredictors): LSP's neighbour table is then built once per map.
+ */
+export function scoreSplits(
+  map: MapData,
+  splits: readonly RowSplit[],
+  method: string,
+  response: "linear" | "log",
+  hyper: Record<string, unknown> = {},
+  predictor?: SplitPredictor,
+): ({ are: number; pred: Float64Array } | { error: string })[] {
+  if (method === "mean") return splits.map((s) => scoreSplit(map, s.train, s.test, method, response, hyper));
+  const p = predictor ?? mapSplitPredictor(map, method, response, hyper);
+  return p.predict(splits).map((pred, i) =>
+    pred instanceof Float64Array ? { are: areOf(pred, Float64Array.from(splits[i].test, (r) => map.y[r])), pred } : { error: pred.code },
+  );
+}
+
+export function mapSplitPredictor(map: MapData, method: string, response: "linear" | "log", hyper: Record<string, unknown> = {}): SplitPredictor {
+  return splitPredictor(matrix(map.X, map.rows, map.cols), map.y, method, { ...hyper, inputs: mapInputScaling(map.meta.normalization), response });
+}
+
+/**
+ * A worker's recent split predictors by key (map, method, options): tasks of one map reuse its neighbour table.
+ * Only a few are kept (a table holds 32·NP neighbours per row).
+ */
+export class SplitPredictorCache {
+  private entries = new Map<string, SplitPredictor>();
+  constructor(private readonly size = 4) {}
+
+  get(key: string, make: () => SplitPredictor): SplitPredictor {
+    let p = this.entries.get(key);
+    if (p) this.entries.delete(key);
+    else p = make();
+    this.entries.set(key, p);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    return p;
   }
 }

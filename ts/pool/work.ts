@@ -7,7 +7,7 @@ import { roundResult } from "./files.js";
 import type { Plan, Task } from "./plan.js";
 import { divisionStream, randomDivision } from "./random.js";
 import { mapLabel, mapView, type SharedMaps } from "./shared-maps.js";
-import { scoreSplit, type MapData } from "./split.js";
+import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData } from "./split.js";
 import { mapInputScaling } from "../cv/split.js";
 import { fitMixtureChunk, type MixResult } from "./mixtures.js";
 
@@ -35,6 +35,16 @@ export interface CvResult {
 
 export type FitResult = { model: unknown } | { error: string; message: string };
 
+// Per worker context, its recent split predictors (LSP's neighbour table of a map serves all its tasks).
+const predictorCaches = new WeakMap<WorkContext, SplitPredictorCache>();
+
+function cachedPredictor(ctx: WorkContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>) {
+  let cache = predictorCaches.get(ctx);
+  if (!cache) predictorCaches.set(ctx, (cache = new SplitPredictorCache()));
+  const response = ctx.plan.response;
+  return cache.get(JSON.stringify([mapIndex, method, response, hyper]), () => mapSplitPredictor(map, method, response, hyper));
+}
+
 function mapData(ctx: WorkContext, m: number): MapData {
   return { ...mapView(ctx.maps, m), meta: ctx.maps.meta[m] };
 }
@@ -55,6 +65,7 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
   if (plan.verb !== "cv") throw new Error(`internal: task ${task.id} does not belong to a ${plan.verb} job`);
   const out: CvResult = { are: [] };
   const hyper = plan.methodOptions?.[task.method] ?? {};
+  const predictorFor = () => (task.method === "mean" ? undefined : cachedPredictor(ctx, map, task.map, task.method, hyper));
   const fail = (i: number, code: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;
@@ -63,19 +74,20 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
     const g = plan.generated!;
     const p = g.ps[task.pIndex];
     const label = mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[task.map].values[i]])));
+    const divisions = [];
     for (let rep = task.r0; rep < task.r1; rep++) {
       // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
       const stream = divisionStream(g.seed, label, p, rep);
-      const { train, test } = randomDivision(map.rows, p, stream);
-      const r = scoreSplit(map, train, test, task.method, plan.response, hyper);
-      if ("error" in r) fail(rep - task.r0, r.error);
-      else out.are.push(roundResult(r.are));
+      divisions.push(randomDivision(map.rows, p, stream));
     }
+    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
+    scores.forEach((r, i) => ("error" in r ? fail(i, r.error) : out.are.push(roundResult(r.are))));
     return out;
   }
   const want = plan.given!.predictions;
   if (want) (out.pred = []), (out.rows = []);
   const ids = ctx.ids?.[task.map];
+  const divisions = [];
   for (let s = task.s0; s < task.s1; s++) {
     const trainList = ctx.givenTrain![task.map][s];
     const inTrain = new Uint8Array(map.rows);
@@ -83,7 +95,11 @@ export function runTask(ctx: WorkContext, task: Task): CvResult | FitResult | Mi
     const train = Int32Array.from(trainList).sort();
     const test = new Int32Array(map.rows - train.length);
     for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
-    const r = scoreSplit(map, train, test, task.method, plan.response, hyper);
+    divisions.push({ train, test });
+  }
+  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
+  for (let s = task.s0; s < task.s1; s++) {
+    const r = scores[s - task.s0], test = divisions[s - task.s0].test;
     if ("error" in r) {
       fail(s - task.s0, r.error);
       if (want) out.pred!.push([]), out.rows!.push([]);

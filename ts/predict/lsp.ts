@@ -1,11 +1,13 @@
 // The modified linear Shepard interpolant (seed 000 sec. 5.1) exactly as SHEPPACK's LSHEP / LSHEPVAL compute
 // it (ACM TOMS 905): see native/include/varmap/lsp.h for every choice (neighbour set and ties, radii, weights,
 // minimum-norm local fits with DGELSS's rank rule, the Shepard fallback). Both steps run in the kernels.
-import { VarmapError } from "../errors.js";
+import { VarmapError, isVarmapError } from "../errors.js";
 import { checkStatus } from "../backend/status.js";
-import { LSP_STATUS, LspStatus, lspEval, lspFitRaw } from "../backend/kernels/lsp.js";
-import { Predictor, type PredictorOptions } from "./estimator.js";
-import type { Matrix } from "./matrix.js";
+import { getBackend } from "../backend/index.js";
+import { LSP_STATUS, LspStatus, lspEval, lspFitRaw, lspNeighborTable, lspSubsets, type LspNeighborTable } from "../backend/kernels/lsp.js";
+import { Predictor, checkMatrix, type PredictorOptions } from "./estimator.js";
+import { takeRows, type Matrix } from "./matrix.js";
+import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
 
 export interface LinearShepardState {
   /** Training inputs as the model sees them (normalized), row-major. */
@@ -109,4 +111,99 @@ function duplicateError(X: Matrix, rank: Int32Array): VarmapError {
     location: { row: Math.min(k, other) },
     remedy: "aggregate repeated configurations into one row (a map has one row per configuration) before fitting",
   });
+}
+
+/** A division of the rows of one point set: fit on `train`, predict at `test`. */
+export interface RowSplit {
+  train: Int32Array;
+  test: Int32Array;
+}
+
+/** Point sets up to this many rows get a neighbour table (quadratic time, 32·NP rows per point); larger ones fit every subset with its own k-d tree. */
+export const MAX_TABLE_ROWS = 20_000;
+
+/**
+ * LinearShepard models fitted on many subsets of one point set, as cross-validation does: the point set's
+ * neighbour table (lspNeighbors) is computed once, then every subset's fit and evaluation runs in one
+ * lspSubsets call without tree searches. Each split's predictions are identical to
+ * `new LinearShepard(options).fit(rows train of X, y).predict(rows test of X)`; that path is taken instead for
+ * a split the table cannot serve (training rows not strictly ascending, a failing fit: its error is returned)
+ * and for every split when the input scaling depends on the training rows (give `inputs.lo`/`hi`, or kind
+ * "none") or the point set has non-finite or out-of-domain values.
+ */
+export class LinearShepardSubsets {
+  private prepared = false;
+  private table?: LspNeighborTable;
+  private fModel?: Float64Array;
+
+  constructor(
+    readonly X: Matrix,
+    readonly y: Float64Array,
+    readonly options: PredictorOptions = {},
+  ) {}
+
+  /** Per split, its predictions at the test rows or the error its fit raised. */
+  predict(splits: readonly RowSplit[]): (Float64Array | VarmapError)[] {
+    const out: (Float64Array | VarmapError | undefined)[] = new Array(splits.length);
+    const batch: number[] = [];
+    if (this.prepare()) splits.forEach((s, i) => this.servable(s) && batch.push(i));
+    if (batch.length) {
+      const results = lspSubsets(getBackend(this.options.backend), this.table!, this.fModel!, batch.map((i) => ({ train: splits[i].train, query: splits[i].test })));
+      batch.forEach((i, b) => {
+        if (results[b].status === 0) out[i] = fromModelScale(Float64Array.from(results[b].values), this.options.response ?? "linear");
+      });
+    }
+    return splits.map((s, i) => out[i] ?? this.predictOne(s));
+  }
+
+  /** Whether splits are fitted on the shared neighbour table (else each by the ordinary path). */
+  get sharesTable(): boolean {
+    return this.prepare();
+  }
+
+  /** Rows in range, training rows strictly ascending (LSHEP's tie order) and enough of them. */
+  private servable(s: RowSplit): boolean {
+    const n = this.X.rows, tr = s.train;
+    if (tr.length < this.X.cols + 2 || tr[0] < 0 || tr[tr.length - 1] >= n) return false;
+    for (let i = 1; i < tr.length; i++) if (tr[i] <= tr[i - 1]) return false;
+    for (let i = 0; i < s.test.length; i++) if (!(s.test[i] >= 0 && s.test[i] < n)) return false;
+    return true;
+  }
+
+  /** The ordinary path for one split. */
+  private predictOne(s: RowSplit): Float64Array | VarmapError {
+    try {
+      const y = Float64Array.from(s.train, (r) => this.y[r]);
+      return new LinearShepard(this.options).fit(takeRows(this.X, s.train), y).predict(takeRows(this.X, s.test));
+    } catch (e) {
+      if (isVarmapError(e)) return e;
+      throw e;
+    }
+  }
+
+  /** Scales the whole point set once and builds its table; false when the table cannot reproduce the fits. */
+  private prepare(): boolean {
+    if (this.prepared) return this.table !== undefined;
+    this.prepared = true;
+    const { X, y } = this;
+    if (X.rows < 2 || X.rows > MAX_TABLE_ROWS || y.length !== X.rows || !fixedScaling(this.options.inputs, X.cols)) return false;
+    try {
+      checkMatrix(X, "inputs");
+      if (!y.every(Number.isFinite)) return false;
+      const Xs = InputScaler.fit(X, this.options.inputs).transform(X);
+      this.fModel = toModelScale(Float64Array.from(y), this.options.response ?? "linear");
+      this.table = lspNeighborTable(getBackend(this.options.backend), Float64Array.from(Xs.data), X.cols);
+      return true;
+    } catch (e) {
+      if (isVarmapError(e)) return false;
+      throw e;
+    }
+  }
+}
+
+/** True when the input scaling does not depend on which rows are fitted. */
+function fixedScaling(o: InputScalingOptions | undefined, cols: number): boolean {
+  if ((o?.kind ?? "unit") === "none") return true;
+  const given = (v?: number[]) => v !== undefined && v.length >= cols && v.slice(0, cols).every(Number.isFinite);
+  return given(o?.lo) && given(o?.hi);
 }
