@@ -1,16 +1,19 @@
 // LSP workload timings against SHEPPACK's anchors (../shared/golden/anchors-fortran-timings.csv):
 //   node dist/bench/lsp-workload.js [--backend native|wasm] [--reps 3] [--only moana|synthetic] [--shared DIR]
-// 1. The 180-split pass on the real MOANA map: every split's fit (lspFit kernel) and its test-point evaluations
-//    (lspEval kernel), as SHEPPACK's LSHEP + LSHEPVAL calls were timed; also the whole pass through the
-//    predictor API (scaling, JSON-free) for reference.
+// 1. The 180-split pass on the real MOANA map, two ways:
+//    a. cross-validation's path (ts/cv, ts/pool): the map's neighbour table (lspNeighbors) once, then every
+//       split's fit and test-point evaluations in one lspSubsets call — the figure for the issue's target;
+//    b. split by split: each split's fit (lspFit kernel) and evaluations (lspEval kernel), as SHEPPACK's
+//       LSHEP + LSHEPVAL calls were timed (fits and evaluations separately).
+//    Also both whole passes through the predictor API (LinearShepardSubsets, LinearShepard; scaling included).
 // 2. The six synthetic problems: fit time and evaluation time per query (1,100 queries).
 // Reports the median over --reps of wall time and of this process's CPU time (on a busy machine CPU time is
 // the better estimate of single-thread speed), and the speed-up over the anchor's median wall time.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
-import { lspEval, lspFit } from "../ts/backend/kernels/lsp.js";
-import { LinearShepard } from "../ts/predict/lsp.js";
+import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "../ts/backend/kernels/lsp.js";
+import { LinearShepard, LinearShepardSubsets } from "../ts/predict/lsp.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
 import { flag, sharedDir } from "./args.js";
 
@@ -61,20 +64,35 @@ if (only !== "synthetic") {
     const test = Int32Array.from(map.map((_, i) => i).filter((i) => !inTrain[i]));
     return { train, test, Xt: takeRows(all, train).data, yt: Float64Array.from(train, (i) => y[i]), Xq: takeRows(all, test).data };
   });
-  const fits: Timing[] = [], evals: Timing[] = [], api: Timing[] = [];
+  const subsets = prepared.map((p) => ({ train: p.train, query: p.test }));
+  const fits: Timing[] = [], evals: Timing[] = [], api: Timing[] = [], tables: Timing[] = [], shared: Timing[] = [], sharedApi: Timing[] = [];
   for (let r = 0; r < reps; r++) {
+    let table: ReturnType<typeof lspNeighborTable> | undefined;
+    tables.push(time(() => (table = lspNeighborTable(backend, X, 4))));
+    shared.push(time(() => lspSubsets(backend, table!, y, subsets)));
     const models = new Array(prepared.length);
     fits.push(time(() => prepared.forEach((p, i) => (models[i] = lspFit(backend, p.Xt, p.yt, 4)))));
     evals.push(time(() => prepared.forEach((p, i) => lspEval(backend, { X: p.Xt, f: p.yt, A: models[i].A, rw: models[i].rw, m: 4 }, p.Xq))));
+    sharedApi.push(time(() => new LinearShepardSubsets(all, y, { backend: backend.name, inputs: { kind: "none" } }).predict(prepared)));
     api.push(time(() => prepared.forEach((p) => new LinearShepard({ backend: backend.name, inputs: { kind: "none" } }).fit(takeRows(all, p.train), p.yt).predict(takeRows(all, p.test)))));
   }
-  const f = med(fits), e = med(evals), a = med(api);
+  const f = med(fits), e = med(evals), a = med(api), tb = med(tables), sh = med(shared), sa = med(sharedApi);
+  const both = med(tables.map((t, i) => ({ wall: t.wall + shared[i].wall, cpu: t.cpu + shared[i].cpu })));
   const af = anchor("moana-180-splits", "lsp_sheppack_fit", 4), ae = anchor("moana-180-splits", "lsp_sheppack_eval", 4);
-  console.log(`\n180-split pass (77,760 evaluations)        wall        cpu      SHEPPACK   speed-up (wall / cpu)`);
-  console.log(`  fits                                  ${fmt(f.wall).padStart(9)}  ${fmt(f.cpu).padStart(9)}  ${fmt(af).padStart(9)}`);
-  console.log(`  evaluations                           ${fmt(e.wall).padStart(9)}  ${fmt(e.cpu).padStart(9)}  ${fmt(ae).padStart(9)}`);
-  console.log(`  fits + evaluations                    ${fmt(f.wall + e.wall).padStart(9)}  ${fmt(f.cpu + e.cpu).padStart(9)}  ${fmt(af + ae).padStart(9)}   ${((af + ae) / (f.wall + e.wall)).toFixed(1)}x / ${((af + ae) / (f.cpu + e.cpu)).toFixed(1)}x  (target >= 5x)`);
-  console.log(`  whole pass through LinearShepard API  ${fmt(a.wall).padStart(9)}  ${fmt(a.cpu).padStart(9)}`);
+  const row = (label: string, t: Timing, sheppack?: number, target?: string) =>
+    console.log(`  ${label.padEnd(44)}${fmt(t.wall).padStart(9)}  ${fmt(t.cpu).padStart(9)}` + (sheppack === undefined ? "" : `  ${fmt(sheppack).padStart(9)}`) +
+      (target === undefined ? "" : `   ${((sheppack! / t.wall)).toFixed(1)}x / ${(sheppack! / t.cpu).toFixed(1)}x${target}`));
+  console.log(`\n180-split pass (77,760 evaluations)               wall        cpu      SHEPPACK   speed-up (wall / cpu)`);
+  console.log(` cross-validation's path (shared neighbour table):`);
+  row("neighbour table of the map (lspNeighbors)", tb);
+  row("180 fits + evaluations (lspSubsets)", sh);
+  row("fits + evaluations, table included", both, af + ae, "  (target >= 5x)");
+  row("whole pass through LinearShepardSubsets", sa);
+  console.log(` split by split (lspFit + lspEval per split):`);
+  row("fits", f, af);
+  row("evaluations", e, ae);
+  row("fits + evaluations", { wall: f.wall + e.wall, cpu: f.cpu + e.cpu }, af + ae, "");
+  row("whole pass through LinearShepard API", a);
 }
 
 if (only !== "moana") {

@@ -12,10 +12,10 @@ export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./d
 export { counterRng, type CounterRng } from "./data/random.js";
 export type { ConfigTable, VariabilityMap, ConfigStats, StatName, ColumnRoles } from "./data/types.js";
 export { lstsq, type LstsqBatch, type LstsqResult } from "./backend/kernels/lstsq.js";
-export { lspFit, lspEval } from "./backend/kernels/lsp.js";
+export { lspFit, lspEval, lspNeighborTable, lspSubsets, type LspNeighborTable, type LspSubsetResult } from "./backend/kernels/lsp.js";
 export { LinearRegression } from "./predict/lr.js";
-export { LinearShepard, type LinearShepardEvaluation } from "./predict/lsp.js";
-export { predictSplit, mapInputScaling } from "./cv/split.js";
+export { LinearShepard, LinearShepardSubsets, type LinearShepardEvaluation, type RowSplit } from "./predict/lsp.js";
+export { predictSplit, splitPredictor, mapInputScaling, type SplitPredictor } from "./cv/split.js";
 export { cvGivenSplits, type CvMap, type SplitResult } from "./cv/given.js";
 export { readSplitsFile, splitRows, type Split, type SplitsFile } from "./cv/splits.js";
 export { are, meanArePerP } from "./cv/are.js";

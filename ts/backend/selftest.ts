@@ -5,7 +5,7 @@ import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
-import { lspEval, lspFit } from "./kernels/lsp.js";
+import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "./kernels/lsp.js";
 import { delaunayLocate } from "./kernels/delaunay.js";
 import { mixtureFit } from "./kernels/mixture.js";
 
@@ -127,6 +127,37 @@ export const selfTests: SelfTest[] = [
       for (let i = 0; i < ea.values.length; i++)
         if (!(Math.abs(ea.values[i] - ec.values[i]) <= 1e-12 * Math.max(1, Math.abs(ea.values[i]))))
           throw new Error(`lsp parity: query ${i}: native ${ea.values[i]}, wasm ${ec.values[i]}`);
+    },
+  },
+  {
+    name: "lsp.lspNeighbors/lspSubsets",
+    run(b) {
+      // The six points above plus (2, 2): subsets' fits and values equal lspFit + lspEval on the gathered rows.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2]);
+      const f = Float64Array.from([1, 3, 0, 2, 5, -1, 3]);
+      const table = lspNeighborTable(b, X, 2);
+      const train = Int32Array.from([0, 1, 2, 4, 5, 6]), query = Int32Array.from([3, 0]);
+      const [r] = lspSubsets(b, table, f, [{ train, query }]);
+      const Xt = Float64Array.from([0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 2, 2]), ft = Float64Array.from([1, 3, 0, 5, -1, 3]);
+      const fit = lspFit(b, Xt, ft, 2);
+      const ev = lspEval(b, { X: Xt, f: ft, A: fit.A, rw: fit.rw, m: 2 }, Float64Array.from([1, 1, 0, 0]));
+      expectClose([r.status], [0], 0, "lsp subsets status");
+      expectClose(r.A, fit.A, 0, "lsp subsets gradients");
+      expectClose(r.rw, fit.rw, 0, "lsp subsets radii");
+      expectClose(r.values, ev.values, 0, "lsp subsets values");
+    },
+    parity(native, wasm) {
+      const n = 300, m = 4;
+      const X = randomArray(n * m, 34), f = randomArray(n, 35);
+      const ta = lspNeighborTable(native, X, m), tc = lspNeighborTable(wasm, X, m);
+      expectSame(ta.nd2, tc.nd2, 0, "lsp table parity (distances)");
+      expectSame(ta.nbr, tc.nbr, 0, "lsp table parity (rows)");
+      const train = Int32Array.from({ length: 150 }, (_, i) => 2 * i), query = Int32Array.from({ length: 150 }, (_, i) => 2 * i + 1);
+      const [a] = lspSubsets(native, ta, f, [{ train, query }]), [c] = lspSubsets(wasm, tc, f, [{ train, query }]);
+      expectSame(a.rw, c.rw, 0, "lsp subsets parity (radii)");
+      for (let i = 0; i < a.values.length; i++)
+        if (!(Math.abs(a.values[i] - c.values[i]) <= 1e-12 * Math.max(1, Math.abs(a.values[i]))))
+          throw new Error(`lsp subsets parity: query ${i}: native ${a.values[i]}, wasm ${c.values[i]}`);
     },
   },
   {

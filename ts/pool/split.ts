@@ -57,7 +57,7 @@ export function scoreSplit(
 
 /**
  * Scores of many splits of one map (each as scoreSplit would give it). `predictor`, when given, is the map's
- * split predictor from an earlier call (see splitPredictors): LSP's neighbour table is then built once per map.
+ * split predictor from an earlier call (see SplitPredictorCache): LSP's neighbour table is then built once per map.
  */
 export function scoreSplits(
   map: MapData,

@@ -148,9 +148,14 @@ export class LinearShepardSubsets {
     const batch: number[] = [];
     if (this.prepare()) splits.forEach((s, i) => this.servable(s) && batch.push(i));
     if (batch.length) {
-      const results = lspSubsets(getBackend(this.options.backend), this.table!, this.fModel!, batch.map((i) => ({ train: splits[i].train, query: splits[i].test })));
-      batch.forEach((i, b) => {
-        if (results[b].status === 0) out[i] = fromModelScale(Float64Array.from(results[b].values), this.options.response ?? "linear");
+      let results: ReturnType<typeof lspSubsets> = [];
+      try {
+        results = lspSubsets(getBackend(this.options.backend), this.table!, this.fModel!, batch.map((i) => ({ train: splits[i].train, query: splits[i].test })));
+      } catch (e) {
+        if (!isVarmapError(e)) throw e; // e.g. out of memory: every split by the ordinary path
+      }
+      results.forEach((r, b) => {
+        if (r.status === 0) out[batch[b]] = fromModelScale(Float64Array.from(r.values), this.options.response ?? "linear");
       });
     }
     return splits.map((s, i) => out[i] ?? this.predictOne(s));
