@@ -35,7 +35,7 @@ export function cvGivenSplits(
   const opts = { inputs: mapInputScaling(map.normalization), ...options };
   const rows = splits.splits.map((s, index) => splitRows(s, map.ids, { file: splits.source, index }));
   // All splits at once: LSP fits them on one neighbour table of the map.
-  const predicted = splitPredictor(X, map.y, method, opts).predict(rows);
+  const predicted = splitPredictor(X, map.y, method, opts, rows.length).predict(rows);
   return splits.splits.map((s, index) => {
     const { test } = rows[index];
     const predictions = predicted[index];

@@ -68,14 +68,15 @@ export function scoreSplits(
   predictor?: SplitPredictor,
 ): ({ are: number; pred: Float64Array } | { error: string })[] {
   if (method === "mean") return splits.map((s) => scoreSplit(map, s.train, s.test, method, response, hyper));
-  const p = predictor ?? mapSplitPredictor(map, method, response, hyper);
+  const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
   return p.predict(splits).map((pred, i) =>
     pred instanceof Float64Array ? { are: areOf(pred, Float64Array.from(splits[i].test, (r) => map.y[r])), pred } : { error: pred.code },
   );
 }
 
-export function mapSplitPredictor(map: MapData, method: string, response: "linear" | "log", hyper: Record<string, unknown> = {}): SplitPredictor {
-  return splitPredictor(matrix(map.X, map.rows, map.cols), map.y, method, { ...hyper, inputs: mapInputScaling(map.meta.normalization), response });
+/** The split predictor of a map with its normalization (`expectedSplits`: how many splits of it will be predicted). */
+export function mapSplitPredictor(map: MapData, method: string, response: "linear" | "log", hyper: Record<string, unknown> = {}, expectedSplits = Infinity): SplitPredictor {
+  return splitPredictor(matrix(map.X, map.rows, map.cols), map.y, method, { ...hyper, inputs: mapInputScaling(map.meta.normalization), response }, expectedSplits);
 }
 
 /**

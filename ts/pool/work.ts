@@ -4,7 +4,7 @@ import { isVarmapError } from "../errors.js";
 import { createPredictor } from "../predict/registry.js";
 import { matrix } from "../predict/matrix.js";
 import { roundResult } from "./files.js";
-import type { Plan, Task } from "./plan.js";
+import type { CvPlan, Plan, Task } from "./plan.js";
 import { divisionStream, randomDivision } from "./random.js";
 import { mapLabel, mapView, type SharedMaps } from "./shared-maps.js";
 import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData } from "./split.js";
@@ -42,7 +42,10 @@ function cachedPredictor(ctx: WorkContext, map: MapData, mapIndex: number, metho
   let cache = predictorCaches.get(ctx);
   if (!cache) predictorCaches.set(ctx, (cache = new SplitPredictorCache()));
   const response = ctx.plan.response;
-  return cache.get(JSON.stringify([mapIndex, method, response, hyper]), () => mapSplitPredictor(map, method, response, hyper));
+  // Every split of this map and method in the job, across the worker's tasks.
+  const plan = ctx.plan as CvPlan;
+  const splits = plan.given ? plan.given.labels.length : plan.generated!.ps.length * plan.generated!.reps;
+  return cache.get(JSON.stringify([mapIndex, method, response, hyper]), () => mapSplitPredictor(map, method, response, hyper, splits));
 }
 
 function mapData(ctx: WorkContext, m: number): MapData {
