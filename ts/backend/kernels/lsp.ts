@@ -7,6 +7,12 @@ export const LSP_FIT: KernelSpec = {
   module: "lsp",
   // X, f, n, m, A, rw, rank
   args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64out, arg.f64out, arg.i32out],
+  // The same checks as native/binding/lsp.cc.
+  lengths: ([X, f, n, m, A, rw, rank]) => {
+    const [nn, mm] = [n as number, m as number];
+    return nn >= 0 && mm >= 1 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
+      (A as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn && (rank as Int32Array).length >= nn;
+  },
 };
 
 export const LSP_EVAL: KernelSpec = {
@@ -14,6 +20,13 @@ export const LSP_EVAL: KernelSpec = {
   module: "lsp",
   // X, f, A, rw, n, m, Q, nq, out, ierr
   args: [arg.f64in, arg.f64in, arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.f64out, arg.i32out],
+  // The same checks as native/binding/lsp.cc.
+  lengths: ([X, f, A, rw, n, m, Q, nq, out, ierr]) => {
+    const [nn, mm, qq] = [n as number, m as number, nq as number];
+    return nn >= 1 && mm >= 1 && qq >= 0 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
+      (A as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn && (Q as Float64Array).length >= qq * mm &&
+      (out as Float64Array).length >= qq && (ierr as Int32Array).length >= qq;
+  },
 };
 
 export const LspStatus = { TOO_FEW_POINTS: 10, DUPLICATE_POINTS: 11, LSTSQ_FAILED: 12, BAD_RADIUS: 13 } as const;

@@ -7,12 +7,29 @@ export const MARS_FIT: KernelSpec = {
   name: "mars_fit",
   module: "mars",
   args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.i32out, arg.f64out, arg.i32out, arg.f64out, arg.f64out, arg.f64out],
+  // The same checks as native/binding/mars.cc (MO_COUNT = 12 options, MI_COUNT = 10 info values, nk = opts[1]).
+  lengths: ([X, y, n, d, opts, dirs, cuts, flags, coef, rss, info]) => {
+    const [nn, dd, o] = [n as number, d as number, opts as Float64Array];
+    if (nn < 0 || dd < 1 || o.length < 12 || (info as Float64Array).length < 10) return false;
+    const nk = o[1];
+    if (!(nk >= 1 && nk <= 1000)) return false;
+    const k = Math.trunc(nk);
+    return (X as Float64Array).length >= nn * dd && (y as Float64Array).length >= nn && (dirs as Int32Array).length >= k * dd &&
+      (cuts as Float64Array).length >= k * dd && (flags as Int32Array).length >= k && (coef as Float64Array).length >= k &&
+      (rss as Float64Array).length >= k;
+  },
 };
 
 export const MARS_PREDICT: KernelSpec = {
   name: "mars_predict",
   module: "mars",
   args: [arg.i32in, arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.f64out],
+  // The same checks as native/binding/mars.cc.
+  lengths: ([dirs, cuts, coef, nTerms, d, Xq, nq, out]) => {
+    const [t, dd, q] = [nTerms as number, d as number, nq as number];
+    return t >= 0 && dd >= 1 && q >= 0 && (dirs as Int32Array).length >= t * dd && (cuts as Float64Array).length >= t * dd &&
+      (coef as Float64Array).length >= t && (Xq as Float64Array).length >= q * dd && (out as Float64Array).length >= q;
+  },
 };
 
 const specific: Record<number, [string, string, string]> = {
