@@ -19,6 +19,11 @@ const PI: f64 = 3.141592653589793;
 const EULER: f64 = 0.5772156649015329;
 const KMAX: i32 = 16;
 const SHORT_ITER: i32 = 25;
+// (mirror) short runs more than PRUNE_GAP_A + PRUNE_GAP_B·n below the best so far after PRUNE_AT iterations stop
+const PRUNE_AT: i32 = 5;
+const PRUNE_GAP_A: f64 = 5.0;
+const PRUNE_GAP_B: f64 = 0.05;
+const EXP_CUTOFF: f64 = -40.0;
 
 @inline function ld(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function st(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
@@ -321,7 +326,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
     if (!(m > -Infinity)) return -Infinity;
     let s = 0.0;
     for (let j = 0; j < k; ++j) {
-      const e = Math.exp(ld(lp, j) - m);
+      const d = ld(lp, j) - m;
+      const e = d < EXP_CUTOFF ? 0.0 : Math.exp(d); // below e^-40 a term is lost in the sum anyway
       st(lp, j, e);
       s += e;
     }
@@ -559,7 +565,8 @@ let sInv: usize = 0;
 let sG1: usize = 0;
 let sLp: usize = 0;
 
-function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize): void {
+// `abandon`: a short run still below this after PRUNE_AT iterations is given up (-Infinity keeps every run).
+function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity): void {
   const n = wN;
   let L = estep(fam, k, pw, pa, pb, sC, sInv, sG1, sLp);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
@@ -591,6 +598,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
     const scale = Math.abs(nL) > 1.0 ? Math.abs(nL) : 1.0;
     L = nL;
     if (change < tol * scale) { conv = true; break; }
+    if (it == PRUNE_AT && L < abandon) break;
   }
   emL = L; emIters = it; emConv = conv;
 }
@@ -679,7 +687,8 @@ function fitModel(fam: i32, k: i32): usize {
       startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
       initParams(fam, k, wGroup, pw, pa, pb);
     }
-    runEm(fam, k, shortIter, cxTol, pw, pa, pb);
+    const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
+    runEm(fam, k, shortIter, cxTol, pw, pa, pb, abandon);
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {
       bestL = emL; bestIt = emIters; bestConv = emConv;
