@@ -24,6 +24,9 @@ const PRUNE_AT: i32 = 5;
 const PRUNE_GAP_A: f64 = 5.0;
 const PRUNE_GAP_B: f64 = 0.05;
 const EXP_CUTOFF: f64 = -40.0;
+const DUP_TOL: f64 = 1e-3;
+const GAMMA_T_DIRECT: f64 = 1e-4;
+const MAX_STARTS: i32 = 64;
 
 @inline function ld(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function st(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
@@ -156,19 +159,26 @@ function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
   outB = sd > floorSd ? sd : floorSd;
 }
 
-function mstepGamma(x: usize, w: usize, n: i32, W: f64, amax: f64): void {
+function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): void {
   gWork += 2.0 * n;
-  let s = 0.0;
-  for (let i = 0; i < n; ++i) s += ld(w, i) * ld(x, i);
-  const xbar = s / W;
-  let t = 0.0;
+  let s = 0.0, sy = 0.0;
   for (let i = 0; i < n; ++i) {
-    const wi = ld(w, i);
-    if (wi == 0.0) continue;
-    const u = ld(x, i) / xbar - 1.0;
-    t += wi * (u - Math.log1p(u));
+    s += ld(w, i) * ld(x, i);
+    sy += ld(w, i) * ld(y, i);
   }
-  t /= W;
+  const xbar = s / W;
+  let t = Math.log(xbar) - sy / W; // log x̄ − mean log x (x̄ is O(1): runs scaled to mean 1)
+  if (!(t > GAMMA_T_DIRECT)) {
+    // a tight component: mean_w [u − log1p(u)], u = x/x̄ − 1, without the cancellation
+    t = 0.0;
+    for (let i = 0; i < n; ++i) {
+      const wi = ld(w, i);
+      if (wi == 0.0) continue;
+      const u = ld(x, i) / xbar - 1.0;
+      t += wi * (u - Math.log1p(u));
+    }
+    t /= W;
+  }
   let a: f64;
   if (!(t > 0.0) || lmpsi(amax) > t) {
     a = amax;
@@ -277,7 +287,7 @@ function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f
   const n = wN;
   if (fam == FAM_NORMAL) { mstepNormal(wX, w, n, W, wDx); return; }
   if (fam == FAM_LOGNORMAL) { mstepNormal(wY, w, n, W, wDy); return; }
-  if (fam == FAM_GAMMA) { mstepGamma(wX, w, n, W, wAmax); return; }
+  if (fam == FAM_GAMMA) { mstepGamma(wX, wY, w, n, W, wAmax); return; }
   const f = sdFactor(fam);
   const sfloor = wDy / f;
   if (!warm) {
@@ -565,8 +575,48 @@ let sInv: usize = 0;
 let sG1: usize = 0;
 let sLp: usize = 0;
 
-// `abandon`: a short run still below this after PRUNE_AT iterations is given up (-Infinity keeps every run).
-function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity): void {
+// (mirror of native Seen) states of the model's short runs after PRUNE_AT iterations, components by location,
+// 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
+let seenBase: usize = 0;
+let seenCount: i32 = 0;
+function sameState(fam: i32, k: i32, u: usize, v: usize): bool {
+  for (let j = 0; j < k; ++j) {
+    const sc = ld(u, 2 * k + j) > ld(v, 2 * k + j) ? ld(u, 2 * k + j) : ld(v, 2 * k + j);
+    if (Math.abs(ld(u, j) - ld(v, j)) > DUP_TOL) return false;
+    const locUnit = fam == FAM_GAMMA ? Math.abs(ld(u, k + j)) : sc;
+    if (Math.abs(ld(u, k + j) - ld(v, k + j)) > DUP_TOL * locUnit) return false;
+    if (Math.abs(ld(u, 2 * k + j) - ld(v, 2 * k + j)) > DUP_TOL * sc) return false;
+  }
+  return true;
+}
+let sIdx: usize = 0;
+function seenBefore(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): bool {
+  for (let j = 0; j < k; ++j) sti(sIdx, j, j);
+  for (let j = 1; j < k; ++j) {
+    const t = ldi(sIdx, j);
+    let q = j - 1;
+    while (q >= 0 && ld(pa, ldi(sIdx, q)) > ld(pa, t)) {
+      sti(sIdx, q + 1, ldi(sIdx, q));
+      --q;
+    }
+    sti(sIdx, q + 1, t);
+  }
+  const slot = seenCount < MAX_STARTS ? seenCount : MAX_STARTS - 1;
+  const stp = seenBase + ((<usize>slot * 3 * KMAX) << 3);
+  for (let j = 0; j < k; ++j) {
+    st(stp, j, ld(pw, ldi(sIdx, j)));
+    st(stp, k + j, ld(pa, ldi(sIdx, j)));
+    st(stp, 2 * k + j, ld(pb, ldi(sIdx, j)));
+  }
+  for (let q = 0; q < seenCount; ++q)
+    if (sameState(fam, k, seenBase + ((<usize>q * 3 * KMAX) << 3), stp)) return true;
+  if (seenCount < MAX_STARTS) ++seenCount;
+  return false;
+}
+
+// `abandon`: a short run still below this after PRUNE_AT iterations is given up (-Infinity keeps every run);
+// with `dedupe`, so is one whose state then repeats an earlier short run's.
+function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false): void {
   const n = wN;
   let L = estep(fam, k, pw, pa, pb, sC, sInv, sG1, sLp);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
@@ -598,7 +648,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
     const scale = Math.abs(nL) > 1.0 ? Math.abs(nL) : 1.0;
     L = nL;
     if (change < tol * scale) { conv = true; break; }
-    if (it == PRUNE_AT && L < abandon) break;
+    if (it == PRUNE_AT && (L < abandon || (dedupe && seenBefore(fam, k, pw, pa, pb)))) break;
   }
   emL = L; emIters = it; emConv = conv;
 }
@@ -651,6 +701,7 @@ function fitModel(fam: i32, k: i32): usize {
   const qw = prev + (<usize>5 << 3), qa = prev + (<usize>(5 + KMAX) << 3), qb = prev + (<usize>(5 + 2 * KMAX) << 3);
   const pw = sPw, pa = sPa, pb = sPb;
   let bestL = -Infinity, bestIt = 0, bestConv = false;
+  seenCount = 0;
   for (let rs = 0; rs < nrest; ++rs) {
     if (k == 1) {
       for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
@@ -688,7 +739,7 @@ function fitModel(fam: i32, k: i32): usize {
       initParams(fam, k, wGroup, pw, pa, pb);
     }
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
-    runEm(fam, k, shortIter, cxTol, pw, pa, pb, abandon);
+    runEm(fam, k, shortIter, cxTol, pw, pa, pb, abandon, true);
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {
       bestL = emL; bestIt = emIters; bestConv = emConv;
@@ -749,6 +800,8 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   sPw = pw; sPa = pa; sPb = pb; sCenters = centers; sCsum = csum; sCcnt = ccnt;
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
   cacheBase = heap.alloc((<usize>6 * (KMAX + 1) * ESZ) << 3);
+  seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
+  sIdx = heap.alloc(<usize>KMAX << 2);
 
   for (let c = 0; c < nconf; ++c) {
     const off = ldi(offsets, c);

@@ -32,6 +32,8 @@ constexpr int32_t PRUNE_AT = 5;
 constexpr double PRUNE_GAP_A = 5.0;
 constexpr double PRUNE_GAP_B = 0.05;
 constexpr double EXP_CUTOFF = -40.0;
+constexpr double DUP_TOL = 1e-3;
+constexpr double GAMMA_T_DIRECT = 1e-4;  // gamma M-step: log x̄ − mean log x directly above this (rel. error < 1e-11)
 constexpr int CONTINUED = 1;      // best short runs iterated to convergence
 constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
 constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
@@ -254,18 +256,26 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
 }
 
 // Gamma: shape from log a − ψ(a) = log x̄_w − mean_w log x (Newton on log a), capped at amax; scale = x̄_w / a.
-void mstep_gamma(const double* x, const double* w, int32_t n, double W, double amax, double* shape, double* scale) {
+void mstep_gamma(const double* x, const double* y, const double* w, int32_t n, double W, double amax, double* shape,
+                 double* scale) {
   g_work += 2.0 * n;
-  double s = 0.0;
-  for (int32_t i = 0; i < n; ++i) s += w[i] * x[i];
-  const double xbar = s / W;
-  double t = 0.0;  // mean_w [u − log1p(u)], u = x/x̄ − 1: log x̄ − mean log x without cancellation
+  double s = 0.0, sy = 0.0;
   for (int32_t i = 0; i < n; ++i) {
-    if (w[i] == 0.0) continue;
-    const double u = x[i] / xbar - 1.0;
-    t += w[i] * (u - std::log1p(u));
+    s += w[i] * x[i];
+    sy += w[i] * y[i];
   }
-  t /= W;
+  const double xbar = s / W;
+  double t = std::log(xbar) - sy / W;  // log x̄ − mean log x (x̄ is O(1): the runs are scaled to mean 1)
+  if (!(t > GAMMA_T_DIRECT)) {
+    // a tight component (shape > ~5,000): mean_w [u − log1p(u)], u = x/x̄ − 1, without the cancellation
+    t = 0.0;
+    for (int32_t i = 0; i < n; ++i) {
+      if (w[i] == 0.0) continue;
+      const double u = x[i] / xbar - 1.0;
+      t += w[i] * (u - std::log1p(u));
+    }
+    t /= W;
+  }
   double a;
   if (!(t > 0.0) || lmpsi(amax) > t) {
     a = amax;  // the root lies beyond the cap (or all weight sits on one value)
@@ -396,7 +406,7 @@ void mstep_component(int fam, Work& wk, int slot, const double* w, double W, int
   const int32_t n = wk.n;
   if (fam == FAM_NORMAL) return mstep_normal(wk.x, w, n, W, wk.dx, a, b);
   if (fam == FAM_LOGNORMAL) return mstep_normal(wk.y, w, n, W, wk.dy, a, b);
-  if (fam == FAM_GAMMA) return mstep_gamma(wk.x, w, n, W, wk.amax, a, b);
+  if (fam == FAM_GAMMA) return mstep_gamma(wk.x, wk.y, w, n, W, wk.amax, a, b);
   const double f = sd_factor(fam);
   const double sfloor = wk.dy / f;
   if (!warm) {  // moment start
@@ -729,10 +739,54 @@ struct FitResult {
   bool conv;
 };
 
+// States of the short runs of one model after PRUNE_AT iterations, components ordered by location: a later
+// short run that arrives at (nearly) the same state as an earlier one follows (nearly) the same path to the same
+// optimum, so it is stopped there. "Nearly": weights within DUP_TOL, locations and scales within DUP_TOL of the
+// component's scale (gamma: shape and scale within DUP_TOL relative).
+constexpr int MAX_STARTS = 64;
+struct Seen {
+  int count = 0;
+  double s[MAX_STARTS][3 * KMAX];
+};
+bool same_state(int fam, int k, const double* u, const double* v) {
+  for (int j = 0; j < k; ++j) {
+    const double sc = u[2 * k + j] > v[2 * k + j] ? u[2 * k + j] : v[2 * k + j];
+    if (std::fabs(u[j] - v[j]) > DUP_TOL) return false;
+    const double loc_unit = fam == FAM_GAMMA ? std::fabs(u[k + j]) : sc;
+    if (std::fabs(u[k + j] - v[k + j]) > DUP_TOL * loc_unit) return false;
+    if (std::fabs(u[2 * k + j] - v[2 * k + j]) > DUP_TOL * sc) return false;
+  }
+  return true;
+}
+// True when an earlier short run of this model reached the same state; otherwise the state is remembered.
+bool seen_before(int fam, int k, Seen* seen, const double* pw, const double* pa, const double* pb) {
+  int idx[KMAX];
+  for (int j = 0; j < k; ++j) idx[j] = j;
+  for (int j = 1; j < k; ++j) {  // insertion sort by location (stable)
+    const int t = idx[j];
+    int q = j - 1;
+    while (q >= 0 && pa[idx[q]] > pa[t]) {
+      idx[q + 1] = idx[q];
+      --q;
+    }
+    idx[q + 1] = t;
+  }
+  double* st = seen->s[seen->count < MAX_STARTS ? seen->count : MAX_STARTS - 1];
+  for (int j = 0; j < k; ++j) {
+    st[j] = pw[idx[j]];
+    st[k + j] = pa[idx[j]];
+    st[2 * k + j] = pb[idx[j]];
+  }
+  for (int q = 0; q < seen->count; ++q)
+    if (same_state(fam, k, seen->s[q], st)) return true;
+  if (seen->count < MAX_STARTS) ++seen->count;
+  return false;
+}
+
 // `abandon`: a short run whose log-likelihood after PRUNE_AT iterations is still below this is given up (it is
-// hopelessly behind the best start so far); -inf keeps every run.
+// hopelessly behind the best start so far); so is one whose state then repeats an earlier run's (`seen`).
 FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double* pw, double* pa, double* pb,
-                 double abandon = -INFINITY) {
+                 double abandon = -INFINITY, Seen* seen = nullptr) {
   const int32_t n = wk.n;
   double L = estep(fam, k, wk, pw, pa, pb);
   if (!std::isfinite(L)) return {-INFINITY, 0, false};
@@ -764,7 +818,7 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
       conv = true;
       break;
     }
-    if (it == PRUNE_AT && L < abandon) break;
+    if (it == PRUNE_AT && (L < abandon || (seen && seen_before(fam, k, seen, pw, pa, pb)))) break;
   }
   return {L, it, conv};
 }
@@ -785,6 +839,7 @@ struct Ctx {
   bool partitions_only;  // strategy 1: only the partition starts (quantile, k-means++)
   int32_t spikes[SPIKE_STARTS];
   Fit cache[6][KMAX + 1];
+  Seen seen;  // of the model being fitted
 };
 
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
@@ -807,6 +862,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   FitResult cand[CONTINUED];
   double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
   int ncand = 0;
+  cx.seen.count = 0;
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
@@ -842,7 +898,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
     const double abandon = ncand > 0 ? cand[0].L - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -INFINITY;
-    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb, abandon);
+    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb, abandon, &cx.seen);
     if (!(fr.L > -INFINITY)) continue;
     int pos = ncand;
     while (pos > 0 && fr.L > cand[pos - 1].L) --pos;
