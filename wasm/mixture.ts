@@ -24,6 +24,7 @@ const PRUNE_AT: i32 = 5;
 const PRUNE_GAP_A: f64 = 5.0;
 const PRUNE_GAP_B: f64 = 0.05;
 const EXP_CUTOFF: f64 = -40.0;
+const EXP_TINY: f64 = -708.0;
 const DUP_TOL: f64 = 1e-3;
 const GAMMA_T_DIRECT: f64 = 1e-4;
 const MAX_STARTS: i32 = 64;
@@ -103,28 +104,30 @@ function sdFactor(fam: i32): f64 {
 }
 let H1: f64 = 0;
 let H2: f64 = 0;
+// Exponents below EXP_TINY give 0 directly (mirror of native hfill: the exp would only underflow).
+@inline function expOrZero(x: f64): f64 { return x < EXP_TINY ? 0.0 : Math.exp(x); }
 function hval(fam: i32, z: f64): f64 {
   if (fam == FAM_WEIBULL) {
-    const e = Math.exp(z);
+    const e = expOrZero(z);
     H1 = 1.0 - e; H2 = -e;
     return z - e;
   }
   if (fam == FAM_FRECHET) {
-    const e = Math.exp(-z);
+    const e = expOrZero(-z);
     H1 = e - 1.0; H2 = -e;
     return -z - e;
   }
-  const az = Math.abs(z), e = Math.exp(-az);
+  const az = Math.abs(z), e = expOrZero(-az);
   const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
   H1 = 1.0 - 2.0 * p;
   H2 = -2.0 * p * (1.0 - p);
   return -az - 2.0 * Math.log1p(e);
 }
 @inline function honly(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) return z - Math.exp(z);
-  if (fam == FAM_FRECHET) return -z - Math.exp(-z);
+  if (fam == FAM_WEIBULL) return z - expOrZero(z);
+  if (fam == FAM_FRECHET) return -z - expOrZero(-z);
   const az = Math.abs(z);
-  return -az - 2.0 * Math.log1p(Math.exp(-az));
+  return -az - 2.0 * Math.log1p(expOrZero(-az));
 }
 
 // Work counter: point × component evaluations (mirror of native g_work).

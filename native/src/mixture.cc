@@ -32,6 +32,7 @@ constexpr int32_t PRUNE_AT = 5;
 constexpr double PRUNE_GAP_A = 5.0;
 constexpr double PRUNE_GAP_B = 0.05;
 constexpr double EXP_CUTOFF = -40.0;
+constexpr double EXP_TINY = -708.0;  // e^-708 ≈ 3e-308: the smallest exponent whose e^x is a normal double
 constexpr double DUP_TOL = 1e-3;
 constexpr double GAMMA_T_DIRECT = 1e-4;  // gamma M-step: log x̄ − mean log x directly above this (rel. error < 1e-11)
 constexpr int CONTINUED = 1;      // best short runs iterated to convergence
@@ -132,27 +133,9 @@ inline double sd_factor(int fam) {
   if (fam == FAM_LOGLOGISTIC) return PI / std::sqrt(3.0);
   return 1.0;
 }
-// h(z) = log of the standardized density of the log-domain families, with h' and h''.
-inline double hval(int fam, double z, double* h1, double* h2) {
-  if (fam == FAM_WEIBULL) {  // smallest extreme value
-    const double e = std::exp(z);
-    *h1 = 1.0 - e;
-    *h2 = -e;
-    return z - e;
-  }
-  if (fam == FAM_FRECHET) {  // largest extreme value
-    const double e = std::exp(-z);
-    *h1 = e - 1.0;
-    *h2 = -e;
-    return -z - e;
-  }
-  // logistic
-  const double az = std::fabs(z), e = std::exp(-az);
-  const double p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-  *h1 = 1.0 - 2.0 * p;
-  *h2 = -2.0 * p * (1.0 - p);
-  return -az - 2.0 * std::log1p(e);
-}
+// h(z) = log of the standardized density of the log-domain families (h' and h'' in mstep_ls, from the
+// exponential hfill caches). Exponents below EXP_TINY give 0 directly: the exp would only underflow.
+inline double exp_or_zero(double x) { return x < EXP_TINY ? 0.0 : std::exp(x); }
 inline double honly(int fam, double z) {
   if (fam == FAM_WEIBULL) return z - std::exp(z);
   if (fam == FAM_FRECHET) return -z - std::exp(-z);
@@ -203,15 +186,15 @@ void hfill(int fam, Work& wk, int slot, double mu, double sig) {
   for (int32_t i = 0; i < n; ++i) {
     const double z = (wk.y[i] - mu) * inv;
     if (fam == FAM_WEIBULL) {
-      const double e = std::exp(z);
+      const double e = exp_or_zero(z);
       E[i] = e;
       H[i] = z - e;
     } else if (fam == FAM_FRECHET) {
-      const double e = std::exp(-z);
+      const double e = exp_or_zero(-z);
       E[i] = e;
       H[i] = -z - e;
     } else {
-      const double az = std::fabs(z), e = std::exp(-az);
+      const double az = std::fabs(z), e = exp_or_zero(-az);
       E[i] = e;
       H[i] = -az - 2.0 * std::log1p(e);
     }
