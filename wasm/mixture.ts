@@ -102,27 +102,8 @@ function sdFactor(fam: i32): f64 {
   if (fam == FAM_LOGLOGISTIC) return PI / Math.sqrt(3.0);
   return 1.0;
 }
-let H1: f64 = 0;
-let H2: f64 = 0;
-// Exponents below EXP_TINY give 0 directly (mirror of native hfill: the exp would only underflow).
+// Exponents below EXP_TINY give 0 directly (mirror of native exp_or_zero: the exp would only underflow).
 @inline function expOrZero(x: f64): f64 { return x < EXP_TINY ? 0.0 : Math.exp(x); }
-function hval(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) {
-    const e = expOrZero(z);
-    H1 = 1.0 - e; H2 = -e;
-    return z - e;
-  }
-  if (fam == FAM_FRECHET) {
-    const e = expOrZero(-z);
-    H1 = e - 1.0; H2 = -e;
-    return -z - e;
-  }
-  const az = Math.abs(z), e = expOrZero(-az);
-  const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-  H1 = 1.0 - 2.0 * p;
-  H2 = -2.0 * p * (1.0 - p);
-  return -az - 2.0 * Math.log1p(e);
-}
 @inline function honly(fam: i32, z: f64): f64 {
   if (fam == FAM_WEIBULL) return z - expOrZero(z);
   if (fam == FAM_FRECHET) return -z - expOrZero(-z);
@@ -207,31 +188,89 @@ function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): vo
   outB = xbar / a;
 }
 
-function lsObjective(fam: i32, y: usize, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
-  gWork += <f64>n;
+// (mirror of native Work's cache) per slot: h(z_i) and the exponential inside it at (fam, mu, sig) for all runs;
+// slot j < KMAX is component j's, slot KMAX a trial step's. hSlot/eSlot hold the slots' array addresses.
+let hSlot: usize = 0;
+let eSlot: usize = 0;
+let tagFam: usize = 0;
+let tagMu: usize = 0;
+let tagSig: usize = 0;
+@inline function slotH(s: i32): usize { return load<usize>(hSlot + (<usize>s * sizeof<usize>())); }
+@inline function slotE(s: i32): usize { return load<usize>(eSlot + (<usize>s * sizeof<usize>())); }
+function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
+  if (ldi(tagFam, slot) == fam && ld(tagMu, slot) == mu && ld(tagSig, slot) == sig) return;
+  const n = wN;
   const inv = 1.0 / sig;
+  const H = slotH(slot), E = slotE(slot);
+  for (let i = 0; i < n; ++i) {
+    const z = (ld(wY, i) - mu) * inv;
+    if (fam == FAM_WEIBULL) {
+      const e = expOrZero(z);
+      st(E, i, e);
+      st(H, i, z - e);
+    } else if (fam == FAM_FRECHET) {
+      const e = expOrZero(-z);
+      st(E, i, e);
+      st(H, i, -z - e);
+    } else {
+      const az = Math.abs(z), e = expOrZero(-az);
+      st(E, i, e);
+      st(H, i, -az - 2.0 * Math.log1p(e));
+    }
+  }
+  sti(tagFam, slot, fam);
+  st(tagMu, slot, mu);
+  st(tagSig, slot, sig);
+}
+function hswap(s: i32, t: i32): void {
+  const sh = <usize>s * sizeof<usize>(), th = <usize>t * sizeof<usize>();
+  let p = load<usize>(hSlot + sh); store<usize>(hSlot + sh, load<usize>(hSlot + th)); store<usize>(hSlot + th, p);
+  p = load<usize>(eSlot + sh); store<usize>(eSlot + sh, load<usize>(eSlot + th)); store<usize>(eSlot + th, p);
+  const f = ldi(tagFam, s); sti(tagFam, s, ldi(tagFam, t)); sti(tagFam, t, f);
+  let v = ld(tagMu, s); st(tagMu, s, ld(tagMu, t)); st(tagMu, t, v);
+  v = ld(tagSig, s); st(tagSig, s, ld(tagSig, t)); st(tagSig, t, v);
+}
+
+function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
+  gWork += <f64>n;
+  hfill(fam, KMAX, mu, sig);
+  const H = slotH(KMAX);
   let q = 0.0;
   for (let i = 0; i < n; ++i) {
     const wi = ld(w, i);
-    if (wi != 0.0) q += wi * honly(fam, (ld(y, i) - mu) * inv);
+    if (wi != 0.0) q += wi * ld(H, i);
   }
   return q - W * Math.log(sig);
 }
 
-function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
+function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
   const lfloor = Math.log(sfloor);
   for (let it = 0; it < maxit; ++it) {
     gWork += <f64>n;
     const inv = 1.0 / sig;
+    hfill(fam, slot, mu, sig);
+    const H = slotH(slot), E = slotE(slot);
     let A0 = 0.0, A1 = 0.0, A2 = 0.0, B1 = 0.0, B2 = 0.0, C2 = 0.0;
     for (let i = 0; i < n; ++i) {
       const wi = ld(w, i);
       if (wi == 0.0) continue;
       const z = (ld(y, i) - mu) * inv;
-      const h = hval(fam, z);
-      const h1 = H1, h2 = H2;
+      const e = ld(E, i);
+      let h1: f64, h2: f64;
+      if (fam == FAM_WEIBULL) {
+        h1 = 1.0 - e;
+        h2 = -e;
+      } else if (fam == FAM_FRECHET) {
+        h1 = e - 1.0;
+        h2 = -e;
+      } else {
+        const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        h1 = 1.0 - 2.0 * p;
+        h2 = -2.0 * p * (1.0 - p);
+      }
+      const h = ld(H, i);
       A0 += wi * h;
       A1 += wi * h1;
       A2 += wi * h2;
@@ -269,11 +308,12 @@ function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxi
       let nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
       const nsig = Math.exp(nls);
-      const nQ = lsObjective(fam, y, w, n, W, nm, nsig);
+      const nQ = lsObjective(fam, w, n, W, nm, nsig);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
         mu = nm;
         sig = nsig;
+        hswap(slot, KMAX); // the accepted trial's h values become the component's
         break;
       }
       step *= 0.5;
@@ -286,7 +326,7 @@ function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxi
 }
 
 // One component's weighted MLE into (outA, outB); (a, b) are the previous values when warm.
-function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
+function mstepComponent(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
   const n = wN;
   if (fam == FAM_NORMAL) { mstepNormal(wX, w, n, W, wDx); return; }
   if (fam == FAM_LOGNORMAL) { mstepNormal(wY, w, n, W, wDy); return; }
@@ -299,7 +339,7 @@ function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f
     b = sd / f;
     a = fam == FAM_WEIBULL ? m + EULER * b : fam == FAM_FRECHET ? m - EULER * b : m;
   }
-  mstepLs(fam, wY, w, n, W, sfloor, maxit, a, b);
+  mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, a, b);
 }
 
 // E-step into wResp; returns the log-likelihood of the scaled runs (−Inf when a run has zero density).
@@ -315,6 +355,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
       st(inv, j, 1.0 / ld(pb, j));
     }
   }
+  if (fam == FAM_WEIBULL || fam == FAM_LOGLOGISTIC || fam == FAM_FRECHET)
+    for (let j = 0; j < k; ++j) hfill(fam, j, ld(pa, j), ld(pb, j));
   const R = wResp;
   let L = 0.0;
   for (let i = 0; i < n; ++i) {
@@ -331,7 +373,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
       } else if (fam == FAM_GAMMA) {
         v = gammaLogpdf(ld(pa, j), ld(pb, j), ld(c, j), xi, yi);
       } else {
-        v = ld(c, j) + honly(fam, (yi - ld(pa, j)) * ld(inv, j));
+        v = ld(c, j) + ld(slotH(j), i);
       }
       st(lp, j, v);
       if (v > m) m = v;
@@ -427,10 +469,10 @@ function initFromWeights(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): voi
     for (let i = 0; i < n; ++i) cnt += ld(wj, i);
     if (cnt == 0.0) {
       for (let i = 0; i < n; ++i) st(wj, i, 1.0);
-      mstepComponent(fam, wj, <f64>n, 100, false, 0.0, 0.0);
+      mstepComponent(fam, j, wj, <f64>n, 100, false, 0.0, 0.0);
       st(pw, j, 0.5 / n);
     } else {
-      mstepComponent(fam, wj, cnt, 100, false, 0.0, 0.0);
+      mstepComponent(fam, j, wj, cnt, 100, false, 0.0, 0.0);
       st(pw, j, cnt / n);
     }
     st(pa, j, outA);
@@ -552,7 +594,7 @@ function initGreedy(fam: i32, k: i32, qw: usize, qa: usize, qb: usize, lo: i32, 
   for (let i = 0; i < n; ++i) st(w0, i, 0.0);
   for (let r = lo; r <= hi; ++r) st(w0, ldi(wOrder, r), 1.0);
   const cnt = <f64>(hi - lo + 1);
-  mstepComponent(fam, w0, cnt, 100, false, 0.0, 0.0);
+  mstepComponent(fam, k - 1, w0, cnt, 100, false, 0.0, 0.0);
   st(pa, k - 1, outA);
   st(pb, k - 1, outB);
   const share = cnt / n;
@@ -634,7 +676,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
       st(sNb, j, ld(pb, j));
       st(sNw, j, W / n);
       if (W > 1e-10) {
-        mstepComponent(fam, wj, W, 1, true, ld(pa, j), ld(pb, j));
+        mstepComponent(fam, j, wj, W, 1, true, ld(pa, j), ld(pb, j));
         st(sNa, j, outA);
         st(sNb, j, outB);
       }
@@ -804,6 +846,12 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
   cacheBase = heap.alloc((<usize>6 * (KMAX + 1) * ESZ) << 3);
   seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
+  const hStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3), eStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3);
+  hSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
+  eSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
+  tagFam = heap.alloc(<usize>(KMAX + 1) << 2);
+  tagMu = heap.alloc(<usize>(KMAX + 1) << 3);
+  tagSig = heap.alloc(<usize>(KMAX + 1) << 3);
   sIdx = heap.alloc(<usize>KMAX << 2);
 
   for (let c = 0; c < nconf; ++c) {
@@ -851,6 +899,11 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     for (let it = 0; it < 200; ++it) {
       const mid = 0.5 * (blo + bhi);
       if (trigam(Math.exp(mid)) > dy * dy) blo = mid; else bhi = mid;
+    }
+    for (let q = 0; q <= KMAX; ++q) { // fresh h caches for the configuration
+      store<usize>(hSlot + (<usize>q * sizeof<usize>()), hStore + ((<usize>q * nm) << 3));
+      store<usize>(eSlot + (<usize>q * sizeof<usize>()), eStore + ((<usize>q * nm) << 3));
+      sti(tagFam, q, -1);
     }
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
