@@ -26,6 +26,7 @@ const PRUNE_GAP_B: f64 = 0.05;
 const EXP_CUTOFF: f64 = -40.0;
 const EXP_TINY: f64 = -708.0;
 const DUP_TOL: f64 = 1e-3;
+const SHORT_TOL: f64 = 1e-7;
 const GAMMA_T_DIRECT: f64 = 1e-4;
 const MAX_STARTS: i32 = 64;
 
@@ -784,7 +785,10 @@ function fitModel(fam: i32, k: i32): usize {
       initParams(fam, k, wGroup, pw, pa, pb);
     }
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
-    runEm(fam, k, shortIter, cxTol, pw, pa, pb, abandon, true);
+    // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
+    const loose = SHORT_TOL > cxTol;
+    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true);
+    if (loose) emConv = false;
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {
       bestL = emL; bestIt = emIters; bestConv = emConv;

@@ -34,6 +34,9 @@ constexpr double PRUNE_GAP_B = 0.05;
 constexpr double EXP_CUTOFF = -40.0;
 constexpr double EXP_TINY = -708.0;  // e^-708 ≈ 3e-308: the smallest exponent whose e^x is a normal double
 constexpr double DUP_TOL = 1e-3;
+// Short runs stop once the relative change of log L falls below SHORT_TOL (they are only ranked; the best one is
+// then iterated to the caller's tolerance): a crawling run gains nothing that changes the ranking.
+constexpr double SHORT_TOL = 1e-7;
 constexpr double GAMMA_T_DIRECT = 1e-4;  // gamma M-step: log x̄ − mean log x directly above this (rel. error < 1e-11)
 constexpr int CONTINUED = 1;      // best short runs iterated to convergence
 constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
@@ -881,7 +884,10 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
     const double abandon = ncand > 0 ? cand[0].L - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -INFINITY;
-    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb, abandon, &cx.seen);
+    // short runs stop at the looser SHORT_TOL (they are only ranked); the best one is then run on to cx.tol
+    const bool loose = SHORT_TOL > cx.tol;
+    FitResult fr = run_em(fam, k, wk, short_iter, loose ? SHORT_TOL : cx.tol, pw, pa, pb, abandon, &cx.seen);
+    if (loose) fr.conv = false;
     if (!(fr.L > -INFINITY)) continue;
     int pos = ncand;
     while (pos > 0 && fr.L > cand[pos - 1].L) --pos;
