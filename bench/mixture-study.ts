@@ -99,16 +99,19 @@ if (only !== "synthetic") {
   console.log(`[${backend.name}] all 30 models × ${nconf} IOzone configurations: median wall ${median(walls).toFixed(2)} s, CPU ${median(cpus).toFixed(2)} s (single thread); reps ${reps}`);
   const workers = Number(arg("--workers") ?? 0);
   if (workers > 0) {
-    const pw: number[] = [];
+    const pw: number[] = [], pc: number[] = [];
     let same = true;
     for (let r = 0; r < reps; r++) {
+      const c0 = process.cpuUsage();
       const p = await fitOnWorkers(runs, offsets, workers);
+      const c = process.cpuUsage(c0);
       pw.push(p.wall);
+      pc.push((c.user + c.system) / 1e6);
       last!.rows.forEach((row, i) => {
         if (!Object.is(row.loglik, p.loglik[i])) same = false;
       });
     }
-    console.log(`[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s (threads started inside the timing; chunks of ${CHUNK} configurations); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`);
+    console.log(`[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s, CPU ${median(pc).toFixed(2)} s (threads started inside the timing; chunks of ${CHUNK} configurations); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`);
   }
   const s = summarizeFits(last!, ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"], 5);
   console.log(formatTables(s));
