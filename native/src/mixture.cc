@@ -831,7 +831,10 @@ struct Ctx {
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
 // is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
 // for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
-// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs). The result depends only on (runs, seed, configuration id, family, k).
+// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs).
+// Short runs: at most SHORT_ITER iterations or relative change SHORT_TOL; after PRUNE_AT iterations a run is
+// stopped when it is hopelessly behind the best so far or has reached an earlier run's state (Seen).
+// The result depends only on (runs, seed, configuration id, family, k).
 const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   Fit& out = cx.cache[fam][k];
   if (out.have) return out;
