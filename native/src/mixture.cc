@@ -148,7 +148,7 @@ inline double honly(int fam, double z) {
 
 // Work counter: density/derivative evaluations (point × component), reported per fit so that timings can be
 // apportioned to models fitted in one call (seed 001 Table 3).
-double g_work = 0.0;
+thread_local double g_work = 0.0;  // per thread: worker threads of one process run the kernel concurrently
 
 struct Work {
   int32_t n = 0;
