@@ -19,6 +19,16 @@ const PI: f64 = 3.141592653589793;
 const EULER: f64 = 0.5772156649015329;
 const KMAX: i32 = 16;
 const SHORT_ITER: i32 = 25;
+// (mirror) short runs more than PRUNE_GAP_A + PRUNE_GAP_B·n below the best so far after PRUNE_AT iterations stop
+const PRUNE_AT: i32 = 5;
+const PRUNE_GAP_A: f64 = 5.0;
+const PRUNE_GAP_B: f64 = 0.05;
+const EXP_CUTOFF: f64 = -40.0;
+const EXP_TINY: f64 = -708.0;
+const DUP_TOL: f64 = 1e-3;
+const SHORT_TOL: f64 = 1e-7;
+const GAMMA_T_DIRECT: f64 = 1e-4;
+const MAX_STARTS: i32 = 64;
 
 @inline function ld(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function st(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
@@ -93,30 +103,13 @@ function sdFactor(fam: i32): f64 {
   if (fam == FAM_LOGLOGISTIC) return PI / Math.sqrt(3.0);
   return 1.0;
 }
-let H1: f64 = 0;
-let H2: f64 = 0;
-function hval(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) {
-    const e = Math.exp(z);
-    H1 = 1.0 - e; H2 = -e;
-    return z - e;
-  }
-  if (fam == FAM_FRECHET) {
-    const e = Math.exp(-z);
-    H1 = e - 1.0; H2 = -e;
-    return -z - e;
-  }
-  const az = Math.abs(z), e = Math.exp(-az);
-  const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-  H1 = 1.0 - 2.0 * p;
-  H2 = -2.0 * p * (1.0 - p);
-  return -az - 2.0 * Math.log1p(e);
-}
+// Exponents below EXP_TINY give 0 directly (mirror of native exp_or_zero: the exp would only underflow).
+@inline function expOrZero(x: f64): f64 { return x < EXP_TINY ? 0.0 : Math.exp(x); }
 @inline function honly(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) return z - Math.exp(z);
-  if (fam == FAM_FRECHET) return -z - Math.exp(-z);
+  if (fam == FAM_WEIBULL) return z - expOrZero(z);
+  if (fam == FAM_FRECHET) return -z - expOrZero(-z);
   const az = Math.abs(z);
-  return -az - 2.0 * Math.log1p(Math.exp(-az));
+  return -az - 2.0 * Math.log1p(expOrZero(-az));
 }
 
 // Work counter: point × component evaluations (mirror of native g_work).
@@ -151,19 +144,26 @@ function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
   outB = sd > floorSd ? sd : floorSd;
 }
 
-function mstepGamma(x: usize, w: usize, n: i32, W: f64, amax: f64): void {
+function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): void {
   gWork += 2.0 * n;
-  let s = 0.0;
-  for (let i = 0; i < n; ++i) s += ld(w, i) * ld(x, i);
-  const xbar = s / W;
-  let t = 0.0;
+  let s = 0.0, sy = 0.0;
   for (let i = 0; i < n; ++i) {
-    const wi = ld(w, i);
-    if (wi == 0.0) continue;
-    const u = ld(x, i) / xbar - 1.0;
-    t += wi * (u - Math.log1p(u));
+    s += ld(w, i) * ld(x, i);
+    sy += ld(w, i) * ld(y, i);
   }
-  t /= W;
+  const xbar = s / W;
+  let t = Math.log(xbar) - sy / W; // log x̄ − mean log x (x̄ is O(1): runs scaled to mean 1)
+  if (!(t > GAMMA_T_DIRECT)) {
+    // a tight component: mean_w [u − log1p(u)], u = x/x̄ − 1, without the cancellation
+    t = 0.0;
+    for (let i = 0; i < n; ++i) {
+      const wi = ld(w, i);
+      if (wi == 0.0) continue;
+      const u = ld(x, i) / xbar - 1.0;
+      t += wi * (u - Math.log1p(u));
+    }
+    t /= W;
+  }
   let a: f64;
   if (!(t > 0.0) || lmpsi(amax) > t) {
     a = amax;
@@ -189,31 +189,89 @@ function mstepGamma(x: usize, w: usize, n: i32, W: f64, amax: f64): void {
   outB = xbar / a;
 }
 
-function lsObjective(fam: i32, y: usize, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
-  gWork += <f64>n;
+// (mirror of native Work's cache) per slot: h(z_i) and the exponential inside it at (fam, mu, sig) for all runs;
+// slot j < KMAX is component j's, slot KMAX a trial step's. hSlot/eSlot hold the slots' array addresses.
+let hSlot: usize = 0;
+let eSlot: usize = 0;
+let tagFam: usize = 0;
+let tagMu: usize = 0;
+let tagSig: usize = 0;
+@inline function slotH(s: i32): usize { return load<usize>(hSlot + (<usize>s * sizeof<usize>())); }
+@inline function slotE(s: i32): usize { return load<usize>(eSlot + (<usize>s * sizeof<usize>())); }
+function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
+  if (ldi(tagFam, slot) == fam && ld(tagMu, slot) == mu && ld(tagSig, slot) == sig) return;
+  const n = wN;
   const inv = 1.0 / sig;
+  const H = slotH(slot), E = slotE(slot);
+  for (let i = 0; i < n; ++i) {
+    const z = (ld(wY, i) - mu) * inv;
+    if (fam == FAM_WEIBULL) {
+      const e = expOrZero(z);
+      st(E, i, e);
+      st(H, i, z - e);
+    } else if (fam == FAM_FRECHET) {
+      const e = expOrZero(-z);
+      st(E, i, e);
+      st(H, i, -z - e);
+    } else {
+      const az = Math.abs(z), e = expOrZero(-az);
+      st(E, i, e);
+      st(H, i, -az - 2.0 * Math.log1p(e));
+    }
+  }
+  sti(tagFam, slot, fam);
+  st(tagMu, slot, mu);
+  st(tagSig, slot, sig);
+}
+function hswap(s: i32, t: i32): void {
+  const sh = <usize>s * sizeof<usize>(), th = <usize>t * sizeof<usize>();
+  let p = load<usize>(hSlot + sh); store<usize>(hSlot + sh, load<usize>(hSlot + th)); store<usize>(hSlot + th, p);
+  p = load<usize>(eSlot + sh); store<usize>(eSlot + sh, load<usize>(eSlot + th)); store<usize>(eSlot + th, p);
+  const f = ldi(tagFam, s); sti(tagFam, s, ldi(tagFam, t)); sti(tagFam, t, f);
+  let v = ld(tagMu, s); st(tagMu, s, ld(tagMu, t)); st(tagMu, t, v);
+  v = ld(tagSig, s); st(tagSig, s, ld(tagSig, t)); st(tagSig, t, v);
+}
+
+function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
+  gWork += <f64>n;
+  hfill(fam, KMAX, mu, sig);
+  const H = slotH(KMAX);
   let q = 0.0;
   for (let i = 0; i < n; ++i) {
     const wi = ld(w, i);
-    if (wi != 0.0) q += wi * honly(fam, (ld(y, i) - mu) * inv);
+    if (wi != 0.0) q += wi * ld(H, i);
   }
   return q - W * Math.log(sig);
 }
 
-function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
+function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
   const lfloor = Math.log(sfloor);
   for (let it = 0; it < maxit; ++it) {
     gWork += <f64>n;
     const inv = 1.0 / sig;
+    hfill(fam, slot, mu, sig);
+    const H = slotH(slot), E = slotE(slot);
     let A0 = 0.0, A1 = 0.0, A2 = 0.0, B1 = 0.0, B2 = 0.0, C2 = 0.0;
     for (let i = 0; i < n; ++i) {
       const wi = ld(w, i);
       if (wi == 0.0) continue;
       const z = (ld(y, i) - mu) * inv;
-      const h = hval(fam, z);
-      const h1 = H1, h2 = H2;
+      const e = ld(E, i);
+      let h1: f64, h2: f64;
+      if (fam == FAM_WEIBULL) {
+        h1 = 1.0 - e;
+        h2 = -e;
+      } else if (fam == FAM_FRECHET) {
+        h1 = e - 1.0;
+        h2 = -e;
+      } else {
+        const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        h1 = 1.0 - 2.0 * p;
+        h2 = -2.0 * p * (1.0 - p);
+      }
+      const h = ld(H, i);
       A0 += wi * h;
       A1 += wi * h1;
       A2 += wi * h2;
@@ -251,11 +309,12 @@ function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxi
       let nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
       const nsig = Math.exp(nls);
-      const nQ = lsObjective(fam, y, w, n, W, nm, nsig);
+      const nQ = lsObjective(fam, w, n, W, nm, nsig);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
         mu = nm;
         sig = nsig;
+        hswap(slot, KMAX); // the accepted trial's h values become the component's
         break;
       }
       step *= 0.5;
@@ -268,11 +327,11 @@ function mstepLs(fam: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxi
 }
 
 // One component's weighted MLE into (outA, outB); (a, b) are the previous values when warm.
-function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
+function mstepComponent(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
   const n = wN;
   if (fam == FAM_NORMAL) { mstepNormal(wX, w, n, W, wDx); return; }
   if (fam == FAM_LOGNORMAL) { mstepNormal(wY, w, n, W, wDy); return; }
-  if (fam == FAM_GAMMA) { mstepGamma(wX, w, n, W, wAmax); return; }
+  if (fam == FAM_GAMMA) { mstepGamma(wX, wY, w, n, W, wAmax); return; }
   const f = sdFactor(fam);
   const sfloor = wDy / f;
   if (!warm) {
@@ -281,7 +340,7 @@ function mstepComponent(fam: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f
     b = sd / f;
     a = fam == FAM_WEIBULL ? m + EULER * b : fam == FAM_FRECHET ? m - EULER * b : m;
   }
-  mstepLs(fam, wY, w, n, W, sfloor, maxit, a, b);
+  mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, a, b);
 }
 
 // E-step into wResp; returns the log-likelihood of the scaled runs (−Inf when a run has zero density).
@@ -297,6 +356,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
       st(inv, j, 1.0 / ld(pb, j));
     }
   }
+  if (fam == FAM_WEIBULL || fam == FAM_LOGLOGISTIC || fam == FAM_FRECHET)
+    for (let j = 0; j < k; ++j) hfill(fam, j, ld(pa, j), ld(pb, j));
   const R = wResp;
   let L = 0.0;
   for (let i = 0; i < n; ++i) {
@@ -313,7 +374,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
       } else if (fam == FAM_GAMMA) {
         v = gammaLogpdf(ld(pa, j), ld(pb, j), ld(c, j), xi, yi);
       } else {
-        v = ld(c, j) + honly(fam, (yi - ld(pa, j)) * ld(inv, j));
+        v = ld(c, j) + ld(slotH(j), i);
       }
       st(lp, j, v);
       if (v > m) m = v;
@@ -321,7 +382,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
     if (!(m > -Infinity)) return -Infinity;
     let s = 0.0;
     for (let j = 0; j < k; ++j) {
-      const e = Math.exp(ld(lp, j) - m);
+      const d = ld(lp, j) - m;
+      const e = d < EXP_CUTOFF ? 0.0 : Math.exp(d); // below e^-40 a term is lost in the sum anyway
       st(lp, j, e);
       s += e;
     }
@@ -408,10 +470,10 @@ function initFromWeights(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): voi
     for (let i = 0; i < n; ++i) cnt += ld(wj, i);
     if (cnt == 0.0) {
       for (let i = 0; i < n; ++i) st(wj, i, 1.0);
-      mstepComponent(fam, wj, <f64>n, 100, false, 0.0, 0.0);
+      mstepComponent(fam, j, wj, <f64>n, 100, false, 0.0, 0.0);
       st(pw, j, 0.5 / n);
     } else {
-      mstepComponent(fam, wj, cnt, 100, false, 0.0, 0.0);
+      mstepComponent(fam, j, wj, cnt, 100, false, 0.0, 0.0);
       st(pw, j, cnt / n);
     }
     st(pa, j, outA);
@@ -533,7 +595,7 @@ function initGreedy(fam: i32, k: i32, qw: usize, qa: usize, qb: usize, lo: i32, 
   for (let i = 0; i < n; ++i) st(w0, i, 0.0);
   for (let r = lo; r <= hi; ++r) st(w0, ldi(wOrder, r), 1.0);
   const cnt = <f64>(hi - lo + 1);
-  mstepComponent(fam, w0, cnt, 100, false, 0.0, 0.0);
+  mstepComponent(fam, k - 1, w0, cnt, 100, false, 0.0, 0.0);
   st(pa, k - 1, outA);
   st(pb, k - 1, outB);
   const share = cnt / n;
@@ -559,7 +621,48 @@ let sInv: usize = 0;
 let sG1: usize = 0;
 let sLp: usize = 0;
 
-function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize): void {
+// (mirror of native Seen) states of the model's short runs after PRUNE_AT iterations, components by location,
+// 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
+let seenBase: usize = 0;
+let seenCount: i32 = 0;
+function sameState(fam: i32, k: i32, u: usize, v: usize): bool {
+  for (let j = 0; j < k; ++j) {
+    const sc = ld(u, 2 * k + j) > ld(v, 2 * k + j) ? ld(u, 2 * k + j) : ld(v, 2 * k + j);
+    if (Math.abs(ld(u, j) - ld(v, j)) > DUP_TOL) return false;
+    const locUnit = fam == FAM_GAMMA ? Math.abs(ld(u, k + j)) : sc;
+    if (Math.abs(ld(u, k + j) - ld(v, k + j)) > DUP_TOL * locUnit) return false;
+    if (Math.abs(ld(u, 2 * k + j) - ld(v, 2 * k + j)) > DUP_TOL * sc) return false;
+  }
+  return true;
+}
+let sIdx: usize = 0;
+function seenBefore(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): bool {
+  for (let j = 0; j < k; ++j) sti(sIdx, j, j);
+  for (let j = 1; j < k; ++j) {
+    const t = ldi(sIdx, j);
+    let q = j - 1;
+    while (q >= 0 && ld(pa, ldi(sIdx, q)) > ld(pa, t)) {
+      sti(sIdx, q + 1, ldi(sIdx, q));
+      --q;
+    }
+    sti(sIdx, q + 1, t);
+  }
+  const slot = seenCount < MAX_STARTS ? seenCount : MAX_STARTS - 1;
+  const stp = seenBase + ((<usize>slot * 3 * KMAX) << 3);
+  for (let j = 0; j < k; ++j) {
+    st(stp, j, ld(pw, ldi(sIdx, j)));
+    st(stp, k + j, ld(pa, ldi(sIdx, j)));
+    st(stp, 2 * k + j, ld(pb, ldi(sIdx, j)));
+  }
+  for (let q = 0; q < seenCount; ++q)
+    if (sameState(fam, k, seenBase + ((<usize>q * 3 * KMAX) << 3), stp)) return true;
+  if (seenCount < MAX_STARTS) ++seenCount;
+  return false;
+}
+
+// `abandon`: a short run still below this after PRUNE_AT iterations is given up (-Infinity keeps every run);
+// with `dedupe`, so is one whose state then repeats an earlier short run's.
+function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false): void {
   const n = wN;
   let L = estep(fam, k, pw, pa, pb, sC, sInv, sG1, sLp);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
@@ -574,7 +677,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
       st(sNb, j, ld(pb, j));
       st(sNw, j, W / n);
       if (W > 1e-10) {
-        mstepComponent(fam, wj, W, 1, true, ld(pa, j), ld(pb, j));
+        mstepComponent(fam, j, wj, W, 1, true, ld(pa, j), ld(pb, j));
         st(sNa, j, outA);
         st(sNb, j, outB);
       }
@@ -591,6 +694,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
     const scale = Math.abs(nL) > 1.0 ? Math.abs(nL) : 1.0;
     L = nL;
     if (change < tol * scale) { conv = true; break; }
+    if (it == PRUNE_AT && (L < abandon || (dedupe && seenBefore(fam, k, pw, pa, pb)))) break;
   }
   emL = L; emIters = it; emConv = conv;
 }
@@ -643,6 +747,7 @@ function fitModel(fam: i32, k: i32): usize {
   const qw = prev + (<usize>5 << 3), qa = prev + (<usize>(5 + KMAX) << 3), qb = prev + (<usize>(5 + 2 * KMAX) << 3);
   const pw = sPw, pa = sPa, pb = sPb;
   let bestL = -Infinity, bestIt = 0, bestConv = false;
+  seenCount = 0;
   for (let rs = 0; rs < nrest; ++rs) {
     if (k == 1) {
       for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
@@ -679,7 +784,11 @@ function fitModel(fam: i32, k: i32): usize {
       startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
       initParams(fam, k, wGroup, pw, pa, pb);
     }
-    runEm(fam, k, shortIter, cxTol, pw, pa, pb);
+    const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
+    // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
+    const loose = SHORT_TOL > cxTol;
+    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true);
+    if (loose) emConv = false;
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {
       bestL = emL; bestIt = emIters; bestConv = emConv;
@@ -740,6 +849,14 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   sPw = pw; sPa = pa; sPb = pb; sCenters = centers; sCsum = csum; sCcnt = ccnt;
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
   cacheBase = heap.alloc((<usize>6 * (KMAX + 1) * ESZ) << 3);
+  seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
+  const hStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3), eStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3);
+  hSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
+  eSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
+  tagFam = heap.alloc(<usize>(KMAX + 1) << 2);
+  tagMu = heap.alloc(<usize>(KMAX + 1) << 3);
+  tagSig = heap.alloc(<usize>(KMAX + 1) << 3);
+  sIdx = heap.alloc(<usize>KMAX << 2);
 
   for (let c = 0; c < nconf; ++c) {
     const off = ldi(offsets, c);
@@ -786,6 +903,11 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     for (let it = 0; it < 200; ++it) {
       const mid = 0.5 * (blo + bhi);
       if (trigam(Math.exp(mid)) > dy * dy) blo = mid; else bhi = mid;
+    }
+    for (let q = 0; q <= KMAX; ++q) { // fresh h caches for the configuration
+      store<usize>(hSlot + (<usize>q * sizeof<usize>()), hStore + ((<usize>q * nm) << 3));
+      store<usize>(eSlot + (<usize>q * sizeof<usize>()), eStore + ((<usize>q * nm) << 3));
+      sti(tagFam, q, -1);
     }
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;

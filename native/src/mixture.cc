@@ -26,6 +26,18 @@ constexpr double PI = 3.141592653589793;
 constexpr double EULER = 0.5772156649015329;
 constexpr int KMAX = 16;
 constexpr int32_t SHORT_ITER = 25;
+// A short run still more than PRUNE_GAP_A + PRUNE_GAP_B·n below the best short run so far after PRUNE_AT
+// iterations is abandoned (on the 274 IOzone configurations no normal/lognormal fit changes; 11% less time).
+constexpr int32_t PRUNE_AT = 5;
+constexpr double PRUNE_GAP_A = 5.0;
+constexpr double PRUNE_GAP_B = 0.05;
+constexpr double EXP_CUTOFF = -40.0;
+constexpr double EXP_TINY = -708.0;  // e^-708 ≈ 3e-308: the smallest exponent whose e^x is a normal double
+constexpr double DUP_TOL = 1e-3;
+// Short runs stop once the relative change of log L falls below SHORT_TOL (they are only ranked; the best one is
+// then iterated to the caller's tolerance): a crawling run gains nothing that changes the ranking.
+constexpr double SHORT_TOL = 1e-7;
+constexpr double GAMMA_T_DIRECT = 1e-4;  // gamma M-step: log x̄ − mean log x directly above this (rel. error < 1e-11)
 constexpr int CONTINUED = 1;      // best short runs iterated to convergence
 constexpr int SPIKE_STARTS = 3;   // extra starts per (family, k >= 2) from spike candidates
 constexpr int CORE_STARTS = 2;    // extra starts per (family, k >= 2): dense cores over a background
@@ -116,33 +128,17 @@ inline double gamma_logpdf(double a, double b, double c, double x, double y) {
 
 // ---------- families ----------
 inline bool log_domain(int fam) { return fam >= FAM_WEIBULL; }
+// Weibull, loglogistic, Fréchet: location-scale families of log x fitted by Newton steps.
+inline bool ls_family(int fam) { return fam == FAM_WEIBULL || fam == FAM_LOGLOGISTIC || fam == FAM_FRECHET; }
 // Component sd of the family's domain variable per unit sigma (location-scale log families).
 inline double sd_factor(int fam) {
   if (fam == FAM_WEIBULL || fam == FAM_FRECHET) return PI / std::sqrt(6.0);
   if (fam == FAM_LOGLOGISTIC) return PI / std::sqrt(3.0);
   return 1.0;
 }
-// h(z) = log of the standardized density of the log-domain families, with h' and h''.
-inline double hval(int fam, double z, double* h1, double* h2) {
-  if (fam == FAM_WEIBULL) {  // smallest extreme value
-    const double e = std::exp(z);
-    *h1 = 1.0 - e;
-    *h2 = -e;
-    return z - e;
-  }
-  if (fam == FAM_FRECHET) {  // largest extreme value
-    const double e = std::exp(-z);
-    *h1 = e - 1.0;
-    *h2 = -e;
-    return -z - e;
-  }
-  // logistic
-  const double az = std::fabs(z), e = std::exp(-az);
-  const double p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-  *h1 = 1.0 - 2.0 * p;
-  *h2 = -2.0 * p * (1.0 - p);
-  return -az - 2.0 * std::log1p(e);
-}
+// h(z) = log of the standardized density of the log-domain families (h' and h'' in mstep_ls, from the
+// exponential hfill caches). Exponents below EXP_TINY give 0 directly: the exp would only underflow.
+inline double exp_or_zero(double x) { return x < EXP_TINY ? 0.0 : std::exp(x); }
 inline double honly(int fam, double z) {
   if (fam == FAM_WEIBULL) return z - std::exp(z);
   if (fam == FAM_FRECHET) return -z - std::exp(-z);
@@ -152,7 +148,7 @@ inline double honly(int fam, double z) {
 
 // Work counter: density/derivative evaluations (point × component), reported per fit so that timings can be
 // apportioned to models fitted in one call (seed 001 Table 3).
-double g_work = 0.0;
+thread_local double g_work = 0.0;  // per thread: worker threads of one process run the kernel concurrently
 
 struct Work {
   int32_t n = 0;
@@ -163,7 +159,70 @@ struct Work {
   std::vector<double> resp;   // k*n responsibilities, component-major
   std::vector<int32_t> group;
   const int32_t* order = nullptr;  // indices sorting x ascending
+  // Log-domain families: per-slot cache of h(z_i) and of the exponential inside it at (fam, mu, sig) over all
+  // runs. Slot j < KMAX belongs to component j, slot KMAX holds a trial step. The E-step evaluates h at exactly
+  // the parameters the next M-step starts from, and an accepted trial is exactly the next E-step's: each is
+  // computed once instead of three times per iteration.
+  std::vector<double> hstore, estore;
+  double* hp[KMAX + 1];
+  double* ep[KMAX + 1];
+  int tag_fam[KMAX + 1];
+  double tag_mu[KMAX + 1], tag_sig[KMAX + 1];
+  void reset_cache(int32_t nmax) {
+    hstore.resize(size_t(KMAX + 1) * nmax);
+    estore.resize(size_t(KMAX + 1) * nmax);
+    for (int s = 0; s <= KMAX; ++s) {
+      hp[s] = hstore.data() + size_t(s) * nmax;
+      ep[s] = estore.data() + size_t(s) * nmax;
+      tag_fam[s] = -1;
+    }
+  }
 };
+
+// h(z_i) (and e_i: exp(z) Weibull, exp(-z) Fréchet, exp(-|z|) logistic) at (mu, sig) for all runs, in `slot`.
+void hfill(int fam, Work& wk, int slot, double mu, double sig) {
+  if (wk.tag_fam[slot] == fam && wk.tag_mu[slot] == mu && wk.tag_sig[slot] == sig) return;
+  const int32_t n = wk.n;
+  const double inv = 1.0 / sig;
+  double* H = wk.hp[slot];
+  double* E = wk.ep[slot];
+  for (int32_t i = 0; i < n; ++i) {
+    const double z = (wk.y[i] - mu) * inv;
+    if (fam == FAM_WEIBULL) {
+      const double e = exp_or_zero(z);
+      E[i] = e;
+      H[i] = z - e;
+    } else if (fam == FAM_FRECHET) {
+      const double e = exp_or_zero(-z);
+      E[i] = e;
+      H[i] = -z - e;
+    } else {
+      const double az = std::fabs(z), e = exp_or_zero(-az);
+      E[i] = e;
+      H[i] = -az - 2.0 * std::log1p(e);
+    }
+  }
+  wk.tag_fam[slot] = fam;
+  wk.tag_mu[slot] = mu;
+  wk.tag_sig[slot] = sig;
+}
+inline void hswap(Work& wk, int s, int t) {
+  double* p = wk.hp[s];
+  wk.hp[s] = wk.hp[t];
+  wk.hp[t] = p;
+  p = wk.ep[s];
+  wk.ep[s] = wk.ep[t];
+  wk.ep[t] = p;
+  const int f = wk.tag_fam[s];
+  wk.tag_fam[s] = wk.tag_fam[t];
+  wk.tag_fam[t] = f;
+  double v = wk.tag_mu[s];
+  wk.tag_mu[s] = wk.tag_mu[t];
+  wk.tag_mu[t] = v;
+  v = wk.tag_sig[s];
+  wk.tag_sig[s] = wk.tag_sig[t];
+  wk.tag_sig[t] = v;
+}
 
 // ---------- M-steps (weighted MLE of one component) ----------
 // Normal on v (x or y) with sd floor.
@@ -183,18 +242,26 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
 }
 
 // Gamma: shape from log a − ψ(a) = log x̄_w − mean_w log x (Newton on log a), capped at amax; scale = x̄_w / a.
-void mstep_gamma(const double* x, const double* w, int32_t n, double W, double amax, double* shape, double* scale) {
+void mstep_gamma(const double* x, const double* y, const double* w, int32_t n, double W, double amax, double* shape,
+                 double* scale) {
   g_work += 2.0 * n;
-  double s = 0.0;
-  for (int32_t i = 0; i < n; ++i) s += w[i] * x[i];
-  const double xbar = s / W;
-  double t = 0.0;  // mean_w [u − log1p(u)], u = x/x̄ − 1: log x̄ − mean log x without cancellation
+  double s = 0.0, sy = 0.0;
   for (int32_t i = 0; i < n; ++i) {
-    if (w[i] == 0.0) continue;
-    const double u = x[i] / xbar - 1.0;
-    t += w[i] * (u - std::log1p(u));
+    s += w[i] * x[i];
+    sy += w[i] * y[i];
   }
-  t /= W;
+  const double xbar = s / W;
+  double t = std::log(xbar) - sy / W;  // log x̄ − mean log x (x̄ is O(1): the runs are scaled to mean 1)
+  if (!(t > GAMMA_T_DIRECT)) {
+    // a tight component (shape > ~5,000): mean_w [u − log1p(u)], u = x/x̄ − 1, without the cancellation
+    t = 0.0;
+    for (int32_t i = 0; i < n; ++i) {
+      if (w[i] == 0.0) continue;
+      const double u = x[i] / xbar - 1.0;
+      t += w[i] * (u - std::log1p(u));
+    }
+    t /= W;
+  }
   double a;
   if (!(t > 0.0) || lmpsi(amax) > t) {
     a = amax;  // the root lies beyond the cap (or all weight sits on one value)
@@ -223,29 +290,48 @@ void mstep_gamma(const double* x, const double* w, int32_t n, double W, double a
 // Log-domain location-scale families: safeguarded Newton on (mu, log sigma) of Σ w [h(z) − log σ],
 // sigma kept >= sfloor. Starts from (*mu, *sig); at most maxit Newton steps, each with backtracking so the
 // objective never decreases (a generalized EM step when maxit is small).
-double ls_objective(int fam, const double* y, const double* w, int32_t n, double W, double mu, double sig) {
+double ls_objective(int fam, Work& wk, const double* w, double W, double mu, double sig) {
+  const int32_t n = wk.n;
   g_work += n;
-  const double inv = 1.0 / sig;
+  hfill(fam, wk, KMAX, mu, sig);
+  const double* H = wk.hp[KMAX];
   double q = 0.0;
   for (int32_t i = 0; i < n; ++i)
-    if (w[i] != 0.0) q += w[i] * honly(fam, (y[i] - mu) * inv);
+    if (w[i] != 0.0) q += w[i] * H[i];
   return q - W * std::log(sig);
 }
-void mstep_ls(int fam, const double* y, const double* w, int32_t n, double W, double sfloor, int maxit, double* mu_io,
+void mstep_ls(int fam, Work& wk, int slot, const double* w, double W, double sfloor, int maxit, double* mu_io,
               double* sig_io) {
+  const int32_t n = wk.n;
+  const double* y = wk.y;
   double mu = *mu_io, sig = *sig_io;
   if (sig < sfloor) sig = sfloor;
   const double lfloor = std::log(sfloor);
   for (int it = 0; it < maxit; ++it) {
     g_work += n;
     const double inv = 1.0 / sig;
+    hfill(fam, wk, slot, mu, sig);
+    const double* H = wk.hp[slot];
+    const double* E = wk.ep[slot];
     double A0 = 0, A1 = 0, A2 = 0, B1 = 0, B2 = 0, C2 = 0;
     for (int32_t i = 0; i < n; ++i) {
       const double wi = w[i];
       if (wi == 0.0) continue;
       const double z = (y[i] - mu) * inv;
+      const double e = E[i];
       double h1, h2;
-      const double h = hval(fam, z, &h1, &h2);
+      if (fam == FAM_WEIBULL) {
+        h1 = 1.0 - e;
+        h2 = -e;
+      } else if (fam == FAM_FRECHET) {
+        h1 = e - 1.0;
+        h2 = -e;
+      } else {
+        const double p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        h1 = 1.0 - 2.0 * p;
+        h2 = -2.0 * p * (1.0 - p);
+      }
+      const double h = H[i];
       A0 += wi * h;
       A1 += wi * h1;
       A2 += wi * h2;
@@ -283,11 +369,12 @@ void mstep_ls(int fam, const double* y, const double* w, int32_t n, double W, do
       double nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
       const double nsig = std::exp(nls);
-      const double nQ = ls_objective(fam, y, w, n, W, nm, nsig);
+      const double nQ = ls_objective(fam, wk, w, W, nm, nsig);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
         mu = nm;
         sig = nsig;
+        hswap(wk, slot, KMAX);  // the accepted trial's h values become the component's
         break;
       }
       step *= 0.5;
@@ -300,11 +387,12 @@ void mstep_ls(int fam, const double* y, const double* w, int32_t n, double W, do
 }
 
 // One component's weighted MLE. `warm`: (a, b) hold the previous values (used by the Newton families).
-void mstep_component(int fam, const Work& wk, const double* w, double W, int maxit, bool warm, double* a, double* b) {
+void mstep_component(int fam, Work& wk, int slot, const double* w, double W, int maxit, bool warm, double* a,
+                     double* b) {
   const int32_t n = wk.n;
   if (fam == FAM_NORMAL) return mstep_normal(wk.x, w, n, W, wk.dx, a, b);
   if (fam == FAM_LOGNORMAL) return mstep_normal(wk.y, w, n, W, wk.dy, a, b);
-  if (fam == FAM_GAMMA) return mstep_gamma(wk.x, w, n, W, wk.amax, a, b);
+  if (fam == FAM_GAMMA) return mstep_gamma(wk.x, wk.y, w, n, W, wk.amax, a, b);
   const double f = sd_factor(fam);
   const double sfloor = wk.dy / f;
   if (!warm) {  // moment start
@@ -313,7 +401,7 @@ void mstep_component(int fam, const Work& wk, const double* w, double W, int max
     *b = sd / f;
     *a = fam == FAM_WEIBULL ? m + EULER * *b : fam == FAM_FRECHET ? m - EULER * *b : m;
   }
-  mstep_ls(fam, wk.y, w, n, W, sfloor, maxit, a, b);
+  mstep_ls(fam, wk, slot, w, W, sfloor, maxit, a, b);
 }
 
 // ---------- E-step: responsibilities and the log-likelihood of the scaled runs ----------
@@ -330,37 +418,49 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
       inv[j] = 1.0 / pb[j];
     }
   }
+  const double* H[KMAX];
+  if (ls_family(fam))
+    for (int j = 0; j < k; ++j) {
+      hfill(fam, wk, j, pa[j], pb[j]);
+      H[j] = wk.hp[j];
+    }
+  // component log-densities, component-major into R (one tight loop per component), then per run the
+  // log-sum-exp and the responsibilities in place
   double* R = wk.resp.data();
+  for (int j = 0; j < k; ++j) {
+    double* Rj = R + size_t(j) * n;
+    const double cj = c[j], aj = pa[j], ij = inv[j];
+    if (fam == FAM_NORMAL || fam == FAM_LOGNORMAL) {
+      const double* v = fam == FAM_NORMAL ? wk.x : wk.y;
+      for (int32_t i = 0; i < n; ++i) {
+        const double z = (v[i] - aj) * ij;
+        Rj[i] = cj - 0.5 * z * z;
+      }
+    } else if (fam == FAM_GAMMA) {
+      const double bj = pb[j];
+      for (int32_t i = 0; i < n; ++i) Rj[i] = gamma_logpdf(aj, bj, cj, wk.x[i], wk.y[i]);
+    } else {
+      const double* Hj = H[j];
+      for (int32_t i = 0; i < n; ++i) Rj[i] = cj + Hj[i];
+    }
+  }
   double L = 0.0;
-  double lp[KMAX];
   for (int32_t i = 0; i < n; ++i) {
-    const double xi = wk.x[i], yi = wk.y[i];
     double m = -INFINITY;
     for (int j = 0; j < k; ++j) {
-      double v;
-      if (fam == FAM_NORMAL) {
-        const double z = (xi - pa[j]) * inv[j];
-        v = c[j] - 0.5 * z * z;
-      } else if (fam == FAM_LOGNORMAL) {
-        const double z = (yi - pa[j]) * inv[j];
-        v = c[j] - 0.5 * z * z;
-      } else if (fam == FAM_GAMMA) {
-        v = gamma_logpdf(pa[j], pb[j], c[j], xi, yi);
-      } else {
-        v = c[j] + honly(fam, (yi - pa[j]) * inv[j]);
-      }
-      lp[j] = v;
+      const double v = R[size_t(j) * n + i];
       if (v > m) m = v;
     }
     if (!(m > -INFINITY)) return -INFINITY;
     double s = 0.0;
+    double e[KMAX];
     for (int j = 0; j < k; ++j) {
-      const double e = std::exp(lp[j] - m);
-      lp[j] = e;
-      s += e;
+      const double d = R[size_t(j) * n + i] - m;
+      e[j] = d < EXP_CUTOFF ? 0.0 : std::exp(d);  // below e^-40 a term is lost in the sum anyway
+      s += e[j];
     }
     const double is = 1.0 / s;
-    for (int j = 0; j < k; ++j) R[size_t(j) * n + i] = lp[j] * is;
+    for (int j = 0; j < k; ++j) R[size_t(j) * n + i] = e[j] * is;
     L += m + std::log(s);
   }
   return L;
@@ -497,10 +597,10 @@ void init_from_weights(int fam, int k, Work& wk, double* pw, double* pa, double*
     for (int32_t i = 0; i < n; ++i) cnt += wj[i];
     if (cnt == 0.0) {
       for (int32_t i = 0; i < n; ++i) wj[i] = 1.0;
-      mstep_component(fam, wk, wj, double(n), 100, false, &pa[j], &pb[j]);
+      mstep_component(fam, wk, j, wj, double(n), 100, false, &pa[j], &pb[j]);
       pw[j] = 0.5 / n;
     } else {
-      mstep_component(fam, wk, wj, cnt, 100, false, &pa[j], &pb[j]);
+      mstep_component(fam, wk, j, wj, cnt, 100, false, &pa[j], &pb[j]);
       pw[j] = cnt / n;
     }
   }
@@ -565,7 +665,7 @@ void init_greedy(int fam, int k, Work& wk, const double* qw, const double* qa, c
   for (int32_t i = 0; i < n; ++i) w0[i] = 0.0;
   for (int32_t r = lo; r <= hi; ++r) w0[wk.order[r]] = 1.0;
   const double cnt = double(hi - lo + 1);
-  mstep_component(fam, wk, w0, cnt, 100, false, &pa[k - 1], &pb[k - 1]);
+  mstep_component(fam, wk, k - 1, w0, cnt, 100, false, &pa[k - 1], &pb[k - 1]);
   const double share = cnt / n;
   pw[k - 1] = share;
   for (int j = 0; j < k - 1; ++j) {
@@ -625,7 +725,54 @@ struct FitResult {
   bool conv;
 };
 
-FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double* pw, double* pa, double* pb) {
+// States of the short runs of one model after PRUNE_AT iterations, components ordered by location: a later
+// short run that arrives at (nearly) the same state as an earlier one follows (nearly) the same path to the same
+// optimum, so it is stopped there. "Nearly": weights within DUP_TOL, locations and scales within DUP_TOL of the
+// component's scale (gamma: shape and scale within DUP_TOL relative).
+constexpr int MAX_STARTS = 64;
+struct Seen {
+  int count = 0;
+  double s[MAX_STARTS][3 * KMAX];
+};
+bool same_state(int fam, int k, const double* u, const double* v) {
+  for (int j = 0; j < k; ++j) {
+    const double sc = u[2 * k + j] > v[2 * k + j] ? u[2 * k + j] : v[2 * k + j];
+    if (std::fabs(u[j] - v[j]) > DUP_TOL) return false;
+    const double loc_unit = fam == FAM_GAMMA ? std::fabs(u[k + j]) : sc;
+    if (std::fabs(u[k + j] - v[k + j]) > DUP_TOL * loc_unit) return false;
+    if (std::fabs(u[2 * k + j] - v[2 * k + j]) > DUP_TOL * sc) return false;
+  }
+  return true;
+}
+// True when an earlier short run of this model reached the same state; otherwise the state is remembered.
+bool seen_before(int fam, int k, Seen* seen, const double* pw, const double* pa, const double* pb) {
+  int idx[KMAX];
+  for (int j = 0; j < k; ++j) idx[j] = j;
+  for (int j = 1; j < k; ++j) {  // insertion sort by location (stable)
+    const int t = idx[j];
+    int q = j - 1;
+    while (q >= 0 && pa[idx[q]] > pa[t]) {
+      idx[q + 1] = idx[q];
+      --q;
+    }
+    idx[q + 1] = t;
+  }
+  double* st = seen->s[seen->count < MAX_STARTS ? seen->count : MAX_STARTS - 1];
+  for (int j = 0; j < k; ++j) {
+    st[j] = pw[idx[j]];
+    st[k + j] = pa[idx[j]];
+    st[2 * k + j] = pb[idx[j]];
+  }
+  for (int q = 0; q < seen->count; ++q)
+    if (same_state(fam, k, seen->s[q], st)) return true;
+  if (seen->count < MAX_STARTS) ++seen->count;
+  return false;
+}
+
+// `abandon`: a short run whose log-likelihood after PRUNE_AT iterations is still below this is given up (it is
+// hopelessly behind the best start so far); so is one whose state then repeats an earlier run's (`seen`).
+FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double* pw, double* pa, double* pb,
+                 double abandon = -INFINITY, Seen* seen = nullptr) {
   const int32_t n = wk.n;
   double L = estep(fam, k, wk, pw, pa, pb);
   if (!std::isfinite(L)) return {-INFINITY, 0, false};
@@ -640,7 +787,7 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
       na[j] = pa[j];
       nb[j] = pb[j];
       nw[j] = W / n;
-      if (W > 1e-10) mstep_component(fam, wk, wj, W, 1, true, &na[j], &nb[j]);  // one safeguarded Newton step: generalized EM
+      if (W > 1e-10) mstep_component(fam, wk, j, wj, W, 1, true, &na[j], &nb[j]);  // one safeguarded Newton step: generalized EM
     }
     ++it;
     const double nL = estep(fam, k, wk, nw, na, nb);
@@ -657,6 +804,7 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
       conv = true;
       break;
     }
+    if (it == PRUNE_AT && (L < abandon || (seen && seen_before(fam, k, seen, pw, pa, pb)))) break;
   }
   return {L, it, conv};
 }
@@ -677,12 +825,16 @@ struct Ctx {
   bool partitions_only;  // strategy 1: only the partition starts (quantile, k-means++)
   int32_t spikes[SPIKE_STARTS];
   Fit cache[6][KMAX + 1];
+  Seen seen;  // of the model being fitted
 };
 
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
 // is continued to convergence): `restarts` partitions (quantile, k-means++), spike starts, core starts and,
 // for k >= 2, greedy starts from the (k-1)-component fit plus one new component (on each spike candidate and on
-// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs). The result depends only on (runs, seed, configuration id, family, k).
+// the residual windows: where the (k-1) fit explains the data worst; on the lowest and on the highest runs).
+// Short runs: at most SHORT_ITER iterations or relative change SHORT_TOL; after PRUNE_AT iterations a run is
+// stopped when it is hopelessly behind the best so far or has reached an earlier run's state (Seen).
+// The result depends only on (runs, seed, configuration id, family, k).
 const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   Fit& out = cx.cache[fam][k];
   if (out.have) return out;
@@ -699,6 +851,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   FitResult cand[CONTINUED];
   double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
   int ncand = 0;
+  cx.seen.count = 0;
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
@@ -733,7 +886,11 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       start_groups(wk, k, rs, stream_key(cx.seed, cx.cid, fam, k, rs), wk.group.data());
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
-    FitResult fr = run_em(fam, k, wk, short_iter, cx.tol, pw, pa, pb);
+    const double abandon = ncand > 0 ? cand[0].L - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -INFINITY;
+    // short runs stop at the looser SHORT_TOL (they are only ranked); the best one is then run on to cx.tol
+    const bool loose = SHORT_TOL > cx.tol;
+    FitResult fr = run_em(fam, k, wk, short_iter, loose ? SHORT_TOL : cx.tol, pw, pa, pb, abandon, &cx.seen);
+    if (loose) fr.conv = false;
     if (!(fr.L > -INFINITY)) continue;
     int pos = ncand;
     while (pos > 0 && fr.L > cand[pos - 1].L) --pos;
@@ -878,6 +1035,7 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     wk.dy = dy;
     wk.amax = std::exp(lo);
     wk.order = order.data();
+    wk.reset_cache(nmax);
     double sumy = 0.0;
     for (int32_t i = 0; i < n; ++i) sumy += ys[i];
     cx->seed = useed;
