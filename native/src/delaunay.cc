@@ -593,6 +593,7 @@ class Locator {
   // from the block most likely to hold the best point, searched first.
   template <int D>
   int32_t scan_columns(const int32_t* S, double c0, double K, double R) {
+    if (D == 0) return scan_all(S, c0, K);  // higher dimensions: boxes prune little, one pass per coordinate
     ensure_blocks();
     const int32_t nb = (n_ + kBlock - 1) / kBlock;
     double gsum = std::fabs(c0), csq = 0.0;
@@ -644,6 +645,38 @@ class Locator {
       const double kp = best_key < kappa ? best_key : kappa;
       if (kp < INFINITY && br2_[q] > (kp > 0.0 ? kp : 0.0) * bmax * (1.0 + kBoundSlack)) continue;
       block(q, &best_key, &best);
+    }
+    return best;
+  }
+
+  // The plain scan, coordinate by coordinate over the column-major copy: the two dot products of every point
+  // accumulate in the same order (k = 0..d-1) as everywhere else, so the sums are bit-identical, and the loops
+  // vectorize and stream through memory.
+  int32_t scan_all(const int32_t* S, double c0, double K) {
+    double* gb = gb_.data();
+    double* cb = cb_.data();
+    for (int32_t p = 0; p < n_; ++p) {
+      gb[p] = 0.0;
+      cb[p] = 0.0;
+    }
+    for (int32_t k = 0; k < d_; ++k) {
+      const double gk = g_[k];
+      const double ck = c_[k];
+      const double* col = &xt_[size_t(k) * n_];
+      for (int32_t p = 0; p < n_; ++p) {
+        gb[p] += gk * col[p];
+        cb[p] += ck * col[p];
+      }
+    }
+    int32_t best = -1;
+    double best_key = INFINITY;
+    for (int32_t p = 0; p < n_; ++p) {
+      const double b = -(gb[p] + c0);
+      const double num = lift_[p] - 2.0 * cb[p] + K;
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, p)) {
+        best_key = num / b;
+        best = p;
+      }
     }
     return best;
   }
