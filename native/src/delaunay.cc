@@ -386,6 +386,54 @@ class Locator {
   }
 
 
+  // The first data point i minimizing x_i . x (the dot products summed over k = 0..d-1 like dot()), and that
+  // minimum. Two points at a time over the column-major copy when d is specialized; a pair that may improve the
+  // minimum is redone point by point, in order.
+  double most_opposite(const double* x, int32_t* j) {
+    ensure_columns();
+    double best = INFINITY;
+    int32_t at = -1;
+    dispatch_dim(d_, [&](auto dim) {
+      constexpr int D = decltype(dim)::value;
+      const double* xt = xt_.data();
+      const size_t n = size_t(n_);
+      auto test = [&](size_t i, double s) {
+        if (s < best) {
+          best = s;
+          at = int32_t(i);
+        }
+      };
+      size_t i = 0;
+      if (D > 0) {
+        v2d xv[D > 0 ? D : 1];
+        for (int32_t k = 0; k < D; ++k) xv[k] = v2d{x[k], x[k]};
+        v2d bv = {best, best};
+        for (; i + 2 <= n; i += 2) {
+          v2d s = {0.0, 0.0};
+          for (int32_t k = 0; k < D; ++k) {
+            v2d col;
+            std::memcpy(&col, xt + size_t(k) * n + i, sizeof col);
+            s += col * xv[k];
+          }
+          const v2l hit = s < bv;
+          if (hit[0] | hit[1]) {
+            if (hit[0]) test(i, s[0]);
+            if (hit[1]) test(i + 1, s[1]);
+            bv = v2d{best, best};
+          }
+        }
+      }
+      for (; i < n; ++i) {
+        double s = 0.0;
+        for (int32_t k = 0; k < d_; ++k) s += xt[size_t(k) * n + i] * x[k];
+        test(i, s);
+      }
+      return 0;
+    });
+    *j = at;
+    return best;
+  }
+
   // Projection of z onto the convex hull of the data (Wolfe's minimum-norm-point algorithm on x_i - z),
   // starting from the data point v nearest to z. Writes the projection into proj; returns false on failure.
   bool project(const double* z, int32_t v, double* proj) {
@@ -401,14 +449,7 @@ class Locator {
       const double zx = dot(z, x, d_);
       double xx = dot(x, x, d_);
       int32_t j = -1;
-      double best = INFINITY;
-      for (int32_t i = 0; i < n_; ++i) {
-        const double s = dot(&x_[size_t(i) * d_], x, d_);
-        if (s < best) {
-          best = s;
-          j = i;
-        }
-      }
+      const double best = most_opposite(x, &j);
       double scale = 0.0;
       for (int32_t s = 0; s < k; ++s) {
         const double* xs = &x_[size_t(set[s]) * d_];
@@ -530,6 +571,14 @@ class Locator {
     for (int32_t s = 1; s < k; ++s) sum += v[s];
     v[0] = 1.0 - sum;
     return true;
+  }
+
+  // A^T x = b in place for the factored a_ (lu_solve_t, its loops unrolled for the specialized dimensions).
+  void solve_transposed(double* b) {
+    dispatch_dim(d_, [&](auto dim) {
+      lu_solve_t<decltype(dim)::value>(a_.data(), d_, piv_.data(), b);
+      return 0;
+    });
   }
 
   // a_ = columns x_{S[i]} - x_{S[0]}, LU-factored.
@@ -830,7 +879,7 @@ class Locator {
     const double* x0 = &x_[size_t(S[0]) * d_];
     // g = gradient of the barycentric coordinate w_j: w_j(x) = g.x + c0.
     for (int32_t k = 0; k < d_; ++k) g_[k] = j == 0 ? -1.0 : (k == j - 1 ? 1.0 : 0.0);
-    lu_solve_t<0>(a_.data(), d_, piv_.data(), g_.data());
+    solve_transposed(g_.data());
     const double c0 = (j == 0 ? 1.0 : 0.0) - dot(g_.data(), x0, d_);
     // Orthocentre C of S under the lifted (perturbed) heights: 2 (x_i - x_0).(C - x_0) = lift_i - lift_0 - 2 x_0.(x_i - x_0).
     for (int32_t i = 1; i <= d_; ++i) {
@@ -839,7 +888,7 @@ class Locator {
       for (int32_t k = 0; k < d_; ++k) t += x0[k] * (xi[k] - x0[k]);
       c_[i - 1] = 0.5 * (lift_[S[i]] - lift_[S[0]]) - t;
     }
-    lu_solve_t<0>(a_.data(), d_, piv_.data(), c_.data());
+    solve_transposed(c_.data());
     const double R = dot(c_.data(), c_.data(), d_) + delta_[S[0]];
     for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
     const double K = dot(c_.data(), c_.data(), d_) - R;
