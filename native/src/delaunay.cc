@@ -25,10 +25,16 @@ constexpr double kBoundSlack = 1e-12;        // scan pruning: relative slack of 
 constexpr double kRoundSlack = 1e-14;        // scan pruning: slack of the power bound, above its rounding (~1e-15)
 
 // Two doubles in one vector register (SSE2 / NEON through the GCC/Clang vector extension): each lane computes
-// exactly what the scalar code does, so vectorized loops give the same values.
+// exactly what the scalar code does, so vectorized loops give the same values. Other compilers take the scalar
+// loops that follow every vector loop.
+#if defined(__GNUC__) || defined(__clang__)
+#define VARMAP_VECTORS 1
 typedef double v2d __attribute__((vector_size(16)));
 typedef int64_t v2l __attribute__((vector_size(16)));
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#else
+#define VARMAP_VECTORS 0
+#endif
+#if VARMAP_VECTORS && (defined(__x86_64__) || defined(__i386__))
 #define VARMAP_WIDE_VECTORS 1
 typedef double v4d __attribute__((vector_size(32)));
 typedef int64_t v4l __attribute__((vector_size(32)));
@@ -404,6 +410,7 @@ class Locator {
         }
       };
       size_t i = 0;
+#if VARMAP_VECTORS
       if (D > 0) {
         v2d xv[D > 0 ? D : 1];
         for (int32_t k = 0; k < D; ++k) xv[k] = v2d{x[k], x[k]};
@@ -423,6 +430,7 @@ class Locator {
           }
         }
       }
+#endif
       for (; i < n; ++i) {
         double s = 0.0;
         for (int32_t k = 0; k < d_; ++k) s += xt[size_t(k) * n + i] * x[k];
@@ -748,6 +756,7 @@ class Locator {
       }
     };
     size_t p = size_t(q) * kBlock;
+#if VARMAP_VECTORS
     if (D > 0) {
       v2d g[D > 0 ? D : 1], c[D > 0 ? D : 1];
       for (int32_t k = 0; k < D; ++k) {
@@ -776,6 +785,7 @@ class Locator {
         }
       }
     }
+#endif
     for (; p < end; ++p) {
       double sg = 0.0, sc = 0.0;
       for (int32_t k = 0; k < d_; ++k) {
