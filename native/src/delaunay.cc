@@ -431,11 +431,7 @@ class Locator {
         }
       }
 #endif
-      for (; i < n; ++i) {
-        double s = 0.0;
-        for (int32_t k = 0; k < d_; ++k) s += xt[size_t(k) * n + i] * x[k];
-        test(i, s);
-      }
+      for (; i < n; ++i) test(i, dot(&x_[i * size_t(d_)], x, d_));  // row-major: no strided reads for large d
       return 0;
     });
     *j = at;
