@@ -311,7 +311,10 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
 }
 
 function teardown(): void {
-  const ptrs: usize[] = [xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis, wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2];
+  const ptrs: usize[] = [
+    xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis,
+    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2,
+  ];
   for (let i = 0; i < ptrs.length; ++i) if (ptrs[i] != 0) heap.free(ptrs[i]);
   resid = 0;
   blo = 0;

@@ -391,7 +391,6 @@ class Locator {
     }
   }
 
-
   // The first data point i minimizing x_i . x (the dot products summed over k = 0..d-1 like dot()), and that
   // minimum. Two points at a time over the column-major copy when d is specialized; a pair that may improve the
   // minimum is redone point by point, in order.
@@ -598,8 +597,8 @@ class Locator {
     return lu_factor<D>(a_.data(), d_, piv_.data());
   }
 
-  // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
-  // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  // Column-major copy of the data (xt_[k * n + i]) for the loops that run over all points, and two scratch
+  // columns; built on first use.
   void ensure_columns() {
     if (!xt_.empty()) return;
     xt_.resize(size_t(n_) * d_);
@@ -799,7 +798,8 @@ class Locator {
   // scan_block four points at a time, where the CPU has AVX2 (checked at run time: the addon targets baseline
   // x86-64). No FMA contraction here either (-ffp-contract=off): the same values as scan_block.
   template <int D>
-  __attribute__((target("avx2"))) void scan_block4(const int32_t* S, double c0, double K, int32_t q, double* best_key_io, int32_t* best_io) {
+  __attribute__((target("avx2"))) void scan_block4(const int32_t* S, double c0, double K, int32_t q,
+                                                   double* best_key_io, int32_t* best_io) {
     const double* xt = xt_.data();
     const double* lift = lift_.data();
     const size_t n = size_t(n_);
