@@ -17,6 +17,9 @@ const kOffFlat: f64 = 1e-9;
 const kOffFacet: f64 = 1e-11;
 const kWolfeGap: f64 = 1e-14;
 const kWalkBudget: i32 = 50000;
+const kBlock: i32 = 64;
+const kBoundSlack: f64 = 1e-12;
+const kRoundSlack: f64 = 1e-14;
 
 // ---- raw array access ----
 @inline function ld(p: usize, i: i32): f64 {
@@ -188,6 +191,11 @@ let qrB: usize = 0;
 let qrTau: usize = 0;
 let flips: i32 = 0;
 let steps: i32 = 0;
+// Scan pruning (see ensure_blocks / scan_columns in the C++): boxes of kBlock consecutive points, per-scan bounds.
+let blo: usize = 0;
+let bhi: usize = 0;
+let bbmax: usize = 0;
+let br2: usize = 0;
 
 // Flip memo: open addressing over entries of (D + 2) ints: facet (D, ascending), vertex left behind, neighbour.
 let memo: usize = 0;
@@ -262,6 +270,10 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
   h2 = 0;
   pw = 0;
   basis = 0;
+  blo = 0;
+  bhi = 0;
+  bbmax = 0;
+  br2 = 0;
   wSet = allocI(d + 2);
   wW = allocF(d + 2);
   wV = allocF(d + 2);
@@ -299,9 +311,16 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
 }
 
 function teardown(): void {
-  const ptrs: usize[] = [xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis, wSet, wW, wV, wX, qr, qrB, qrTau, memo];
+  const ptrs: usize[] = [
+    xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis,
+    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2,
+  ];
   for (let i = 0; i < ptrs.length; ++i) if (ptrs[i] != 0) heap.free(ptrs[i]);
   resid = 0;
+  blo = 0;
+  bhi = 0;
+  bbmax = 0;
+  br2 = 0;
   h2 = 0;
   pw = 0;
   basis = 0;
@@ -474,6 +493,110 @@ function replaceVertex(S: usize, j: i32, p: i32): void {
   sti(S, k, p);
 }
 
+function ensureBlocks(): void {
+  if (blo != 0) return;
+  const nb = (N + kBlock - 1) / kBlock;
+  blo = allocF(nb * D);
+  bhi = allocF(nb * D);
+  bbmax = allocF(nb);
+  br2 = allocF(nb);
+  for (let q = 0; q < nb; ++q)
+    for (let k = 0; k < D; ++k) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let p = q * kBlock; p < N && p < (q + 1) * kBlock; ++p) {
+        const v = ld(row(p), k);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+      }
+      st(blo, q * D + k, lo);
+      st(bhi, q * D + k, hi);
+    }
+}
+
+let scanBest: i32 = -1;
+let scanKey: f64 = Infinity;
+
+// The scan's test over block q in index order, updating (scanKey, scanBest): see scan_block in the C++.
+function scanBlock(S: usize, c0: f64, K: f64, q: i32): void {
+  const end = min(N, (q + 1) * kBlock);
+  for (let p = q * kBlock; p < end; ++p) {
+    const xp = row(p);
+    let gb = 0.0;
+    let cb = 0.0;
+    for (let k = 0; k < D; ++k) {
+      const xk = ld(xp, k);
+      gb += ld(gv, k) * xk;
+      cb += ld(cv, k) * xk;
+    }
+    const b = -(gb + c0);
+    const num = ld(lift, p) - 2.0 * cb + K;
+    if (b > kOffFacet && num < scanKey * b && !inSimplex(S, p)) {
+      scanKey = num / b;
+      scanBest = p;
+    }
+  }
+}
+
+// Across the facet, the point minimizing power / depth, the first in index order; blocks that cannot hold a point
+// within the slack of a known candidate's key are skipped (see scan_columns in the C++ for why that is exact).
+function scanFacet(S: usize, c0: f64, K: f64, R: f64): i32 {
+  ensureBlocks();
+  const nb = (N + kBlock - 1) / kBlock;
+  let gsum = Math.abs(c0);
+  let csq = 0.0;
+  for (let k = 0; k < D; ++k) {
+    gsum += Math.abs(ld(gv, k));
+    csq += ld(cv, k) * ld(cv, k);
+  }
+  const tolB = kBoundSlack * gsum;
+  const tolN = kRoundSlack * (1.0 + csq + Math.abs(R));
+  let first = -1;
+  let firstLb = Infinity;
+  for (let q = 0; q < nb; ++q) {
+    let gmin = 0.0;
+    let r2 = 0.0;
+    for (let k = 0; k < D; ++k) {
+      const lo = ld(blo, q * D + k);
+      const hi = ld(bhi, q * D + k);
+      const g = ld(gv, k);
+      const c = ld(cv, k);
+      const a = g * lo;
+      const b = g * hi;
+      gmin += a < b ? a : b;
+      const u = lo - c;
+      const v = c - hi;
+      const t = u > v ? u : v;
+      r2 += t > 0.0 ? t * t : 0.0;
+    }
+    const bmax = -(gmin + c0) + tolB;
+    st(bbmax, q, bmax);
+    st(br2, q, r2 - R - tolN);
+    if (bmax > kOffFacet) {
+      const lb = ld(br2, q) / bmax;
+      if (first < 0 || lb < firstLb) {
+        first = q;
+        firstLb = lb;
+      }
+    }
+  }
+  if (first < 0) return -1;
+  scanBest = -1;
+  scanKey = Infinity;
+  scanBlock(S, c0, K, first);
+  const kappa = scanKey;
+  scanBest = -1;
+  scanKey = Infinity;
+  for (let q = 0; q < nb; ++q) {
+    const bmax = ld(bbmax, q);
+    if (!(bmax > kOffFacet)) continue;
+    const kp = scanKey < kappa ? scanKey : kappa;
+    if (kp < Infinity && ld(br2, q) > (kp > 0.0 ? kp : 0.0) * bmax * (1.0 + kBoundSlack)) continue;
+    scanBlock(S, c0, K, q);
+  }
+  return scanBest;
+}
+
 function neighbour(S: usize, j: i32): i32 {
   let m = 0;
   for (let k = 0; k <= D; ++k)
@@ -499,24 +622,7 @@ function neighbour(S: usize, j: i32): i32 {
   const R = dot(cv, cv, D) + ld(delta, ldi(S, 0));
   for (let k = 0; k < D; ++k) st(cv, k, ld(cv, k) + ld(x0, k));
   const K = dot(cv, cv, D) - R;
-  let best = -1;
-  let bestKey = Infinity;
-  for (let p = 0; p < N; ++p) {
-    const xp = row(p);
-    let gb = 0.0;
-    let cb = 0.0;
-    for (let k = 0; k < D; ++k) {
-      const xk = ld(xp, k);
-      gb += ld(gv, k) * xk;
-      cb += ld(cv, k) * xk;
-    }
-    const b = -(gb + c0);
-    const num = ld(lift, p) - 2.0 * cb + K;
-    if (b > kOffFacet && num < bestKey * b && !inSimplex(S, p)) {
-      bestKey = num / b;
-      best = p;
-    }
-  }
+  const best = scanFacet(S, c0, K, R);
   memoInsert(keyBuf, best);
   // The way back is known too: from the new simplex across the same facet lies the vertex just left behind.
   if (best >= 0) {
@@ -700,8 +806,7 @@ function locateAll(Q: usize, nq: i32, maxExtrap: f64, simplices: usize, weights:
   const stride = startStride(N, d);
   for (let qi = 0; qi < nq && status == OK; ++qi) {
     scaleQuery(Q + ((<usize>qi * <usize>d) << 3), z);
-    const v = nearest(z, 1);
-    const start = stride == 1 ? v : nearest(z, stride);
+    const start = nearest(z, stride);
     if (firstSimplex(start, S) < d) {
       status = INTERNAL;
       break;
@@ -710,6 +815,8 @@ function locateAll(Q: usize, nq: i32, maxExtrap: f64, simplices: usize, weights:
     let code = QUERY_INSIDE;
     let dist = 0.0;
     if (r == 1) {
+      // Outside the hull: the projection starts from the nearest data point (only needed here).
+      const v = stride == 1 ? start : nearest(z, 1);
       if (!project(z, v, proj)) {
         sti(info, 0, qi);
         status = DELAUNAY_NO_CONVERGE;

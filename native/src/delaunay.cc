@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "varmap/status.h"
@@ -18,6 +20,31 @@ constexpr double kOffFlat = 1e-9;            // growth: distance from the curren
 constexpr double kOffFacet = 1e-11;          // walk: barycentric depth beyond a facet that counts as beyond it
 constexpr double kWolfeGap = 1e-14;          // projection: optimality gap (relative to squared distances)
 constexpr int32_t kWalkBudget = 50000;       // flips per walk before giving up (DelaunaySparse's IBUDGET)
+constexpr int32_t kBlock = 64;               // next-vertex scan: consecutive points per pruning box (even)
+constexpr double kBoundSlack = 1e-12;        // scan pruning: relative slack of the depth bound
+constexpr double kRoundSlack = 1e-14;        // scan pruning: slack of the power bound, above its rounding (~1e-15)
+
+// Two doubles in one vector register (SSE2 / NEON through the GCC/Clang vector extension): each lane computes
+// exactly what the scalar code does, so vectorized loops give the same values. Other compilers take the scalar
+// loops that follow every vector loop.
+#if defined(__GNUC__) || defined(__clang__)
+#define VARMAP_VECTORS 1
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2l __attribute__((vector_size(16)));
+#else
+#define VARMAP_VECTORS 0
+#endif
+#if VARMAP_VECTORS && (defined(__x86_64__) || defined(__i386__))
+#define VARMAP_WIDE_VECTORS 1
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4l __attribute__((vector_size(32)));
+bool wide_vectors() {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+#else
+#define VARMAP_WIDE_VECTORS 0
+#endif
 
 uint32_t mix32(uint32_t h) {
   h ^= h >> 16;
@@ -42,7 +69,9 @@ double dot(const double* a, const double* b, int32_t d) {
 
 // LU factorization with partial pivoting of the row-major d x d matrix a, in place; piv[k] = the row swapped
 // into row k. Returns false when a pivot vanishes (a flat simplex).
-bool lu_factor(double* a, int32_t d, int32_t* piv) {
+template <int D>
+bool lu_factor(double* a, int32_t d_runtime, int32_t* piv) {
+  const int32_t d = D > 0 ? D : d_runtime;  // a constant when D > 0: the loops unroll, the operations are the same
   for (int32_t k = 0; k < d; ++k) {
     int32_t p = k;
     double best = std::fabs(a[k * d + k]);
@@ -72,7 +101,9 @@ bool lu_factor(double* a, int32_t d, int32_t* piv) {
 }
 
 // Solves A x = b in place (b becomes x) from lu_factor's output.
-void lu_solve(const double* a, int32_t d, const int32_t* piv, double* b) {
+template <int D>
+void lu_solve(const double* a, int32_t d_runtime, const int32_t* piv, double* b) {
+  const int32_t d = D > 0 ? D : d_runtime;
   for (int32_t k = 0; k < d; ++k) {
     const int32_t p = piv[k];
     if (p != k) {
@@ -94,7 +125,9 @@ void lu_solve(const double* a, int32_t d, const int32_t* piv, double* b) {
 }
 
 // Solves A^T x = b in place: U^T z = b, L^T y = z, x = P^T y.
-void lu_solve_t(const double* a, int32_t d, const int32_t* piv, double* b) {
+template <int D>
+void lu_solve_t(const double* a, int32_t d_runtime, const int32_t* piv, double* b) {
+  const int32_t d = D > 0 ? D : d_runtime;
   for (int32_t r = 0; r < d; ++r) {
     double s = b[r];
     for (int32_t c = 0; c < r; ++c) s -= a[c * d + r] * b[c];
@@ -329,19 +362,25 @@ class Locator {
   // Walks from simplex S (ascending vertices) toward z. Returns 0 when z is inside S (weights w), 1 when the
   // walk must cross a hull facet (w = weights in the last S), 2 when the step budget runs out, 3 on a flat simplex.
   int32_t walk(const double* z, int32_t* S, double* w) {
+    return dispatch_dim(d_, [&](auto dim) { return walk_d<decltype(dim)::value>(z, S, w); });
+  }
+  template <int D>
+  int32_t walk_d(const double* z, int32_t* S, double* w) {
+    const int32_t d = D > 0 ? D : d_;
+    double* rhs = rhs_.data();
     for (int32_t step = 0;; ++step) {
-      if (!factor(S)) return 3;
-      const double* x0 = &x_[size_t(S[0]) * d_];
-      for (int32_t k = 0; k < d_; ++k) rhs_[k] = z[k] - x0[k];
-      lu_solve(a_.data(), d_, piv_.data(), rhs_.data());
+      if (!factor<D>(S)) return 3;
+      const double* x0 = &x_[size_t(S[0]) * d];
+      for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
+      lu_solve<D>(a_.data(), d, piv_.data(), rhs);
       double sum = 0.0;
-      for (int32_t k = 0; k < d_; ++k) {
-        w[k + 1] = rhs_[k];
-        sum += rhs_[k];
+      for (int32_t k = 0; k < d; ++k) {
+        w[k + 1] = rhs[k];
+        sum += rhs[k];
       }
       w[0] = 1.0 - sum;
       int32_t j = 0;
-      for (int32_t k = 1; k <= d_; ++k)
+      for (int32_t k = 1; k <= d; ++k)
         if (w[k] < w[j]) j = k;
       if (w[j] >= -eps_) return 0;
       const int32_t p = neighbour(S, j);
@@ -350,6 +389,52 @@ class Locator {
       ++steps;
       replace_vertex(S, j, p);
     }
+  }
+
+  // The first data point i minimizing x_i . x (the dot products summed over k = 0..d-1 like dot()), and that
+  // minimum. Two points at a time over the column-major copy when d is specialized; a pair that may improve the
+  // minimum is redone point by point, in order.
+  double most_opposite(const double* x, int32_t* j) {
+    ensure_columns();
+    double best = INFINITY;
+    int32_t at = -1;
+    dispatch_dim(d_, [&](auto dim) {
+      constexpr int D = decltype(dim)::value;
+      const double* xt = xt_.data();
+      const size_t n = size_t(n_);
+      auto test = [&](size_t i, double s) {
+        if (s < best) {
+          best = s;
+          at = int32_t(i);
+        }
+      };
+      size_t i = 0;
+#if VARMAP_VECTORS
+      if (D > 0) {
+        v2d xv[D > 0 ? D : 1];
+        for (int32_t k = 0; k < D; ++k) xv[k] = v2d{x[k], x[k]};
+        v2d bv = {best, best};
+        for (; i + 2 <= n; i += 2) {
+          v2d s = {0.0, 0.0};
+          for (int32_t k = 0; k < D; ++k) {
+            v2d col;
+            std::memcpy(&col, xt + size_t(k) * n + i, sizeof col);
+            s += col * xv[k];
+          }
+          const v2l hit = s < bv;
+          if (hit[0] | hit[1]) {
+            if (hit[0]) test(i, s[0]);
+            if (hit[1]) test(i + 1, s[1]);
+            bv = v2d{best, best};
+          }
+        }
+      }
+#endif
+      for (; i < n; ++i) test(i, dot(&x_[i * size_t(d_)], x, d_));  // row-major: no strided reads for large d
+      return 0;
+    });
+    *j = at;
+    return best;
   }
 
   // Projection of z onto the convex hull of the data (Wolfe's minimum-norm-point algorithm on x_i - z),
@@ -367,14 +452,7 @@ class Locator {
       const double zx = dot(z, x, d_);
       double xx = dot(x, x, d_);
       int32_t j = -1;
-      double best = INFINITY;
-      for (int32_t i = 0; i < n_; ++i) {
-        const double s = dot(&x_[size_t(i) * d_], x, d_);
-        if (s < best) {
-          best = s;
-          j = i;
-        }
-      }
+      const double best = most_opposite(x, &j);
       double scale = 0.0;
       for (int32_t s = 0; s < k; ++s) {
         const double* xs = &x_[size_t(set[s]) * d_];
@@ -498,18 +576,29 @@ class Locator {
     return true;
   }
 
-  // a_ = columns x_{S[i]} - x_{S[0]}, LU-factored.
-  bool factor(const int32_t* S) {
-    const double* x0 = &x_[size_t(S[0]) * d_];
-    for (int32_t i = 1; i <= d_; ++i) {
-      const double* xi = &x_[size_t(S[i]) * d_];
-      for (int32_t r = 0; r < d_; ++r) a_[size_t(r) * d_ + (i - 1)] = xi[r] - x0[r];
-    }
-    return lu_factor(a_.data(), d_, piv_.data());
+  // A^T x = b in place for the factored a_ (lu_solve_t, its loops unrolled for the specialized dimensions).
+  void solve_transposed(double* b) {
+    dispatch_dim(d_, [&](auto dim) {
+      lu_solve_t<decltype(dim)::value>(a_.data(), d_, piv_.data(), b);
+      return 0;
+    });
   }
 
-  // scan_facet over the column-major copy: the two dot products of every point accumulate column by column, in
-  // the same order (k = 0..d-1) as the row loop, so the sums are bit-identical, but the loops vectorize.
+  // a_ = columns x_{S[i]} - x_{S[0]}, LU-factored.
+  template <int D>
+  bool factor(const int32_t* S) {
+    const int32_t d = D > 0 ? D : d_;
+    const double* x0 = &x_[size_t(S[0]) * d];
+    double* a = a_.data();
+    for (int32_t i = 1; i <= d; ++i) {
+      const double* xi = &x_[size_t(S[i]) * d];
+      for (int32_t r = 0; r < d; ++r) a[size_t(r) * d + (i - 1)] = xi[r] - x0[r];
+    }
+    return lu_factor<D>(a_.data(), d_, piv_.data());
+  }
+
+  // Column-major copy of the data (xt_[k * n + i]) for the loops that run over all points, and two scratch
+  // columns; built on first use.
   void ensure_columns() {
     if (!xt_.empty()) return;
     xt_.resize(size_t(n_) * d_);
@@ -519,8 +608,103 @@ class Locator {
     cb_.resize(n_);
   }
 
-  int32_t scan_facet_columns(const int32_t* S, double c0, double K) {
+  int32_t scan_facet_columns(const int32_t* S, double c0, double K, double R) {
     ensure_columns();
+    return dispatch_dim(d_, [&](auto dim) { return scan_columns<decltype(dim)::value>(S, c0, K, R); });
+  }
+
+  // Boxes of consecutive points (kBlock per box, in index order) for pruning the next-vertex scan; computed on
+  // the first scan. Data rows of a design are usually ordered by their factors, so consecutive points are close.
+  void ensure_blocks() {
+    if (!blo_.empty()) return;
+    const int32_t nb = (n_ + kBlock - 1) / kBlock;
+    blo_.resize(size_t(nb) * d_);
+    bhi_.resize(size_t(nb) * d_);
+    bbmax_.resize(nb);
+    br2_.resize(nb);
+    for (int32_t q = 0; q < nb; ++q)
+      for (int32_t k = 0; k < d_; ++k) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int32_t p = q * kBlock; p < n_ && p < (q + 1) * kBlock; ++p) {
+          const double v = x_[size_t(p) * d_ + k];
+          lo = v < lo ? v : lo;
+          hi = v > hi ? v : hi;
+        }
+        blo_[size_t(q) * d_ + k] = lo;
+        bhi_[size_t(q) * d_ + k] = hi;
+      }
+  }
+
+  // For each point p beyond the facet (depth b = -(g.x_p + c0) > kOffFacet), the first in index order minimizing
+  // power / depth, tested as "power < best key * depth" (power = |x_p - c|^2 - R + delta_p, c = the orthocentre).
+  //
+  // Pruning: power >= dist(c, box)^2 - R and depth <= the box's largest depth, so when every point of a block has
+  // power >= kappa * depth (with slack covering rounding), with kappa the key of some candidate, no point of the
+  // block has a key within the slack of the best one. Skipping such points cannot change the scan's answer: it
+  // can only change which worse point is the running best before the near-best points are met. kappa is taken
+  // from the block most likely to hold the best point, searched first.
+  template <int D>
+  int32_t scan_columns(const int32_t* S, double c0, double K, double R) {
+    if (D == 0) return scan_all(S, c0, K);  // higher dimensions: boxes prune little, one pass per coordinate
+    ensure_blocks();
+    const int32_t nb = (n_ + kBlock - 1) / kBlock;
+    double gsum = std::fabs(c0), csq = 0.0;
+    for (int32_t k = 0; k < d_; ++k) {
+      gsum += std::fabs(g_[k]);
+      csq += c_[k] * c_[k];
+    }
+    const double tol_b = kBoundSlack * gsum;
+    const double tol_n = kRoundSlack * (1.0 + csq + std::fabs(R));
+    int32_t first = -1;
+    double first_lb = INFINITY;
+    for (int32_t q = 0; q < nb; ++q) {
+      const double* lo = &blo_[size_t(q) * d_];
+      const double* hi = &bhi_[size_t(q) * d_];
+      double gmin = 0.0, r2 = 0.0;
+      for (int32_t k = 0; k < (D > 0 ? D : d_); ++k) {
+        const double a = g_[k] * lo[k], b = g_[k] * hi[k];
+        gmin += a < b ? a : b;
+        const double u = lo[k] - c_[k], v = c_[k] - hi[k];
+        const double t = u > v ? u : v;
+        r2 += t > 0.0 ? t * t : 0.0;
+      }
+      const double bmax = -(gmin + c0) + tol_b;
+      bbmax_[q] = bmax;
+      br2_[q] = r2 - R - tol_n;
+      if (bmax > kOffFacet) {
+        const double lb = br2_[q] / bmax;
+        if (first < 0 || lb < first_lb) {
+          first = q;
+          first_lb = lb;
+        }
+      }
+    }
+    if (first < 0) return -1;  // every point lies on this side of the facet
+    auto block = [&](int32_t q, double* key, int32_t* at) {
+#if VARMAP_WIDE_VECTORS
+      if (D > 0 && wide_vectors()) return scan_block4<D>(S, c0, K, q, key, at);
+#endif
+      scan_block<D>(S, c0, K, q, key, at);
+    };
+    int32_t best = -1;
+    double kappa = INFINITY;
+    block(first, &kappa, &best);
+    double best_key = INFINITY;
+    best = -1;
+    for (int32_t q = 0; q < nb; ++q) {
+      const double bmax = bbmax_[q];
+      if (!(bmax > kOffFacet)) continue;
+      const double kp = best_key < kappa ? best_key : kappa;
+      if (kp < INFINITY && br2_[q] > (kp > 0.0 ? kp : 0.0) * bmax * (1.0 + kBoundSlack)) continue;
+      block(q, &best_key, &best);
+    }
+    return best;
+  }
+
+  // The plain scan, coordinate by coordinate over the column-major copy: the two dot products of every point
+  // accumulate in the same order (k = 0..d-1) as everywhere else, so the sums are bit-identical, and the loops
+  // vectorize and stream through memory.
+  int32_t scan_all(const int32_t* S, double c0, double K) {
     double* gb = gb_.data();
     double* cb = cb_.data();
     for (int32_t p = 0; p < n_; ++p) {
@@ -548,6 +732,129 @@ class Locator {
     }
     return best;
   }
+
+  // The scan's test over block q, in index order, updating (best_key, best). Two points at a time in vector
+  // registers (D known at compile time): the same operations per lane as the scalar loop, so the same values;
+  // a pair where the test passes (rare) is redone point by point, in order.
+  template <int D>
+  void scan_block(const int32_t* S, double c0, double K, int32_t q, double* best_key_io, int32_t* best_io) {
+    const double* xt = xt_.data();
+    const double* lift = lift_.data();
+    const size_t n = size_t(n_);
+    const size_t end = std::min(n, size_t(q + 1) * kBlock);
+    int32_t best = *best_io;
+    double best_key = *best_key_io;
+    auto test = [&](size_t p, double b, double num) {
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, int32_t(p))) {
+        best_key = num / b;
+        best = int32_t(p);
+      }
+    };
+    size_t p = size_t(q) * kBlock;
+#if VARMAP_VECTORS
+    if (D > 0) {
+      v2d g[D > 0 ? D : 1], c[D > 0 ? D : 1];
+      for (int32_t k = 0; k < D; ++k) {
+        g[k] = v2d{g_[k], g_[k]};
+        c[k] = v2d{c_[k], c_[k]};
+      }
+      const v2d c0v = {c0, c0}, Kv = {K, K}, two = {2.0, 2.0}, off = {kOffFacet, kOffFacet};
+      v2d bestv = {best_key, best_key};
+      for (; p + 2 <= end; p += 2) {
+        v2d sg = {0.0, 0.0}, sc = {0.0, 0.0};
+        for (int32_t k = 0; k < D; ++k) {
+          v2d x;
+          std::memcpy(&x, xt + size_t(k) * n + p, sizeof x);
+          sg += g[k] * x;
+          sc += c[k] * x;
+        }
+        v2d l;
+        std::memcpy(&l, lift + p, sizeof l);
+        const v2d b = -(sg + c0v);
+        const v2d num = l - two * sc + Kv;
+        const v2l hit = (b > off) & (num < bestv * b);
+        if (hit[0] | hit[1]) {
+          test(p, b[0], num[0]);
+          test(p + 1, b[1], num[1]);
+          bestv = v2d{best_key, best_key};
+        }
+      }
+    }
+#endif
+    for (; p < end; ++p) {
+      double sg = 0.0, sc = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        const double x = xt[size_t(k) * n + p];
+        sg += g_[k] * x;
+        sc += c_[k] * x;
+      }
+      test(p, -(sg + c0), lift[p] - 2.0 * sc + K);
+    }
+    *best_key_io = best_key;
+    *best_io = best;
+  }
+
+#if VARMAP_WIDE_VECTORS
+  // scan_block four points at a time, where the CPU has AVX2 (checked at run time: the addon targets baseline
+  // x86-64). No FMA contraction here either (-ffp-contract=off): the same values as scan_block.
+  template <int D>
+  __attribute__((target("avx2"))) void scan_block4(const int32_t* S, double c0, double K, int32_t q,
+                                                   double* best_key_io, int32_t* best_io) {
+    const double* xt = xt_.data();
+    const double* lift = lift_.data();
+    const size_t n = size_t(n_);
+    const size_t end = std::min(n, size_t(q + 1) * kBlock);
+    int32_t best = *best_io;
+    double best_key = *best_key_io;
+    auto test = [&](size_t p, double b, double num) {
+      if (b > kOffFacet && num < best_key * b && !in_simplex(S, int32_t(p))) {
+        best_key = num / b;
+        best = int32_t(p);
+      }
+    };
+    size_t p = size_t(q) * kBlock;
+    if (D > 0) {
+      v4d g[D > 0 ? D : 1], c[D > 0 ? D : 1];
+      for (int32_t k = 0; k < D; ++k) {
+        g[k] = v4d{g_[k], g_[k], g_[k], g_[k]};
+        c[k] = v4d{c_[k], c_[k], c_[k], c_[k]};
+      }
+      const v4d c0v = {c0, c0, c0, c0}, Kv = {K, K, K, K}, two = {2.0, 2.0, 2.0, 2.0};
+      const v4d off = {kOffFacet, kOffFacet, kOffFacet, kOffFacet};
+      v4d bestv = {best_key, best_key, best_key, best_key};
+      for (; p + 4 <= end; p += 4) {
+        v4d sg = {0.0, 0.0, 0.0, 0.0}, sc = {0.0, 0.0, 0.0, 0.0};
+        for (int32_t k = 0; k < D; ++k) {
+          v4d x;
+          std::memcpy(&x, xt + size_t(k) * n + p, sizeof x);
+          sg += g[k] * x;
+          sc += c[k] * x;
+        }
+        v4d l;
+        std::memcpy(&l, lift + p, sizeof l);
+        const v4d b = -(sg + c0v);
+        const v4d num = l - two * sc + Kv;
+        const v4l hit = (b > off) & (num < bestv * b);
+        if (hit[0] | hit[1] | hit[2] | hit[3]) {
+          for (int32_t i = 0; i < 4; ++i) test(p + i, b[i], num[i]);
+          bestv = v4d{best_key, best_key, best_key, best_key};
+        }
+      }
+    }
+    for (; p < end; ++p) {
+      double sg = 0.0, sc = 0.0;
+      for (int32_t k = 0; k < d_; ++k) {
+        const double x = xt[size_t(k) * n + p];
+        sg += g_[k] * x;
+        sc += c_[k] * x;
+      }
+      test(p, -(sg + c0), lift[p] - 2.0 * sc + K);
+    }
+    *best_key_io = best_key;
+    *best_io = best;
+  }
+
+#endif
 
   bool in_simplex(const int32_t* S, int32_t p) const {
     for (int32_t k = 0; k <= d_; ++k)
@@ -578,7 +885,7 @@ class Locator {
     const double* x0 = &x_[size_t(S[0]) * d_];
     // g = gradient of the barycentric coordinate w_j: w_j(x) = g.x + c0.
     for (int32_t k = 0; k < d_; ++k) g_[k] = j == 0 ? -1.0 : (k == j - 1 ? 1.0 : 0.0);
-    lu_solve_t(a_.data(), d_, piv_.data(), g_.data());
+    solve_transposed(g_.data());
     const double c0 = (j == 0 ? 1.0 : 0.0) - dot(g_.data(), x0, d_);
     // Orthocentre C of S under the lifted (perturbed) heights: 2 (x_i - x_0).(C - x_0) = lift_i - lift_0 - 2 x_0.(x_i - x_0).
     for (int32_t i = 1; i <= d_; ++i) {
@@ -587,12 +894,12 @@ class Locator {
       for (int32_t k = 0; k < d_; ++k) t += x0[k] * (xi[k] - x0[k]);
       c_[i - 1] = 0.5 * (lift_[S[i]] - lift_[S[0]]) - t;
     }
-    lu_solve_t(a_.data(), d_, piv_.data(), c_.data());
+    solve_transposed(c_.data());
     const double R = dot(c_.data(), c_.data(), d_) + delta_[S[0]];
     for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
     const double K = dot(c_.data(), c_.data(), d_) - R;
     // Across the facet, the sphere through it that first touches a point: minimize power(p) / depth(p).
-    const int32_t best = scan_facet_columns(S, c0, K);
+    const int32_t best = scan_facet_columns(S, c0, K, R);
     memo_.insert(key_.data(), best);
     // The way back is known too: from the new simplex across the same facet lies the vertex just left behind.
     if (best >= 0) {
@@ -685,6 +992,7 @@ class Locator {
   double eps_;
   std::vector<double> x_, lift_, delta_, center_;
   std::vector<double> xt_, gb_, cb_;  // column-major copy of x_ and scan accumulators (built on first use)
+  std::vector<double> blo_, bhi_, bbmax_, br2_;  // scan pruning: block boxes; per scan, bounds (ensure_blocks)
   double radius_;
   std::vector<double> a_;
   std::vector<int32_t> piv_;
@@ -725,13 +1033,14 @@ int delaunay_locate(const double* X, int32_t n, int32_t d, const double* Q, int3
   std::vector<double> z(d), proj(d), w(d + 1);
   for (int32_t qi = 0; qi < nq; ++qi) {
     loc.scale_query(Q + size_t(qi) * d, z.data());
-    const int32_t v = loc.nearest(z.data(), 1);
-    const int32_t start = stride == 1 ? v : loc.nearest(z.data(), stride);
+    const int32_t start = loc.nearest(z.data(), stride);
     if (loc.first_simplex(start, S.data()) < d) return INTERNAL;
     int32_t r = loc.walk(z.data(), S.data(), w.data());
     int32_t code = QUERY_INSIDE;
     double dist = 0.0;
     if (r == 1) {
+      // Outside the hull: the projection starts from the nearest data point (only needed here).
+      const int32_t v = stride == 1 ? start : loc.nearest(z.data(), 1);
       if (!loc.project(z.data(), v, proj.data())) {
         info[0] = qi;
         return DELAUNAY_NO_CONVERGE;
