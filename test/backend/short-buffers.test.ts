@@ -2,6 +2,7 @@
 // lengths themselves, and the wasm backend checks the spec's lengths() before copying into linear memory.
 import { describe, expect, it } from "vitest";
 import type { KernelArg, KernelBackend, KernelSpec } from "../../ts/backend/kernel.js";
+import { DELAUNAY_LOCATE } from "../../ts/backend/kernels/delaunay.js";
 import { LSP_EVAL, LSP_FIT } from "../../ts/backend/kernels/lsp.js";
 import { MARS_FIT, MARS_PREDICT } from "../../ts/backend/kernels/mars.js";
 import { Status } from "../../ts/backend/status.js";
@@ -13,6 +14,8 @@ const marsOpts = Float64Array.from([1, 5, 0.001, 2, 0, 0, 20, 1, 0, 1, 0, 0]);
 
 // Each case: the spec, a valid argument list, and the index of the argument to shorten.
 const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
+  ["delaunayLocate", DELAUNAY_LOCATE, () => [X, 5, 2, Float64Array.from([0.3, 0.3]), 1, 1e-10, Infinity, new Int32Array(3),
+    new Float64Array(3), new Int32Array(1), new Float64Array(1), new Int32Array(4)], [0, 3, 7, 8, 9, 10, 11]],
   ["lspFit", LSP_FIT, () => [X, f, 5, 2, new Float64Array(10), new Float64Array(5), new Int32Array(5)], [0, 1, 4, 5, 6]],
   ["lspEval", LSP_EVAL, () => [X, f, new Float64Array(10), new Float64Array(5).fill(1), 5, 2, Float64Array.from([0.3, 0.3]), 1,
     new Float64Array(1), new Int32Array(1)], [0, 1, 2, 3, 6, 8, 9]],

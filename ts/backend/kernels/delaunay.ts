@@ -8,6 +8,13 @@ export const DELAUNAY_LOCATE: KernelSpec = {
   name: "delaunayLocate",
   module: "delaunay",
   args: [arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.num, arg.num, arg.i32out, arg.f64out, arg.i32out, arg.f64out, arg.i32out],
+  // The same checks as native/binding/delaunay.cc.
+  lengths: ([X, n, d, Q, nq, , , simplices, weights, qstatus, rnorm, info]) => {
+    const [nn, dd, qq] = [n as number, d as number, nq as number];
+    return nn >= 0 && qq >= 0 && dd >= 1 && (X as Float64Array).length >= nn * dd && (Q as Float64Array).length >= qq * dd &&
+      (simplices as Int32Array).length >= qq * (dd + 1) && (weights as Float64Array).length >= qq * (dd + 1) &&
+      (qstatus as Int32Array).length >= qq && (rnorm as Float64Array).length >= qq && (info as Int32Array).length >= 4;
+  },
 };
 
 /** Per-query codes in `status`. */
