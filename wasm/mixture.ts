@@ -699,6 +699,102 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
   emL = L; emIters = it; emConv = conv;
 }
 
+// (mirror of native smem_refine) split-and-merge refinement (SMEM, Ueda et al. 2000) after the best start has
+// converged: merge the two components whose responsibilities overlap most, split a third one its runs fit worst
+// (largest |excess kurtosis| in the family's domain) at its weighted median, rerun EM, keep only an improvement.
+const SMEM_MOVES: i32 = 4;
+const SMEM_GAP: f64 = 1.0; // a move still this far behind the fit after PRUNE_AT iterations is given up
+let smScore: usize = 0; // KMAX doubles
+let smPairI: usize = 0; // KMAX*(KMAX-1)/2 i32
+let smPairJ: usize = 0; // KMAX*(KMAX-1)/2 i32
+let smPairV: usize = 0; // KMAX*(KMAX-1)/2 doubles
+let smL: f64 = 0;
+let smIt: i32 = 0;
+let smConv: bool = false;
+function smemRefine(fam: i32, k: i32, maxIter: i32, tol: f64, bw: usize, ba: usize, bb: usize, pw: usize, pa: usize, pb: usize): void {
+  const n = wN;
+  const logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
+  const v = logd ? wY : wX;
+  let tried = 0;
+  let improved = true;
+  while (improved && tried < SMEM_MOVES) {
+    improved = false;
+    seenCount = 0; // the model's starts are done: the buffer now holds the current fit and the moves' states
+    seenBefore(fam, k, bw, ba, bb);
+    estep(fam, k, bw, ba, bb, sC, sInv, sG1, sLp);
+    const R = wResp;
+    for (let l = 0; l < k; ++l) {
+      const r = R + ((<usize>l * n) << 3);
+      let W = 0.0, m = 0.0;
+      for (let i = 0; i < n; ++i) { W += ld(r, i); m += ld(r, i) * ld(v, i); }
+      if (W < 4.0) { st(smScore, l, -1.0); continue; }
+      m /= W;
+      let m2 = 0.0, m4 = 0.0;
+      for (let i = 0; i < n; ++i) {
+        const d = (ld(v, i) - m) * (ld(v, i) - m);
+        m2 += ld(r, i) * d;
+        m4 += ld(r, i) * d * d;
+      }
+      m2 /= W;
+      m4 /= W;
+      st(smScore, l, m2 > 0 ? Math.abs(m4 / (m2 * m2) - 3.0) : -1.0);
+    }
+    let npair = 0;
+    for (let i = 0; i < k; ++i)
+      for (let j = i + 1; j < k; ++j) {
+        const ri = R + ((<usize>i * n) << 3);
+        const rj = R + ((<usize>j * n) << 3);
+        let s = 0.0, si = 0.0, sj = 0.0;
+        for (let q = 0; q < n; ++q) { s += ld(ri, q) * ld(rj, q); si += ld(ri, q) * ld(ri, q); sj += ld(rj, q) * ld(rj, q); }
+        const val = si > 0 && sj > 0 ? s / Math.sqrt(si * sj) : 0.0;
+        let p = npair++;
+        while (p > 0 && ld(smPairV, p - 1) < val) {
+          st(smPairV, p, ld(smPairV, p - 1)); sti(smPairI, p, ldi(smPairI, p - 1)); sti(smPairJ, p, ldi(smPairJ, p - 1)); --p;
+        }
+        st(smPairV, p, val); sti(smPairI, p, i); sti(smPairJ, p, j);
+      }
+    for (let p = 0; p < npair && !improved && tried < SMEM_MOVES; ++p) {
+      const mi = ldi(smPairI, p), mj = ldi(smPairJ, p);
+      let sl = -1;
+      for (let l = 0; l < k; ++l)
+        if (l != mi && l != mj && ld(smScore, l) >= 0 && (sl < 0 || ld(smScore, l) > ld(smScore, sl))) sl = l;
+      if (sl < 0) continue;
+      ++tried;
+      // new responsibilities: mi <- r_mi + r_mj; mj <- lower half of sl; sl <- upper half of sl
+      estep(fam, k, bw, ba, bb, sC, sInv, sG1, sLp);
+      const rmi = wResp + ((<usize>mi * n) << 3);
+      const rmj = wResp + ((<usize>mj * n) << 3);
+      const rsl = wResp + ((<usize>sl * n) << 3);
+      let W = 0.0;
+      for (let i = 0; i < n; ++i) { st(rmi, i, ld(rmi, i) + ld(rmj, i)); W += ld(rsl, i); }
+      let acc = 0.0;
+      for (let r = 0; r < n; ++r) {
+        const i = ldi(wOrder, r);
+        const lower = acc < 0.5 * W;
+        acc += ld(rsl, i);
+        st(rmj, i, lower ? ld(rsl, i) : 0.0);
+        if (lower) st(rsl, i, 0.0);
+      }
+      initFromWeights(fam, k, pw, pa, pb);
+      // a short run first (abandoned when hopelessly behind); only one that already beats the fit is continued
+      const shortIter = maxIter < SHORT_ITER ? maxIter : SHORT_ITER;
+      const loose = SHORT_TOL > tol;
+      runEm(fam, k, shortIter, loose ? SHORT_TOL : tol, pw, pa, pb, smL - SMEM_GAP, true);
+      if (!(emL > smL)) continue;
+      let fL = emL, fIt = emIters, fConv = emConv;
+      if (loose || !emConv) {
+        runEm(fam, k, maxIter - fIt, tol, pw, pa, pb);
+        if (emL > -Infinity) { fL = emL; fIt = fIt + emIters; fConv = emConv; }
+      }
+      if (fL > smL + 1e-9 * (Math.abs(smL) > 1.0 ? Math.abs(smL) : 1.0)) {
+        smL = fL; smIt = fIt; smConv = fConv;
+        for (let j = 0; j < k; ++j) { st(bw, j, ld(pw, j)); st(ba, j, ld(pa, j)); st(bb, j, ld(pb, j)); }
+        improved = true;
+      }
+    }
+  }
+}
+
 const CONTINUED: i32 = 1; // (mirror) best short runs iterated to convergence: the single best here
 const SPIKE_STARTS: i32 = 3;
 const CORE_STARTS: i32 = 2;
@@ -799,6 +895,11 @@ function fitModel(fam: i32, k: i32): usize {
     runEm(fam, k, cxMaxIter - bestIt, cxTol, ow, oa, ob);
     if (emL > -Infinity) { bestL = emL; bestIt = bestIt + emIters; bestConv = emConv; }
   }
+  if (k >= 3 && !cxPartitionsOnly && bestL > -Infinity) {
+    smL = bestL; smIt = bestIt; smConv = bestConv;
+    smemRefine(fam, k, cxMaxIter, cxTol, ow, oa, ob, pw, pa, pb);
+    bestL = smL; bestIt = smIt; bestConv = smConv;
+  }
   st(out, 0, 1.0);
   st(out, 1, bestL);
   st(out, 2, <f64>bestIt);
@@ -857,6 +958,11 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   tagMu = heap.alloc(<usize>(KMAX + 1) << 3);
   tagSig = heap.alloc(<usize>(KMAX + 1) << 3);
   sIdx = heap.alloc(<usize>KMAX << 2);
+  const npairMax = <usize>(KMAX * (KMAX - 1) / 2);
+  smScore = heap.alloc(<usize>KMAX << 3);
+  smPairI = heap.alloc(npairMax << 2);
+  smPairJ = heap.alloc(npairMax << 2);
+  smPairV = heap.alloc(npairMax << 3);
 
   for (let c = 0; c < nconf; ++c) {
     const off = ldi(offsets, c);
@@ -976,5 +1082,6 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     }
   }
   heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
+  heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV);
   return OK;
 }

@@ -809,6 +809,105 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
   return {L, it, conv};
 }
 
+// ---------- split-and-merge refinement (SMEM, Ueda et al. 2000) ----------
+// After the best start has converged: merge the two components whose responsibilities overlap most and split
+// a third one whose runs the component explains worst (largest |excess kurtosis| of its weighted runs in the
+// family's domain: a spike inside a broad component, or two humps), at its weighted median; rerun EM and keep
+// the result only when log L improves. At most SMEM_MOVES candidate moves per model.
+constexpr int SMEM_MOVES = 4;
+constexpr double SMEM_GAP = 1.0;  // a move still this far behind the fit after PRUNE_AT iterations is given up
+void smem_refine(int fam, int k, Work& wk, int32_t max_iter, double tol, double* bw, double* ba, double* bb,
+                 FitResult& best) {
+  const int32_t n = wk.n;
+  const bool logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
+  const double* v = logd ? wk.y : wk.x;
+  int tried = 0;
+  bool improved = true;
+  Seen seen;  // a move whose short run returns to the current fit (or to an earlier move's state) is given up
+  while (improved && tried < SMEM_MOVES) {
+    improved = false;
+    seen.count = 0;
+    seen_before(fam, k, &seen, bw, ba, bb);
+    estep(fam, k, wk, bw, ba, bb);
+    const double* R = wk.resp.data();
+    // split scores
+    double ssc[KMAX];
+    for (int l = 0; l < k; ++l) {
+      const double* r = R + size_t(l) * n;
+      double W = 0, m = 0;
+      for (int32_t i = 0; i < n; ++i) W += r[i], m += r[i] * v[i];
+      if (W < 4.0) { ssc[l] = -1.0; continue; }
+      m /= W;
+      double m2 = 0, m4 = 0;
+      for (int32_t i = 0; i < n; ++i) {
+        const double d = (v[i] - m) * (v[i] - m);
+        m2 += r[i] * d;
+        m4 += r[i] * d * d;
+      }
+      m2 /= W;
+      m4 /= W;
+      ssc[l] = m2 > 0 ? std::fabs(m4 / (m2 * m2) - 3.0) : -1.0;
+    }
+    // merge pairs ranked by the inner product of responsibilities
+    int npair = 0;
+    int pi[KMAX * (KMAX - 1) / 2], pj[KMAX * (KMAX - 1) / 2];
+    double pv[KMAX * (KMAX - 1) / 2];
+    for (int i = 0; i < k; ++i)
+      for (int j = i + 1; j < k; ++j) {
+        const double* ri = R + size_t(i) * n;
+        const double* rj = R + size_t(j) * n;
+        double s = 0, si = 0, sj = 0;
+        for (int32_t q = 0; q < n; ++q) s += ri[q] * rj[q], si += ri[q] * ri[q], sj += rj[q] * rj[q];
+        const double val = si > 0 && sj > 0 ? s / std::sqrt(si * sj) : 0.0;
+        int p = npair++;
+        while (p > 0 && pv[p - 1] < val) { pv[p] = pv[p - 1]; pi[p] = pi[p - 1]; pj[p] = pj[p - 1]; --p; }
+        pv[p] = val; pi[p] = i; pj[p] = j;
+      }
+    for (int p = 0; p < npair && !improved && tried < SMEM_MOVES; ++p) {
+      const int mi = pi[p], mj = pj[p];
+      // split candidate: best score not in the pair
+      int sl = -1;
+      for (int l = 0; l < k; ++l)
+        if (l != mi && l != mj && ssc[l] >= 0 && (sl < 0 || ssc[l] > ssc[sl])) sl = l;
+      if (sl < 0) continue;
+      ++tried;
+      // new responsibilities: mi <- r_mi + r_mj; mj <- lower half of sl; sl <- upper half of sl
+      estep(fam, k, wk, bw, ba, bb);
+      double* Rw = wk.resp.data();
+      double* rmi = Rw + size_t(mi) * n;
+      double* rmj = Rw + size_t(mj) * n;
+      double* rsl = Rw + size_t(sl) * n;
+      double W = 0;
+      for (int32_t i = 0; i < n; ++i) rmi[i] += rmj[i], W += rsl[i];
+      double acc = 0;
+      for (int32_t r = 0; r < n; ++r) {
+        const int32_t i = wk.order[r];
+        const bool lower = acc < 0.5 * W;
+        acc += rsl[i];
+        rmj[i] = lower ? rsl[i] : 0.0;
+        if (lower) rsl[i] = 0.0;
+      }
+      double pw[KMAX], pa[KMAX], pb[KMAX];
+      init_from_weights(fam, k, wk, pw, pa, pb);
+      // a short run first (abandoned when hopelessly behind); only one that already beats the fit is continued
+      const int32_t short_iter = max_iter < SHORT_ITER ? max_iter : SHORT_ITER;
+      const bool loose = SHORT_TOL > tol;
+      FitResult fr = run_em(fam, k, wk, short_iter, loose ? SHORT_TOL : tol, pw, pa, pb,
+                            best.L - SMEM_GAP, &seen);
+      if (!(fr.L > best.L)) continue;
+      if (loose || !fr.conv) {
+        FitResult more = run_em(fam, k, wk, max_iter - fr.iters, tol, pw, pa, pb);
+        if (more.L > -INFINITY) fr = {more.L, fr.iters + more.iters, more.conv};
+      }
+      if (fr.L > best.L + 1e-9 * (std::fabs(best.L) > 1.0 ? std::fabs(best.L) : 1.0)) {
+        best = fr;
+        for (int j = 0; j < k; ++j) bw[j] = pw[j], ba[j] = pa[j], bb[j] = pb[j];
+        improved = true;
+      }
+    }
+  }
+}
+
 struct Fit {
   bool have = false;
   double L = -INFINITY;
@@ -928,6 +1027,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       }
     }
   }
+  if (k >= 3 && !cx.partitions_only && best.L > -INFINITY) smem_refine(fam, k, wk, cx.max_iter, cx.tol, out.w, out.a, out.b, best);
   out.have = true;
   out.L = best.L;
   out.iters = best.iters;
