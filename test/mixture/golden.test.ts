@@ -52,18 +52,18 @@ describe.skipIf(!hasShared)(`mixtures of the 274 IOzone configurations vs mclust
       pairs += s.pairs;
       pass += s.pass;
     }
-    // The issue's target is >= 99% of the (configuration, k) pairs per family. Reached: lognormal 99.1%, normal
-    // 98.8% (16 of 1,354 pairs short, all at k >= 3, listed above: mixtools/mclust found a different spike or core
-    // arrangement). The assertion holds the line at 98.5% per family and 100% for k = 1, 2.
+    // The issue's target: >= 99% of the (configuration, k) pairs per family. With split-and-merge refinement:
+    // normal 99.26%, lognormal 99.33% (the pairs still short, all at k >= 3, are listed above: mixtools/mclust found
+    // a different spike or core arrangement). And 100% for k = 1, 2.
     const fam = (f: string) => Object.entries(summary).filter(([m]) => m.startsWith(f + ":")).map(([, s]) => s);
     for (const f of ["normal", "lognormal"]) {
       const list = fam(f);
       const rate = list.reduce((t, s) => t + s.pass, 0) / list.reduce((t, s) => t + s.pairs, 0);
       console.log(`${f}: ${(100 * rate).toFixed(2)}% of pairs at or above the best anchor`);
-      expect(rate, f).toBeGreaterThanOrEqual(0.985);
+      expect(rate, f).toBeGreaterThanOrEqual(0.99);
     }
     for (const m of ["normal:1", "normal:2", "lognormal:1", "lognormal:2"]) expect(summary[m].pass, m).toBe(summary[m].pairs);
-    expect(pass / pairs).toBeGreaterThanOrEqual(0.985);
+    expect(pass / pairs).toBeGreaterThanOrEqual(0.99);
   });
 
   it("gamma: k = 1 equals the exact MLE within 1e-9; k = 2, 3 are >= mixtools - 1e-6 n", () => {
