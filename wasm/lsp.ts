@@ -260,6 +260,19 @@ function knnSearch(c: i32, lb: f64): void {
   }
 }
 
+// The np nearest rows to row `row` of the tree's points Xp (m columns), excluding itself, into d2/idx;
+// off is m doubles of scratch for the search's per-dimension offsets.
+function nearestOthers(Xp: usize, m: i32, row: i32, np: i32, d2: usize, idx: usize, off: usize): void {
+  kK = np;
+  kQ = Xp + ((<usize>row * m) << 3);
+  kSelf = row;
+  kD2 = d2;
+  kIdx = idx;
+  kOff = off;
+  kCount = 0;
+  knnSearch(0, 0.0);
+}
+
 // ---- nodes whose radius of influence covers a query ----
 let vRw: usize = 0;
 let vQ: usize = 0;
@@ -601,14 +614,7 @@ export function lspFit(Xp: usize, f: usize, n: i32, m: i32, A: usize, rw: usize,
   let duplicates = false;
   for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
   for (let k = 0; k < n && status == OK; ++k) {
-    kK = np;
-    kQ = Xp + ((<usize>k * m) << 3);
-    kSelf = k;
-    kD2 = d2;
-    kIdx = idx;
-    kOff = off;
-    kCount = 0;
-    knnSearch(0, 0.0);
+    nearestOthers(Xp, m, k, np, d2, idx, off);
     const r = fitNode(Xp, f, k, d2, idx, A, rw, rank);
     if (r == LSP_DUPLICATE_POINTS) duplicates = true;
     else status = r;
@@ -819,14 +825,7 @@ function subsetFit(tr: usize, n: i32, A: usize, rw: usize, rank: usize): i32 {
           break;
         }
       }
-      kK = np;
-      kQ = sXs + ((<usize>t * m) << 3);
-      kSelf = t;
-      kD2 = d2;
-      kIdx = idx;
-      kOff = off;
-      kCount = 0;
-      knnSearch(0, 0.0);
+      nearestOthers(sXs, m, t, np, d2, idx, off);
     }
     const r = fitNode(sXs, sFs, t, d2, idx, A, rw, rank);
     if (r == LSP_DUPLICATE_POINTS) duplicates = true;

@@ -31,14 +31,12 @@ inline double sqdist(const double* a, const double* b, int m) {
 }
 
 
-// Squared distances from q to the len points of a dimension-major block, each summed over the coordinates in
-// order (the same rounding as a plain loop). On x86-64 Linux an AVX2 clone is chosen at load time when the CPU
-// has it (4 points per instruction); AVX2 without FMA, so products and sums are rounded exactly as in the
-// default clone and both agree bit for bit.
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
-__attribute__((target_clones("avx2", "default")))
+// The loop shared by leaf_sqdist, leaf_within and leaf_below, inlined into each (and so into each of their
+// target clones, where it vectorizes for that instruction set).
+#if defined(__GNUC__)
+__attribute__((always_inline))
 #endif
-void leaf_sqdist(const double* block, int len, int m, const double* q, double* s) {
+static inline void block_sqdist(const double* block, int len, int m, const double* q, double* s) {
   for (int p = 0; p < len; ++p) s[p] = 0.0;
   for (int j = 0; j < m; ++j) {
     const double qj = q[j];
@@ -50,21 +48,24 @@ void leaf_sqdist(const double* block, int len, int m, const double* q, double* s
   }
 }
 
+// Squared distances from q to the len points of a dimension-major block, each summed over the coordinates in
+// order (the same rounding as a plain loop). On x86-64 Linux an AVX2 clone is chosen at load time when the CPU
+// has it (4 points per instruction); AVX2 without FMA, so products and sums are rounded exactly as in the
+// default clone and both agree bit for bit.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void leaf_sqdist(const double* block, int len, int m, const double* q, double* s) {
+  block_sqdist(block, len, m, q, s);
+}
+
 // Positions p of a leaf block whose squared distance s[p] (computed here, as leaf_sqdist) is within reach[p]:
 // blocks of 8 are tested with one vectorizable comparison and only inspected when one of them is in reach.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 int leaf_within(const double* block, int len, int m, const double* q, const double* reach, double* s, int32_t* hits) {
-  for (int p = 0; p < len; ++p) s[p] = 0.0;
-  for (int j = 0; j < m; ++j) {
-    const double qj = q[j];
-    const double* row = block + size_t(j) * len;
-    for (int p = 0; p < len; ++p) {
-      const double t = row[p] - qj;
-      s[p] += t * t;
-    }
-  }
+  block_sqdist(block, len, m, q, s);
   int h = 0, p0 = 0;
   for (; p0 + 8 <= len; p0 += 8) {
     int any = 0;
@@ -83,15 +84,7 @@ int leaf_within(const double* block, int len, int m, const double* q, const doub
 __attribute__((target_clones("avx2", "default")))
 #endif
 int leaf_below(const double* block, int len, int m, const double* q, double bound, double* s, int32_t* hits) {
-  for (int p = 0; p < len; ++p) s[p] = 0.0;
-  for (int j = 0; j < m; ++j) {
-    const double qj = q[j];
-    const double* row = block + size_t(j) * len;
-    for (int p = 0; p < len; ++p) {
-      const double t = row[p] - qj;
-      s[p] += t * t;
-    }
-  }
+  block_sqdist(block, len, m, q, s);
   int h = 0, p0 = 0;
   for (; p0 + 8 <= len; p0 += 8) {
     int any = 0;

@@ -1,8 +1,7 @@
 // fitMixtures spread over worker threads: configurations are handed out in small chunks, each fitted with its
 // global configuration id so that the random starts, and therefore the fits, equal the single-thread ones.
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { sharedCopy, workerFile } from "../pool/threads.js";
 import { FAMILIES } from "./families.js";
 import { fitMixtures, type MixtureFitOptions, type MixtureFitResult, type MixtureFitRow } from "./fit.js";
 import { Mixture } from "./model.js";
@@ -25,22 +24,7 @@ export interface ChunkResult {
   resolution: Float64Array;
 }
 
-/** The compiled worker next to this module, or, when running from TypeScript sources (vitest), the .ts via tsx. */
-function workerFile(): { filename: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".ts")) return { filename: here.replace(/parallel\.ts$/, "worker.ts"), execArgv: ["--import", "tsx"] };
-  const js = here.replace(/parallel\.js$/, "worker.js");
-  if (!existsSync(js)) throw new Error(`varmap: the mixture worker ${js} is missing; run \`npm run build:ts\``);
-  return { filename: js, execArgv: [] };
-}
 
-/** Shares a typed array with worker threads without copying. */
-function shared<T extends Float64Array | Int32Array>(a: T): T {
-  const buf = new SharedArrayBuffer(a.byteLength);
-  const copy = new (a.constructor as { new (b: SharedArrayBuffer): T })(buf);
-  copy.set(a);
-  return copy;
-}
 
 /**
  * The same result as fitMixtures(runs, offsets, opts) (rows, order and best flags identical), computed on
@@ -55,8 +39,8 @@ export async function fitMixturesParallel(runs: Float64Array, offsets: Int32Arra
   if (workers <= 1 || chunks.length <= 1) return fitMixtures(runs, offsets, opts);
 
   const configIds = opts.configIds ?? Int32Array.from({ length: nconf }, (_, i) => i);
-  const input: WorkerInput = { runs: shared(runs), offsets: shared(offsets), configIds: shared(configIds), options: { ...rest, configIds: undefined } as WorkerInput["options"] };
-  const { filename, execArgv } = workerFile();
+  const input: WorkerInput = { runs: sharedCopy(runs), offsets: sharedCopy(offsets), configIds: sharedCopy(configIds), options: { ...rest, configIds: undefined } as WorkerInput["options"] };
+  const { filename, execArgv } = workerFile(import.meta.url, "worker");
   const threads = Math.min(workers, chunks.length);
   const pool = new Piscina({ filename, execArgv, workerData: input, minThreads: threads, maxThreads: threads });
   let parts: ChunkResult[];

@@ -20,6 +20,7 @@ import { parseWorkers } from "./pool.js";
 import { refitPlan, refitWriter, type MixtureOptions } from "./refit.js";
 import { parseFamilies } from "../mixture/fit.js";
 import { packMaps } from "./shared-maps.js";
+import { sharedCopy } from "./threads.js";
 
 export type Opts = Record<string, unknown> & {
   out?: string;
@@ -211,12 +212,4 @@ export function registerRefitOptions(cmd: Command): Command {
     .option("--no-mixtures", "fit only the maps, no run distributions");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
-}
-
-/** A copy of a typed array in shared memory (workers read it without copying). */
-function sharedCopy<T extends Float64Array | Int32Array>(a: T): T {
-  const C = a.constructor as { new (b: SharedArrayBuffer): T };
-  const out = new C(new SharedArrayBuffer(Math.max(8, a.byteLength)));
-  (out as Float64Array).set(a as Float64Array);
-  return (a.length === out.length ? out : out.subarray(0, a.length)) as T;
 }

@@ -1,13 +1,12 @@
 // Runs a job's tasks: on a Piscina pool (default one worker per core) or in-process (--workers 0), skipping
 // those the store already holds, appending each finished batch to the store, reporting progress.
 import { availableParallelism } from "node:os";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { VarmapError } from "../errors.js";
 import type { Task } from "./plan.js";
 import type { Progress } from "./progress.js";
 import type { ResultStore } from "./store.js";
+import { workerFile } from "./threads.js";
 import { runTask, type WorkContext } from "./work.js";
 
 export function parseWorkers(s: string | number | undefined): number {
@@ -18,14 +17,6 @@ export function parseWorkers(s: string | number | undefined): number {
   return n;
 }
 
-/** The compiled worker next to this module, or, when running from TypeScript sources (vitest), the .ts via tsx. */
-function workerFile(): { filename: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith(".ts")) return { filename: here.replace(/pool\.ts$/, "worker.ts"), execArgv: ["--import", "tsx"] };
-  const js = here.replace(/pool\.js$/, "worker.js");
-  if (!existsSync(js)) throw new Error(`varmap: the pool worker ${js} is missing; run \`npm run build:ts\``);
-  return { filename: js, execArgv: [] };
-}
 
 export interface RunOptions {
   workers: number;
@@ -49,7 +40,7 @@ export async function runTasks(ctx: WorkContext, tasks: readonly Task[], store: 
       }
       return;
     }
-    const { filename, execArgv } = workerFile();
+    const { filename, execArgv } = workerFile(import.meta.url, "worker");
     const threads = Math.min(opts.workers, batches.length);
     const pool = new Piscina({ filename, execArgv, workerData: ctx, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
     try {
