@@ -2,15 +2,13 @@
 // synthetic recovery / BIC study at n = 100,000 with default iterations.
 //   node dist/bench/mixture-study.js [--backend native|wasm] [--reps 3] [--workers N] [--only real|synthetic] [--shared DIR]
 // Reports wall and CPU time (median over --reps); on a busy machine CPU time is the better single-thread figure.
-// --workers N also times the same fits on N worker threads (chunks of CHUNK configurations handed out as workers
-// free up; wall time from starting the threads to the last result) and checks every log L equals the
-// single-thread one.
+// --workers N also times the same fits on N worker threads through fitMixturesParallel (wall time from starting
+// the threads to the last result) and checks every log L equals the single-thread one.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
 import { fitMixtures } from "../ts/mixture/fit.js";
+import { fitMixturesParallel } from "../ts/mixture/parallel.js";
 import { Mixture } from "../ts/mixture/model.js";
 import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
 import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "./mixture-cases.js";
@@ -48,41 +46,12 @@ function readIozone(): { runs: Float64Array; offsets: Int32Array } {
   return { runs: Float64Array.from(all), offsets: Int32Array.from(offsets) };
 }
 
-const CHUNK = 4;
-
-/** All 30 models of every configuration on `workers` threads; wall seconds, the log L per row (config, family, k). */
+/** All 30 models of every configuration on `workers` threads (varmap mixture's path); wall seconds and the log L per row. */
 async function fitOnWorkers(runs: Float64Array, offsets: Int32Array, workers: number): Promise<{ wall: number; loglik: Float64Array }> {
-  const nconf = offsets.length - 1;
-  const shared = <T extends Float64Array | Int32Array>(a: T): T => {
-    const C = a.constructor as { new (b: SharedArrayBuffer): T };
-    const out = new C(new SharedArrayBuffer(a.byteLength));
-    (out as Float64Array).set(a as Float64Array);
-    return out;
-  };
+  process.env.VARMAP_BACKEND = backend.name; // the workers select their backend from it
   const t0 = performance.now();
-  const data = { runs: shared(runs), offsets: shared(offsets), backend: backend.name };
-  const script = join(dirname(fileURLToPath(import.meta.url)), "mixture-chunk-worker.js");
-  const perConfig = 30;
-  const loglik = new Float64Array(nconf * perConfig);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: workers }, () => new Promise<void>((resolve, reject) => {
-      const w = new Worker(script, { workerData: data });
-      const send = () => {
-        if (next >= nconf) return void w.terminate().then(() => resolve());
-        const c0 = next;
-        next = Math.min(nconf, next + CHUNK);
-        w.postMessage({ c0, c1: next });
-      };
-      w.on("message", (m: { c0: number; loglik: Float64Array }) => {
-        loglik.set(m.loglik, m.c0 * perConfig);
-        send();
-      });
-      w.on("error", reject);
-      w.on("online", send);
-    })),
-  );
-  return { wall: (performance.now() - t0) / 1000, loglik };
+  const fit = await fitMixturesParallel(runs, offsets, { workers });
+  return { wall: (performance.now() - t0) / 1000, loglik: Float64Array.from(fit.rows, (r) => r.loglik) };
 }
 
 if (only !== "synthetic") {
@@ -111,7 +80,7 @@ if (only !== "synthetic") {
         if (!Object.is(row.loglik, p.loglik[i])) same = false;
       });
     }
-    console.log(`[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s, CPU ${median(pc).toFixed(2)} s (threads started inside the timing; chunks of ${CHUNK} configurations); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`);
+    console.log(`[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s, CPU ${median(pc).toFixed(2)} s (fitMixturesParallel, as varmap mixture --workers; threads started inside the timing); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`);
   }
   const s = summarizeFits(last!, ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"], 5);
   console.log(formatTables(s));
