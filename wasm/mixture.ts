@@ -83,6 +83,63 @@ function apsi1m1(a: f64): f64 {
 @inline function trigam(a: f64): f64 { return (apsi1m1(a) + 1.0) / a; }
 
 // Gamma log-density without cancellation for large shapes (mirror of native gamma_const / gamma_logpdf).
+// ---------- elementary functions for the per-run loops (mirror of native vexp, vlog, vlog1p: the same operations
+// in the same order, so both backends compute the same bits) ----------
+const SHIFT52: f64 = 6755399441055744.0; // 1.5·2^52
+const LOG2E: f64 = 1.4426950408889634;
+const LN2_HI: f64 = 0.6931471803691238;
+const LN2_LO: f64 = 1.9082149292705877e-10;
+// e^x; 0 below EXP_TINY, +Inf above 709, NaN for NaN.
+function vexp(x: f64): f64 {
+  const xc = x < EXP_TINY ? EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const t = xc * LOG2E + SHIFT52;
+  const nd = t - SHIFT52;
+  const r = (xc - nd * LN2_HI) - nd * LN2_LO;
+  let p: f64 = 1.0 / 6227020800.0;
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = (p * r) * r + r + 1.0;
+  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
+  const v = p * scale;
+  return x < EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
+}
+// log x for a positive normal x.
+function vlog(x: f64): f64 {
+  const u = reinterpret<u64>(x);
+  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
+  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
+  const hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  let p: f64 = 2.0 / 21;
+  p = p * s2 + 2.0 / 19;
+  p = p * s2 + 2.0 / 17;
+  p = p * s2 + 2.0 / 15;
+  p = p * s2 + 2.0 / 13;
+  p = p * s2 + 2.0 / 11;
+  p = p * s2 + 2.0 / 9;
+  p = p * s2 + 2.0 / 7;
+  p = p * s2 + 2.0 / 5;
+  p = p * s2 + 2.0 / 3;
+  const f = m - 1.0;
+  return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
+}
+// log(1 + v) for v > -1 with 1 + v normal.
+@inline function vlog1p(v: f64): f64 {
+  const u = 1.0 + v;
+  return vlog(u) + (v - (u - 1.0)) / u;
+}
+
 const GAMMA_BIG: f64 = 15.0;
 function gammaConst(a: f64, b: f64): f64 {
   if (a < GAMMA_BIG) return -lgam(a) - a * Math.log(b);
@@ -93,7 +150,7 @@ function gammaConst(a: f64, b: f64): f64 {
 @inline function gammaLogpdf(a: f64, b: f64, c: f64, x: f64, y: f64): f64 {
   if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
   const u = x / (a * b) - 1.0;
-  return c - a * (u - Math.log1p(u)) - y;
+  return c - a * (u - vlog1p(u)) - y;
 }
 
 // ---------- families ----------
@@ -103,13 +160,11 @@ function sdFactor(fam: i32): f64 {
   if (fam == FAM_LOGLOGISTIC) return PI / Math.sqrt(3.0);
   return 1.0;
 }
-// Exponents below EXP_TINY give 0 directly (mirror of native exp_or_zero: the exp would only underflow).
-@inline function expOrZero(x: f64): f64 { return x < EXP_TINY ? 0.0 : Math.exp(x); }
 @inline function honly(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) return z - expOrZero(z);
-  if (fam == FAM_FRECHET) return -z - expOrZero(-z);
+  if (fam == FAM_WEIBULL) return z - vexp(z);
+  if (fam == FAM_FRECHET) return -z - vexp(-z);
   const az = Math.abs(z);
-  return -az - 2.0 * Math.log1p(expOrZero(-az));
+  return -az - 2.0 * vlog1p(vexp(-az));
 }
 
 // Work counter: point × component evaluations (mirror of native g_work).
@@ -206,17 +261,17 @@ function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
   for (let i = 0; i < n; ++i) {
     const z = (ld(wY, i) - mu) * inv;
     if (fam == FAM_WEIBULL) {
-      const e = expOrZero(z);
+      const e = vexp(z);
       st(E, i, e);
       st(H, i, z - e);
     } else if (fam == FAM_FRECHET) {
-      const e = expOrZero(-z);
+      const e = vexp(-z);
       st(E, i, e);
       st(H, i, -z - e);
     } else {
-      const az = Math.abs(z), e = expOrZero(-az);
+      const az = Math.abs(z), e = vexp(-az);
       st(E, i, e);
-      st(H, i, -az - 2.0 * Math.log1p(e));
+      st(H, i, -az - 2.0 * vlog1p(e));
     }
   }
   sti(tagFam, slot, fam);
@@ -383,13 +438,13 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
     let s = 0.0;
     for (let j = 0; j < k; ++j) {
       const d = ld(lp, j) - m;
-      const e = d < EXP_CUTOFF ? 0.0 : Math.exp(d); // below e^-40 a term is lost in the sum anyway
+      const e = d < EXP_CUTOFF ? 0.0 : vexp(d); // below e^-40 a term is lost in the sum anyway
       st(lp, j, e);
       s += e;
     }
     const is = 1.0 / s;
     for (let j = 0; j < k; ++j) st(R, j * n + i, ld(lp, j) * is);
-    L += m + Math.log(s);
+    L += m + vlog(s);
   }
   return L;
 }

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "varmap/status.h"
@@ -45,6 +46,76 @@ constexpr double CORE_FRACTION[CORE_STARTS] = {0.5, 0.2};
 constexpr int GREEDY_WINDOWS = 3;  // greedy starts at residual windows of GREEDY_FRACTION * n / k runs
 constexpr double GREEDY_FRACTION[GREEDY_WINDOWS] = {0.5, 0.2, 0.08};
 constexpr int GREEDY_TAILS = 2;    // greedy starts on the lowest / highest max(3, n/(4k)) runs  // EM iterations of every start before the best one is continued
+
+// ---------- elementary functions for the per-run loops ----------
+// exp, log and log1p as branch-free polynomials (no library calls), so that g++ vectorizes the E-step and the h(z)
+// loops (the scalar libm calls were ~40% of a fit), and so that both backends compute the same bits: wasm/mixture.ts
+// evaluates the same operations in the same order. Accuracy: a few ulp (Taylor/atanh series beyond 1e-17).
+constexpr double SHIFT52 = 6755399441055744.0;  // 1.5·2^52: adding it rounds to an integer held in the low bits
+constexpr double LOG2E = 1.4426950408889634;
+constexpr double LN2_HI = 0.6931471803691238;  // ln 2 split so that n·LN2_HI is exact for |n| < 2^21
+constexpr double LN2_LO = 1.9082149292705877e-10;
+inline uint64_t bits_of(double v) {
+  uint64_t u;
+  std::memcpy(&u, &v, 8);
+  return u;
+}
+inline double of_bits(uint64_t u) {
+  double v;
+  std::memcpy(&v, &u, 8);
+  return v;
+}
+// e^x; 0 below EXP_TINY (as exp_or_zero), +inf above 709 (e^709 ≈ 8e307), NaN for NaN.
+inline double vexp(double x) {
+  const double xc = x < EXP_TINY ? EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const double t = xc * LOG2E + SHIFT52;
+  const double nd = t - SHIFT52;
+  const double r = (xc - nd * LN2_HI) - nd * LN2_LO;  // |r| <= ln2/2
+  double p = 1.0 / 6227020800.0;                     // Taylor to r^13/13! (remainder < 5e-18)
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = (p * r) * r + r + 1.0;
+  const double scale = of_bits((bits_of(t) + 1023) << 52);  // 2^nd, nd in [-1021, 1023]
+  const double v = p * scale;
+  return x < EXP_TINY ? 0.0 : (x > 709.0 ? INFINITY : v);
+}
+// log x for a positive normal x (callers pass sums >= 1 and 1 + e with e >= 0).
+inline double vlog(double x) {
+  const uint64_t u = bits_of(x);
+  double m = of_bits((u & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);  // [1, 2)
+  double e = of_bits((u >> 52) | 0x4330000000000000ULL) - 4503599627371519.0;  // biased exponent - 1023
+  const bool hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;  // |s| <= 0.1716: atanh series to s^21 (< 1e-17)
+  double p = 2.0 / 21;
+  p = p * s2 + 2.0 / 19;
+  p = p * s2 + 2.0 / 17;
+  p = p * s2 + 2.0 / 15;
+  p = p * s2 + 2.0 / 13;
+  p = p * s2 + 2.0 / 11;
+  p = p * s2 + 2.0 / 9;
+  p = p * s2 + 2.0 / 7;
+  p = p * s2 + 2.0 / 5;
+  p = p * s2 + 2.0 / 3;
+  const double f = m - 1.0;
+  // log m = 2s + s·s2·p = f − s·f + s·s2·p (2s = f − s·f: keeps the leading term exact)
+  return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
+}
+// log(1 + v) for v > -1 with 1 + v normal: log of the rounded sum plus the first-order correction for its rounding.
+inline double vlog1p(double v) {
+  const double u = 1.0 + v;
+  return vlog(u) + (v - (u - 1.0)) / u;
+}
 
 // ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
 inline uint64_t mix64(uint64_t z) {
@@ -123,7 +194,7 @@ double gamma_const(double a, double b) {
 inline double gamma_logpdf(double a, double b, double c, double x, double y) {
   if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
   const double u = x / (a * b) - 1.0;
-  return c - a * (u - std::log1p(u)) - y;
+  return c - a * (u - vlog1p(u)) - y;
 }
 
 // ---------- families ----------
@@ -137,13 +208,12 @@ inline double sd_factor(int fam) {
   return 1.0;
 }
 // h(z) = log of the standardized density of the log-domain families (h' and h'' in mstep_ls, from the
-// exponential hfill caches). Exponents below EXP_TINY give 0 directly: the exp would only underflow.
-inline double exp_or_zero(double x) { return x < EXP_TINY ? 0.0 : std::exp(x); }
+// exponential hfill caches).
 inline double honly(int fam, double z) {
-  if (fam == FAM_WEIBULL) return z - std::exp(z);
-  if (fam == FAM_FRECHET) return -z - std::exp(-z);
+  if (fam == FAM_WEIBULL) return z - vexp(z);
+  if (fam == FAM_FRECHET) return -z - vexp(-z);
   const double az = std::fabs(z);
-  return -az - 2.0 * std::log1p(std::exp(-az));
+  return -az - 2.0 * vlog1p(vexp(-az));
 }
 
 // Work counter: density/derivative evaluations (point × component), reported per fit so that timings can be
@@ -157,6 +227,7 @@ struct Work {
   double dx = 0, dy = 0;      // resolutions (scaled x, log x)
   double amax = 0;            // gamma shape cap from the tie floor
   std::vector<double> resp;   // k*n responsibilities, component-major
+  std::vector<double> rowmax, rowsum;  // E-step scratch: per run the largest log-density and the log-sum-exp
   std::vector<int32_t> group;
   const int32_t* order = nullptr;  // indices sorting x ascending
   // Log-domain families: per-slot cache of h(z_i) and of the exponential inside it at (fam, mu, sig) over all
@@ -179,29 +250,35 @@ struct Work {
   }
 };
 
+// The per-run loops, one per family so that each vectorizes (target clones: AVX2 where the CPU has it).
+__attribute__((target_clones("avx2", "default"))) void hfill_loop(int fam, int32_t n, const double* __restrict y,
+                                                                  double mu, double inv, double* __restrict H,
+                                                                  double* __restrict E) {
+  if (fam == FAM_WEIBULL) {
+    for (int32_t i = 0; i < n; ++i) {
+      const double z = (y[i] - mu) * inv, e = vexp(z);
+      E[i] = e;
+      H[i] = z - e;
+    }
+  } else if (fam == FAM_FRECHET) {
+    for (int32_t i = 0; i < n; ++i) {
+      const double z = (y[i] - mu) * inv, e = vexp(-z);
+      E[i] = e;
+      H[i] = -z - e;
+    }
+  } else {
+    for (int32_t i = 0; i < n; ++i) {
+      const double z = (y[i] - mu) * inv, az = std::fabs(z), e = vexp(-az);
+      E[i] = e;
+      H[i] = -az - 2.0 * vlog1p(e);
+    }
+  }
+}
+
 // h(z_i) (and e_i: exp(z) Weibull, exp(-z) Fréchet, exp(-|z|) logistic) at (mu, sig) for all runs, in `slot`.
 void hfill(int fam, Work& wk, int slot, double mu, double sig) {
   if (wk.tag_fam[slot] == fam && wk.tag_mu[slot] == mu && wk.tag_sig[slot] == sig) return;
-  const int32_t n = wk.n;
-  const double inv = 1.0 / sig;
-  double* H = wk.hp[slot];
-  double* E = wk.ep[slot];
-  for (int32_t i = 0; i < n; ++i) {
-    const double z = (wk.y[i] - mu) * inv;
-    if (fam == FAM_WEIBULL) {
-      const double e = exp_or_zero(z);
-      E[i] = e;
-      H[i] = z - e;
-    } else if (fam == FAM_FRECHET) {
-      const double e = exp_or_zero(-z);
-      E[i] = e;
-      H[i] = -z - e;
-    } else {
-      const double az = std::fabs(z), e = exp_or_zero(-az);
-      E[i] = e;
-      H[i] = -az - 2.0 * std::log1p(e);
-    }
-  }
+  hfill_loop(fam, wk.n, wk.y, mu, 1.0 / sig, wk.hp[slot], wk.ep[slot]);
   wk.tag_fam[slot] = fam;
   wk.tag_mu[slot] = mu;
   wk.tag_sig[slot] = sig;
@@ -405,6 +482,64 @@ void mstep_component(int fam, Work& wk, int slot, const double* w, double W, int
 }
 
 // ---------- E-step: responsibilities and the log-likelihood of the scaled runs ----------
+// The per-run loops of the E-step (vectorized: target clones). Component log-densities of a normal on v:
+__attribute__((target_clones("avx2", "default"))) void estep_gauss_loop(int32_t n, const double* __restrict v,
+                                                                        double a, double inv, double c,
+                                                                        double* __restrict Rj) {
+  for (int32_t i = 0; i < n; ++i) {
+    const double z = (v[i] - a) * inv;
+    Rj[i] = c - 0.5 * z * z;
+  }
+}
+__attribute__((target_clones("avx2", "default"))) void estep_gamma_loop(int32_t n, const double* __restrict x,
+                                                                        const double* __restrict y, double a,
+                                                                        double b, double c, double* __restrict Rj) {
+  if (a < GAMMA_BIG) {
+    for (int32_t i = 0; i < n; ++i) Rj[i] = c + (a - 1.0) * y[i] - x[i] / b;
+  } else {
+    const double ab = a * b;
+    for (int32_t i = 0; i < n; ++i) {
+      const double u = x[i] / ab - 1.0;
+      Rj[i] = c - a * (u - vlog1p(u)) - y[i];
+    }
+  }
+}
+// Per run i: M[i] <- log Σ_j e^R[j][i] (by the largest term m_i: m_i + log Σ_j e^(R[j][i] − m_i); terms below
+// e^-40 are lost in the sum anyway and count as 0), R[j][i] <- responsibilities; S is scratch. False when some
+// run has no finite log-density.
+__attribute__((target_clones("avx2", "default"))) bool estep_normalize(int k, int32_t n, double* __restrict R,
+                                                                       double* __restrict M, double* __restrict S) {
+  for (int32_t i = 0; i < n; ++i) {
+    M[i] = -INFINITY;
+    S[i] = 0.0;
+  }
+  for (int j = 0; j < k; ++j) {
+    const double* Rj = R + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) M[i] = Rj[i] > M[i] ? Rj[i] : M[i];
+  }
+  bool finite = true;
+  for (int32_t i = 0; i < n; ++i) finite = finite & (M[i] > -INFINITY);
+  if (!finite) return false;
+  for (int j = 0; j < k; ++j) {
+    double* Rj = R + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) {
+      const double d = Rj[i] - M[i];
+      const double e = d < EXP_CUTOFF ? 0.0 : vexp(d);
+      Rj[i] = e;
+      S[i] += e;
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const double s = S[i];
+    M[i] += vlog(s);  // M becomes the log-likelihood term of run i
+    S[i] = 1.0 / s;
+  }
+  for (int j = 0; j < k; ++j) {
+    double* Rj = R + size_t(j) * n;
+    for (int32_t i = 0; i < n; ++i) Rj[i] *= S[i];
+  }
+  return true;
+}
 double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const double* pb) {
   const int32_t n = wk.n;
   g_work += double(n) * k;
@@ -424,45 +559,26 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
       hfill(fam, wk, j, pa[j], pb[j]);
       H[j] = wk.hp[j];
     }
-  // component log-densities, component-major into R (one tight loop per component), then per run the
-  // log-sum-exp and the responsibilities in place
+  // component log-densities, component-major into R (one tight loop per component), then the log-sum-exp over
+  // components and the responsibilities in place (estep_normalize)
   double* R = wk.resp.data();
   for (int j = 0; j < k; ++j) {
     double* Rj = R + size_t(j) * n;
     const double cj = c[j], aj = pa[j], ij = inv[j];
     if (fam == FAM_NORMAL || fam == FAM_LOGNORMAL) {
-      const double* v = fam == FAM_NORMAL ? wk.x : wk.y;
-      for (int32_t i = 0; i < n; ++i) {
-        const double z = (v[i] - aj) * ij;
-        Rj[i] = cj - 0.5 * z * z;
-      }
+      estep_gauss_loop(n, fam == FAM_NORMAL ? wk.x : wk.y, aj, ij, cj, Rj);
     } else if (fam == FAM_GAMMA) {
-      const double bj = pb[j];
-      for (int32_t i = 0; i < n; ++i) Rj[i] = gamma_logpdf(aj, bj, cj, wk.x[i], wk.y[i]);
+      estep_gamma_loop(n, wk.x, wk.y, aj, pb[j], cj, Rj);
     } else {
       const double* Hj = H[j];
       for (int32_t i = 0; i < n; ++i) Rj[i] = cj + Hj[i];
     }
   }
+  double* M = wk.rowmax.data();
+  double* S = wk.rowsum.data();
+  if (!estep_normalize(k, n, R, M, S)) return -INFINITY;
   double L = 0.0;
-  for (int32_t i = 0; i < n; ++i) {
-    double m = -INFINITY;
-    for (int j = 0; j < k; ++j) {
-      const double v = R[size_t(j) * n + i];
-      if (v > m) m = v;
-    }
-    if (!(m > -INFINITY)) return -INFINITY;
-    double s = 0.0;
-    double e[KMAX];
-    for (int j = 0; j < k; ++j) {
-      const double d = R[size_t(j) * n + i] - m;
-      e[j] = d < EXP_CUTOFF ? 0.0 : std::exp(d);  // below e^-40 a term is lost in the sum anyway
-      s += e[j];
-    }
-    const double is = 1.0 / s;
-    for (int j = 0; j < k; ++j) R[size_t(j) * n + i] = e[j] * is;
-    L += m + std::log(s);
-  }
+  for (int32_t i = 0; i < n; ++i) L += M[i];  // in run order: the same sum in both backends
   return L;
 }
 
@@ -1072,6 +1188,8 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
   std::vector<int32_t> order(nmax);
   Work wk;
   wk.resp.resize(size_t(kmax) * nmax);
+  wk.rowmax.resize(nmax);
+  wk.rowsum.resize(nmax);
   wk.group.resize(nmax);
   std::vector<int32_t> group2(nmax);
   std::vector<Ctx> ctx_store(1);
