@@ -184,28 +184,55 @@ let wOrder: usize = 0;
 let outA: f64 = 0;
 let outB: f64 = 0;
 
-function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
-  gWork += 2.0 * n;
-  let s = 0.0;
-  for (let i = 0; i < n; ++i) s += ld(w, i) * ld(v, i);
-  const mu = s / W;
-  let q = 0.0;
+// ---------- sums over the runs (mirror of native lane_sum, lane_dot, lane_wsq, ls_moments) ----------
+// Four interleaved lanes (lane l adds the runs i ≡ l mod 4, in order), combined as (l0 + l1) + (l2 + l3).
+const LANES: i32 = 4;
+const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
+@inline function laneAdd(q: i32, l: i32, v: f64): void {
+  const p = laneAcc + ((<usize>(q * LANES + l)) << 3);
+  store<f64>(p, load<f64>(p) + v);
+}
+function laneClear(m: i32): void { for (let q = 0; q < m * LANES; ++q) store<f64>(laneAcc + (<usize>q << 3), 0.0); }
+@inline function laneTotal(q: i32): f64 {
+  const p = laneAcc + ((<usize>(q * LANES)) << 3);
+  return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
+}
+// Σ w_i
+function laneSum(w: usize, n: i32): f64 {
+  laneClear(1);
+  for (let i = 0; i < n; ++i) laneAdd(0, i & 3, ld(w, i));
+  return laneTotal(0);
+}
+// Σ w_i v_i, terms with w_i = 0 left out
+function laneDot(w: usize, v: usize, n: i32): f64 {
+  laneClear(1);
+  for (let i = 0; i < n; ++i) {
+    const wi = ld(w, i);
+    laneAdd(0, i & 3, wi != 0.0 ? wi * ld(v, i) : 0.0);
+  }
+  return laneTotal(0);
+}
+// Σ w_i (v_i − mu)²
+function laneWsq(w: usize, v: usize, mu: f64, n: i32): f64 {
+  laneClear(1);
   for (let i = 0; i < n; ++i) {
     const d = ld(v, i) - mu;
-    q += ld(w, i) * d * d;
+    laneAdd(0, i & 3, ld(w, i) * d * d);
   }
-  const sd = Math.sqrt(q / W);
+  return laneTotal(0);
+}
+
+function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
+  gWork += 2.0 * n;
+  const mu = laneDot(w, v, n) / W;
+  const sd = Math.sqrt(laneWsq(w, v, mu, n) / W);
   outA = mu;
   outB = sd > floorSd ? sd : floorSd;
 }
 
 function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): void {
   gWork += 2.0 * n;
-  let s = 0.0, sy = 0.0;
-  for (let i = 0; i < n; ++i) {
-    s += ld(w, i) * ld(x, i);
-    sy += ld(w, i) * ld(y, i);
-  }
+  const s = laneDot(w, x, n), sy = laneDot(w, y, n);
   const xbar = s / W;
   let t = Math.log(xbar) - sy / W; // log x̄ − mean log x (x̄ is O(1): runs scaled to mean 1)
   if (!(t > GAMMA_T_DIRECT)) {
@@ -290,13 +317,7 @@ function hswap(s: i32, t: i32): void {
 function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
   gWork += <f64>n;
   hfill(fam, KMAX, mu, sig);
-  const H = slotH(KMAX);
-  let q = 0.0;
-  for (let i = 0; i < n; ++i) {
-    const wi = ld(w, i);
-    if (wi != 0.0) q += wi * ld(H, i);
-  }
-  return q - W * Math.log(sig);
+  return laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
 }
 
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
@@ -308,10 +329,9 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     const inv = 1.0 / sig;
     hfill(fam, slot, mu, sig);
     const H = slotH(slot), E = slotE(slot);
-    let A0 = 0.0, A1 = 0.0, A2 = 0.0, B1 = 0.0, B2 = 0.0, C2 = 0.0;
+    laneClear(6);
     for (let i = 0; i < n; ++i) {
       const wi = ld(w, i);
-      if (wi == 0.0) continue;
       const z = (ld(y, i) - mu) * inv;
       const e = ld(E, i);
       let h1: f64, h2: f64;
@@ -322,18 +342,19 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
         h1 = e - 1.0;
         h2 = -e;
       } else {
-        const p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+        const p = (z >= 0 ? 1.0 : e) / (1.0 + e);
         h1 = 1.0 - 2.0 * p;
         h2 = -2.0 * p * (1.0 - p);
       }
-      const h = ld(H, i);
-      A0 += wi * h;
-      A1 += wi * h1;
-      A2 += wi * h2;
-      B1 += wi * z * h1;
-      B2 += wi * z * h2;
-      C2 += wi * z * z * h2;
+      const on = wi != 0.0, l = i & 3;
+      laneAdd(0, l, on ? wi * ld(H, i) : 0.0);
+      laneAdd(1, l, on ? wi * h1 : 0.0);
+      laneAdd(2, l, on ? wi * h2 : 0.0);
+      laneAdd(3, l, on ? wi * z * h1 : 0.0);
+      laneAdd(4, l, on ? wi * z * h2 : 0.0);
+      laneAdd(5, l, on ? wi * z * z * h2 : 0.0);
     }
+    const A0 = laneTotal(0), A1 = laneTotal(1), A2 = laneTotal(2), B1 = laneTotal(3), B2 = laneTotal(4), C2 = laneTotal(5);
     const ls = Math.log(sig);
     const Q = A0 - W * ls;
     const gm = -A1 * inv, gs = -W - B1;
@@ -521,8 +542,7 @@ function initFromWeights(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): voi
   const n = wN;
   for (let j = 0; j < k; ++j) {
     const wj = wResp + ((<usize>j * n) << 3);
-    let cnt = 0.0;
-    for (let i = 0; i < n; ++i) cnt += ld(wj, i);
+    const cnt = laneSum(wj, n);
     if (cnt == 0.0) {
       for (let i = 0; i < n; ++i) st(wj, i, 1.0);
       mstepComponent(fam, j, wj, <f64>n, 100, false, 0.0, 0.0);
@@ -726,8 +746,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
   while (it < maxIter) {
     for (let j = 0; j < k; ++j) {
       const wj = wResp + ((<usize>j * n) << 3);
-      let W = 0.0;
-      for (let i = 0; i < n; ++i) W += ld(wj, i);
+      const W = laneSum(wj, n);
       st(sNa, j, ld(pa, j));
       st(sNb, j, ld(pb, j));
       st(sNw, j, W / n);

@@ -301,19 +301,55 @@ inline void hswap(Work& wk, int s, int t) {
   wk.tag_sig[t] = v;
 }
 
+// ---------- sums over the runs ----------
+// Every sum over the runs inside EM is taken in four interleaved lanes (lane l adds the runs i ≡ l mod 4, in
+// order) and combined as (l0 + l1) + (l2 + l3): independent chains that g++ vectorizes (a single chain waits on
+// each add), in an order wasm/mixture.ts repeats.
+constexpr int LANES = 4;
+inline double lanes_total(const double* a) { return (a[0] + a[1]) + (a[2] + a[3]); }
+// Σ w_i
+__attribute__((target_clones("avx2", "default"))) double lane_sum(const double* __restrict w, int32_t n) {
+  double a[LANES] = {0, 0, 0, 0};
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES)
+    for (int l = 0; l < LANES; ++l) a[l] += w[i + l];
+  for (int l = 0; i < n; ++i, ++l) a[l] += w[i];
+  return lanes_total(a);
+}
+// Σ w_i v_i, terms with w_i = 0 left out (v_i may then be infinite)
+__attribute__((target_clones("avx2", "default"))) double lane_dot(const double* __restrict w,
+                                                                  const double* __restrict v, int32_t n) {
+  double a[LANES] = {0, 0, 0, 0};
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES)
+    for (int l = 0; l < LANES; ++l) a[l] += w[i + l] != 0.0 ? w[i + l] * v[i + l] : 0.0;
+  for (int l = 0; i < n; ++i, ++l) a[l] += w[i] != 0.0 ? w[i] * v[i] : 0.0;
+  return lanes_total(a);
+}
+// Σ w_i (v_i − mu)²
+__attribute__((target_clones("avx2", "default"))) double lane_wsq(const double* __restrict w,
+                                                                  const double* __restrict v, double mu,
+                                                                  int32_t n) {
+  double a[LANES] = {0, 0, 0, 0};
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES)
+    for (int l = 0; l < LANES; ++l) {
+      const double d = v[i + l] - mu;
+      a[l] += w[i + l] * d * d;
+    }
+  for (int l = 0; i < n; ++i, ++l) {
+    const double d = v[i] - mu;
+    a[l] += w[i] * d * d;
+  }
+  return lanes_total(a);
+}
+
 // ---------- M-steps (weighted MLE of one component) ----------
 // Normal on v (x or y) with sd floor.
 void mstep_normal(const double* v, const double* w, int32_t n, double W, double floor_sd, double* a, double* b) {
   g_work += 2.0 * n;
-  double s = 0.0;
-  for (int32_t i = 0; i < n; ++i) s += w[i] * v[i];
-  const double mu = s / W;
-  double q = 0.0;
-  for (int32_t i = 0; i < n; ++i) {
-    const double d = v[i] - mu;
-    q += w[i] * d * d;
-  }
-  const double sd = std::sqrt(q / W);
+  const double mu = lane_dot(w, v, n) / W;
+  const double sd = std::sqrt(lane_wsq(w, v, mu, n) / W);
   *a = mu;
   *b = sd > floor_sd ? sd : floor_sd;
 }
@@ -322,11 +358,7 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
 void mstep_gamma(const double* x, const double* y, const double* w, int32_t n, double W, double amax, double* shape,
                  double* scale) {
   g_work += 2.0 * n;
-  double s = 0.0, sy = 0.0;
-  for (int32_t i = 0; i < n; ++i) {
-    s += w[i] * x[i];
-    sy += w[i] * y[i];
-  }
+  const double s = lane_dot(w, x, n), sy = lane_dot(w, y, n);
   const double xbar = s / W;
   double t = std::log(xbar) - sy / W;  // log x̄ − mean log x (x̄ is O(1): the runs are scaled to mean 1)
   if (!(t > GAMMA_T_DIRECT)) {
@@ -364,6 +396,53 @@ void mstep_gamma(const double* x, const double* y, const double* w, int32_t n, d
   *scale = xbar / a;
 }
 
+// The weighted sums of h(z) and its derivatives that Newton's step on (mu, log sigma) needs, m[0..5] =
+// Σw·h, Σw·h', Σw·h'', Σw·z·h', Σw·z·h'', Σw·z²·h'' (lanes as above; runs with w = 0 left out).
+template <int FAM>
+__attribute__((always_inline)) inline void ls_moments_of(int32_t n, const double* __restrict w,
+                                                         const double* __restrict y, double mu, double inv,
+                                                         const double* __restrict H, const double* __restrict E,
+                                                         double* out) {
+  double a[6][LANES] = {};
+  auto add = [&](int32_t i, int l) {
+    const double wi = w[i];
+    const double z = (y[i] - mu) * inv;
+    const double e = E[i];
+    double h1, h2;
+    if (FAM == FAM_WEIBULL) {
+      h1 = 1.0 - e;
+      h2 = -e;
+    } else if (FAM == FAM_FRECHET) {
+      h1 = e - 1.0;
+      h2 = -e;
+    } else {
+      const double p = (z >= 0 ? 1.0 : e) / (1.0 + e);
+      h1 = 1.0 - 2.0 * p;
+      h2 = -2.0 * p * (1.0 - p);
+    }
+    const bool on = wi != 0.0;
+    a[0][l] += on ? wi * H[i] : 0.0;
+    a[1][l] += on ? wi * h1 : 0.0;
+    a[2][l] += on ? wi * h2 : 0.0;
+    a[3][l] += on ? wi * z * h1 : 0.0;
+    a[4][l] += on ? wi * z * h2 : 0.0;
+    a[5][l] += on ? wi * z * z * h2 : 0.0;
+  };
+  int32_t i = 0;
+  for (; i + LANES <= n; i += LANES)
+    for (int l = 0; l < LANES; ++l) add(i + l, l);
+  for (int l = 0; i < n; ++i, ++l) add(i, l);
+  for (int q = 0; q < 6; ++q) out[q] = lanes_total(a[q]);
+}
+__attribute__((target_clones("avx2", "default"))) void ls_moments(int fam, int32_t n, const double* __restrict w,
+                                                                  const double* __restrict y, double mu,
+                                                                  double inv, const double* __restrict H,
+                                                                  const double* __restrict E, double* out) {
+  if (fam == FAM_WEIBULL) ls_moments_of<FAM_WEIBULL>(n, w, y, mu, inv, H, E, out);
+  else if (fam == FAM_FRECHET) ls_moments_of<FAM_FRECHET>(n, w, y, mu, inv, H, E, out);
+  else ls_moments_of<FAM_LOGLOGISTIC>(n, w, y, mu, inv, H, E, out);
+}
+
 // Log-domain location-scale families: safeguarded Newton on (mu, log sigma) of Σ w [h(z) − log σ],
 // sigma kept >= sfloor. Starts from (*mu, *sig); at most maxit Newton steps, each with backtracking so the
 // objective never decreases (a generalized EM step when maxit is small).
@@ -371,11 +450,7 @@ double ls_objective(int fam, Work& wk, const double* w, double W, double mu, dou
   const int32_t n = wk.n;
   g_work += n;
   hfill(fam, wk, KMAX, mu, sig);
-  const double* H = wk.hp[KMAX];
-  double q = 0.0;
-  for (int32_t i = 0; i < n; ++i)
-    if (w[i] != 0.0) q += w[i] * H[i];
-  return q - W * std::log(sig);
+  return lane_dot(w, wk.hp[KMAX], n) - W * std::log(sig);
 }
 void mstep_ls(int fam, Work& wk, int slot, const double* w, double W, double sfloor, int maxit, double* mu_io,
               double* sig_io) {
@@ -388,34 +463,9 @@ void mstep_ls(int fam, Work& wk, int slot, const double* w, double W, double sfl
     g_work += n;
     const double inv = 1.0 / sig;
     hfill(fam, wk, slot, mu, sig);
-    const double* H = wk.hp[slot];
-    const double* E = wk.ep[slot];
-    double A0 = 0, A1 = 0, A2 = 0, B1 = 0, B2 = 0, C2 = 0;
-    for (int32_t i = 0; i < n; ++i) {
-      const double wi = w[i];
-      if (wi == 0.0) continue;
-      const double z = (y[i] - mu) * inv;
-      const double e = E[i];
-      double h1, h2;
-      if (fam == FAM_WEIBULL) {
-        h1 = 1.0 - e;
-        h2 = -e;
-      } else if (fam == FAM_FRECHET) {
-        h1 = e - 1.0;
-        h2 = -e;
-      } else {
-        const double p = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-        h1 = 1.0 - 2.0 * p;
-        h2 = -2.0 * p * (1.0 - p);
-      }
-      const double h = H[i];
-      A0 += wi * h;
-      A1 += wi * h1;
-      A2 += wi * h2;
-      B1 += wi * z * h1;
-      B2 += wi * z * h2;
-      C2 += wi * z * z * h2;
-    }
+    double m[6];
+    ls_moments(fam, n, w, y, mu, inv, wk.hp[slot], wk.ep[slot], m);
+    const double A0 = m[0], A1 = m[1], A2 = m[2], B1 = m[3], B2 = m[4], C2 = m[5];
     const double ls = std::log(sig);
     const double Q = A0 - W * ls;
     const double gm = -A1 * inv, gs = -W - B1;
@@ -709,8 +759,7 @@ void init_from_weights(int fam, int k, Work& wk, double* pw, double* pa, double*
   const int32_t n = wk.n;
   for (int j = 0; j < k; ++j) {
     double* wj = wk.resp.data() + size_t(j) * n;
-    double cnt = 0.0;
-    for (int32_t i = 0; i < n; ++i) cnt += wj[i];
+    const double cnt = lane_sum(wj, n);
     if (cnt == 0.0) {
       for (int32_t i = 0; i < n; ++i) wj[i] = 1.0;
       mstep_component(fam, wk, j, wj, double(n), 100, false, &pa[j], &pb[j]);
@@ -898,8 +947,7 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
   while (it < max_iter) {
     for (int j = 0; j < k; ++j) {
       const double* wj = wk.resp.data() + size_t(j) * n;
-      double W = 0.0;
-      for (int32_t i = 0; i < n; ++i) W += wj[i];
+      const double W = lane_sum(wj, n);
       na[j] = pa[j];
       nb[j] = pb[j];
       nw[j] = W / n;
