@@ -700,6 +700,35 @@ let sLp: usize = 0;
 // 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
 let seenBase: usize = 0;
 let seenCount: i32 = 0;
+// (mirror of native racing) at iteration RACE_AT_c a short run whose projected log L is below that of RACE_KEEP_c
+// earlier starts of the model is given up; projections as native (Aitken, gain capped at RACE_CAP changes).
+const RACE_AT_0: i32 = 10;
+const RACE_AT_1: i32 = 15;
+const RACE_KEEP_0: i32 = 3;
+const RACE_KEEP_1: i32 = 1;
+const RACE_CAP: f64 = 50.0;
+const raced = memory.data(2 * MAX_STARTS * 8); // per checkpoint, the projections of earlier starts
+let nRaced0: i32 = 0;
+let nRaced1: i32 = 0;
+function raceReset(): void { nRaced0 = 0; nRaced1 = 0; }
+// at checkpoint c: true when RACE_KEEP_c earlier starts are ahead of L; L is remembered
+function raceBehind(c: i32, L: f64): bool {
+  const base = raced + ((<usize>(c * MAX_STARTS)) << 3);
+  const count = c == 0 ? nRaced0 : nRaced1;
+  let ahead = 0;
+  for (let q = 0; q < count; ++q) if (ld(base, q) > L) ++ahead;
+  if (count < MAX_STARTS) {
+    st(base, count, L);
+    if (c == 0) ++nRaced0;
+    else ++nRaced1;
+  }
+  return ahead >= (c == 0 ? RACE_KEEP_0 : RACE_KEEP_1);
+}
+// a start that converged after `it` iterations stands with its final L at the checkpoints it did not reach
+function raceConverged(it: i32, L: f64): void {
+  if (it < RACE_AT_0 && nRaced0 < MAX_STARTS) st(raced, nRaced0++, L);
+  if (it < RACE_AT_1 && nRaced1 < MAX_STARTS) st(raced + ((<usize>MAX_STARTS) << 3), nRaced1++, L);
+}
 function sameState(fam: i32, k: i32, u: usize, v: usize): bool {
   for (let j = 0; j < k; ++j) {
     const sc = ld(u, 2 * k + j) > ld(v, 2 * k + j) ? ld(u, 2 * k + j) : ld(v, 2 * k + j);
@@ -736,13 +765,14 @@ function seenBefore(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): bool {
 }
 
 // `abandon`: a short run still below this after PRUNE_AT iterations is given up (-Infinity keeps every run);
-// with `dedupe`, so is one whose state then repeats an earlier short run's.
-function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false): void {
+// with `dedupe`, so is one whose state then repeats an earlier short run's; with `race`, one that loses the race.
+function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false, race: bool = false): void {
   const n = wN;
   let L = estep(fam, k, pw, pa, pb, sC, sInv, sG1, sLp);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
   let it = 0;
   let conv = false;
+  let prevChange = 0.0;
   while (it < maxIter) {
     for (let j = 0; j < k; ++j) {
       const wj = wResp + ((<usize>j * n) << 3);
@@ -767,8 +797,22 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
     const change = Math.abs(nL - L);
     const scale = Math.abs(nL) > 1.0 ? Math.abs(nL) : 1.0;
     L = nL;
-    if (change < tol * scale) { conv = true; break; }
+    if (change < tol * scale) {
+      conv = true;
+      if (race) raceConverged(it, L);
+      break;
+    }
     if (it == PRUNE_AT && (L < abandon || (dedupe && seenBefore(fam, k, pw, pa, pb)))) break;
+    if (race) {
+      const r = prevChange > 0.0 ? change / prevChange : 1.0;
+      let gain = r < 1.0 ? change * r / (1.0 - r) : RACE_CAP * change;
+      if (gain > RACE_CAP * change) gain = RACE_CAP * change;
+      let out = false;
+      if (it == RACE_AT_0) out = raceBehind(0, L + gain);
+      if (it == RACE_AT_1) out = raceBehind(1, L + gain);
+      if (out) break;
+    }
+    prevChange = change;
   }
   emL = L; emIters = it; emConv = conv;
 }
@@ -918,6 +962,7 @@ function fitModel(fam: i32, k: i32): usize {
   const pw = sPw, pa = sPa, pb = sPb;
   let bestL = -Infinity, bestIt = 0, bestConv = false;
   seenCount = 0;
+  raceReset();
   for (let rs = 0; rs < nrest; ++rs) {
     if (k == 1) {
       for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
@@ -957,7 +1002,7 @@ function fitModel(fam: i32, k: i32): usize {
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
     // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
     const loose = SHORT_TOL > cxTol;
-    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true);
+    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true, true);
     if (loose) emConv = false;
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {

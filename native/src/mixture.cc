@@ -895,9 +895,40 @@ struct FitResult {
 // optimum, so it is stopped there. "Nearly": weights within DUP_TOL, locations and scales within DUP_TOL of the
 // component's scale (gamma: shape and scale within DUP_TOL relative).
 constexpr int MAX_STARTS = 64;
+// Racing the starts (most short runs used to run all SHORT_ITER iterations, and few of them win): at iteration
+// RACE_AT[c] a short run whose projected log L is below that of RACE_KEEP[c] earlier starts of the same model is
+// given up. Projected: Aitken's extrapolation of linear convergence, L + ΔL·r/(1 − r) with r the ratio of the
+// last two changes, the gain capped at RACE_CAP·ΔL; a start that converged sooner stands with its final L. On a
+// 500-configuration slice of the synthetic design this takes 20% off the time; 99.1% of the 15,000 models keep
+// their log L within 1e-6·n, and on the 274 IOzone configurations no normal/lognormal fit falls below an anchor.
+constexpr int RACE_CHECKS = 2;
+constexpr int32_t RACE_AT[RACE_CHECKS] = {10, 15};
+constexpr int RACE_KEEP[RACE_CHECKS] = {3, 1};
+constexpr double RACE_CAP = 50.0;
 struct Seen {
   int count = 0;
   double s[MAX_STARTS][3 * KMAX];
+  bool race = false;  // starts race; split-and-merge moves do not
+  int nrace[RACE_CHECKS] = {};
+  double raced[RACE_CHECKS][MAX_STARTS];
+  void reset(bool racing) {
+    count = 0;
+    race = racing;
+    for (int c = 0; c < RACE_CHECKS; ++c) nrace[c] = 0;
+  }
+  // at checkpoint c: true when RACE_KEEP[c] earlier starts are ahead of the projection L; L is remembered
+  bool behind(int c, double L) {
+    int ahead = 0;
+    for (int q = 0; q < nrace[c]; ++q) ahead += raced[c][q] > L;
+    if (nrace[c] < MAX_STARTS) raced[c][nrace[c]++] = L;
+    return ahead >= RACE_KEEP[c];
+  }
+  // a run that converged after `it` iterations stands with its final L at the checkpoints it did not reach
+  void converged(int32_t it, double L) {
+    if (!race) return;
+    for (int c = 0; c < RACE_CHECKS; ++c)
+      if (it < RACE_AT[c] && nrace[c] < MAX_STARTS) raced[c][nrace[c]++] = L;
+  }
 };
 bool same_state(int fam, int k, const double* u, const double* v) {
   for (int j = 0; j < k; ++j) {
@@ -935,7 +966,8 @@ bool seen_before(int fam, int k, Seen* seen, const double* pw, const double* pa,
 }
 
 // `abandon`: a short run whose log-likelihood after PRUNE_AT iterations is still below this is given up (it is
-// hopelessly behind the best start so far); so is one whose state then repeats an earlier run's (`seen`).
+// hopelessly behind the best start so far); so is one whose state then repeats an earlier run's (`seen`), and one
+// that loses the race (when `seen` races).
 FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double* pw, double* pa, double* pb,
                  double abandon = -INFINITY, Seen* seen = nullptr) {
   const int32_t n = wk.n;
@@ -943,6 +975,7 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
   if (!std::isfinite(L)) return {-INFINITY, 0, false};
   int32_t it = 0;
   bool conv = false;
+  double prev_change = 0.0;
   double nw[KMAX], na[KMAX], nb[KMAX];
   while (it < max_iter) {
     for (int j = 0; j < k; ++j) {
@@ -966,9 +999,20 @@ FitResult run_em(int fam, int k, Work& wk, int32_t max_iter, double tol, double*
     L = nL;
     if (change < tol * scale) {
       conv = true;
+      if (seen) seen->converged(it, L);
       break;
     }
     if (it == PRUNE_AT && (L < abandon || (seen && seen_before(fam, k, seen, pw, pa, pb)))) break;
+    if (seen && seen->race) {
+      bool out = false;
+      const double r = prev_change > 0.0 ? change / prev_change : 1.0;
+      double gain = r < 1.0 ? change * r / (1.0 - r) : RACE_CAP * change;
+      if (gain > RACE_CAP * change) gain = RACE_CAP * change;
+      for (int c = 0; c < RACE_CHECKS; ++c)
+        if (it == RACE_AT[c]) out = seen->behind(c, L + gain);
+      if (out) break;
+    }
+    prev_change = change;
   }
   return {L, it, conv};
 }
@@ -1114,7 +1158,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   FitResult cand[CONTINUED];
   double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
   int ncand = 0;
-  cx.seen.count = 0;
+  cx.seen.reset(true);
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
