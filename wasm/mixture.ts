@@ -95,19 +95,13 @@ function vexp(x: f64): f64 {
   const t = xc * LOG2E + SHIFT52;
   const nd = t - SHIFT52;
   const r = (xc - nd * LN2_HI) - nd * LN2_LO;
-  let p: f64 = 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = (p * r) * r + r + 1.0;
+  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i!
+  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const p = (r + r2 * q) + 1.0;
   const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
   const v = p * scale;
   return x < EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
@@ -121,16 +115,10 @@ function vlog(x: f64): f64 {
   m = hi ? m * 0.5 : m;
   e = hi ? e + 1.0 : e;
   const s = (m - 1.0) / (m + 1.0), s2 = s * s;
-  let p: f64 = 2.0 / 21;
-  p = p * s2 + 2.0 / 19;
-  p = p * s2 + 2.0 / 17;
-  p = p * s2 + 2.0 / 15;
-  p = p * s2 + 2.0 / 13;
-  p = p * s2 + 2.0 / 11;
-  p = p * s2 + 2.0 / 9;
-  p = p * s2 + 2.0 / 7;
-  p = p * s2 + 2.0 / 5;
-  p = p * s2 + 2.0 / 3;
+  const s4 = s2 * s2, s8 = s4 * s4; // Σ_{j=0..9} 2/(2j+3) s2^j by Estrin's scheme
+  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
   const f = m - 1.0;
   return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
 }

@@ -71,19 +71,13 @@ inline double vexp(double x) {
   const double t = xc * LOG2E + SHIFT52;
   const double nd = t - SHIFT52;
   const double r = (xc - nd * LN2_HI) - nd * LN2_LO;  // |r| <= ln2/2
-  double p = 1.0 / 6227020800.0;                     // Taylor to r^13/13! (remainder < 5e-18)
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = (p * r) * r + r + 1.0;
+  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i! (short dependency chains: the loop is latency-bound)
+  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const double p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const double p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const double p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const double q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const double p = (r + r2 * q) + 1.0;
   const double scale = of_bits((bits_of(t) + 1023) << 52);  // 2^nd, nd in [-1021, 1023]
   const double v = p * scale;
   return x < EXP_TINY ? 0.0 : (x > 709.0 ? INFINITY : v);
@@ -97,16 +91,10 @@ inline double vlog(double x) {
   m = hi ? m * 0.5 : m;
   e = hi ? e + 1.0 : e;
   const double s = (m - 1.0) / (m + 1.0), s2 = s * s;  // |s| <= 0.1716: atanh series to s^21 (< 1e-17)
-  double p = 2.0 / 21;
-  p = p * s2 + 2.0 / 19;
-  p = p * s2 + 2.0 / 17;
-  p = p * s2 + 2.0 / 15;
-  p = p * s2 + 2.0 / 13;
-  p = p * s2 + 2.0 / 11;
-  p = p * s2 + 2.0 / 9;
-  p = p * s2 + 2.0 / 7;
-  p = p * s2 + 2.0 / 5;
-  p = p * s2 + 2.0 / 3;
+  const double s4 = s2 * s2, s8 = s4 * s4;  // Σ_{j=0..9} 2/(2j+3) s2^j by Estrin's scheme
+  const double a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const double a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const double p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
   const double f = m - 1.0;
   // log m = 2s + s·s2·p = f − s·f + s·s2·p (2s = f − s·f: keeps the leading term exact)
   return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
@@ -266,12 +254,9 @@ __attribute__((target_clones("avx2", "default"))) void hfill_loop(int fam, int32
       E[i] = e;
       H[i] = -z - e;
     }
-  } else {
-    for (int32_t i = 0; i < n; ++i) {
-      const double z = (y[i] - mu) * inv, az = std::fabs(z), e = vexp(-az);
-      E[i] = e;
-      H[i] = -az - 2.0 * vlog1p(e);
-    }
+  } else {  // two loops: exp and then log1p in one body make a dependency chain too long to overlap
+    for (int32_t i = 0; i < n; ++i) E[i] = vexp(-std::fabs((y[i] - mu) * inv));
+    for (int32_t i = 0; i < n; ++i) H[i] = -std::fabs((y[i] - mu) * inv) - 2.0 * vlog1p(E[i]);
   }
 }
 
