@@ -382,42 +382,58 @@ void mstep_gamma(const double* x, const double* y, const double* w, int32_t n, d
 }
 
 // The weighted sums of h(z) and its derivatives that Newton's step on (mu, log sigma) needs, m[0..5] =
-// Σw·h, Σw·h', Σw·h'', Σw·z·h', Σw·z·h'', Σw·z²·h'' (lanes as above; runs with w = 0 left out).
+// Σw·h, Σw·h', Σw·h'', Σw·z·h', Σw·z·h'', Σw·z²·h'' (lanes as above; runs with w = 0 left out). The lanes are
+// the four elements of a vector (g++ vector extension: one AVX2 register, or two SSE2 ones), the tail's runs go to
+// lanes 0, 1, 2 one by one: the same sums as four scalar lanes, which is what wasm/mixture.ts computes.
+typedef double v4d __attribute__((vector_size(32)));
+// (every v4d function is always inlined: the warning about passing AVX vectors without AVX does not apply)
+#pragma GCC diagnostic ignored "-Wpsabi"
+__attribute__((always_inline)) inline v4d load4(const double* p) {
+  v4d v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <int FAM, typename T>
+__attribute__((always_inline)) inline void ls_terms(T wi, T z, T e, T h, T* acc) {
+  const T zero = wi - wi, one = zero + 1.0;  // constants of type T
+  T h1, h2;
+  if (FAM == FAM_WEIBULL) {
+    h1 = one - e;
+    h2 = -e;
+  } else if (FAM == FAM_FRECHET) {
+    h1 = e - one;
+    h2 = -e;
+  } else {
+    const T p = (z >= zero ? one : e) / (one + e);
+    h1 = one - 2.0 * p;
+    h2 = -2.0 * p * (one - p);
+  }
+  const auto on = wi != zero;
+  acc[0] += on ? wi * h : zero;
+  acc[1] += on ? wi * h1 : zero;
+  acc[2] += on ? wi * h2 : zero;
+  acc[3] += on ? wi * z * h1 : zero;
+  acc[4] += on ? wi * z * h2 : zero;
+  acc[5] += on ? wi * z * z * h2 : zero;
+}
 template <int FAM>
 __attribute__((always_inline)) inline void ls_moments_of(int32_t n, const double* __restrict w,
                                                          const double* __restrict y, double mu, double inv,
                                                          const double* __restrict H, const double* __restrict E,
                                                          double* out) {
-  double a[6][LANES] = {};
-  auto add = [&](int32_t i, int l) {
-    const double wi = w[i];
-    const double z = (y[i] - mu) * inv;
-    const double e = E[i];
-    double h1, h2;
-    if (FAM == FAM_WEIBULL) {
-      h1 = 1.0 - e;
-      h2 = -e;
-    } else if (FAM == FAM_FRECHET) {
-      h1 = e - 1.0;
-      h2 = -e;
-    } else {
-      const double p = (z >= 0 ? 1.0 : e) / (1.0 + e);
-      h1 = 1.0 - 2.0 * p;
-      h2 = -2.0 * p * (1.0 - p);
-    }
-    const bool on = wi != 0.0;
-    a[0][l] += on ? wi * H[i] : 0.0;
-    a[1][l] += on ? wi * h1 : 0.0;
-    a[2][l] += on ? wi * h2 : 0.0;
-    a[3][l] += on ? wi * z * h1 : 0.0;
-    a[4][l] += on ? wi * z * h2 : 0.0;
-    a[5][l] += on ? wi * z * z * h2 : 0.0;
-  };
+  v4d acc[6] = {};
   int32_t i = 0;
   for (; i + LANES <= n; i += LANES)
-    for (int l = 0; l < LANES; ++l) add(i + l, l);
-  for (int l = 0; i < n; ++i, ++l) add(i, l);
-  for (int q = 0; q < 6; ++q) out[q] = lanes_total(a[q]);
+    ls_terms<FAM, v4d>(load4(w + i), (load4(y + i) - mu) * inv, load4(E + i), load4(H + i), acc);
+  double lane[6][LANES];
+  for (int q = 0; q < 6; ++q)
+    for (int l = 0; l < LANES; ++l) lane[q][l] = acc[q][l];
+  for (int l = 0; i < n; ++i, ++l) {
+    double a[6] = {lane[0][l], lane[1][l], lane[2][l], lane[3][l], lane[4][l], lane[5][l]};
+    ls_terms<FAM, double>(w[i], (y[i] - mu) * inv, E[i], H[i], a);
+    for (int q = 0; q < 6; ++q) lane[q][l] = a[q];
+  }
+  for (int q = 0; q < 6; ++q) out[q] = lanes_total(lane[q]);
 }
 __attribute__((target_clones("avx2", "default"))) void ls_moments(int fam, int32_t n, const double* __restrict w,
                                                                   const double* __restrict y, double mu,
