@@ -1,6 +1,6 @@
 // The synthetic mixture design through the bulk engine: `varmap synth --design mixture` (22,734 configurations ×
 // 150 runs), then `varmap refit` fitting all 30 mixtures (6 families × k = 1..5) of every configuration on the pool.
-//   node dist/bench/mixture-workload.js [--workers 2] [--configs N] [--data design.csv] [--out DIR]
+//   node dist/bench/mixture-workload.js [--workers 2] [--configs N] [--starts full|raced] [--data design.csv] [--out DIR]
 // --configs N fits an evenly spaced slice of N configurations (every mode and setting range represented) and
 // extrapolates to the whole design. refit needs at least one map predictor: lr (one small least-squares fit per
 // map, 6 maps) is the cheapest and rides along. CPU time is the process's (the pool's worker threads included).
@@ -55,12 +55,13 @@ if (n < total) {
 
 const out = flag("--out") ?? join(work, "refit");
 const c0 = process.cpuUsage(), t0 = performance.now();
-await refitAction(file, { preset: "iozone", methods: "lr", families: "all", kmax: "5", out, workers: String(workers), resume: false, quiet: true });
+const startStrategy = flag("--starts") ?? "full";
+await refitAction(file, { preset: "iozone", methods: "lr", families: "all", kmax: "5", starts: startStrategy, out, workers: String(workers), resume: false, quiet: true });
 const wall = (performance.now() - t0) / 1000;
 const cu = process.cpuUsage(c0);
 const cpu = (cu.user + cu.system) / 1e6;
 const counts = readFileSync(join(out, "distributions.csv"), "utf8").trim().split(/\r?\n/).length - 1;
-console.log(`${counts} of ${total} configurations × 30 mixtures (+ lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`);
+console.log(`${counts} of ${total} configurations × 30 mixtures (${startStrategy} starts; + lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`);
 if (n < total)
   console.log(`extrapolated to all ${total}: wall ${((wall * total) / n / 60).toFixed(2)} min, CPU ${((cpu * total) / n / 60).toFixed(2)} min`);
 if (!flag("--out")) rmSync(work, { recursive: true, force: true });

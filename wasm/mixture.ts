@@ -688,7 +688,7 @@ let sLp: usize = 0;
 // 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
 let seenBase: usize = 0;
 let seenCount: i32 = 0;
-// (mirror of native racing) at iteration RACE_AT_c a short run whose projected log L is below that of RACE_KEEP_c
+// (mirror of native racing, strategy 2) at iteration RACE_AT_c a short run whose projected log L is below that of RACE_KEEP_c
 // earlier starts of the model is given up; projections as native (Aitken, gain capped at RACE_CAP changes).
 const RACE_AT_0: i32 = 10;
 const RACE_AT_1: i32 = 15;
@@ -920,6 +920,7 @@ let cxMaxIter: i32 = 0;
 let cxTol: f64 = 0;
 let cxNspikes: i32 = 0;
 let cxPartitionsOnly: bool = false;
+let cxRace: bool = false; // strategy 2
 let cxSpikes: usize = 0;
 let sPw: usize = 0;
 let sPa: usize = 0;
@@ -990,7 +991,7 @@ function fitModel(fam: i32, k: i32): usize {
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
     // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
     const loose = SHORT_TOL > cxTol;
-    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true, true);
+    runEm(fam, k, shortIter, loose ? SHORT_TOL : cxTol, pw, pa, pb, abandon, true, cxRace);
     if (loose) emConv = false;
     if (!(emL > -Infinity)) continue;
     if (emL > bestL) {
@@ -1020,7 +1021,7 @@ function fitModel(fam: i32, k: i32): usize {
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
   seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, loglik: usize, bic: usize, iterations: usize,
   converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
-  if (strategy < 0 || strategy > 1) return BAD_ARGUMENT;
+  if (strategy < 0 || strategy > 2) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || maxIter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0)) return BAD_ARGUMENT;
   if (ldi(offsets, 0) != 0) return BAD_ARGUMENT;
   for (let c = 0; c < nconf; ++c) if (ldi(offsets, c + 1) < ldi(offsets, c)) return BAD_ARGUMENT;
@@ -1125,7 +1126,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
-    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1;
+    cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1; cxRace = strategy == 2;
     cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
     for (let f = 0; f < 6; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
 

@@ -46,5 +46,17 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     expect(fam.status).toBe(2);
     expect(fam.stderr).toMatch(/unknown mixture family/);
     expect(existsSync(out)).toBe(false);
+    const starts = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--response", "y", "--starts", "fast", "--out", out]);
+    expect(starts.status).toBe(2);
+    expect(starts.stderr).toMatch(/unknown --starts 'fast'.*\n?.*full, raced, partitions/s);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("--starts raced fits the same table", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const out = join(dir, "fits.csv");
+    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal", "--kmax", "3", "--starts", "raced", "--out", out, "--quiet"]);
+    expect(r.status).toBe(0);
+    expect(readFileSync(out, "utf8").trim().split("\n").length).toBe(1 + 3 * 3);
   });
 });

@@ -73,8 +73,9 @@ describe(`mixtureFit on ${selected.name}`, () => {
 
   it("returns status codes for bad input", () => {
     const out = (nr: number, ps = 3) => [new Float64Array(nr), new Float64Array(nr), new Int32Array(nr), new Uint8Array(nr), new Uint8Array(nr), new Float64Array(nr * ps), new Float64Array(2), new Float64Array(nr)];
-    const call = (runs: number[], models: number[]) =>
-      selected.run(MIXTURE_FIT, [Float64Array.from(runs), Int32Array.from([0, runs.length]), 1, Int32Array.from([0]), Int32Array.from(models), models.length / 2, 1, 5, 2000, 1e-10, 3, 0, ...out(models.length / 2)]);
+    const call = (runs: number[], models: number[], strategy = 0) =>
+      selected.run(MIXTURE_FIT, [Float64Array.from(runs), Int32Array.from([0, runs.length]), 1, Int32Array.from([0]), Int32Array.from(models), models.length / 2, 1, 5, 2000, 1e-10, 3, strategy, ...out(models.length / 2)]);
+    expect(call([1, 2, 3], [0, 1], 3)).toBe(Status.BAD_ARGUMENT); // strategies are 0 (full), 1 (partitions), 2 (raced)
     expect(call([1, 2, 0], [0, 1])).toBe(10);
     expect(call([1, 2, -3], [0, 1])).toBe(10);
     expect(call([1, 2, 3], [6, 1])).toBe(11);
@@ -82,6 +83,32 @@ describe(`mixtureFit on ${selected.name}`, () => {
     expect(call([1], [0, 1])).toBe(12);
     expect(call([1, NaN, 3], [0, 1])).toBe(Status.NONFINITE);
     expect(() => mixtureFit(selected, { runs: Float64Array.from([1, 0]), offsets: Int32Array.from([0, 2]), models: [[0, 1]] })).toThrow(/zero or negative/);
+    expect(() => mixtureFit(selected, { runs: Float64Array.from([1, 2]), offsets: Int32Array.from([0, 2]), models: [[0, 1]], starts: "fast" as never })).toThrow(/full, raced or partitions/);
+  });
+
+  it.skipIf(!hasShared)("raced starts give up trailing starts: less work, nearly always the same optima", () => {
+    const d = readIozone();
+    const pick = [3, 40, 77, 120, 160, 201, 240, 270];
+    const runs: number[] = [];
+    const offsets = [0];
+    for (const c of pick) {
+      runs.push(...d.runs.subarray(d.offsets[c], d.offsets[c + 1]));
+      offsets.push(runs.length);
+    }
+    const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
+    const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models };
+    const full = mixtureFit(selected, input);
+    const raced = mixtureFit(selected, { ...input, starts: "raced" });
+    const sum = (v: Float64Array) => v.reduce((s, x) => s + x, 0);
+    let within = 0;
+    for (let i = 0; i < full.loglik.length; i++) {
+      const n = offsets[Math.floor(i / models.length) + 1] - offsets[Math.floor(i / models.length)];
+      if (raced.loglik[i] >= full.loglik[i] - 1e-6 * n) within++;
+      if (models[i % models.length][1] === 1) expect(raced.loglik[i]).toBe(full.loglik[i]); // one start: nothing to race
+    }
+    console.log(`raced: ${(sum(raced.work) / sum(full.work)).toFixed(2)} of the work; ${within} of ${full.loglik.length} fits within 1e-6 n of the full search`);
+    expect(sum(raced.work)).toBeLessThan(0.9 * sum(full.work));
+    expect(within / full.loglik.length).toBeGreaterThanOrEqual(0.95);
   });
 });
 
@@ -111,7 +138,7 @@ describe("families (TypeScript)", () => {
 });
 
 describe("mixtureFit parity native vs wasm", () => {
-  it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 6 real configurations × 30 models${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+  it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 6 real configurations × 30 models, full and raced starts${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     // Tolerance: log-likelihood within 1e-9 relative for every family but gamma, whose flat multi-component
     // likelihoods make EM creep until the stopping rule; there the stopping points may differ by up to 1e-4 relative.
     const d = readIozone();
@@ -123,16 +150,18 @@ describe("mixtureFit parity native vs wasm", () => {
       offsets.push(runs.length);
     }
     const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
-    const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models };
-    const a = mixtureFit(nativeBackend!, input);
-    const b = mixtureFit(wasmBackend, input);
     let worst = 0;
-    for (let i = 0; i < a.loglik.length; i++) {
-      const fam = models[i % models.length][0];
-      const rel = Math.abs(a.loglik[i] - b.loglik[i]) / Math.abs(a.loglik[i]);
-      worst = Math.max(worst, fam === 1 ? 0 : rel);
-      expect(rel, `config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(fam === 1 ? 1e-4 : 1e-9);
+    for (const starts of ["full", "raced"] as const) {
+      const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models, starts };
+      const a = mixtureFit(nativeBackend!, input);
+      const b = mixtureFit(wasmBackend, input);
+      for (let i = 0; i < a.loglik.length; i++) {
+        const fam = models[i % models.length][0];
+        const rel = Math.abs(a.loglik[i] - b.loglik[i]) / Math.abs(a.loglik[i]);
+        worst = Math.max(worst, fam === 1 ? 0 : rel);
+        expect(rel, `${starts}: config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(fam === 1 ? 1e-4 : 1e-9);
+      }
     }
-    console.log(`parity: worst relative log-likelihood difference outside gamma ${worst.toExponential(2)}`);
+    console.log(`parity (full and raced starts): worst relative log-likelihood difference outside gamma ${worst.toExponential(2)}`);
   });
 });

@@ -18,7 +18,7 @@ import { runJob, type JobSummary } from "./job.js";
 import { parseFractions, parseShard } from "./plan.js";
 import { parseWorkers } from "./pool.js";
 import { refitPlan, refitWriter, type MixtureOptions } from "./refit.js";
-import { parseFamilies } from "../mixture/fit.js";
+import { parseFamilies, parseStarts } from "../mixture/fit.js";
 import { packMaps } from "./shared-maps.js";
 import { sharedCopy } from "./threads.js";
 
@@ -182,6 +182,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
   const families = opts.mixtures === false || opts.map ? [] : parseFamilies(typeof opts.families === "string" ? opts.families : "all");
   const kmax = positiveInt("--kmax", opts.kmax, 5);
+  const starts = parseStarts(opts.starts);
   const ds = await loadDataset(file, { ...optionsFromCli(opts), ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}) });
   if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
@@ -194,7 +195,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     for (let c = 0; c < t.count; c++)
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
     const seed = /^\d+$/.test(String(opts.seed ?? "1")) ? Number(opts.seed ?? 1) : 1;
-    mixtures = { families, kmax, seed, configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
+    mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
   const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
   const s = await runJob({ maps, plan, runs }, refitWriter, jobOptions(opts, opts.out, "refit"));
@@ -209,6 +210,7 @@ export function registerRefitOptions(cmd: Command): Command {
     .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
     .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
+    .option("--starts <s>", "mixture starts: full, raced (about 20% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;

@@ -39,6 +39,7 @@ export function fitMixtureChunk(ctx: WorkContext, task: Extract<Task, { kind: "m
     families: plan.mixtures.families as FamilyName[],
     kmax: plan.mixtures.kmax,
     seed: plan.mixtures.seed,
+    starts: plan.mixtures.starts,
     configIds: ids,
   });
   const out: MixResult = { configs: [] };

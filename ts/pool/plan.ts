@@ -3,6 +3,7 @@
 // is a pure function of the plan, in a fixed order, with stable ids; a shard i/N takes every N-th task starting
 // at the i-th, so shards are balanced across maps and methods and their union is exactly the task list.
 import { VarmapError } from "../errors.js";
+import type { MixtureStarts } from "../backend/kernels/mixture.js";
 
 export interface PlanMap {
   /** Values of the plan's factors, in the plan's factor order. */
@@ -34,7 +35,7 @@ export interface CvPlan extends PlanBase {
 export interface RefitPlan extends PlanBase {
   verb: "refit";
   /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
-  mixtures?: { families: string[]; kmax: number; seed: number; configs: number; chunk: number; columns: string[] };
+  mixtures?: { families: string[]; kmax: number; seed: number; starts?: MixtureStarts; configs: number; chunk: number; columns: string[] };
 }
 
 export type Plan = CvPlan | RefitPlan;

@@ -1,6 +1,7 @@
 // Mixture EM over a batch of configurations × (family, k): one kernel call (native/src/mixture.cc, wasm/mixture.ts).
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
+import { VarmapError } from "../../errors.js";
 
 export const MIXTURE_FIT: KernelSpec = {
   name: "mixtureFit",
@@ -26,8 +27,12 @@ export interface MixtureBatchInput {
   restarts?: number;
   maxIter?: number;
   tol?: number;
-  /** "full" (default): partition, spike, core and greedy starts; "partitions": quantile and k-means++ starts only. */
-  starts?: "full" | "partitions";
+  /**
+   * "full" (default): partition, spike, core and greedy starts; "raced": the same starts, the trailing ones given up
+   * at iterations 10 and 15 (about 20% faster; a few fits end at lower optima); "partitions": quantile and
+   * k-means++ starts only.
+   */
+  starts?: MixtureStarts;
 }
 
 export interface MixtureBatchResult {
@@ -53,8 +58,15 @@ const SPECIFIC: Record<number, [string, string, string]> = {
   12: ["E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"],
 };
 
+export const MIXTURE_STARTS = ["full", "raced", "partitions"] as const;
+export type MixtureStarts = (typeof MIXTURE_STARTS)[number];
+const STRATEGY: Record<MixtureStarts, number> = { full: 0, partitions: 1, raced: 2 };
+
 /** Fits every (configuration, model) of the batch in one kernel call; row r = c*nmodels + m. */
 export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): MixtureBatchResult {
+  const strategy = STRATEGY[input.starts ?? "full"];
+  if (strategy === undefined)
+    throw new VarmapError("E_USAGE", `unknown mixture starts "${String(input.starts)}"`, { remedy: "use full, raced or partitions" });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
   const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);
@@ -75,7 +87,7 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
   if (nconf <= 0 || nmodels === 0) return out;
   const status = backend.run(MIXTURE_FIT, [
     input.runs, input.offsets, nconf, ids, models, nmodels, input.seed ?? 1, input.restarts ?? 5,
-    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride, input.starts === "partitions" ? 1 : 0,
+    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride, strategy,
     out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution, out.work,
   ]);
   checkStatus("mixtureFit", status, SPECIFIC);

@@ -5,7 +5,7 @@ import { addDataOptions } from "../options.js";
 import { loadDataset, optionsFromCli } from "../../data/load.js";
 import { writeTable, type Column } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import { parseFamilies, type MixtureFitResult } from "../../mixture/fit.js";
+import { parseFamilies, parseStarts, type MixtureFitResult } from "../../mixture/fit.js";
 import { fitMixturesParallel } from "../../mixture/parallel.js";
 import { parseWorkers } from "../../pool/pool.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
@@ -20,6 +20,7 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
+    .option("--starts <s>", "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 20% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only", "full")
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
     .option("--json", "print the tables as JSON on stdout")
@@ -29,6 +30,7 @@ export function register(program: Command): void {
       const kmax = intOption(opts.kmax, "--kmax", 1, 16);
       const restarts = intOption(opts.restarts, "--restarts", 1, 1000);
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+      const starts = parseStarts(opts.starts);
       const workers = parseWorkers(opts.workers as string | undefined);
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
       const data = await loadDataset(file, {
@@ -50,7 +52,7 @@ export function register(program: Command): void {
         offsets[i + 1] = runs.length;
       });
       note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
-      const fit = await fitMixturesParallel(Float64Array.from(runs), offsets, { families, kmax, restarts, seed, configIds: Int32Array.from(keep), workers });
+      const fit = await fitMixturesParallel(Float64Array.from(runs), offsets, { families, kmax, restarts, seed, starts, configIds: Int32Array.from(keep), workers });
       const out = opts.out as string | undefined;
       if (out) {
         await writeTable(out, fitColumns(fit, keep, t));
