@@ -139,8 +139,9 @@ describe("families (TypeScript)", () => {
 
 describe("mixtureFit parity native vs wasm", () => {
   it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 6 real configurations × 30 models, full and raced starts${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
-    // Tolerance: log-likelihood within 1e-9 relative for every family but gamma, whose flat multi-component
-    // likelihoods make EM creep until the stopping rule; there the stopping points may differ by up to 1e-4 relative.
+    // Tolerance: log-likelihood within 1e-9 relative. The per-run exp/log are the kernels' own polynomials (the
+    // same bits in both backends); gamma's M-step still calls the libraries' log/exp/lgamma pieces, whose last-bit
+    // differences EM can carry along a flat likelihood (worst seen over all 274 configurations: 5e-14).
     const d = readIozone();
     const pick = [0, 40, 90, 140, 200, 273];
     const runs: number[] = [];
@@ -150,7 +151,7 @@ describe("mixtureFit parity native vs wasm", () => {
       offsets.push(runs.length);
     }
     const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
-    let worst = 0;
+    let worst = 0, worstGamma = 0;
     for (const starts of ["full", "raced"] as const) {
       const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models, starts };
       const a = mixtureFit(nativeBackend!, input);
@@ -158,10 +159,11 @@ describe("mixtureFit parity native vs wasm", () => {
       for (let i = 0; i < a.loglik.length; i++) {
         const fam = models[i % models.length][0];
         const rel = Math.abs(a.loglik[i] - b.loglik[i]) / Math.abs(a.loglik[i]);
-        worst = Math.max(worst, fam === 1 ? 0 : rel);
-        expect(rel, `${starts}: config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(fam === 1 ? 1e-4 : 1e-9);
+        if (fam === 1) worstGamma = Math.max(worstGamma, rel);
+        else worst = Math.max(worst, rel);
+        expect(rel, `${starts}: config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(1e-9);
       }
     }
-    console.log(`parity (full and raced starts): worst relative log-likelihood difference outside gamma ${worst.toExponential(2)}`);
+    console.log(`parity (full and raced starts): worst relative log-likelihood difference ${worst.toExponential(2)} outside gamma, ${worstGamma.toExponential(2)} gamma`);
   });
 });
