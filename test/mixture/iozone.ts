@@ -32,3 +32,14 @@ export function readIozone(): IozoneRuns {
   });
   return { keys, runs: Float64Array.from(all), offsets };
 }
+
+/** The runs of some configurations (by index), packed as a kernel batch keyed by those indices. */
+export function pickIozone(d: IozoneRuns, pick: number[]): { runs: Float64Array; offsets: Int32Array; configIds: Int32Array } {
+  const runs: number[] = [];
+  const offsets = [0];
+  for (const c of pick) {
+    runs.push(...d.runs.subarray(d.offsets[c], d.offsets[c + 1]));
+    offsets.push(runs.length);
+  }
+  return { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick) };
+}

@@ -6,7 +6,7 @@ import { FAMILIES, FAMILY_NAMES } from "../../ts/mixture/families.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
 import { hasShared } from "../helpers/shared.js";
-import { readIozone } from "./iozone.js";
+import { pickIozone, readIozone } from "./iozone.js";
 
 const ALL_MODELS = FAMILY_NAMES.flatMap((f) => [1, 2, 3].map((k) => [FAMILY_CODES[f], k] as const));
 
@@ -87,16 +87,10 @@ describe(`mixtureFit on ${selected.name}`, () => {
   });
 
   it.skipIf(!hasShared)("raced starts give up trailing starts: less work, nearly always the same optima", () => {
-    const d = readIozone();
-    const pick = [3, 40, 77, 120, 160, 201, 240, 270];
-    const runs: number[] = [];
-    const offsets = [0];
-    for (const c of pick) {
-      runs.push(...d.runs.subarray(d.offsets[c], d.offsets[c + 1]));
-      offsets.push(runs.length);
-    }
+    const batch = pickIozone(readIozone(), [3, 40, 77, 120, 160, 201, 240, 270]);
+    const offsets = batch.offsets;
     const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
-    const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models };
+    const input = { ...batch, models };
     const full = mixtureFit(selected, input);
     const raced = mixtureFit(selected, { ...input, starts: "raced" });
     const sum = (v: Float64Array) => v.reduce((s, x) => s + x, 0);
@@ -142,18 +136,12 @@ describe("mixtureFit parity native vs wasm", () => {
     // Tolerance: log-likelihood within 1e-9 relative. The per-run exp/log are the kernels' own polynomials (the
     // same bits in both backends); gamma's M-step still calls the libraries' log/exp/lgamma pieces, whose last-bit
     // differences EM can carry along a flat likelihood (worst seen over all 274 configurations: 5e-14).
-    const d = readIozone();
     const pick = [0, 40, 90, 140, 200, 273];
-    const runs: number[] = [];
-    const offsets = [0];
-    for (const c of pick) {
-      runs.push(...d.runs.subarray(d.offsets[c], d.offsets[c + 1]));
-      offsets.push(runs.length);
-    }
+    const batch = pickIozone(readIozone(), pick);
     const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
     let worst = 0, worstGamma = 0;
     for (const starts of ["full", "raced"] as const) {
-      const input = { runs: Float64Array.from(runs), offsets: Int32Array.from(offsets), configIds: Int32Array.from(pick), models, starts };
+      const input = { ...batch, models, starts };
       const a = mixtureFit(nativeBackend!, input);
       const b = mixtureFit(wasmBackend, input);
       for (let i = 0; i < a.loglik.length; i++) {
