@@ -128,6 +128,50 @@ function vlog(x: f64): f64 {
   return vlog(u) + (v - (u - 1.0)) / u;
 }
 
+// ---------- two runs at a time (wasm SIMD): per lane the same operations as vexp, vlog, vlog1p ----------
+@inline function splat(x: f64): v128 { return f64x2.splat(x); }
+@inline function vadd(a: v128, b: v128): v128 { return f64x2.add(a, b); }
+@inline function vsub(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
+@inline function vmul(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
+@inline function vsel(a: v128, b: v128, mask: v128): v128 { return v128.bitselect(a, b, mask); } // mask ? a : b
+@inline function vld(p: usize, i: i32): v128 { return v128.load(p + (<usize>i << 3)); }
+@inline function vst(p: usize, i: i32, v: v128): void { v128.store(p + (<usize>i << 3), v); }
+function vexp2(x: v128): v128 {
+  const tiny = splat(EXP_TINY), big = splat(709.0);
+  const xc = vsel(tiny, vsel(big, x, f64x2.gt(x, big)), f64x2.lt(x, tiny));
+  const t = vadd(vmul(xc, splat(LOG2E)), splat(SHIFT52));
+  const nd = vsub(t, splat(SHIFT52));
+  const r = vsub(vsub(xc, vmul(nd, splat(LN2_HI))), vmul(nd, splat(LN2_LO)));
+  const r2 = vmul(r, r), r4 = vmul(r2, r2), r8 = vmul(r4, r4);
+  const p0 = vadd(splat(1.0 / 2), vmul(r, splat(1.0 / 6))), p1 = vadd(splat(1.0 / 24), vmul(r, splat(1.0 / 120)));
+  const p2 = vadd(splat(1.0 / 720), vmul(r, splat(1.0 / 5040))), p3 = vadd(splat(1.0 / 40320), vmul(r, splat(1.0 / 362880)));
+  const p4 = vadd(splat(1.0 / 3628800), vmul(r, splat(1.0 / 39916800))), p5 = vadd(splat(1.0 / 479001600), vmul(r, splat(1.0 / 6227020800.0)));
+  const q = vadd(vadd(vadd(p0, vmul(r2, p1)), vmul(r4, vadd(p2, vmul(r2, p3)))), vmul(r8, vadd(p4, vmul(r2, p5))));
+  const p = vadd(vadd(r, vmul(r2, q)), splat(1.0));
+  const scale = i64x2.shl(i64x2.add(t, i64x2.splat(1023)), 52);
+  const v = vmul(p, scale);
+  return vsel(splat(0.0), vsel(splat(Infinity), v, f64x2.gt(x, big)), f64x2.lt(x, tiny));
+}
+function vlog2(x: v128): v128 {
+  let m = v128.or(v128.and(x, i64x2.splat(0x000FFFFFFFFFFFFF)), i64x2.splat(0x3FF0000000000000));
+  let e = vsub(v128.or(i64x2.shr_u(x, 52), i64x2.splat(0x4330000000000000)), splat(4503599627371519.0));
+  const hi = f64x2.gt(m, splat(1.4142135623730951));
+  m = vsel(vmul(m, splat(0.5)), m, hi);
+  e = vsel(vadd(e, splat(1.0)), e, hi);
+  const s = f64x2.div(vsub(m, splat(1.0)), vadd(m, splat(1.0))), s2 = vmul(s, s);
+  const s4 = vmul(s2, s2), s8 = vmul(s4, s4);
+  const a0 = vadd(splat(2.0 / 3), vmul(s2, splat(2.0 / 5))), a1 = vadd(splat(2.0 / 7), vmul(s2, splat(2.0 / 9)));
+  const a2 = vadd(splat(2.0 / 11), vmul(s2, splat(2.0 / 13))), a3 = vadd(splat(2.0 / 15), vmul(s2, splat(2.0 / 17)));
+  const a4 = vadd(splat(2.0 / 19), vmul(s2, splat(2.0 / 21)));
+  const p = vadd(vadd(vadd(a0, vmul(s4, a1)), vmul(s8, vadd(a2, vmul(s4, a3)))), vmul(vmul(s8, s8), a4));
+  const f = vsub(m, splat(1.0));
+  return vadd(vmul(e, splat(LN2_HI)), vadd(vadd(vsub(f, vmul(s, f)), vmul(vmul(s, s2), p)), vmul(e, splat(LN2_LO))));
+}
+function vlog1p2(v: v128): v128 {
+  const u = vadd(splat(1.0), v);
+  return vadd(vlog2(u), f64x2.div(vsub(v, vsub(u, splat(1.0))), u));
+}
+
 const GAMMA_BIG: f64 = 15.0;
 function gammaConst(a: f64, b: f64): f64 {
   if (a < GAMMA_BIG) return -lgam(a) - a * Math.log(b);
@@ -166,6 +210,8 @@ let wDx: f64 = 0;
 let wDy: f64 = 0;
 let wAmax: f64 = 0;
 let wResp: usize = 0;
+let wRowMax: usize = 0; // E-step scratch: per run the largest log-density, then the log-sum-exp
+let wRowSum: usize = 0; // E-step scratch: per run the sum of exponentials, then its inverse
 let wGroup: usize = 0;
 let wOrder: usize = 0;
 // M-step outputs (a, b)
@@ -185,29 +231,61 @@ function laneClear(m: i32): void { for (let q = 0; q < m * LANES; ++q) store<f64
   const p = laneAcc + ((<usize>(q * LANES)) << 3);
   return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
 }
-// Σ w_i
+// Σ w_i (lanes 0,1 and 2,3 as two vectors; the tail's runs to lanes 0, 1, 2)
 function laneSum(w: usize, n: i32): f64 {
-  laneClear(1);
-  for (let i = 0; i < n; ++i) laneAdd(0, i & 3, ld(w, i));
-  return laneTotal(0);
+  let a01 = splat(0.0), a23 = splat(0.0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    a01 = vadd(a01, vld(w, i));
+    a23 = vadd(a23, vld(w, i + 2));
+  }
+  return laneFinish(a01, a23, w, 0, i, n, 0.0);
+}
+// lanes of (a01, a23) plus the scalar tail terms f(i) of runs i..n-1 (kind: 0 w, 1 w·v with w = 0 left out,
+// 2 w·(v − mu)²), combined as (l0 + l1) + (l2 + l3)
+function laneFinish(a01: v128, a23: v128, w: usize, v: usize, i: i32, n: i32, mu: f64, kind: i32 = 0): f64 {
+  let l0 = f64x2.extract_lane(a01, 0), l1 = f64x2.extract_lane(a01, 1);
+  let l2 = f64x2.extract_lane(a23, 0), l3 = f64x2.extract_lane(a23, 1);
+  for (let l = 0; i < n; ++i, ++l) {
+    const wi = ld(w, i);
+    let t: f64;
+    if (kind == 0) t = wi;
+    else if (kind == 1) t = wi != 0.0 ? wi * ld(v, i) : 0.0;
+    else {
+      const d = ld(v, i) - mu;
+      t = wi * d * d;
+    }
+    if (l == 0) l0 += t;
+    else if (l == 1) l1 += t;
+    else l2 += t;
+  }
+  return (l0 + l1) + (l2 + l3);
 }
 // Σ w_i v_i, terms with w_i = 0 left out
+@inline function dotTerm(w: v128, v: v128): v128 { return vsel(vmul(w, v), splat(0.0), f64x2.ne(w, splat(0.0))); }
 function laneDot(w: usize, v: usize, n: i32): f64 {
-  laneClear(1);
-  for (let i = 0; i < n; ++i) {
-    const wi = ld(w, i);
-    laneAdd(0, i & 3, wi != 0.0 ? wi * ld(v, i) : 0.0);
+  let a01 = splat(0.0), a23 = splat(0.0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    a01 = vadd(a01, dotTerm(vld(w, i), vld(v, i)));
+    a23 = vadd(a23, dotTerm(vld(w, i + 2), vld(v, i + 2)));
   }
-  return laneTotal(0);
+  return laneFinish(a01, a23, w, v, i, n, 0.0, 1);
 }
 // Σ w_i (v_i − mu)²
+@inline function wsqTerm(w: v128, v: v128, mu: v128): v128 {
+  const d = vsub(v, mu);
+  return vmul(vmul(w, d), d);
+}
 function laneWsq(w: usize, v: usize, mu: f64, n: i32): f64 {
-  laneClear(1);
-  for (let i = 0; i < n; ++i) {
-    const d = ld(v, i) - mu;
-    laneAdd(0, i & 3, ld(w, i) * d * d);
+  const m = splat(mu);
+  let a01 = splat(0.0), a23 = splat(0.0);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    a01 = vadd(a01, wsqTerm(vld(w, i), vld(v, i), m));
+    a23 = vadd(a23, wsqTerm(vld(w, i + 2), vld(v, i + 2), m));
   }
-  return laneTotal(0);
+  return laneFinish(a01, a23, w, v, i, n, mu, 2);
 }
 
 function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
@@ -273,7 +351,25 @@ function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
   const n = wN;
   const inv = 1.0 / sig;
   const H = slotH(slot), E = slotE(slot);
-  for (let i = 0; i < n; ++i) {
+  const muv = splat(mu), invv = splat(inv);
+  let i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const z = vmul(vsub(vld(wY, i), muv), invv);
+    if (fam == FAM_WEIBULL) {
+      const e = vexp2(z);
+      vst(E, i, e);
+      vst(H, i, vsub(z, e));
+    } else if (fam == FAM_FRECHET) {
+      const e = vexp2(f64x2.neg(z));
+      vst(E, i, e);
+      vst(H, i, vsub(f64x2.neg(z), e));
+    } else {
+      const az = f64x2.abs(z), e = vexp2(f64x2.neg(az));
+      vst(E, i, e);
+      vst(H, i, vsub(f64x2.neg(az), vmul(splat(2.0), vlog1p2(e))));
+    }
+  }
+  for (; i < n; ++i) {
     const z = (ld(wY, i) - mu) * inv;
     if (fam == FAM_WEIBULL) {
       const e = vexp(z);
@@ -308,6 +404,35 @@ function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64
   return laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
 }
 
+// Two runs' terms of the six Newton sums (mirror of native ls_terms), added to lanes `lane`, `lane`+1.
+function lsPairTerms(fam: i32, w: usize, y: usize, E: usize, H: usize, i: i32, mu: f64, inv: f64, lane: i32): void {
+  const one = splat(1.0), zero = splat(0.0);
+  const wi = vld(w, i), z = vmul(vsub(vld(y, i), splat(mu)), splat(inv)), e = vld(E, i);
+  let h1: v128, h2: v128;
+  if (fam == FAM_WEIBULL) {
+    h1 = vsub(one, e);
+    h2 = f64x2.neg(e);
+  } else if (fam == FAM_FRECHET) {
+    h1 = vsub(e, one);
+    h2 = f64x2.neg(e);
+  } else {
+    const p = f64x2.div(vsel(one, e, f64x2.ge(z, zero)), vadd(one, e));
+    h1 = vsub(one, vmul(splat(2.0), p));
+    h2 = vmul(vmul(splat(-2.0), p), vsub(one, p));
+  }
+  const on = f64x2.ne(wi, zero), wz = vmul(wi, z);
+  laneAddPair(0, lane, vsel(vmul(wi, vld(H, i)), zero, on));
+  laneAddPair(1, lane, vsel(vmul(wi, h1), zero, on));
+  laneAddPair(2, lane, vsel(vmul(wi, h2), zero, on));
+  laneAddPair(3, lane, vsel(vmul(wz, h1), zero, on));
+  laneAddPair(4, lane, vsel(vmul(wz, h2), zero, on));
+  laneAddPair(5, lane, vsel(vmul(vmul(wz, z), h2), zero, on));
+}
+@inline function laneAddPair(q: i32, lane: i32, v: v128): void {
+  const p = laneAcc + ((<usize>(q * LANES + lane)) << 3);
+  v128.store(p, f64x2.add(v128.load(p), v));
+}
+
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
@@ -318,7 +443,12 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     hfill(fam, slot, mu, sig);
     const H = slotH(slot), E = slotE(slot);
     laneClear(6);
-    for (let i = 0; i < n; ++i) {
+    let i = 0;
+    for (; i + 4 <= n; i += 4) {
+      lsPairTerms(fam, w, y, E, H, i, mu, inv, 0); // runs i, i+1 -> lanes 0, 1
+      lsPairTerms(fam, w, y, E, H, i + 2, mu, inv, 2); // runs i+2, i+3 -> lanes 2, 3
+    }
+    for (let l = 0; i < n; ++i, ++l) {
       const wi = ld(w, i);
       const z = (ld(y, i) - mu) * inv;
       const e = ld(E, i);
@@ -334,7 +464,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
         h1 = 1.0 - 2.0 * p;
         h2 = -2.0 * p * (1.0 - p);
       }
-      const on = wi != 0.0, l = i & 3;
+      const on = wi != 0.0;
       laneAdd(0, l, on ? wi * ld(H, i) : 0.0);
       laneAdd(1, l, on ? wi * h1 : 0.0);
       laneAdd(2, l, on ? wi * h2 : 0.0);
@@ -422,39 +552,92 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
   }
   if (fam == FAM_WEIBULL || fam == FAM_LOGLOGISTIC || fam == FAM_FRECHET)
     for (let j = 0; j < k; ++j) hfill(fam, j, ld(pa, j), ld(pb, j));
+  // component log-densities, component-major into R, then the log-sum-exp over components (mirror of native
+  // estep_normalize), two runs at a time
   const R = wResp;
-  let L = 0.0;
-  for (let i = 0; i < n; ++i) {
-    const xi = ld(wX, i), yi = ld(wY, i);
-    let m = -Infinity;
-    for (let j = 0; j < k; ++j) {
-      let v: f64;
-      if (fam == FAM_NORMAL) {
-        const z = (xi - ld(pa, j)) * ld(inv, j);
-        v = ld(c, j) - 0.5 * z * z;
-      } else if (fam == FAM_LOGNORMAL) {
-        const z = (yi - ld(pa, j)) * ld(inv, j);
-        v = ld(c, j) - 0.5 * z * z;
-      } else if (fam == FAM_GAMMA) {
-        v = gammaLogpdf(ld(pa, j), ld(pb, j), ld(c, j), xi, yi);
-      } else {
-        v = ld(c, j) + ld(slotH(j), i);
+  for (let j = 0; j < k; ++j) {
+    const Rj = R + ((<usize>j * n) << 3);
+    const cj = ld(c, j), aj = ld(pa, j);
+    let i = 0;
+    if (fam == FAM_NORMAL || fam == FAM_LOGNORMAL) {
+      const v = fam == FAM_NORMAL ? wX : wY, ij = ld(inv, j);
+      const av = splat(aj), iv = splat(ij), cv = splat(cj), half = splat(0.5);
+      for (; i + 2 <= n; i += 2) {
+        const z = vmul(vsub(vld(v, i), av), iv);
+        vst(Rj, i, vsub(cv, vmul(vmul(half, z), z)));
       }
-      st(lp, j, v);
-      if (v > m) m = v;
+      for (; i < n; ++i) {
+        const z = (ld(v, i) - aj) * ij;
+        st(Rj, i, cj - 0.5 * z * z);
+      }
+    } else if (fam == FAM_GAMMA) {
+      const bj = ld(pb, j);
+      if (aj < GAMMA_BIG) {
+        const am1 = splat(aj - 1.0), bv = splat(bj), cv = splat(cj);
+        for (; i + 2 <= n; i += 2) vst(Rj, i, vsub(vadd(cv, vmul(am1, vld(wY, i))), f64x2.div(vld(wX, i), bv)));
+      } else {
+        const abv = splat(aj * bj), av = splat(aj), cv = splat(cj);
+        for (; i + 2 <= n; i += 2) {
+          const u = vsub(f64x2.div(vld(wX, i), abv), splat(1.0));
+          vst(Rj, i, vsub(vsub(cv, vmul(av, vsub(u, vlog1p2(u)))), vld(wY, i)));
+        }
+      }
+      for (; i < n; ++i) st(Rj, i, gammaLogpdf(aj, bj, cj, ld(wX, i), ld(wY, i)));
+    } else {
+      const Hj = slotH(j), cv = splat(cj);
+      for (; i + 2 <= n; i += 2) vst(Rj, i, vadd(cv, vld(Hj, i)));
+      for (; i < n; ++i) st(Rj, i, cj + ld(Hj, i));
     }
-    if (!(m > -Infinity)) return -Infinity;
-    let s = 0.0;
-    for (let j = 0; j < k; ++j) {
-      const d = ld(lp, j) - m;
-      const e = d < EXP_CUTOFF ? 0.0 : vexp(d); // below e^-40 a term is lost in the sum anyway
-      st(lp, j, e);
-      s += e;
-    }
-    const is = 1.0 / s;
-    for (let j = 0; j < k; ++j) st(R, j * n + i, ld(lp, j) * is);
-    L += m + vlog(s);
   }
+  const M = wRowMax, S = wRowSum;
+  const n2 = n & ~1;
+  for (let i = 0; i < n2; i += 2) {
+    vst(M, i, splat(-Infinity));
+    vst(S, i, splat(0.0));
+  }
+  if (n2 < n) { st(M, n2, -Infinity); st(S, n2, 0.0); }
+  for (let j = 0; j < k; ++j) {
+    const Rj = R + ((<usize>j * n) << 3);
+    for (let i = 0; i < n2; i += 2) {
+      const r = vld(Rj, i), m = vld(M, i);
+      vst(M, i, vsel(r, m, f64x2.gt(r, m)));
+    }
+    if (n2 < n) { const r = ld(Rj, n2); if (r > ld(M, n2)) st(M, n2, r); }
+  }
+  for (let i = 0; i < n; ++i) if (!(ld(M, i) > -Infinity)) return -Infinity;
+  const cut = splat(EXP_CUTOFF), zero = splat(0.0);
+  for (let j = 0; j < k; ++j) {
+    const Rj = R + ((<usize>j * n) << 3);
+    for (let i = 0; i < n2; i += 2) {
+      const d = vsub(vld(Rj, i), vld(M, i));
+      const e = vsel(zero, vexp2(d), f64x2.lt(d, cut)); // below e^-40 a term is lost in the sum anyway
+      vst(Rj, i, e);
+      vst(S, i, vadd(vld(S, i), e));
+    }
+    if (n2 < n) {
+      const d = ld(Rj, n2) - ld(M, n2);
+      const e = d < EXP_CUTOFF ? 0.0 : vexp(d);
+      st(Rj, n2, e);
+      st(S, n2, ld(S, n2) + e);
+    }
+  }
+  for (let i = 0; i < n2; i += 2) {
+    const sv = vld(S, i);
+    vst(M, i, vadd(vld(M, i), vlog2(sv)));
+    vst(S, i, f64x2.div(splat(1.0), sv));
+  }
+  if (n2 < n) {
+    const sv = ld(S, n2);
+    st(M, n2, ld(M, n2) + vlog(sv));
+    st(S, n2, 1.0 / sv);
+  }
+  for (let j = 0; j < k; ++j) {
+    const Rj = R + ((<usize>j * n) << 3);
+    for (let i = 0; i < n2; i += 2) vst(Rj, i, vmul(vld(Rj, i), vld(S, i)));
+    if (n2 < n) st(Rj, n2, ld(Rj, n2) * ld(S, n2));
+  }
+  let L = 0.0;
+  for (let i = 0; i < n; ++i) L += ld(M, i); // in run order, as native
   return L;
 }
 
@@ -1046,6 +1229,8 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   const xs = heap.alloc(nm << 3), ys = heap.alloc(nm << 3);
   const order = heap.alloc(nm << 2), buf = heap.alloc(nm << 2), group = heap.alloc(nm << 2);
   wResp = heap.alloc((<usize>kmax * nm) << 3);
+  wRowMax = heap.alloc(nm << 3);
+  wRowSum = heap.alloc(nm << 3);
   const small = heap.alloc(<usize>KMAX * 20 << 3);  // 20 k-sized arrays
   const K8 = <usize>KMAX << 3;
   sNw = small; sNa = small + K8; sNb = small + 2 * K8; sC = small + 3 * K8; sInv = small + 4 * K8;
@@ -1189,7 +1374,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
       }
     }
   }
-  heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
+  heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(wRowMax); heap.free(wRowSum); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
   heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV);
   return OK;
 }
