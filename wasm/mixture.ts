@@ -364,11 +364,14 @@ function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
       vst(E, i, e);
       vst(H, i, vsub(f64x2.neg(z), e));
     } else {
-      const az = f64x2.abs(z), e = vexp2(f64x2.neg(az));
-      vst(E, i, e);
-      vst(H, i, vsub(f64x2.neg(az), vmul(splat(2.0), vlog1p2(e))));
+      vst(E, i, vexp2(f64x2.neg(f64x2.abs(z))));
     }
   }
+  if (fam == FAM_LOGLOGISTIC) // a second pass for log1p (as native: shorter dependency chains per loop)
+    for (let q = 0; q + 2 <= n; q += 2) {
+      const az = f64x2.abs(vmul(vsub(vld(wY, q), muv), invv));
+      vst(H, q, vsub(f64x2.neg(az), vmul(splat(2.0), vlog1p2(vld(E, q)))));
+    }
   for (; i < n; ++i) {
     const z = (ld(wY, i) - mu) * inv;
     if (fam == FAM_WEIBULL) {
