@@ -742,35 +742,6 @@ function initParams(fam: i32, k: i32, group: usize, pw: usize, pa: usize, pb: us
   initFromWeights(fam, k, pw, pa, pb);
 }
 
-// (mirror of native init_broad_tiny) partition starts of k >= BROAD_TINY_K open their groups of 1 or 2 runs as a
-// Gaussian kernel of half the data's sd instead of letting them collapse onto the tie floor.
-const BROAD_TINY_K: i32 = 4;
-function initBroadTiny(fam: i32, k: i32, group: usize, pw: usize, pa: usize, pb: usize): void {
-  const n = wN;
-  const cnt = sTinyCnt, sum = sTinySum;
-  for (let j = 0; j < k; ++j) { st(cnt, j, 0.0); st(sum, j, 0.0); }
-  let m = 0.0, q = 0.0;
-  for (let i = 0; i < n; ++i) {
-    const g = ldi(group, i);
-    st(cnt, g, ld(cnt, g) + 1.0);
-    st(sum, g, ld(sum, g) + ld(wX, i));
-    m += ld(wX, i);
-  }
-  m /= n;
-  for (let i = 0; i < n; ++i) q += (ld(wX, i) - m) * (ld(wX, i) - m);
-  const h = 0.5 * Math.sqrt(q / n);
-  for (let j = 0; j < k; ++j) {
-    const wj = wResp + ((<usize>j * n) << 3);
-    const tiny = ld(cnt, j) > 0.0 && ld(cnt, j) <= 2.0 && h > 0.0;
-    const c = tiny ? ld(sum, j) / ld(cnt, j) : 0.0;
-    for (let i = 0; i < n; ++i) {
-      const z = tiny ? (ld(wX, i) - c) / h : 0.0;
-      st(wj, i, tiny ? vexp(-0.5 * z * z) : (ldi(group, i) == j ? 1.0 : 0.0));
-    }
-  }
-  initFromWeights(fam, k, pw, pa, pb);
-}
-
 let sUsedLo: usize = 0;
 let sUsedHi: usize = 0;
 function initCore(fam: i32, k: i32, frac: f64, pw: usize, pa: usize, pb: usize): void {
@@ -898,8 +869,6 @@ let sC: usize = 0;
 let sInv: usize = 0;
 let sG1: usize = 0;
 let sLp: usize = 0;
-let sTinyCnt: usize = 0; // initBroadTiny: run count and sum per group
-let sTinySum: usize = 0;
 
 // (mirror of native Seen) states of the model's short runs after PRUNE_AT iterations, components by location,
 // 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
@@ -1203,8 +1172,7 @@ function fitModel(fam: i32, k: i32): usize {
       initParams(fam, k, wGroup, pw, pa, pb);
     } else {
       startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
-      if (k >= BROAD_TINY_K) initBroadTiny(fam, k, wGroup, pw, pa, pb);
-      else initParams(fam, k, wGroup, pw, pa, pb);
+      initParams(fam, k, wGroup, pw, pa, pb);
     }
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
     // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
@@ -1270,8 +1238,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   const K8 = <usize>KMAX << 3;
   sNw = small; sNa = small + K8; sNb = small + 2 * K8; sC = small + 3 * K8; sInv = small + 4 * K8;
   sG1 = small + 5 * K8; sLp = small + 6 * K8;
-  sTinyCnt = small + 7 * K8; sTinySum = small + 8 * K8;
-  // (slot 9 unused)
+  // (slots 7..9 unused)
   const pw = small + 10 * K8, pa = small + 11 * K8, pb = small + 12 * K8;
   const centers = small + 13 * K8, csum = small + 14 * K8, ccnt = small + 15 * K8;
   const idx = small + 16 * K8;  // i32 use
