@@ -4,6 +4,8 @@
 // refit stores every model's BIC = −2 log L + p log n; both outputs fit the same models to the same runs (same p
 // and n), so log L(A) − log L(B) = (BIC(B) − BIC(A)) / 2. Reports the fraction within 1e-6·n (the golden
 // tolerance), the worst loss, and in how many configurations the BIC-selected model changed.
+// Compare outputs of the same input file: the random starts are keyed by each configuration's index in it, so a
+// slice against the whole design compares different k-means++ starts, not the change.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
