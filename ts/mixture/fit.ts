@@ -61,7 +61,7 @@ export function parseFamilies(spec: string | undefined): FamilyName[] {
 export function parseStarts(spec: unknown): MixtureStarts {
   const v = spec === undefined ? "full" : String(spec).trim().toLowerCase();
   if (!(MIXTURE_STARTS as readonly string[]).includes(v))
-    throw new VarmapError("E_USAGE", `unknown --starts '${String(spec)}'`, { remedy: `use ${MIXTURE_STARTS.join(", ")} (raced: about 20% faster, a few fits end at lower optima)` });
+    throw new VarmapError("E_USAGE", `unknown --starts '${String(spec)}'`, { remedy: `use ${MIXTURE_STARTS.join(", ")} (raced: about 15% faster, a few fits end at lower optima)` });
   return v as MixtureStarts;
 }
 

@@ -210,7 +210,7 @@ export function registerRefitOptions(cmd: Command): Command {
     .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
     .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
-    .option("--starts <s>", "mixture starts: full, raced (about 20% faster, a few fits end at lower optima) or partitions", "full")
+    .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;

@@ -24,7 +24,7 @@ enum MixtureStatus : int {
 // up to 25 EM iterations (given up after 5 when hopelessly behind or repeating an earlier start's state); the best
 // is continued to convergence, then refined by split-and-merge moves (k >= 3). Strategy 1: partition starts only
 // (large samples). Strategy 2: the starts of strategy 0, raced (at iterations 10 and 15 a start whose projected
-// log L trails 3, then 1, earlier starts is given up): about 20% faster, a few fits end at lower optima.
+// log L trails 3, then 1, earlier starts is given up): about 15% faster, a few fits end at lower optima.
 // Fits, for every configuration c (runs[offsets[c] .. offsets[c+1])) and every model m = (family, k) =
 // (models[2m], models[2m+1]), a k-component mixture by EM: `restarts` starts (restart 0 from equal-count
 // quantile groups, the others from k-means++ seeds of a SplitMix64 generator keyed by (seed, config_ids[c],

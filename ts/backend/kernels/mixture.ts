@@ -29,7 +29,7 @@ export interface MixtureBatchInput {
   tol?: number;
   /**
    * "full" (default): partition, spike, core and greedy starts; "raced": the same starts, the trailing ones given up
-   * at iterations 10 and 15 (about 20% faster; a few fits end at lower optima); "partitions": quantile and
+   * at iterations 10 and 15 (about 15% faster; a few fits end at lower optima); "partitions": quantile and
    * k-means++ starts only.
    */
   starts?: MixtureStarts;

@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
-    .option("--starts <s>", "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 20% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only", "full")
+    .option("--starts <s>", "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 15% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only", "full")
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
     .option("--json", "print the tables as JSON on stdout")
