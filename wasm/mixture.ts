@@ -541,7 +541,7 @@ function mstepComponent(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm:
 }
 
 // E-step into wResp; returns the log-likelihood of the scaled runs (−Inf when a run has zero density).
-function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv: usize, g1: usize, lp: usize): f64 {
+function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv: usize): f64 {
   const n = wN;
   gWork += <f64>n * k;
   for (let j = 0; j < k; ++j) {
@@ -867,8 +867,6 @@ let sNa: usize = 0;
 let sNb: usize = 0;
 let sC: usize = 0;
 let sInv: usize = 0;
-let sG1: usize = 0;
-let sLp: usize = 0;
 
 // (mirror of native Seen) states of the model's short runs after PRUNE_AT iterations, components by location,
 // 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
@@ -942,7 +940,7 @@ function seenBefore(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): bool {
 // with `dedupe`, so is one whose state then repeats an earlier short run's; with `race`, one that loses the race.
 function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false, race: bool = false): void {
   const n = wN;
-  let L = estep(fam, k, pw, pa, pb, sC, sInv, sG1, sLp);
+  let L = estep(fam, k, pw, pa, pb, sC, sInv);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
   let it = 0;
   let conv = false;
@@ -961,7 +959,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
       }
     }
     ++it;
-    const nL = estep(fam, k, sNw, sNa, sNb, sC, sInv, sG1, sLp);
+    const nL = estep(fam, k, sNw, sNa, sNb, sC, sInv);
     if (!isFinite(nL)) break;
     for (let j = 0; j < k; ++j) {
       st(pw, j, ld(sNw, j));
@@ -1013,7 +1011,7 @@ function smemRefine(fam: i32, k: i32, maxIter: i32, tol: f64, bw: usize, ba: usi
     improved = false;
     seenCount = 0; // the model's starts are done: the buffer now holds the current fit and the moves' states
     seenBefore(fam, k, bw, ba, bb);
-    estep(fam, k, bw, ba, bb, sC, sInv, sG1, sLp);
+    estep(fam, k, bw, ba, bb, sC, sInv);
     const R = wResp;
     for (let l = 0; l < k; ++l) {
       const r = R + ((<usize>l * n) << 3);
@@ -1053,7 +1051,7 @@ function smemRefine(fam: i32, k: i32, maxIter: i32, tol: f64, bw: usize, ba: usi
       if (sl < 0) continue;
       ++tried;
       // new responsibilities: mi <- r_mi + r_mj; mj <- lower half of sl; sl <- upper half of sl
-      estep(fam, k, bw, ba, bb, sC, sInv, sG1, sLp);
+      estep(fam, k, bw, ba, bb, sC, sInv);
       const rmi = wResp + ((<usize>mi * n) << 3);
       const rmj = wResp + ((<usize>mj * n) << 3);
       const rsl = wResp + ((<usize>sl * n) << 3);
@@ -1237,8 +1235,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   const small = heap.alloc(<usize>KMAX * 20 << 3);  // 20 k-sized arrays
   const K8 = <usize>KMAX << 3;
   sNw = small; sNa = small + K8; sNb = small + 2 * K8; sC = small + 3 * K8; sInv = small + 4 * K8;
-  sG1 = small + 5 * K8; sLp = small + 6 * K8;
-  // (slots 7..9 unused)
+  // (slots 5..9 unused)
   const pw = small + 10 * K8, pa = small + 11 * K8, pb = small + 12 * K8;
   const centers = small + 13 * K8, csum = small + 14 * K8, ccnt = small + 15 * K8;
   const idx = small + 16 * K8;  // i32 use

@@ -395,7 +395,7 @@ __attribute__((always_inline)) inline v4d load4(const double* p) {
 }
 template <int FAM, typename T>
 __attribute__((always_inline)) inline void ls_terms(T wi, T z, T e, T h, T* acc) {
-  const T zero = wi - wi, one = zero + 1.0;  // constants of type T
+  const T zero = T{}, one = zero + 1.0;  // constants of type T (T{} is 0 for double and for every v4d lane)
   T h1, h2;
   if (FAM == FAM_WEIBULL) {
     h1 = one - e;

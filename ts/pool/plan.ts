@@ -35,7 +35,19 @@ export interface CvPlan extends PlanBase {
 export interface RefitPlan extends PlanBase {
   verb: "refit";
   /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
-  mixtures?: { families: string[]; kmax: number; seed: number; starts?: MixtureStarts; configs: number; chunk: number; columns: string[] };
+  mixtures?: MixtureOptions & { chunk: number };
+}
+
+/** What refit fits to every configuration's runs. */
+export interface MixtureOptions {
+  families: string[];
+  kmax: number;
+  seed: number;
+  /** Start strategy (absent in plans written before it existed: full). */
+  starts?: MixtureStarts;
+  /** Configurations in the dataset, and the names of the columns that identify one (factors, then inputs). */
+  configs: number;
+  columns: string[];
 }
 
 export type Plan = CvPlan | RefitPlan;

@@ -7,18 +7,8 @@ import { planTasks, type Plan, type RefitPlan } from "./plan.js";
 import { fingerprint, type SharedMaps } from "./shared-maps.js";
 import type { FitResult } from "./work.js";
 import type { MixResult } from "./mixtures.js";
-import type { MixtureStarts } from "../backend/kernels/mixture.js";
-
-export interface MixtureOptions {
-  families: string[];
-  kmax: number;
-  seed: number;
-  /** Start strategy (absent in plans written before it existed: full). */
-  starts?: MixtureStarts;
-  /** Configurations in the dataset, and the names of the columns that identify one (factors, then inputs). */
-  configs: number;
-  columns: string[];
-}
+import type { MixtureOptions } from "./plan.js";
+export type { MixtureOptions };
 
 /** Configurations per mixture task: one kernel call per family fits them all. */
 export const MIX_CHUNK = 64;
