@@ -1,11 +1,19 @@
 // The `varmap` command. Exit codes: 0 ok, 1 internal error (a bug), 2 bad input or usage.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isVarmapError, VarmapError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
 import { commands } from "./commands/index.js";
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("varmap")
     .description("model and predict the run-to-run performance variability of computer systems")
+    .version(packageVersion(), "-V, --version", "print the varmap version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const register of commands) register(program);
