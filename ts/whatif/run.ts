@@ -1,0 +1,221 @@
+// The what-if pipelines (spec D.2): rank candidates with fitted models; validate a ranking against measured
+// configurations (--validate), or against held-out configurations of the data with models fitted on the rest
+// (--holdout p --seed s, every method).
+import { VarmapError } from "../errors.js";
+import { loadDataset, type LoadOptions } from "../data/load.js";
+import { buildMaps } from "../data/maps.js";
+import { counterRng } from "../data/random.js";
+import { QUANTILE_NAMES, type ConfigStats, type QuantileName, type VariabilityMap } from "../data/types.js";
+import { mapKey } from "../cli/model-file.js";
+import { mapInputScaling } from "../cv/split.js";
+import { createPredictor } from "../predict/registry.js";
+import { matrix, takeRows } from "../predict/matrix.js";
+import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candidates, type Predicted } from "./candidates.js";
+import { buildModelSet, type MapModels, type ModelSet } from "./models.js";
+import { evaluate, type CandidateStats, type EvaluateOptions, type Evaluation, type SpreadKind } from "./objective.js";
+import { RunsNeededTable } from "./runs.js";
+import { validateMap, type ValidationMetrics } from "./validate.js";
+
+export interface Ranked {
+  candidates: Candidates;
+  predicted: Predicted;
+  evaluation: Evaluation;
+}
+
+/** Predicts and ranks candidates. */
+export function rankCandidates(set: ModelSet, candidates: Candidates, opts: EvaluateOptions, runsTable?: RunsNeededTable): Ranked {
+  const predicted = predictCandidates(set, candidates);
+  return { candidates, predicted, evaluation: evaluate(predicted, opts, runsTable) };
+}
+
+/** The expected ARE of every candidate from a per-map table (NaN where the map has none). */
+export function expectedAreOf(set: ModelSet, c: Candidates, perMap: Map<string, number>): Float64Array {
+  const byMap = set.maps.map((m) => perMap.get(mapKey(set.factors, m.key)) ?? NaN);
+  return Float64Array.from(c.map, (mi) => byMap[mi]);
+}
+
+export interface ValidationRow extends ValidationMetrics {
+  map: string;
+  method: string;
+  objective: string;
+}
+
+export function mapLabel(key: Record<string, string>): string {
+  const parts = Object.entries(key).map(([k, v]) => `${k}=${v}`);
+  return parts.length ? parts.join(",") : "(all)";
+}
+
+/** Validation metrics per map of a ranking against the truth (same candidates). */
+export function validationRows(set: ModelSet, ranked: Ranked, truth: CandidateStats, opts: EvaluateOptions, method: string, runsTable?: RunsNeededTable): ValidationRow[] {
+  // The truth's runs come from its measured cv, never from a runs model.
+  const truthEval = evaluate({ mean: truth.mean, spread: truth.spread }, opts, runsTable);
+  const objective = `${opts.objective.direction}-${opts.objective.name}`;
+  const rows: ValidationRow[] = [];
+  groupByMap(ranked.candidates, set.maps.length).forEach((members, mi) => {
+    if (members.length === 0) return;
+    rows.push({ map: mapLabel(set.maps[mi].key), method, objective, ...validateMap(ranked.evaluation, truthEval, members, opts.objective, opts.pareto) });
+  });
+  return rows;
+}
+
+/** The measured spread statistic of configurations, as the spread model predicts it. */
+export function spreadOfStats(stats: ConfigStats, kind: SpreadKind, where: string): Float64Array {
+  if (kind === "sd") return stats.sd;
+  if (kind === "var") return stats.var;
+  if (kind === "cv") return Float64Array.from(stats.sd, (s, i) => s / stats.mean[i]);
+  if ((QUANTILE_NAMES as readonly string[]).includes(kind)) return stats.quantiles[kind as QuantileName];
+  throw new VarmapError("E_USAGE", `the runs give no ${kind} to validate against`, { location: { file: where }, remedy: `use spread models of sd, var or ${QUANTILE_NAMES.join(", ")}` });
+}
+
+/**
+ * Measured truth from `--validate FILE`: with `map`, a table with one row per configuration holding the models'
+ * factor and input columns plus `mean` and the spread statistic's column (e.g. `sd`); otherwise a runs table read
+ * with the data flags, whose configurations' mean and spread are computed from the runs.
+ */
+export async function readTruth(set: ModelSet, path: string, load: LoadOptions): Promise<{ candidates: Candidates; truth: CandidateStats }> {
+  if (load.map) {
+    const rows = await readRows(path);
+    const cols = rows.length ? new Set(Object.keys(rows[0])) : new Set<string>();
+    const spreadCol = set.spreadKind === "cv" && !cols.has("cv") ? "sd" : set.spreadKind;
+    for (const c of ["mean", spreadCol])
+      if (!cols.has(c)) throw new VarmapError("E_COLUMN", `column '${c}' is missing`, { location: { file: path, column: c }, remedy: `give the measured mean and ${set.spreadKind} of every configuration` });
+    const candidates = candidatesFromRows(set, rows, path);
+    const num = (c: string) =>
+      Float64Array.from(rows, (r, i) => {
+        const v = r[c] === null || r[c] === "" ? NaN : Number(r[c]);
+        if (!Number.isFinite(v)) throw new VarmapError("E_NONFINITE", `'${c}' is not a finite number`, { location: { file: path, row: i + 2, column: c }, remedy: "give measured values for every configuration" });
+        return v;
+      });
+    const mean = num("mean");
+    let spread = num(spreadCol);
+    if (spreadCol !== set.spreadKind) spread = spread.map((s, i) => s / mean[i]);
+    return { candidates, truth: { mean, spread } };
+  }
+  const data = await loadDataset(path, { ...load, stat: "sd" });
+  const t = data.table;
+  const missing = [...set.factors, ...set.inputs].find((c) => !t.roles.factors.includes(c) && !t.roles.inputs.includes(c));
+  if (missing) throw new VarmapError("E_COLUMN", `the runs have no factor or input column '${missing}'`, { location: { file: path, column: missing }, remedy: "use the data flags the models were fitted with" });
+  const cols = set.inputs.map((c) => t.roles.inputs.indexOf(c));
+  const fcols = set.factors.map((f) => t.roles.factors.indexOf(f));
+  const rows: Record<string, unknown>[] = [];
+  for (let c = 0; c < t.count; c++) {
+    const r: Record<string, unknown> = {};
+    set.factors.forEach((f, k) => (r[f] = t.factorValues[fcols[k]][c]));
+    set.inputs.forEach((x, j) => (r[x] = t.inputs[c * t.roles.inputs.length + cols[j]]));
+    rows.push(r);
+  }
+  const candidates = candidatesFromRows(set, rows, path);
+  return { candidates, truth: { mean: data.stats.mean, spread: spreadOfStats(data.stats, set.spreadKind, path) } };
+}
+
+export interface HoldoutOptions {
+  /** Share of each map's configurations held out. */
+  fraction: number;
+  seed: string;
+  methods: string[];
+  spreadKind: SpreadKind;
+  response: "linear" | "log";
+  methodOptions?: Record<string, Record<string, unknown>>;
+}
+
+export interface HoldoutResult {
+  method: string;
+  set: ModelSet;
+  ranked: Ranked;
+  truth: CandidateStats;
+  rows: ValidationRow[];
+}
+
+/**
+ * The held-out rows of a map: a uniformly random subset of round(p·rows) rows (at least 1), drawn from the stream
+ * counterRng(seed, "whatif-holdout", map label), so it depends on nothing but the seed and the map.
+ */
+export function holdoutRows(rows: number, fraction: number, seed: string, label: string): { train: Int32Array; test: Int32Array } {
+  const k = Math.min(rows - 1, Math.max(1, Math.round(fraction * rows)));
+  const perm = Int32Array.from({ length: rows }, (_, i) => i);
+  const rng = counterRng(seed, "whatif-holdout", label);
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.int(rows - i);
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  const test = perm.slice(0, k).sort();
+  const inTest = new Uint8Array(rows);
+  for (const i of test) inTest[i] = 1;
+  const train = Int32Array.from({ length: rows - k }, () => 0);
+  for (let i = 0, t = 0; i < rows; i++) if (!inTest[i]) train[t++] = i;
+  return { train, test };
+}
+
+/**
+ * --holdout: for every map, hold out a share of its configurations, fit each method's mean and spread models on
+ * the rest, rank the held-out configurations and compare with their measurements.
+ */
+export async function runHoldout(path: string, load: LoadOptions, opts: HoldoutOptions, evalOpts: EvaluateOptions): Promise<HoldoutResult[]> {
+  if (!(opts.fraction > 0 && opts.fraction < 1))
+    throw new VarmapError("E_USAGE", `--holdout ${opts.fraction} is not in (0, 1)`, { remedy: "give the share of configurations to hold out, e.g. --holdout 0.2" });
+  if (load.map) throw new VarmapError("E_USAGE", "--holdout needs the runs, not a map table", { remedy: "drop --map and give the runs table" });
+  const data = await loadDataset(path, { ...load, stat: "sd" });
+  const spreadAll = spreadOfStats(data.stats, opts.spreadKind, path);
+  const logInputs = load.logInputs;
+  const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs });
+  const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs });
+  const factors = data.table.roles.factors;
+  const inputs = data.table.roles.inputs;
+  const splits = meanMaps.map((m) => holdoutRows(m.rows, opts.fraction, opts.seed, mapLabel(m.key)));
+  // The held-out configurations of every map, in map order: the candidates (the same for every method).
+  const rows: Record<string, unknown>[] = [];
+  const tMean: number[] = [];
+  const tSpread: number[] = [];
+  meanMaps.forEach((m, mi) => {
+    for (const r of splits[mi].test) {
+      const c = m.ids[r] as number;
+      const rec: Record<string, unknown> = { ...m.key };
+      inputs.forEach((x, j) => (rec[x] = data.table.inputs[c * inputs.length + j]));
+      rows.push(rec);
+      tMean.push(data.stats.mean[c]);
+      tSpread.push(spreadAll[c]);
+    }
+  });
+  const truth: CandidateStats = { mean: Float64Array.from(tMean), spread: Float64Array.from(tSpread) };
+  const runsTable = new RunsNeededTable(evalOpts.precision, evalOpts.level);
+  const out: HoldoutResult[] = [];
+  for (const method of opts.methods) {
+    const maps = meanMaps.map((m, mi) => fitHoldoutMap(m, spreadMaps[mi], splits[mi].train, method, opts));
+    const set = buildModelSet(factors, inputs, opts.spreadKind, method, method, maps);
+    const candidates = candidatesFromRows(set, rows, path);
+    const ranked = rankCandidates(set, candidates, evalOpts, runsTable);
+    out.push({ method, set, ranked, truth, rows: validationRows(set, ranked, truth, evalOpts, method, runsTable) });
+  }
+  return out;
+}
+
+function fitHoldoutMap(meanMap: VariabilityMap, spreadMap: VariabilityMap, train: Int32Array, method: string, opts: HoldoutOptions): MapModels {
+  const d = meanMap.inputNames.length;
+  const X = matrix(meanMap.X, meanMap.rows, d);
+  const Xt = takeRows(X, train);
+  const options = { ...(opts.methodOptions?.[method] ?? {}), inputs: mapInputScaling(meanMap.normalization), response: opts.response };
+  const pick = (y: Float64Array) => Float64Array.from(train, (i) => y[i]);
+  const where = (e: unknown): never => {
+    if (e instanceof VarmapError) process.stderr.write(`varmap: while fitting ${method} to the training configurations of map ${mapLabel(meanMap.key)}:\n`);
+    throw e;
+  };
+  let mean, spread;
+  try {
+    mean = createPredictor(method, options).fit(Xt, pick(meanMap.y));
+    spread = createPredictor(method, options).fit(Xt, pick(spreadMap.y));
+  } catch (e) {
+    return where(e);
+  }
+  // Training box in normalized units (the map's normalization spans all of its rows, not only the training ones).
+  const lo = new Array<number>(d).fill(Infinity);
+  const hi = new Array<number>(d).fill(-Infinity);
+  for (const i of train)
+    for (let j = 0; j < d; j++) {
+      const u = meanMap.U[i * d + j];
+      if (u < lo[j]) lo[j] = u;
+      if (u > hi[j]) hi[j] = u;
+    }
+  return { key: meanMap.key, inputs: meanMap.inputNames, mean, spread, scaling: mean.toJSON().inputs, box: { lo, hi } };
+}
