@@ -40,9 +40,10 @@ export interface ValidationRow extends ValidationMetrics {
   objective: string;
 }
 
+/** "host_sched=CFQ;vm_sched=NOOP;mode=fread" (no commas, so the CSV cell needs no quotes). */
 export function mapLabel(key: Record<string, string>): string {
   const parts = Object.entries(key).map(([k, v]) => `${k}=${v}`);
-  return parts.length ? parts.join(",") : "(all)";
+  return parts.length ? parts.join(";") : "(all)";
 }
 
 /** Validation metrics per map of a ranking against the truth (same candidates). */
@@ -128,12 +129,13 @@ export interface HoldoutResult {
 
 /**
  * The held-out rows of a map: a uniformly random subset of round(p·rows) rows (at least 1), drawn from the stream
- * counterRng(seed, "whatif-holdout", map label), so it depends on nothing but the seed and the map.
+ * counterRng(seed, "whatif-holdout", mapId) (mapId: the map's factor values as a JSON array), so it depends on
+ * nothing but the seed and the map.
  */
-export function holdoutRows(rows: number, fraction: number, seed: string, label: string): { train: Int32Array; test: Int32Array } {
+export function holdoutRows(rows: number, fraction: number, seed: string, mapId: string): { train: Int32Array; test: Int32Array } {
   const k = Math.min(rows - 1, Math.max(1, Math.round(fraction * rows)));
   const perm = Int32Array.from({ length: rows }, (_, i) => i);
-  const rng = counterRng(seed, "whatif-holdout", label);
+  const rng = counterRng(seed, "whatif-holdout", mapId);
   for (let i = 0; i < k; i++) {
     const j = i + rng.int(rows - i);
     const t = perm[i];
@@ -163,7 +165,7 @@ export async function runHoldout(path: string, load: LoadOptions, opts: HoldoutO
   const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs });
   const factors = data.table.roles.factors;
   const inputs = data.table.roles.inputs;
-  const splits = meanMaps.map((m) => holdoutRows(m.rows, opts.fraction, opts.seed, mapLabel(m.key)));
+  const splits = meanMaps.map((m) => holdoutRows(m.rows, opts.fraction, opts.seed, mapKey(factors, m.key)));
   // The held-out configurations of every map, in map order: the candidates (the same for every method).
   const rows: Record<string, unknown>[] = [];
   const tMean: number[] = [];
