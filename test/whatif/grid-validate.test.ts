@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAxes, parseAxisValues, rangeValues } from "../../ts/whatif/grid.js";
 import { gridCandidates, predictCandidates } from "../../ts/whatif/candidates.js";
-import { buildModelSet, type MapModels } from "../../ts/whatif/models.js";
+import { buildModelSet, predictMap, type MapModels } from "../../ts/whatif/models.js";
 import { LinearRegression } from "../../ts/predict/lr.js";
 import { Delaunay } from "../../ts/predict/delaunay.js";
 import { fromRows } from "../../ts/predict/matrix.js";
@@ -63,6 +63,21 @@ describe("grid candidates", () => {
     const all = gridCandidates(set, "x1=1;x2=1", undefined);
     expect(all.count).toBe(2);
     expect(all.factorValues[0]).toEqual(["a", "b"]);
+  });
+
+  it("shares one Delaunay location between Delaunay mean and spread models, with predict()'s values exactly", () => {
+    const X = fromRows([0, 1, 2, 3].flatMap((i) => [0, 1, 2].map((j) => [i, j + 0.1 * i])));
+    const ym = Array.from({ length: 12 }, (_, r) => 5 + Math.sin(r));
+    const ys = Array.from({ length: 12 }, (_, r) => 1 + 0.1 * r);
+    const mean = new Delaunay({}).fit(X, ym);
+    const spread = new Delaunay({ response: "log" }).fit(X, ys);
+    const other = new Delaunay({}).fit(fromRows([[0, 0], [3, 0], [0, 2.3], [3, 2.3]]), [1, 2, 3, 4]);
+    const Q = fromRows([[0.5, 0.5], [2.2, 1.7], [4, 1], [-1, -1], [1, 1]]);
+    const p = predictMap({ key: {}, inputs: ["x1", "x2"], mean, spread, runs: other, scaling: mean.toJSON().inputs }, Q.data, Q.rows);
+    expect(Array.from(p.mean)).toEqual(Array.from(mean.predict(Q)));
+    expect(Array.from(p.spread)).toEqual(Array.from(spread.predict(Q)));
+    expect(Array.from(p.runs!)).toEqual(Array.from(other.predict(Q)));
+    expect(Array.from(p.extrapolated)).toEqual([0, 0, 1, 1, 0]);
   });
 
   it("needs every input and known factor values", () => {

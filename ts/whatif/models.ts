@@ -4,7 +4,8 @@
 import { VarmapError } from "../errors.js";
 import { matrix, type Matrix } from "../predict/matrix.js";
 import { predictorFromJSON } from "../predict/registry.js";
-import { Delaunay } from "../predict/delaunay.js";
+import { Delaunay, QueryStatus, type DelaunayLocation } from "../predict/delaunay.js";
+import { fromModelScale } from "../predict/scaling.js";
 import type { Predictor } from "../predict/estimator.js";
 import type { InputScalerJSON } from "../predict/scaling.js";
 import { mapKey, readModelsFile, type ModelsFile } from "../cli/model-file.js";
@@ -116,25 +117,55 @@ export interface MapPrediction {
 }
 
 /**
- * Predicts a map's candidates: X is rows × map.inputs.length raw inputs. One predict() per model (a batch), plus
- * one locate() when the mean or spread model is Delaunay.
+ * Predicts a map's candidates: X is rows × map.inputs.length raw inputs. One predict() per model (a batch). When
+ * the models are Delaunay interpolants of the same training inputs (the usual mean + sd pair), one locate() serves
+ * them all: the simplices and weights are the same, each model only combines its own responses.
  */
 export function predictMap(map: MapModels, X: Float64Array, rows: number): MapPrediction {
   const Q: Matrix = matrix(X, rows, map.inputs.length);
-  const mean = map.mean.predict(Q);
-  const spread = map.spread.predict(Q);
-  const runs = map.runs?.predict(Q);
   const extrapolated = new Uint8Array(rows);
   const distance = new Float64Array(rows);
   const del = map.mean instanceof Delaunay ? map.mean : map.spread instanceof Delaunay ? map.spread : undefined;
-  if (del) {
-    const loc = del.locate(Q);
+  if (!del) {
+    boxDistances(map, X, rows, extrapolated, distance);
+    return { mean: map.mean.predict(Q), spread: map.spread.predict(Q), runs: map.runs?.predict(Q), extrapolated, distance };
+  }
+  const loc = del.locate(Q);
+  for (let i = 0; i < rows; i++) {
+    extrapolated[i] = loc.extrapolated[i] ? 1 : 0;
+    distance[i] = loc.extrapolated[i] ? loc.rnorm[i] : 0;
+  }
+  const shared = sharedLocation(del);
+  const predict = (p: Predictor): Float64Array => shared(p, loc) ?? p.predict(Q);
+  return { mean: predict(map.mean), spread: predict(map.spread), runs: map.runs ? predict(map.runs) : undefined, extrapolated, distance };
+}
+
+/**
+ * For a Delaunay model `ref`: a function that predicts another model from ref's location of the queries, when
+ * that model is a Delaunay interpolant of the very same training inputs and options (else undefined). Same sum,
+ * in the same order, as Delaunay.predict, so the values are identical.
+ */
+function sharedLocation(ref: Delaunay): (p: Predictor, loc: DelaunayLocation) => Float64Array | undefined {
+  const rj = ref.toJSON();
+  return (p, loc) => {
+    if (!(p instanceof Delaunay)) return undefined;
+    const pj = p === ref ? rj : p.toJSON();
+    if (JSON.stringify(pj.options) !== JSON.stringify(rj.options) || JSON.stringify(pj.inputs) !== JSON.stringify(rj.inputs) || !sameNumbers(pj.state.X, rj.state.X)) return undefined;
+    const y = pj.state.y;
+    const m = pj.dim + 1;
+    const rows = loc.status.length;
+    const out = new Float64Array(rows);
     for (let i = 0; i < rows; i++) {
-      extrapolated[i] = loc.extrapolated[i] ? 1 : 0;
-      distance[i] = loc.extrapolated[i] ? loc.rnorm[i] : 0;
+      if (loc.status[i] === QueryStatus.TOO_FAR) {
+        out[i] = NaN;
+        continue;
+      }
+      let s = 0;
+      for (let k = 0; k < m; k++) s += loc.weights[i * m + k] * y[loc.simplices[i * m + k]];
+      out[i] = s;
     }
-  } else boxDistances(map, X, rows, extrapolated, distance);
-  return { mean, spread, runs, extrapolated, distance };
+    return fromModelScale(out, pj.response);
+  };
 }
 
 /** Outside the training inputs' bounding box (normalized as the models normalize), and the distance to it. */
