@@ -31,5 +31,5 @@ export { paretoFronts } from "./whatif/pareto.js";
 export { evaluate, parseObjective, parsePareto, rankBy, type Criterion, type EvaluateOptions, type Evaluation, type SpreadKind } from "./whatif/objective.js";
 export { gridCandidates, fileCandidates, predictCandidates, type Candidates } from "./whatif/candidates.js";
 export { loadModelFiles, buildModelSet, predictMap, type ModelSet, type MapModels } from "./whatif/models.js";
-export { rankCandidates, runHoldout, readTruth, validationRows, type Ranked, type ValidationRow } from "./whatif/run.js";
+export { rankCandidates, holdoutRows, readTruth, validationRows, type Ranked, type ValidationRow } from "./whatif/run.js";
 export { validateMap, spearman, type ValidationMetrics } from "./whatif/validate.js";

@@ -80,15 +80,23 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
     expect(JSON.parse(r.out).runs[0].invalid_prediction).toBe(1);
   });
 
-  it("holds out deterministically: the same files for any --workers and on rerun", () => {
-    const outs = ["1", "2", "1"].map((w, k) => {
-      const out = join(dir, `hold-${k}`, "whatif.csv");
-      const r = varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr,delaunay", "--workers", w, "--out", out, "--quiet");
+  it("holds out deterministically: the same files for any --workers, on rerun, and from shards merged", () => {
+    const args = [runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr,delaunay", "--quiet"];
+    const files = (d: string) => [readFileSync(join(d, "whatif.csv"), "utf8"), readFileSync(join(d, "whatif-validation.csv"), "utf8")];
+    const outs = ["0", "2", "1"].map((w, k) => {
+      const r = varmap("whatif", ...args, "--workers", w, "--out", join(dir, `hold-${k}`, "whatif.csv"));
       expect(r.code, r.err).toBe(0);
-      return [readFileSync(out, "utf8"), readFileSync(join(dir, `hold-${k}`, "whatif-validation.csv"), "utf8")];
+      return files(join(dir, `hold-${k}`));
     });
     expect(outs[1]).toEqual(outs[0]);
     expect(outs[2]).toEqual(outs[0]);
+    for (const i of [1, 2]) {
+      const r = varmap("whatif", ...args, "--shard", `${i}/2`, "--workers", "1", "--out", join(dir, `shard-${i}`, "whatif.csv"));
+      expect(r.code, r.err).toBe(0);
+    }
+    const m = varmap("merge", join(dir, "shard-1"), join(dir, "shard-2"), "--out", join(dir, "merged"), "--quiet");
+    expect(m.code, m.err).toBe(0);
+    expect(files(join(dir, "merged"))).toEqual(outs[0]);
     const v = readCsv(join(dir, "hold-0", "whatif-validation.csv"));
     expect(v.map((x) => `${x.map}/${x.method}`)).toEqual(["host=a/lr", "host=b/lr", "host=a/delaunay", "host=b/delaunay"]);
     for (const x of v) expect(x.candidates).toBe(11);

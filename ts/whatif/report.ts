@@ -7,6 +7,7 @@ import type { Column } from "../data/write.js";
 import { mapKey } from "../cli/model-file.js";
 import type { Candidates, Predicted } from "./candidates.js";
 import type { ModelSet } from "./models.js";
+import type { ValidationRow } from "./run.js";
 import type { Evaluation } from "./objective.js";
 import { readRows } from "./candidates.js";
 
@@ -37,6 +38,13 @@ export async function readExpectedAre(dir: string, set: ModelSet, method: string
   return new Map([...best].map(([k, v]) => [k, v.are]));
 }
 
+/** The columns candidates have: the models' (or data's) factors and inputs, and the maps. */
+export interface CandidateSpace {
+  factors: string[];
+  inputs: string[];
+  maps: { key: Record<string, string> }[];
+}
+
 export interface TableOptions {
   /** Leading column: the method of every row (holdout over several methods). */
   method?: string;
@@ -54,7 +62,7 @@ export function outputOrder(e: Evaluation, top?: number): number[] {
 }
 
 /** whatif.csv: factor and input columns, then the D.3 columns, then invalid_prediction (D.5's row flag). */
-export function candidateColumns(set: ModelSet, c: Candidates, p: Predicted, e: Evaluation, order: number[], opts: TableOptions): Column[] {
+export function candidateColumns(set: CandidateSpace, c: Candidates, p: Predicted, e: Evaluation, order: number[], opts: TableOptions): Column[] {
   const d = set.inputs.length;
   const pick = <T>(f: (i: number) => T): T[] => order.map(f);
   const num = (a: ArrayLike<number>) => Float64Array.from(order, (i) => a[i]);
@@ -77,4 +85,26 @@ export function candidateColumns(set: ModelSet, c: Candidates, p: Predicted, e: 
     { name: "invalid_prediction", values: pick((i) => (e.invalid[i] ? "true" : "false")), type: "string" },
   );
   return cols;
+}
+
+/** Row-concatenation of tables with the same columns. */
+export function concatTables(tables: Column[][]): Column[] {
+  if (tables.length === 1) return tables[0];
+  return tables[0].map((c, k) => ({ name: c.name, type: c.type, values: tables.flatMap((t) => Array.from(t[k].values)) }));
+}
+
+/** whatif-validation.csv: map, method, objective, top1, regret, spearman, top10, pareto_recall, candidates. */
+export function validationColumns(rows: ValidationRow[]): Column[] {
+  const col = (name: string, f: (r: ValidationRow) => number | string, type?: Column["type"]): Column => ({ name, values: rows.map(f), type });
+  return [
+    col("map", (r) => r.map, "string"),
+    col("method", (r) => r.method, "string"),
+    col("objective", (r) => r.objective, "string"),
+    col("top1", (r) => r.top1),
+    col("regret", (r) => r.regret),
+    col("spearman", (r) => r.spearman),
+    col("top10", (r) => r.top10),
+    col("pareto_recall", (r) => r.paretoRecall),
+    col("candidates", (r) => r.candidates, "int"),
+  ];
 }

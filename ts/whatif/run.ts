@@ -13,6 +13,7 @@ import { matrix, takeRows } from "../predict/matrix.js";
 import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candidates, type Predicted } from "./candidates.js";
 import { buildModelSet, type MapModels, type ModelSet } from "./models.js";
 import { evaluate, type CandidateStats, type EvaluateOptions, type Evaluation, type SpreadKind } from "./objective.js";
+import type { CandidateSpace } from "./report.js";
 import { RunsNeededTable } from "./runs.js";
 import { validateMap, type ValidationMetrics } from "./validate.js";
 
@@ -47,7 +48,7 @@ export function mapLabel(key: Record<string, string>): string {
 }
 
 /** Validation metrics per map of a ranking against the truth (same candidates). */
-export function validationRows(set: ModelSet, ranked: Ranked, truth: CandidateStats, opts: EvaluateOptions, method: string, runsTable?: RunsNeededTable): ValidationRow[] {
+export function validationRows(set: CandidateSpace, ranked: Ranked, truth: CandidateStats, opts: EvaluateOptions, method: string, runsTable?: RunsNeededTable): ValidationRow[] {
   // The truth's runs come from its measured cv, never from a runs model.
   const truthEval = evaluate({ mean: truth.mean, spread: truth.spread }, opts, runsTable);
   const objective = `${opts.objective.direction}-${opts.objective.name}`;
@@ -109,24 +110,6 @@ export async function readTruth(set: ModelSet, path: string, load: LoadOptions):
   return { candidates, truth: { mean: data.stats.mean, spread: spreadOfStats(data.stats, set.spreadKind, path) } };
 }
 
-export interface HoldoutOptions {
-  /** Share of each map's configurations held out. */
-  fraction: number;
-  seed: string;
-  methods: string[];
-  spreadKind: SpreadKind;
-  response: "linear" | "log";
-  methodOptions?: Record<string, Record<string, unknown>>;
-}
-
-export interface HoldoutResult {
-  method: string;
-  set: ModelSet;
-  ranked: Ranked;
-  truth: CandidateStats;
-  rows: ValidationRow[];
-}
-
 /**
  * The held-out rows of a map: a uniformly random subset of round(p·rows) rows (at least 1), drawn from the stream
  * counterRng(seed, "whatif-holdout", mapId) (mapId: the map's factor values as a JSON array), so it depends on
@@ -150,74 +133,42 @@ export function holdoutRows(rows: number, fraction: number, seed: string, mapId:
   return { train, test };
 }
 
-/**
- * --holdout: for every map, hold out a share of its configurations, fit each method's mean and spread models on
- * the rest, rank the held-out configurations and compare with their measurements.
- */
-export async function runHoldout(path: string, load: LoadOptions, opts: HoldoutOptions, evalOpts: EvaluateOptions): Promise<HoldoutResult[]> {
-  if (!(opts.fraction > 0 && opts.fraction < 1))
-    throw new VarmapError("E_USAGE", `--holdout ${opts.fraction} is not in (0, 1)`, { remedy: "give the share of configurations to hold out, e.g. --holdout 0.2" });
-  if (load.map) throw new VarmapError("E_USAGE", "--holdout needs the runs, not a map table", { remedy: "drop --map and give the runs table" });
-  const data = await loadDataset(path, { ...load, stat: "sd" });
-  const spreadAll = spreadOfStats(data.stats, opts.spreadKind, path);
-  const logInputs = load.logInputs;
-  const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs });
-  const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs });
-  const factors = data.table.roles.factors;
-  const inputs = data.table.roles.inputs;
-  const splits = meanMaps.map((m) => holdoutRows(m.rows, opts.fraction, opts.seed, mapKey(factors, m.key)));
-  // The held-out configurations of every map, in map order: the candidates (the same for every method).
-  const rows: Record<string, unknown>[] = [];
-  const tMean: number[] = [];
-  const tSpread: number[] = [];
-  meanMaps.forEach((m, mi) => {
-    for (const r of splits[mi].test) {
-      const c = m.ids[r] as number;
-      const rec: Record<string, unknown> = { ...m.key };
-      inputs.forEach((x, j) => (rec[x] = data.table.inputs[c * inputs.length + j]));
-      rows.push(rec);
-      tMean.push(data.stats.mean[c]);
-      tSpread.push(spreadAll[c]);
-    }
-  });
-  const truth: CandidateStats = { mean: Float64Array.from(tMean), spread: Float64Array.from(tSpread) };
-  const runsTable = new RunsNeededTable(evalOpts.precision, evalOpts.level);
-  const out: HoldoutResult[] = [];
-  for (const method of opts.methods) {
-    const maps = meanMaps.map((m, mi) => fitHoldoutMap(m, spreadMaps[mi], splits[mi].train, method, opts));
-    const set = buildModelSet(factors, inputs, opts.spreadKind, method, method, maps);
-    const candidates = candidatesFromRows(set, rows, path);
-    const ranked = rankCandidates(set, candidates, evalOpts, runsTable);
-    out.push({ method, set, ranked, truth, rows: validationRows(set, ranked, truth, evalOpts, method, runsTable) });
+/** Counts and the best candidate of a ranking, for --json and the notes. */
+export function summaryOf(r: Ranked): Record<string, unknown> {
+  const e = r.evaluation;
+  let ranked = 0;
+  let invalid = 0;
+  let extrapolated = 0;
+  let front = 0;
+  let best = -1;
+  for (let i = 0; i < e.rank.length; i++) {
+    if (e.rank[i] > 0) ranked++;
+    if (e.rank[i] === 1) best = i;
+    if (e.invalid[i]) invalid++;
+    if (r.predicted.extrapolated[i]) extrapolated++;
+    if (e.front[i] === 1) front++;
   }
-  return out;
-}
-
-function fitHoldoutMap(meanMap: VariabilityMap, spreadMap: VariabilityMap, train: Int32Array, method: string, opts: HoldoutOptions): MapModels {
-  const d = meanMap.inputNames.length;
-  const X = matrix(meanMap.X, meanMap.rows, d);
-  const Xt = takeRows(X, train);
-  const options = { ...(opts.methodOptions?.[method] ?? {}), inputs: mapInputScaling(meanMap.normalization), response: opts.response };
-  const pick = (y: Float64Array) => Float64Array.from(train, (i) => y[i]);
-  const where = (e: unknown): never => {
-    if (e instanceof VarmapError) process.stderr.write(`varmap: while fitting ${method} to the training configurations of map ${mapLabel(meanMap.key)}:\n`);
-    throw e;
+  const c = r.candidates;
+  const d = c.count ? c.inputs.length / c.count : 0;
+  return {
+    candidates: e.rank.length,
+    ranked,
+    invalid_prediction: invalid,
+    infeasible: e.rank.length - ranked - invalid,
+    extrapolated,
+    pareto_front: front,
+    best:
+      best < 0
+        ? null
+        : {
+            index: best,
+            map: c.factorValues.map((v) => v[best]),
+            inputs: Array.from(c.inputs.subarray(best * d, (best + 1) * d)),
+            pred_mean: e.mean[best],
+            pred_sd: e.sd[best],
+            pred_cv: e.cv[best],
+            runs_needed: e.runs[best],
+            cost: e.cost[best],
+          },
   };
-  let mean, spread;
-  try {
-    mean = createPredictor(method, options).fit(Xt, pick(meanMap.y));
-    spread = createPredictor(method, options).fit(Xt, pick(spreadMap.y));
-  } catch (e) {
-    return where(e);
-  }
-  // Training box in normalized units (the map's normalization spans all of its rows, not only the training ones).
-  const lo = new Array<number>(d).fill(Infinity);
-  const hi = new Array<number>(d).fill(-Infinity);
-  for (const i of train)
-    for (let j = 0; j < d; j++) {
-      const u = meanMap.U[i * d + j];
-      if (u < lo[j]) lo[j] = u;
-      if (u > hi[j]) hi[j] = u;
-    }
-  return { key: meanMap.key, inputs: meanMap.inputNames, mean, spread, scaling: mean.toJSON().inputs, box: { lo, hi } };
 }

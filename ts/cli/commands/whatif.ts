@@ -2,18 +2,20 @@
 // candidate configurations (--at FILE or --grid/--fix) by predicted mean, variability, runs needed or cost, with
 // constraints and Pareto fronts; or validate such rankings against measurements (--validate FILE) or held-out
 // configurations (--holdout p: every method fitted on the rest).
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { optionsFromCli } from "../../data/load.js";
-import { tableCsv, writeTable, type Column } from "../../data/write.js";
+import { loadDataset, optionsFromCli } from "../../data/load.js";
+import { tableCsv, writeTable } from "../../data/write.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
 import { addDataOptions, splitList } from "../options.js";
 import { fileCandidates, gridCandidates, type Candidates } from "../../whatif/candidates.js";
 import { loadModelFiles, spreadKindOf, type ModelSet } from "../../whatif/models.js";
 import { parseObjective, parsePareto, type EvaluateOptions, type ResponseKind, type SpreadKind } from "../../whatif/objective.js";
-import { candidateColumns, outputOrder, readExpectedAre } from "../../whatif/report.js";
-import { expectedAreOf, rankCandidates, readTruth, runHoldout, validationRows, type Ranked, type ValidationRow } from "../../whatif/run.js";
+import { candidateColumns, outputOrder, readExpectedAre, validationColumns } from "../../whatif/report.js";
+import { expectedAreOf, rankCandidates, readTruth, summaryOf, validationRows, type ValidationRow } from "../../whatif/run.js";
 import { checkPrecisionLevel, RunsNeededTable } from "../../whatif/runs.js";
 
 type Opts = Record<string, unknown>;
@@ -46,7 +48,9 @@ export function register(program: Command): void {
     .option("--methods <list>", `with --holdout: predictors to compare (default ${METHOD_NAMES.join(",")})`)
     .option("--spread-stat <stat>", "with --holdout: spread statistic to model (sd, var, cv, q05…q95)", "sd")
     .option("--seed <s>", "seed of the held-out selection", "1")
-    .option("--workers <n>", "accepted for symmetry with the other verbs (whatif runs in one thread; results never depend on it)")
+    .option("--workers <n>", "with --holdout: worker threads (default one per core; 0 = this thread); results never depend on it")
+    .option("--shard <i/N>", "with --holdout: run only the i-th of N slices of the fits (combine with varmap merge)")
+    .option("--no-resume", "with --holdout: discard the results a previous run left beside --out and start over")
     .option("--out <path>", "whatif.csv (also .json, .parquet); validation goes to whatif-validation.csv beside it; default: CSV on stdout")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no notes on stderr")
@@ -76,7 +80,6 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   const maxCv = num(opts, "maxCv", "--max-cv", (x) => x >= 0, "give a cv such as 0.1");
   const minMean = num(opts, "minMean", "--min-mean", () => true, "give a number");
   const top = num(opts, "top", "--top", (x) => Number.isInteger(x) && x >= 1, "give a positive integer");
-  num(opts, "workers", "--workers", (x) => Number.isInteger(x) && x >= 1, "give a positive integer");
   const seed = String(opts.seed);
   const out = opts.out === undefined ? undefined : String(opts.out);
   const usage = (msg: string, remedy: string) => new VarmapError("E_USAGE", msg, { remedy });
@@ -102,6 +105,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     if (sources !== 1) throw usage("give the candidates once: --at FILE, --grid SPEC or --validate FILE", 'e.g. --grid "threads=1,2,4" --fix mode=fread');
     if (opts.fix !== undefined && opts.grid === undefined) throw usage("--fix needs --grid", "add --grid, or put the values in the --at file");
     if (opts.methods !== undefined) throw usage("--methods applies to --holdout", "the methods are those of the models files");
+    if (opts.shard !== undefined) throw usage("--shard applies to --holdout", "rank candidates in one run");
     set = loadModelFiles(String(opts.mean), String(opts.spread), opts.runsModel === undefined ? undefined : String(opts.runsModel));
     spreadKind = set.spreadKind;
   }
@@ -112,16 +116,26 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   const load = optionsFromCli(opts);
   const note = (s: string) => opts.quiet || process.stderr.write(`varmap: ${s}\n`);
 
-  const tables: Column[][] = [];
-  let validation: ValidationRow[] | undefined;
   const summaries: Record<string, unknown>[] = [];
+  let validation: ValidationRow[] | undefined;
+  let validationPath: string | undefined;
   if (holdout !== undefined) {
-    const results = await runHoldout(data!, load, { fraction: holdout, seed, methods, spreadKind, response: load.logResponse ? "log" : "linear" }, evalOpts);
-    validation = results.flatMap((r) => r.rows);
-    for (const r of results) {
-      tables.push(candidateColumns(r.set, r.ranked.candidates, r.ranked.predicted, r.ranked.evaluation, outputOrder(r.ranked.evaluation, top), { method: r.method, spreadKind }));
-      summaries.push({ method: r.method, ...summaryOf(r.ranked) });
+    // On the job engine: one task per map and method, in worker threads, resumable, shardable.
+    const dir = dirname(out!);
+    const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "whatif");
+    if (!/\.csv$/i.test(out!)) throw usage(`--holdout writes CSV: '${out}' does not end in .csv`, "give --out whatif.csv");
+    const dataset = await loadDataset(data!, { ...load, stat: "sd" });
+    const ctx = holdoutJob(dataset, { methods, response: load.logResponse ? "log" : "linear", fraction: holdout, seed, spreadKind, evaluate: evalOpts, table: basename(out!), top, logInputs: load.logInputs, source: data! });
+    const s = await runJob(whatifJob, ctx, jobOpts);
+    if (s.shard !== null) {
+      if (opts.json) process.stdout.write(JSON.stringify(s) + "\n");
+      return;
     }
+    const sum = s.summary as { runs: Record<string, unknown>[]; metrics: ValidationRow[]; failed: { map: string; method: string; error: string; message: string }[] };
+    summaries.push(...sum.runs);
+    validation = sum.metrics;
+    validationPath = join(dir, VALIDATION_FILE);
+    for (const f of sum.failed) note(`${f.method} could not be fitted to map ${f.map} (${f.error}): its held-out configurations are invalid predictions. ${f.message}`);
   } else {
     const runsTable = new RunsNeededTable(precision, level);
     let candidates: Candidates;
@@ -134,23 +148,23 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
       const method = set!.meanMethod === set!.spreadMethod ? set!.meanMethod : `${set!.meanMethod}+${set!.spreadMethod}`;
       validation = validationRows(set!, ranked, truth, evalOpts, method, runsTable);
     }
-    tables.push(candidateColumns(set!, candidates, ranked.predicted, ranked.evaluation, outputOrder(ranked.evaluation, top), { spreadKind, expectedAre: expected }));
+    const columns = candidateColumns(set!, candidates, ranked.predicted, ranked.evaluation, outputOrder(ranked.evaluation, top), { spreadKind, expectedAre: expected });
     summaries.push(summaryOf(ranked));
+    if (out) await writeTable(out, columns);
+    else process.stdout.write(tableCsv(columns));
+    if (validation) {
+      validationPath = join(dirname(out!), VALIDATION_FILE);
+      await writeTable(validationPath, validationColumns(validation));
+    }
   }
-
-  const columns = concatTables(tables);
-  const validationPath = out ? join(dirname(out), "whatif-validation.csv") : undefined;
-  if (out) await writeTable(out, columns);
-  else process.stdout.write(tableCsv(columns));
-  if (validation && validationPath) await writeTable(validationPath, validationColumns(validation));
 
   for (const s of summaries) {
     const head = s.method ? `${s.method}: ` : "";
     note(`${head}${s.candidates} candidate(s), ${s.ranked} ranked, ${s.invalid_prediction} invalid prediction(s), ${s.infeasible} infeasible, ${s.extrapolated} extrapolated, Pareto front ${s.pareto_front}`);
   }
   if (validation) for (const v of validation) note(`${v.method} ${v.map}: top-1 ${v.top1}, regret ${fmt(v.regret)}, Spearman ${fmt(v.spearman)}, top-10 ${fmt(v.top10)}, Pareto recall ${fmt(v.paretoRecall)}`);
-  if (out) note(`wrote ${out}${validationPath && validation ? ` and ${validationPath}` : ""}`);
-  if (opts.json) process.stdout.write(JSON.stringify({ out: out ?? null, validation: validationPath && validation ? validationPath : null, objective: `${objective.direction}-${objective.name}`, pareto: pareto.map((c) => `${c.direction}-${c.name}`), precision, level, runs: summaries, metrics: validation ?? null }, jsonNumbers) + "\n");
+  if (out) note(`wrote ${out}${validationPath ? ` and ${validationPath}` : ""}`);
+  if (opts.json) process.stdout.write(JSON.stringify({ out: out ?? null, validation: validationPath ?? null, objective: `${objective.direction}-${objective.name}`, pareto: pareto.map((c) => `${c.direction}-${c.name}`), precision, level, runs: summaries, metrics: validation ?? null }, jsonNumbers) + "\n");
 }
 
 function fmt(x: number): string {
@@ -165,62 +179,3 @@ function tableFormatCheck(out: string): void {
   if (!/\.(csv|json|parquet)$/i.test(out)) throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv, .json or .parquet" });
 }
 
-function summaryOf(r: Ranked): Record<string, unknown> {
-  const e = r.evaluation;
-  let ranked = 0;
-  let invalid = 0;
-  let extrapolated = 0;
-  let front = 0;
-  let best = -1;
-  for (let i = 0; i < e.rank.length; i++) {
-    if (e.rank[i] > 0) ranked++;
-    if (e.rank[i] === 1) best = i;
-    if (e.invalid[i]) invalid++;
-    if (r.predicted.extrapolated[i]) extrapolated++;
-    if (e.front[i] === 1) front++;
-  }
-  const c = r.candidates;
-  const d = c.count ? c.inputs.length / c.count : 0;
-  return {
-    candidates: e.rank.length,
-    ranked,
-    invalid_prediction: invalid,
-    infeasible: e.rank.length - ranked - invalid,
-    extrapolated,
-    pareto_front: front,
-    best:
-      best < 0
-        ? null
-        : {
-            index: best,
-            map: c.factorValues.map((v) => v[best]),
-            inputs: Array.from(c.inputs.subarray(best * d, (best + 1) * d)),
-            pred_mean: e.mean[best],
-            pred_sd: e.sd[best],
-            pred_cv: e.cv[best],
-            runs_needed: e.runs[best],
-            cost: e.cost[best],
-          },
-  };
-}
-
-/** Row-concatenation of tables with the same columns. */
-function concatTables(tables: Column[][]): Column[] {
-  if (tables.length === 1) return tables[0];
-  return tables[0].map((c, k) => ({ name: c.name, type: c.type, values: tables.flatMap((t) => Array.from(t[k].values)) }));
-}
-
-function validationColumns(rows: ValidationRow[]): Column[] {
-  const col = (name: string, f: (r: ValidationRow) => number | string, type?: Column["type"]): Column => ({ name, values: rows.map(f), type });
-  return [
-    col("map", (r) => r.map, "string"),
-    col("method", (r) => r.method, "string"),
-    col("objective", (r) => r.objective, "string"),
-    col("top1", (r) => r.top1),
-    col("regret", (r) => r.regret),
-    col("spearman", (r) => r.spearman),
-    col("top10", (r) => r.top10),
-    col("pareto_recall", (r) => r.paretoRecall),
-    col("candidates", (r) => r.candidates, "int"),
-  ];
-}
