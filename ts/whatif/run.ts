@@ -1,17 +1,12 @@
 // The what-if pipelines (spec D.2): rank candidates with fitted models; validate a ranking against measured
-// configurations (--validate), or against held-out configurations of the data with models fitted on the rest
-// (--holdout p --seed s, every method).
+// configurations (--validate); the held-out draw of --holdout (whose fits run as a job: ts/jobs/whatif.ts).
 import { VarmapError } from "../errors.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
-import { buildMaps } from "../data/maps.js";
 import { counterRng } from "../data/random.js";
-import { QUANTILE_NAMES, type ConfigStats, type QuantileName, type VariabilityMap } from "../data/types.js";
+import { QUANTILE_NAMES, type ConfigStats, type QuantileName } from "../data/types.js";
 import { mapKey } from "../cli/model-file.js";
-import { mapInputScaling } from "../cv/split.js";
-import { createPredictor } from "../predict/registry.js";
-import { matrix, takeRows } from "../predict/matrix.js";
 import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candidates, type Predicted } from "./candidates.js";
-import { buildModelSet, type MapModels, type ModelSet } from "./models.js";
+import type { ModelSet } from "./models.js";
 import { evaluate, type CandidateStats, type EvaluateOptions, type Evaluation, type SpreadKind } from "./objective.js";
 import type { CandidateSpace } from "./report.js";
 import { RunsNeededTable } from "./runs.js";
