@@ -80,6 +80,22 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
     expect(JSON.parse(r.out).runs[0].invalid_prediction).toBe(1);
   });
 
+  it("reads expected_are from a cv directory, and validates against a runs table", () => {
+    const cvDir = join(dir, "cv");
+    const cv = varmap("cv", runs, ...cols, "--methods", "lr", "--p", "0.5,0.8", "--reps", "3", "--seed", "2", "--out", cvDir, "--quiet");
+    expect(cv.code, cv.err).toBe(0);
+    const are = readCsv(join(cvDir, "are.csv")).filter((x) => x.p === 0.8);
+    const out = join(dir, "are", "w.csv");
+    const r = varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=2;host=a,b", "--fix", "threads=1,size=8", "--cv-dir", cvDir, "--out", out, "--quiet");
+    expect(r.code, r.err).toBe(0);
+    for (const x of readCsv(out)) expect(x.expected_are).toBe(are.find((a) => a.host === x.host)!.are_mean);
+    const v = varmap("whatif", "--mean", mean, "--spread", sd, "--validate", runs, ...cols, "--out", join(dir, "val", "w.csv"), "--quiet");
+    expect(v.code, v.err).toBe(0);
+    const rows = readCsv(join(dir, "val", "whatif-validation.csv"));
+    expect(rows.map((x) => [x.map, x.method, x.candidates])).toEqual([["host=a", "lr", 36], ["host=b", "lr", 36]]);
+    expect(readCsv(join(dir, "val", "w.csv"))).toHaveLength(72);
+  });
+
   it("holds out deterministically: the same files for any --workers, on rerun, and from shards merged", () => {
     const args = [runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr,delaunay", "--quiet"];
     const files = (d: string) => [readFileSync(join(d, "whatif.csv"), "utf8"), readFileSync(join(d, "whatif-validation.csv"), "utf8")];
