@@ -97,6 +97,15 @@ describe("objectives, constraints and ranking", () => {
     expect(Array.from(time.rank)).toEqual([1, 2]);
   });
 
+  it("takes runs needed from a runs model when given (at least 2, rounded up; negative = invalid)", () => {
+    const mean = Float64Array.from([10, 10, 10]);
+    const sd = Float64Array.from([1, 1, 1]);
+    const e = evaluate({ mean, spread: sd, runs: Float64Array.from([7.2, 0.5, -1]) }, base({ objective: parseObjective("min-runs", "sd") }));
+    expect(Array.from(e.runs).slice(0, 2)).toEqual([8, 2]);
+    expect(Array.from(e.invalid)).toEqual([0, 0, 1]);
+    expect(Array.from(e.rank)).toEqual([2, 1, 0]);
+  });
+
   it("parses objectives and Pareto criteria, rejecting unknown or unavailable ones", () => {
     const o = parseObjective("min-q90", "q90");
     expect(o).toEqual({ name: "q90", direction: "min" });

@@ -10,6 +10,7 @@ import { tableCsv, writeTable } from "../../data/write.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
+import { QUANTILE_NAMES } from "../../data/types.js";
 import { addDataOptions, splitList } from "../options.js";
 import { fileCandidates, gridCandidates, type Candidates } from "../../whatif/candidates.js";
 import { loadModelFiles, spreadKindOf, type ModelSet } from "../../whatif/models.js";
@@ -86,6 +87,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   if (holdout !== undefined && validate) throw usage("--holdout and --validate both given", "validate against held-out configurations or against a measured file, not both");
   if ((holdout !== undefined || validate) && !out) throw usage("validation needs --out", "give --out whatif.csv (whatif-validation.csv is written beside it)");
   if (out) tableFormatCheck(out);
+  if (opts.json && !out) throw usage("--json needs --out", "the candidate table and the JSON summary cannot share stdout: give --out whatif.csv");
 
   let spreadKind: SpreadKind;
   let set: ModelSet | undefined;
@@ -98,6 +100,8 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     const bad = methods.find((m) => !METHOD_NAMES.includes(m));
     if (bad || methods.length === 0) throw usage(`--methods names '${bad ?? ""}'`, `use some of ${METHOD_NAMES.join(", ")}`);
     spreadKind = spreadKindOf(String(opts.spreadStat), "--spread-stat");
+    if (!["sd", "var", "cv", ...QUANTILE_NAMES].includes(spreadKind))
+      throw usage(`--spread-stat ${spreadKind} is not computed from runs`, `use sd, var, cv or one of ${QUANTILE_NAMES.join(", ")}`);
   } else {
     if (data) throw usage(`unexpected argument '${data}'`, "give the data only with --holdout; candidates come from --at, --grid or --validate");
     if (!opts.mean || !opts.spread) throw usage("--mean and --spread are required", "give the models files of the mean and of the spread (varmap fit --stat mean / --stat sd)");
