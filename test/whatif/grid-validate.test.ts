@@ -65,6 +65,19 @@ describe("grid candidates", () => {
     expect(all.factorValues[0]).toEqual(["a", "b"]);
   });
 
+  it("predicts in one batch per map and model, never per candidate", () => {
+    const counted = twoMaps();
+    const calls: string[] = [];
+    counted.maps.forEach((m, i) => {
+      const mean = m.mean.predict.bind(m.mean);
+      m.mean.predict = (Q) => (calls.push(`mean ${i} ${Q.rows}`), mean(Q));
+      const loc = (m.spread as Delaunay).locate.bind(m.spread);
+      (m.spread as Delaunay).locate = (Q) => (calls.push(`locate ${i} ${Q.rows}`), loc(Q));
+    });
+    predictCandidates(counted, gridCandidates(counted, "x1=0:2:0.25;x2=0:2:0.5", undefined));
+    expect(calls).toEqual(["locate 0 45", "mean 0 45", "locate 1 45", "mean 1 45"]);
+  });
+
   it("shares one Delaunay location between Delaunay mean and spread models, with predict()'s values exactly", () => {
     const X = fromRows([0, 1, 2, 3].flatMap((i) => [0, 1, 2].map((j) => [i, j + 0.1 * i])));
     const ym = Array.from({ length: 12 }, (_, r) => 5 + Math.sin(r));
