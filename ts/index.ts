@@ -26,3 +26,10 @@ export { fitMixturesParallel } from "./mixture/parallel.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export { gevFitBatch, GEV_OUT, GevStatus, GEV_STATUS_NAMES, type GevBatchResult, type GevStatusName } from "./backend/kernels/gev.js";
+export {
+  fitGev, gevNllh, gevCdf, gevPdf, gevQuantile, returnLevel, quantileWithSe, expectedInformation, expectedCovariance,
+  profileShapeInterval, profileReturnLevelInterval, ksStatistic, andersonDarling, gevDiagnostics, blockMaxima, chi2OneSf,
+  type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
+} from "./evt/gev.js";
+export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
