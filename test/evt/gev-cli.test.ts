@@ -106,3 +106,34 @@ describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe.skipIf(!existsSync(cli))("varmap gev on the job engine", () => {
+  it("a job directory: shards merged equal the unsharded run, which equals the direct file; resume reruns nothing", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-gev-job-"));
+    const file = dataset(dir);
+    const base = ["gev", file, "--factors", "g", "--run", "run", "--response", "t", "--chunk", "1", "--quiet"];
+    const whole = join(dir, "whole"), s1 = join(dir, "s1"), s2 = join(dir, "s2"), merged = join(dir, "merged"), direct = join(dir, "direct.csv");
+    expect(run([...base, "--out", whole, "--diagnostics", "--workers", "2"]).status).toBe(0);
+    expect(run([...base, "--out", s1, "--diagnostics", "--shard", "1/2"]).status).toBe(0);
+    expect(run([...base, "--out", s2, "--diagnostics", "--shard", "2/2"]).status).toBe(0);
+    expect(existsSync(join(s1, "gev.csv"))).toBe(false);
+    const m = run(["merge", s1, s2, "--out", merged, "--quiet"]);
+    expect(m.status, m.stderr).toBe(0);
+    expect(readFileSync(join(merged, "gev.csv"), "utf8")).toBe(readFileSync(join(whole, "gev.csv"), "utf8"));
+    expect(readFileSync(join(merged, "diagnostics.csv"), "utf8")).toBe(readFileSync(join(whole, "diagnostics.csv"), "utf8"));
+    expect(run([...base, "--out", direct]).status).toBe(0);
+    expect(readFileSync(direct, "utf8")).toBe(readFileSync(join(whole, "gev.csv"), "utf8"));
+    const again = run([...base, "--out", whole, "--diagnostics", "--json"]);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ tasks: 4, resumed: 4, ran: 0 });
+  });
+
+  it("--strict in a job: the task raises E_TOO_FEW_RUNS (exit 2) and no gev.csv is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-gev-job-"));
+    const out = join(dir, "job");
+    const r = run(["gev", dataset(dir), "--factors", "g", "--run", "run", "--response", "t", "--strict", "--out", out, "--quiet"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/E_TOO_FEW_RUNS|too_few_runs/);
+    expect(existsSync(join(out, "gev.csv"))).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@
 // fits a chunk of configurations in one kernel call, and turns each fit into the row of gev.csv (plus its
 // diagnostics rows). Rows are plain JSON values, so a job task can return them.
 import type { KernelBackend } from "../backend/kernel.js";
+import { VarmapError } from "../errors.js";
 import { gevFitBatch } from "../backend/kernels/gev.js";
 import {
   andersonDarling, blockMaxima, expectedCovariance, gevDiagnostics, gevFitFromBatch, gevNllh, ksStatistic, normQuantileUpper,
@@ -168,4 +169,21 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
   const d = gevDiagnostics(x, fitForIntervals, o.level);
   cells.n_outliers = d.outliers;
   return { n, flag, cells, diag: o.diagnostics ? d.rows : undefined };
+}
+
+const STRICT_CODES: Record<string, [string, string]> = {
+  too_few_runs: ["E_TOO_FEW_RUNS", "give more runs, or lower --min-runs (the SEs are meaningless below about 10)"],
+  degenerate: ["E_GEV_DEGENERATE", "fewer than 3 distinct values: there is no spread to fit; drop the configuration (--where)"],
+  unbounded: ["E_GEV_UNBOUNDED", "the likelihood grows without bound as ξ → −1 (runs piled at an upper endpoint); check the data or use --tail lower"],
+  not_converged: ["E_GEV_NOT_CONVERGED", "the fit did not converge; check the runs for outliers or mixed regimes"],
+  singular_information: ["E_GEV_NOT_CONVERGED", "the observed information is singular at the estimate; check the runs"],
+  nonfinite: ["E_NONFINITE", "remove or impute non-finite runs"],
+};
+
+/** --strict: the first configuration without a valid fit becomes a VarmapError naming it and the reason. */
+export function strictCheck(results: GevConfigResult[], describe: (i: number) => string, file?: string): void {
+  results.forEach((r, i) => {
+    const entry = STRICT_CODES[r.flag];
+    if (entry) throw new VarmapError(entry[0], `no valid GEV fit (${r.flag}, ${r.n} runs)`, { location: { file, configuration: describe(i) }, remedy: entry[1] });
+  });
 }

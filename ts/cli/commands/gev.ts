@@ -3,19 +3,26 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import { getBackend } from "../../backend/index.js";
-import { addDataOptions, splitList } from "../options.js";
+import { addDataOptions, addRunOptions, splitList } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { tableFormat, writeTable, type Column } from "../../data/write.js";
+import { writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import { DEFAULT_GEV_OPTIONS, fitGevConfigs, gevColumnNames, type GevConfigResult, type GevRunOptions } from "../../evt/configs.js";
-import type { ConfigTable } from "../../data/types.js";
+import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../../evt/configs.js";
+import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js";
+import { gevPlan, job as gevJob, GEV_DIAG_FILE, GEV_FILE } from "../../jobs/gev.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { sharedCopy } from "../../pool/threads.js";
+
+/** An --out ending in a table extension is one file (fitted in this thread); anything else is a job directory. */
+const TABLE_FILE = /\.(csv|json|parquet)$/i;
 
 export function register(program: Command): void {
   const cmd = program
     .command("gev")
     .description("GEV fit of every configuration's runs: location, scale, shape with SEs, return levels, Gumbel LR test, KS/AD")
     .argument("<runs>", "runs table (.csv or .parquet), one row per run");
-  addDataOptions(cmd)
+  addRunOptions(addDataOptions(cmd))
+    .option("--no-resume", "with a job directory: discard the results already in --out and start over")
     .addOption(new Option("--tail <side>", "upper: maxima (times); lower: minima (fit −x, e.g. throughput limited by the slowest node)").choices(["upper", "lower"]).default("upper"))
     .option("--block <B>", "fit the maxima of consecutive blocks of B runs in run order", "1")
     .option("--gumbel", "also report the Gumbel fit's SEs and return levels (gumbel_se_*, gumbel_rl<T>)")
@@ -23,19 +30,24 @@ export function register(program: Command): void {
     .option("--level <p>", "confidence level of the intervals", "0.95")
     .option("--profile", "profile-likelihood intervals for the shape and the return levels (instead of Wald)")
     .addOption(new Option("--information <kind>", "standard errors from the observed or the expected information").choices(["observed", "expected"]).default("observed"))
+    .option("--chunk <n>", "with a job directory: configurations per task", "1000")
     .option("--min-runs <n>", "configurations with fewer runs (blocks) get the row flag too_few_runs", "10")
     .option("--strict", "a configuration without a valid fit is an error (E_TOO_FEW_RUNS, E_GEV_DEGENERATE, E_GEV_UNBOUNDED, E_GEV_NOT_CONVERGED)")
-    .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration)")
-    .option("--diagnostics <path>", "plot data (pp, qq, rl_point, rl_curve, density), long format")
-    .option("--json", "print a machine-readable summary on stdout")
-    .option("--quiet", "no notes on stderr")
+    .option("--diagnostics [path]", "plot data (pp, qq, rl_point, rl_curve, density), long format: a file beside a file --out; in a job directory, diagnostics.csv")
     .action(async (file: string, opts: Record<string, unknown>) => {
       const o = parseGevOptions(opts);
       const out = opts.out as string | undefined;
-      const diagPath = opts.diagnostics as string | undefined;
-      if (!out) throw new VarmapError("E_USAGE", "--out is required", { remedy: "pass --out gev.csv (or .json/.parquet)" });
-      tableFormat(out);
-      if (diagPath) tableFormat(diagPath);
+      if (!out) throw new VarmapError("E_USAGE", "--out is required", { remedy: "pass --out gev.csv (one file), or --out DIR (a resumable job: --workers, --shard, merge)" });
+      const direct = TABLE_FILE.test(out);
+      const diagPath = typeof opts.diagnostics === "string" ? opts.diagnostics : undefined;
+      if (direct && opts.diagnostics === true) throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
+      if (direct && diagPath && !TABLE_FILE.test(diagPath)) throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: "end it in .csv, .json or .parquet" });
+      if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
+      if (direct && (opts.shard !== undefined || opts.workers !== undefined))
+        throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
+      const chunk = Number(opts.chunk ?? 1000);
+      if (!Number.isInteger(chunk) || chunk < 1) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(opts.chunk)}'`);
+      const jobOpts = direct ? undefined : jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "gev");
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
       const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "mean", allowNoInputs: true });
       const t = data.table;
@@ -50,16 +62,28 @@ export function register(program: Command): void {
         }
       }
       note?.(`fitting a GEV to ${t.count} configuration(s)${o.block > 1 ? ` (maxima of blocks of ${o.block})` : ""}, tail ${o.tail}`);
+      const keys = configKeys(t);
+      if (jobOpts) {
+        // The job engine: chunks of configurations per task, journal/resume, --shard, `varmap merge`.
+        const ctx = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values };
+        const plan = gevPlan(ctx, keys.names, o, Boolean(opts.strict), chunk);
+        const s = await runJob(gevJob, { ...ctx, plan }, jobOpts);
+        note?.(s.shard === null ? `wrote ${gevJob.files(plan).join(", ")} in ${out}` : `shard ${s.shard} done in ${out}`);
+        if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", ...s }, null, 2) + "\n");
+        return;
+      }
       const results = fitGevConfigs(getBackend(), t.runs, t.offsets, 0, t.count, o);
-      if (opts.strict) strictCheck(results, t, file);
+      if (opts.strict) strictCheck(results, (c) => describeConfig(t, c), file);
       const counts: Record<string, number> = {};
       for (const r of results) counts[r.flag || "ok"] = (counts[r.flag || "ok"] ?? 0) + 1;
-      if (diagPath) await writeTable(diagPath, diagColumns(results, t));
-      await writeTable(out, gevColumns(results, t, o));
+      if (diagPath) await writeTable(diagPath, gevDiagColumns(keys.names, keys.values, results));
+      await writeTable(out, gevTableColumns(keys.names, keys.values, results, o));
       note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}; ${Object.entries(counts).map(([k, v]) => `${k}: ${v}`).join(", ")}`);
       if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null }, null, 2) + "\n");
     });
 }
+
+export { GEV_FILE, GEV_DIAG_FILE };
 
 /** Validates every gev option before anything is read or written. */
 export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
@@ -82,55 +106,6 @@ export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
     information: opts.information === "expected" ? "expected" : "observed",
     gumbelDetail: Boolean(opts.gumbel),
     minRuns,
-    diagnostics: Boolean(opts.diagnostics),
+    diagnostics: opts.diagnostics !== undefined && opts.diagnostics !== false,
   };
-}
-
-const STRICT_CODES: Record<string, [string, string]> = {
-  too_few_runs: ["E_TOO_FEW_RUNS", "give more runs, or lower --min-runs (the SEs are meaningless below about 10)"],
-  degenerate: ["E_GEV_DEGENERATE", "fewer than 3 distinct values: there is no spread to fit; drop the configuration (--where)"],
-  unbounded: ["E_GEV_UNBOUNDED", "the likelihood grows without bound as ξ → −1 (runs piled at an upper endpoint); check the data or use --tail lower"],
-  not_converged: ["E_GEV_NOT_CONVERGED", "the fit did not converge; check the runs for outliers or mixed regimes"],
-  singular_information: ["E_GEV_NOT_CONVERGED", "the observed information is singular at the estimate; check the runs"],
-};
-
-function strictCheck(results: GevConfigResult[], t: ConfigTable, file: string): void {
-  results.forEach((r, c) => {
-    const entry = STRICT_CODES[r.flag];
-    if (entry)
-      throw new VarmapError(entry[0], `no valid GEV fit (${r.flag}, ${r.n} runs)`, { location: { file, row: t.firstRow?.[c], configuration: describeConfig(t, c) }, remedy: entry[1] });
-  });
-}
-
-function keyColumns(t: ConfigTable, rowsPer: (c: number) => number): Column[] {
-  const idx: number[] = [];
-  for (let c = 0; c < t.count; c++) for (let k = 0; k < rowsPer(c); k++) idx.push(c);
-  const d = t.roles.inputs.length;
-  const cols: Column[] = [];
-  t.roles.factors.forEach((name, f) => cols.push({ name, values: idx.map((c) => t.factorValues[f][c]), type: "string" }));
-  t.roles.inputs.forEach((name, j) => cols.push({ name, values: idx.map((c) => t.inputs[c * d + j]) }));
-  return cols;
-}
-
-function gevColumns(results: GevConfigResult[], t: ConfigTable, o: GevRunOptions): Column[] {
-  const cols = keyColumns(t, () => 1);
-  const strings = new Set(["tail", "converged", "regular", "flag"]);
-  for (const name of gevColumnNames(o)) {
-    const values = results.map((r) => r.cells[name] ?? null);
-    cols.push({ name, values, type: strings.has(name) ? "string" : name === "n" || name === "iterations" || name === "n_outliers" ? "int" : "double" });
-  }
-  return cols;
-}
-
-function diagColumns(results: GevConfigResult[], t: ConfigTable): Column[] {
-  const cols = keyColumns(t, (c) => results[c].diag?.length ?? 0);
-  const rows = results.flatMap((r) => r.diag ?? []);
-  const num = (v: number) => (Number.isFinite(v) ? v : null);
-  cols.push({ name: "kind", values: rows.map((r) => r.kind), type: "string" });
-  cols.push({ name: "x", values: rows.map((r) => num(r.x)) });
-  cols.push({ name: "y", values: rows.map((r) => num(r.y)) });
-  cols.push({ name: "lo", values: rows.map((r) => num(r.lo)) });
-  cols.push({ name: "hi", values: rows.map((r) => num(r.hi)) });
-  cols.push({ name: "outlier", values: rows.map((r) => (r.outlier === null ? null : String(r.outlier))), type: "string" });
-  return cols;
 }
