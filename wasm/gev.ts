@@ -308,21 +308,45 @@ function fitOne(x: usize, n: i32, maxIter: i32, out: usize, work: usize, info: u
       fmu = TMU; fsig = TSIG; fxi = TXI; ffall = TF;
     }
   }
+  // Back to the original units, then polish in the fit's own units (see native/src/gev.cc).
+  let emu = anyOk ? m + s * bmu : m + s * fmu;
+  let esig = anyOk ? s * bsig : s * fsig;
+  let exi = anyOk ? bxi : fxi;
+  if ((!anyUnbounded || anyOk) && isFinite<f64>(emu) && esig > 0.0) {
+    for (let i = 0; i < n; ++i) store<f64>(work + (<usize>i << 3), (at(x, i) - emu) / esig);
+    TMU = 0.0;
+    TSIG = 1.0;
+    TXI = exi;
+    const r = newton(work, n, maxIter);
+    total += ITER;
+    if (r == START_OK) {
+      emu = emu + esig * TMU;
+      esig = esig * TSIG;
+      exi = TXI;
+      anyOk = true;
+    } else if (r == START_UNBOUNDED && !anyOk) {
+      anyUnbounded = true;
+    }
+  }
   store<i32>(info + 4, total);
   if (!anyOk) {
     if (anyUnbounded) { store<i32>(info, FIT_UNBOUNDED); return; }
+    // A stalled fit pressing a run onto the support's end: unbounded along that endpoint (see native/src/gev.cc).
+    if (isFinite<f64>(emu) && esig > 0.0) {
+      let wmin = Infinity;
+      for (let i = 0; i < n; ++i) wmin = Math.min(wmin, 1.0 + (exi * (at(x, i) - emu)) / esig);
+      if (wmin < 1e-3) { store<i32>(info, FIT_UNBOUNDED); return; }
+    }
     if (isFinite<f64>(ffall)) {
-      const lo = m + s * fmu, so = s * fsig;
-      setOut(out, OUT_LOC, lo); setOut(out, OUT_SCALE, so); setOut(out, OUT_SHAPE, fxi);
-      nllh(x, n, lo, so, fxi, false);
+      setOut(out, OUT_LOC, emu); setOut(out, OUT_SCALE, esig); setOut(out, OUT_SHAPE, exi);
+      nllh(x, n, emu, esig, exi, false);
       setOut(out, OUT_NLLH, F);
     }
     store<i32>(info, FIT_NOT_CONVERGED);
     return;
   }
-  const lo = m + s * bmu, so = s * bsig;
-  setOut(out, OUT_LOC, lo); setOut(out, OUT_SCALE, so); setOut(out, OUT_SHAPE, bxi);
-  if (!nllh(x, n, lo, so, bxi, true)) { store<i32>(info, FIT_NOT_CONVERGED); return; }
+  setOut(out, OUT_LOC, emu); setOut(out, OUT_SCALE, esig); setOut(out, OUT_SHAPE, exi);
+  if (!nllh(x, n, emu, esig, exi, true)) { store<i32>(info, FIT_NOT_CONVERGED); return; }
   setOut(out, OUT_NLLH, F);
   if (!chol3(H, LF)) { store<i32>(info, FIT_SINGULAR); return; }
   chol3Inverse(LF, VI);

@@ -310,13 +310,43 @@ int gev_fit_one(const double* x, int n, int max_iter, double* out, int* iteratio
       ffallback = f;
     }
   }
+  // Back to the original units.
+  auto original = [&](const Theta& t) { return Theta{m + s * t.mu, s * t.sigma, t.xi}; };
+  Theta est = any_ok ? original(best) : original(fallback);
+  // Polish in the fit's own units (z = (x - mu)/sigma): mean/sd standardization squeezes the bulk of a heavy-tailed
+  // sample into a sliver (sd dominated by the largest runs), which limits the digits the first pass can reach and
+  // can stall it. From the first pass's estimate (or its best failed iterate), Newton again on z.
+  if (!any_unbounded || any_ok) {
+    if (std::isfinite(est.mu) && est.sigma > 0.0) {
+      for (int i = 0; i < n; ++i) xs[i] = (x[i] - est.mu) / est.sigma;
+      Theta th = {0.0, 1.0, est.xi};
+      double f = kInf;
+      int it = 0;
+      const StartResult r = newton(xs, n, max_iter, th, f, it);
+      total_iter += it;
+      if (r == START_OK) {
+        est = {est.mu + est.sigma * th.mu, est.sigma * th.sigma, th.xi};
+        any_ok = true;
+      } else if (r == START_UNBOUNDED && !any_ok) {
+        any_unbounded = true;
+      }
+    }
+  }
   *iterations = total_iter;
   if (!any_ok) {
     if (any_unbounded) return GEV_FIT_UNBOUNDED;
+    // A stalled fit whose best iterate presses a run onto the support's end (min w_i < 1e-3) is climbing a
+    // likelihood that grows without bound along that endpoint: xi -> -1 with the upper end at max x, or
+    // xi -> +inf with the lower end at min x (small samples with one or two huge runs).
+    if (std::isfinite(est.mu) && est.sigma > 0.0) {
+      double wmin = kInf;
+      for (int i = 0; i < n; ++i) wmin = std::fmin(wmin, 1.0 + est.xi * (x[i] - est.mu) / est.sigma);
+      if (wmin < 1e-3) return GEV_FIT_UNBOUNDED;
+    }
     if (std::isfinite(ffallback)) {
-      out[GEV_LOC] = m + s * fallback.mu;
-      out[GEV_SCALE] = s * fallback.sigma;
-      out[GEV_SHAPE] = fallback.xi;
+      out[GEV_LOC] = est.mu;
+      out[GEV_SCALE] = est.sigma;
+      out[GEV_SHAPE] = est.xi;
       double f = kInf;
       gev_nllh(x, n, out[GEV_LOC], out[GEV_SCALE], out[GEV_SHAPE], &f, nullptr, nullptr);
       out[GEV_NLLH] = f;
@@ -324,9 +354,9 @@ int gev_fit_one(const double* x, int n, int max_iter, double* out, int* iteratio
     return GEV_FIT_NOT_CONVERGED;
   }
   // Back on the original scale: the estimates, nllh and the inverse observed information there.
-  out[GEV_LOC] = m + s * best.mu;
-  out[GEV_SCALE] = s * best.sigma;
-  out[GEV_SHAPE] = best.xi;
+  out[GEV_LOC] = est.mu;
+  out[GEV_SCALE] = est.sigma;
+  out[GEV_SHAPE] = est.xi;
   double f, g[3], h[6], l[6], v[6];
   if (!gev_nllh(x, n, out[GEV_LOC], out[GEV_SCALE], out[GEV_SHAPE], &f, g, h)) return GEV_FIT_NOT_CONVERGED;
   out[GEV_NLLH] = f;

@@ -221,6 +221,18 @@ describe(`GEV kernel statuses on ${selected.name}`, () => {
     }
   });
 
+  it("heavy tails (ξ = 2.4, runs spanning 1e4 and more): stationary to 1e-10 SE; a 10-run sample climbing ξ → ∞ is unbounded", () => {
+    const heavy = draw(200, { loc: 0, scale: 1, shape: 2.4 }, "heavy");
+    expect(Math.max(...heavy)).toBeGreaterThan(1e4);
+    const fit = fitGev(selected, heavy);
+    expect(fit.status).toBe("ok");
+    expect(fit.gradSe).toBeLessThan(1e-10);
+    expect(Math.abs(fit.params.shape - 2.4)).toBeLessThan(4 * fit.se[2]);
+    // Sorted runs of a small sample whose likelihood grows along the lower endpoint as ξ grows.
+    const small = [-0.525, -0.497, -0.398, -0.1, -0.0182, 0.496, 2.57, 2.91, 18, 90.5, 205];
+    expect(fitGev(selected, small).status).toBe("unbounded");
+  });
+
   it("a not-converged fit (iteration cap) reports the best iterate and NaN SEs", () => {
     const fit = fitGev(selected, draw(200, { loc: 10, scale: 1, shape: 0.3 }, "cap"), 1);
     expect(fit.status).toBe("not_converged");

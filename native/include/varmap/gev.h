@@ -16,8 +16,9 @@
 // feasible); Newton on (mu, sigma, xi) with the analytic Hessian, Levenberg damping lambda diag(H) (1e-8, x10)
 // when H is not positive definite, Armijo backtracking (halving, 1e-4) that keeps sigma > 0 and every w_i > 0;
 // stop when the relative Newton step < 1e-13 or max_i |g_i| SE_i < 1e-12; at most max_iter iterations. From a
-// failed Gumbel start, retries from xi0 = +-0.1 and keeps the best. The estimates are then evaluated on the
-// original scale: nllh and the inverse observed information (covariance).
+// failed Gumbel start, retries from xi0 = +-0.1 and keeps the best. Then a polishing Newton run in the fit's own
+// units (z = (x - mu)/sigma), which a heavy upper tail needs (the sd of such a sample is set by its few largest
+// runs). The estimates are then evaluated on the original scale: nllh and the inverse observed information.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +43,8 @@ enum GevFitStatus : int {
   GEV_FIT_DEGENERATE = 2,     // fewer than 3 distinct values (zero spread included)
   GEV_FIT_NONFINITE = 3,      // a NaN or infinite run
   GEV_FIT_NOT_CONVERGED = 4,  // estimates from the best iterate, covariance NaN
-  GEV_FIT_UNBOUNDED = 5,      // iterates went to xi <= -1 with the endpoint at max x: likelihood unbounded
+  GEV_FIT_UNBOUNDED = 5,      // the likelihood grows without bound along an endpoint: iterates reached xi <= -1, or stalled
+                              // with a run pressed onto the support's end (xi -> -1 at max x, xi -> +inf at min x)
   GEV_FIT_SINGULAR = 6,       // converged, but the observed information is not positive definite: covariance NaN
 };
 
