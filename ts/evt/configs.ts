@@ -166,7 +166,7 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
       cells[`gumbel_${r}_se`] = num(Math.sqrt(gcov[0] - 2 * l * gcov[1] + l * l * gcov[3]));
     }
   }
-  const d = gevDiagnostics(x, fitForIntervals, o.level);
+  const d = gevDiagnostics(x, fitForIntervals, o.level, o.diagnostics);
   cells.n_outliers = d.outliers;
   return { n, flag, cells, diag: o.diagnostics ? d.rows : undefined };
 }

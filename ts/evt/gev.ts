@@ -46,6 +46,12 @@ export function gevL(z: number, xi: number): { L: number; Lx: number; Lxx: numbe
   return { L, Lx, Lxx: (-z * z) / (xi * w * w) - (2 * Lx) / xi };
 }
 
+/** L alone (the CDF, density and tests need no derivatives). */
+function lOnly(z: number, xi: number): number {
+  const a = xi * z;
+  return Math.abs(a) < SERIES_BELOW ? z * horner(S0, a) : Math.log1p(a) / xi;
+}
+
 export interface NllhEval {
   f: number;
   /** ∂nllh/∂(μ, σ, ξ). */
@@ -91,33 +97,29 @@ export function gevNllh(x: ArrayLike<number>, p: GevParams): NllhEval {
 export function gevCdf(x: number, p: GevParams): number {
   const z = (x - p.loc) / p.scale, w = 1 + p.shape * z;
   if (!(w > 0)) return p.shape > 0 ? 0 : 1;
-  return Math.exp(-Math.exp(-gevL(z, p.shape).L));
+  return Math.exp(-Math.exp(-lOnly(z, p.shape)));
 }
 
 /** The density g(x) = t^{1+ξ} e^{−t}/σ. */
 export function gevPdf(x: number, p: GevParams): number {
   const z = (x - p.loc) / p.scale, w = 1 + p.shape * z;
   if (!(w > 0)) return 0;
-  const L = gevL(z, p.shape).L, t = Math.exp(-L);
+  const L = lOnly(z, p.shape), t = Math.exp(-L);
   return Math.exp(-(1 + p.shape) * L - t) / p.scale;
 }
+
+// h = −ℓ Σ u^k/(k+1)!, h′ = ℓ² Σ (k+1) u^k/(k+2)!, h″ = −ℓ³ Σ (k+2)(k+1) u^k/(k+3)! (u = −ξℓ; 25 terms: at
+// |u| < 0.5 the truncation is below 1e-30).
+const H_TERMS = 25;
+const factorial = (k: number): number => (k <= 1 ? 1 : k * factorial(k - 1));
+const H0 = Array.from({ length: H_TERMS }, (_, k) => 1 / factorial(k + 1));
+const H1 = Array.from({ length: H_TERMS }, (_, k) => (k + 1) / factorial(k + 2));
+const H2 = Array.from({ length: H_TERMS }, (_, k) => ((k + 2) * (k + 1)) / factorial(k + 3));
 
 // h(ξ) = expm1(−ξℓ)/ξ and its ξ-derivatives: series in u = −ξℓ when |u| < 0.5 (no cancellation), else closed forms.
 function hSeries(xi: number, l: number): [number, number, number] {
   const u = -xi * l;
-  if (Math.abs(u) < 0.5) {
-    // h = −ℓ Σ u^k/(k+1)!, h′ = ℓ² Σ k u^{k−1}/(k+1)!, h″ = −ℓ³ Σ k(k−1) u^{k−2}/(k+1)! (30 terms: exact to rounding).
-    let s0 = 0, s1 = 0, s2 = 0, fact = 1;
-    const pw = [1];
-    for (let k = 1; k < 30; k++) pw.push(pw[k - 1] * u);
-    for (let k = 0; k < 30; k++) {
-      fact *= k + 1;
-      s0 += pw[k] / fact;
-      if (k >= 1) s1 += (k * pw[k - 1]) / fact;
-      if (k >= 2) s2 += (k * (k - 1) * pw[k - 2]) / fact;
-    }
-    return [-l * s0, l * l * s1, -l * l * l * s2];
-  }
+  if (Math.abs(u) < 0.5) return [-l * horner(H0, u), l * l * horner(H1, u), -l * l * l * horner(H2, u)];
   const e = Math.exp(-xi * l), f = Math.expm1(-xi * l), f1 = -l * e, f2 = l * l * e;
   return [f / xi, (f1 * xi - f) / (xi * xi), (f2 * xi * xi - 2 * f1 * xi + 2 * f) / (xi * xi * xi)];
 }
@@ -173,8 +175,17 @@ export function returnLevel(period: number, p: GevParams, V: number[], level = 0
 }
 
 /** The two-sided normal critical value for a central interval of probability `level` (1.959963984540054 for 0.95). */
+const criticalValues = new Map<number, number>();
 export function normQuantileUpper(level: number): number {
-  // Bisection on Φ: exact to rounding, and only called a few times per fit.
+  const known = criticalValues.get(level);
+  if (known !== undefined) return known;
+  const v = bisectNormal(level);
+  criticalValues.set(level, v);
+  return v;
+}
+
+function bisectNormal(level: number): number {
+  // Bisection on Φ: exact to rounding; memoized, so once per level.
   const target = 0.5 + level / 2;
   let lo = 0, hi = 40;
   for (let i = 0; i < 200 && hi - lo > 1e-16 * hi; i++) {
@@ -514,7 +525,7 @@ export function andersonDarling(x: ArrayLike<number>, p: GevParams): number {
     // log(1 − G) = log(−expm1(−t)) keeps the upper tail's digits.
     const z = (s[n - 1 - i] - p.loc) / p.scale;
     const w = 1 + p.shape * z;
-    const t = w > 0 ? Math.exp(-gevL(z, p.shape).L) : p.shape > 0 ? Infinity : 0;
+    const t = w > 0 ? Math.exp(-lOnly(z, p.shape)) : p.shape > 0 ? Infinity : 0;
     const hi = Math.log(-Math.expm1(-t));
     sum += (2 * i + 1) * (lo + hi);
   }
@@ -540,24 +551,24 @@ export const RL_CURVE_F = [0.001, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08
  * return-level points (−1/log p_i, x_(i)) flagged `outlier` outside the ±k·SE band at their own period, the
  * return-level curve with its band, and the fitted density over the data's range. p_i = i/(n + 1).
  */
-export function gevDiagnostics(x: ArrayLike<number>, fit: GevFit, level = 0.95): { rows: DiagRow[]; outliers: number } {
+export function gevDiagnostics(x: ArrayLike<number>, fit: GevFit, level = 0.95, withRows = true): { rows: DiagRow[]; outliers: number } {
   const s = Float64Array.from(x).sort();
   const n = s.length, p = fit.params, k = normQuantileUpper(level);
   const rows: DiagRow[] = [];
   let outliers = 0;
-  for (let i = 0; i < n; i++) {
-    const pi = (i + 1) / (n + 1);
-    rows.push({ kind: "pp", x: pi, y: gevCdf(s[i], p), lo: NaN, hi: NaN, outlier: null });
+  if (withRows) {
+    for (let i = 0; i < n; i++) rows.push({ kind: "pp", x: (i + 1) / (n + 1), y: gevCdf(s[i], p), lo: NaN, hi: NaN, outlier: null });
+    for (let i = 0; i < n; i++) rows.push({ kind: "qq", x: gevQuantile((i + 1) / (n + 1), p), y: s[i], lo: NaN, hi: NaN, outlier: null });
   }
-  for (let i = 0; i < n; i++) rows.push({ kind: "qq", x: gevQuantile((i + 1) / (n + 1), p), y: s[i], lo: NaN, hi: NaN, outlier: null });
   for (let i = 0; i < n; i++) {
     const pi = (i + 1) / (n + 1);
     const q = quantileWithSe(pi, p, fit.cov);
     const lo = q.z - k * q.se, hi = q.z + k * q.se;
     const out = Number.isFinite(q.se) ? s[i] < lo || s[i] > hi : null;
     if (out) outliers++;
-    rows.push({ kind: "rl_point", x: -1 / Math.log(pi), y: s[i], lo, hi, outlier: out });
+    if (withRows) rows.push({ kind: "rl_point", x: -1 / Math.log(pi), y: s[i], lo, hi, outlier: out });
   }
+  if (!withRows) return { rows, outliers };
   for (const f of RL_CURVE_F) {
     const q = quantileWithSe(f, p, fit.cov);
     rows.push({ kind: "rl_curve", x: -1 / Math.log(f), y: q.z, lo: q.z - k * q.se, hi: q.z + k * q.se, outlier: null });
