@@ -44,6 +44,16 @@ describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
       expect(Number(row.n)).toBe(400);
       expect(Number(row.rl100)).toBeGreaterThan(Number(row.rl10));
     }
+    // --information expected: SEs from the Fisher information, close to (not equal to) the observed ones.
+    const exp = join(dir, "expected.csv");
+    expect(run(["gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--information", "expected", "--out", exp, "--quiet"]).status).toBe(0);
+    for (const row of readCsv(exp)) {
+      const obs = rows.find((x) => x.sample_id === row.sample_id)!;
+      expect(Number(row.loc)).toBe(Number(obs.loc));
+      const ratio = Number(row.se_shape) / Number(obs.se_shape);
+      expect(ratio).not.toBe(1);
+      expect(Math.abs(ratio - 1)).toBeLessThan(0.1);
+    }
     const d = readCsv(diag);
     expect(new Set(d.map((x) => x.kind))).toEqual(new Set(["pp", "qq", "rl_point", "rl_curve", "density"]));
     expect(d.filter((x) => x.kind === "pp").length).toBe(1200);
