@@ -1,7 +1,6 @@
 // `varmap gev <runs>`: a GEV fit per configuration (seed 002; spec B.3) with standard errors, return levels,
 // the nested Gumbel fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics.
-import type { Command } from "commander";
-import { Option } from "commander";
+import { Option, type Command } from "commander";
 import { getBackend } from "../../backend/index.js";
 import { addDataOptions, addRunOptions, splitList } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
@@ -9,7 +8,7 @@ import { writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../../evt/configs.js";
 import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js";
-import { gevPlan, job as gevJob, GEV_DIAG_FILE, GEV_FILE } from "../../jobs/gev.js";
+import { gevPlan, job as gevJob } from "../../jobs/gev.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
 
@@ -69,6 +68,7 @@ export function register(program: Command): void {
         const plan = gevPlan(ctx, keys.names, o, Boolean(opts.strict), chunk);
         const s = await runJob(gevJob, { ...ctx, plan }, jobOpts);
         note?.(s.shard === null ? `wrote ${gevJob.files(plan).join(", ")} in ${out}` : `shard ${s.shard} done in ${out}`);
+        if (s.summary) warnFlags(s.summary.flags as Record<string, number>, note);
         if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", ...s }, null, 2) + "\n");
         return;
       }
@@ -78,12 +78,17 @@ export function register(program: Command): void {
       for (const r of results) counts[r.flag || "ok"] = (counts[r.flag || "ok"] ?? 0) + 1;
       if (diagPath) await writeTable(diagPath, gevDiagColumns(keys.names, keys.values, results));
       await writeTable(out, gevTableColumns(keys.names, keys.values, results, o));
-      note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}; ${Object.entries(counts).map(([k, v]) => `${k}: ${v}`).join(", ")}`);
+      note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}`);
+      warnFlags(counts, note);
       if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null }, null, 2) + "\n");
     });
 }
 
-export { GEV_FILE, GEV_DIAG_FILE };
+/** The row flags on stderr: how many configurations have no valid fit and why. */
+function warnFlags(counts: Record<string, number>, note: ((m: string) => void) | undefined): void {
+  note?.(`rows: ${Object.entries(counts).map(([k, v]) => `${k}: ${v}`).join(", ")}`);
+  if (counts.irregular) note?.(`warning: ${counts.irregular} configuration(s) with shape <= -0.5: the estimates exist but their SEs are not valid (Smith 1985)`);
+}
 
 /** Validates every gev option before anything is read or written. */
 export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
