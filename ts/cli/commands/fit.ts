@@ -8,7 +8,7 @@ import { matrix } from "../../predict/matrix.js";
 import { createPredictor } from "../../predict/registry.js";
 import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
-import type { ModelsFile } from "../model-file.js";
+import type { ModelsFile } from "../../predict/models-file.js";
 
 export function register(program: Command): void {
   const cmd = program
