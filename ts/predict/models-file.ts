@@ -24,6 +24,8 @@ export interface ModelsFile {
   /** Every input column of the data. */
   inputs: string[];
   maps: MapModel[];
+  /** Maps the method could not fit, with the error code and message (fit skips them instead of failing). */
+  skipped?: { key: Record<string, string>; rows: number; code: string; reason: string }[];
 }
 
 /** The models of `varmap refit` (models.json in its output directory): every method of every map in one file. */
