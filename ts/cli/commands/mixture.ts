@@ -13,6 +13,13 @@ import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixt
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
+import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
+import { formatValidation, isCatastrophic, selectModels, summarizeValidation, validateMixtures, type Selection, type ValidationResult } from "../../mixture/validate.js";
+import { parseWorkers } from "../../pool/pool.js";
+
+/** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */
+export const DEFAULT_CRITERION: Criterion = "bic";
+export const DEFAULT_GUARD_FLAG: "on" | "off" = "off";
 
 export function register(program: Command): void {
   const cmd = program
@@ -29,6 +36,12 @@ export function register(program: Command): void {
     .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
+    .option("--criterion <c>", "model selection: bic, icl (BIC + 2 × entropy of the responsibilities), aic, or cv (mean held-back log-likelihood per run over --folds random folds of runs)", DEFAULT_CRITERION)
+    .option("--guard <on|off>", "degeneracy guard at selection: a component needs ≥ 6 expected runs (3 per parameter) and a scale ≥ max(2 × resolution, 1% of the runs' sd); off = every model eligible (the papers' setup)", DEFAULT_GUARD_FLAG)
+    .option("--folds <K>", "folds of runs for --criterion cv and for --validate --split random", "5")
+    .option("--validate", "fit on training runs, score the held-back runs: per configuration the chosen model, single normal and single lognormal, a catastrophic flag; summary on stdout")
+    .option("--split <s>", "--validate split: odd-even (2 folds by run parity), halves (first/second half), random (--folds folds)", "odd-even")
+    .option("--validate-out <path>", "with --validate: the per-configuration table (.csv, .json or .parquet)")
     .option("--json", "print the tables as JSON on stdout")
     .option("--quiet", "no progress or notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {
@@ -37,6 +50,16 @@ export function register(program: Command): void {
       const restarts = intOption(opts.restarts, "--restarts", 1, 1000);
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
       const starts = parseStarts(opts.starts);
+      const criterion = parseCriterion(opts.criterion);
+      const guard = { ...DEFAULT_GUARD, on: parseGuard(opts.guard) };
+      const folds = intOption(opts.folds, "--folds", 2, 50);
+      const split = parseSplit(opts.split);
+      const validate = !!opts.validate;
+      const validateOut = opts.validateOut as string | undefined;
+      if (validateOut && !validate) throw new VarmapError("E_USAGE", "--validate-out needs --validate", { remedy: "add --validate or drop --validate-out" });
+      if (validateOut) tableFormat(validateOut);
+      const customSelection = criterion !== DEFAULT_CRITERION || guard.on !== (DEFAULT_GUARD_FLAG === "on");
+      const workers = parseWorkers(opts.workers as string | undefined);
       const out = opts.out as string | undefined;
       if (out) tableFormat(out);
       const given = opts.jobDir as string | undefined;
@@ -61,9 +84,25 @@ export function register(program: Command): void {
         for (let r = t.offsets[c]; r < t.offsets[c + 1]; r++) runs.push(t.runs[r]);
         offsets[i + 1] = runs.length;
       });
+      const packedRuns = Float64Array.from(runs), ids = Int32Array.from(keep);
+      const selectOpts = { criterion, guard, folds, seed, workers, fit: { families, kmax, restarts, seed, starts } };
+      if (validate) {
+        const minRuns = split === "random" ? 2 * folds : 4;
+        const small = keep.filter((_, i) => offsets[i + 1] - offsets[i] < minRuns);
+        if (small.length) throw new VarmapError("E_TOO_FEW_RUNS", `${small.length} configuration(s) have fewer than ${minRuns} runs, too few to validate with split ${split}`, { location: { file }, remedy: "filter them out with --where, or use fewer --folds" });
+        note?.(`validating ${criterion} (guard ${guard.on ? "on" : "off"}) on held-back runs, split ${split}, ${keep.length} configurations`);
+        const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
+        if (validateOut) {
+          await writeTable(validateOut, validationColumns(v, keep, t));
+          note?.(`wrote ${keep.length} validations to ${validateOut}`);
+        }
+        if (opts.json) process.stdout.write(JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, summary: summarizeValidation(v) }, null, 2) + "\n");
+        else process.stdout.write(formatValidation(v));
+        return;
+      }
       note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
       // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
-      const ctx = mixtureContext(Float64Array.from(runs), offsets, Int32Array.from(keep), { families, kmax, restarts, seed, starts });
+      const ctx = mixtureContext(packedRuns, offsets, ids, { families, kmax, restarts, seed, starts });
       const dir = jobDir ?? mkdtempSync(join(tmpdir(), "varmap-mixture-"));
       let fit: MixtureFitResult;
       try {
@@ -73,8 +112,16 @@ export function register(program: Command): void {
         if (!jobDir) rmSync(dir, { recursive: true, force: true });
         throw e;
       }
+      let selection: Selection | undefined;
+      if (customSelection) {
+        // The best flags follow the chosen criterion among guard-eligible models (cv: K more batched fits).
+        selection = await selectModels(packedRuns, offsets, ids, fit, selectOpts);
+        fit.rows.forEach((r) => (r.best = false));
+        for (const i of selection.chosen) if (i >= 0) fit.rows[i].best = true;
+        note?.(`selected by ${criterion}, guard ${guard.on ? "on" : "off"}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`);
+      }
       if (out) {
-        await writeTable(out, fitColumns(fit, keep, t));
+        await writeTable(out, fitColumns(fit, keep, t, selection, criterion));
         note?.(`wrote ${fit.rows.length} fits to ${out}`);
       }
       if (!given) rmSync(dir, { recursive: true, force: true });
@@ -92,7 +139,26 @@ function intOption(v: unknown, name: string, lo: number, hi: number): number {
 }
 
 /** One row per (configuration, family, k): key columns, then the fit. */
-function fitColumns(fit: MixtureFitResult, keep: number[], t: { roles: { factors: string[]; inputs: string[] }; factorValues: string[][]; inputs: Float64Array }): Column[] {
+type KeyTable = { roles: { factors: string[]; inputs: string[] }; factorValues: string[][]; inputs: Float64Array };
+
+/** One row per configuration: key columns, the chosen models per fold, held-back log L per run, catastrophic. */
+function validationColumns(v: ValidationResult, keep: number[], t: KeyTable): Column[] {
+  const d = t.roles.inputs.length;
+  const cols: Column[] = [];
+  t.roles.factors.forEach((name, f) => cols.push({ name, values: keep.map((c) => t.factorValues[f][c]), type: "string" }));
+  t.roles.inputs.forEach((name, j) => cols.push({ name, values: keep.map((c) => t.inputs[c * d + j]) }));
+  const fin = (x: number) => (Number.isFinite(x) ? x : null);
+  cols.push({ name: "n", values: Int32Array.from(v.configs, (c) => c.n), type: "int" });
+  cols.push({ name: "chosen", values: v.configs.map((c) => c.chosen.chosen.join(";")), type: "string" });
+  cols.push({ name: "train_loglik_per_run", values: v.configs.map((c) => fin(c.trainPerRun.chosen)) });
+  cols.push({ name: "heldout_loglik_per_run", values: v.configs.map((c) => fin(c.heldOut.chosen)) });
+  cols.push({ name: "heldout_normal1", values: v.configs.map((c) => fin(c.heldOut.normal1)) });
+  cols.push({ name: "heldout_lognormal1", values: v.configs.map((c) => fin(c.heldOut.lognormal1)) });
+  cols.push({ name: "catastrophic", values: v.configs.map((c) => String(isCatastrophic(c, "chosen"))), type: "string" });
+  return cols;
+}
+
+function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, selection?: Selection, criterion?: Criterion): Column[] {
   const rows = fit.rows;
   const d = t.roles.inputs.length;
   const cols: Column[] = [];
@@ -107,6 +173,11 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: { roles: { factors
   cols.push({ name: "converged", values: rows.map((r) => String(r.converged)), type: "string" });
   cols.push({ name: "floor_bound", values: rows.map((r) => String(r.floorBound)), type: "string" });
   cols.push({ name: "params", values: rows.map((r) => JSON.stringify(r.params)), type: "string" });
+  if (selection) {
+    // Only with non-default selection flags, so the default table keeps its columns.
+    cols.push({ name: criterion ?? "score", values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
+    cols.push({ name: "guard", values: selection.verdict, type: "string" });
+  }
   cols.push({ name: "best", values: rows.map((r) => String(r.best)), type: "string" });
   return cols;
 }

@@ -1,0 +1,46 @@
+// Issue 17 measurements on the IOzone data: (1) validation of selection rules on held-back runs, both split
+// schemes (odd/even runs, first/second half); (2) the time of `--criterion cv --folds 5` selection (5 fold fits +
+// the full fit of 274 configurations × 30 models).
+//   node dist/bench/mixture-validate-workload.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--only timing|validate]
+import { loadDataset, optionsFromCli } from "../ts/data/load.js";
+import { fitMixturesParallel } from "../ts/jobs/mixture.js";
+import { DEFAULT_GUARD, GUARD_OFF } from "../ts/mixture/select.js";
+import { formatValidation, selectModels, validateMixtures, type Arm } from "../ts/mixture/validate.js";
+import { flag } from "./args.js";
+
+const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
+const workers = Number(flag("--workers") ?? 2);
+const only = flag("--only");
+const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
+const t = data.table;
+const runs = Float64Array.from(t.runs.subarray(0, t.offsets[t.count]));
+const offsets = Int32Array.from(t.offsets.subarray(0, t.count + 1));
+const configIds = Int32Array.from({ length: t.count }, (_, i) => i);
+const fit = { families: undefined, kmax: 5, restarts: 5, seed: 1 };
+const base = { folds: 5, seed: 1, workers, fit };
+
+if (only !== "validate") {
+  const t0 = performance.now();
+  const full = await fitMixturesParallel(runs, offsets, { ...fit, configIds, workers });
+  const t1 = performance.now();
+  const s = await selectModels(runs, offsets, configIds, full, { ...base, criterion: "cv", guard: DEFAULT_GUARD });
+  const t2 = performance.now();
+  process.stdout.write(`criterion cv, 5 folds, ${t.count} configurations x ${full.rows.length / t.count} models, ${workers} workers: ` +
+    `full fit ${((t1 - t0) / 1000).toFixed(2)} s + cv folds and selection ${((t2 - t1) / 1000).toFixed(2)} s = ${((t2 - t0) / 1000).toFixed(2)} s; guard binds in ${s.guardBinds}\n`);
+}
+if (only !== "timing") {
+  const arms: Arm[] = [
+    { name: "bic-unguarded", criterion: "bic", guard: GUARD_OFF },
+    { name: "aic-unguarded", criterion: "aic", guard: GUARD_OFF },
+    { name: "bic", criterion: "bic", guard: DEFAULT_GUARD },
+    { name: "icl", criterion: "icl", guard: DEFAULT_GUARD },
+    { name: "aic", criterion: "aic", guard: DEFAULT_GUARD },
+    { name: "cv", criterion: "cv", guard: DEFAULT_GUARD },
+    { name: "cv-unguarded", criterion: "cv", guard: GUARD_OFF },
+    { name: "single-k1", criterion: "single", guard: GUARD_OFF },
+  ];
+  for (const split of ["odd-even", "halves"] as const) {
+    const v = await validateMixtures(runs, offsets, configIds, split, 2, arms, base);
+    process.stdout.write(formatValidation(v) + `(${v.seconds.toFixed(1)} s)\n\n`);
+  }
+}
