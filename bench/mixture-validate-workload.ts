@@ -11,6 +11,9 @@ import { flag } from "./args.js";
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
 const workers = Number(flag("--workers") ?? 2);
 const only = flag("--only");
+// Guard settings to study (defaults: DEFAULT_GUARD); --no-cv drops the cv arms (6 fits per fold instead of 1).
+const guard = { ...DEFAULT_GUARD, minRunsPerParam: Number(flag("--min-runs-per-param") ?? DEFAULT_GUARD.minRunsPerParam), relativeScale: Number(flag("--rel-scale") ?? DEFAULT_GUARD.relativeScale) };
+const noCv = process.argv.includes("--no-cv");
 const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
 const t = data.table;
 const runs = Float64Array.from(t.runs.subarray(0, t.offsets[t.count]));
@@ -29,7 +32,7 @@ if (only !== "validate") {
     `full fit ${((t1 - t0) / 1000).toFixed(2)} s + cv folds and selection ${((t2 - t1) / 1000).toFixed(2)} s = ${((t2 - t0) / 1000).toFixed(2)} s; guard binds in ${s.guardBinds}\n`);
 }
 if (only !== "timing") {
-  const arms: Arm[] = [
+  const all: Arm[] = [
     { name: "bic-unguarded", criterion: "bic", guard: GUARD_OFF },
     { name: "aic-unguarded", criterion: "aic", guard: GUARD_OFF },
     { name: "bic", criterion: "bic", guard: DEFAULT_GUARD },
@@ -39,6 +42,7 @@ if (only !== "timing") {
     { name: "cv-unguarded", criterion: "cv", guard: GUARD_OFF },
     { name: "single-k1", criterion: "single", guard: GUARD_OFF },
   ];
+  const arms = all.filter((a) => !(noCv && a.criterion === "cv")).map((a) => (a.guard.on ? { ...a, guard } : a));
   for (const split of ["odd-even", "halves"] as const) {
     const v = await validateMixtures(runs, offsets, configIds, split, 2, arms, base);
     process.stdout.write(formatValidation(v) + `(${v.seconds.toFixed(1)} s)\n\n`);

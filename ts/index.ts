@@ -26,6 +26,8 @@ export { fitMixturesParallel } from "./jobs/mixture.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export { CRITERIA, DEFAULT_GUARD, GUARD_OFF, guardVerdict, informationCriterion, responsibilityEntropy, runFolds, type Criterion as MixtureCriterion, type GuardOptions, type SplitScheme } from "./mixture/select.js";
+export { cvScores, selectModels, validateMixtures, summarizeValidation, formatValidation, type Selection, type ValidationResult } from "./mixture/validate.js";
 export { RunsNeededTable } from "./whatif/runs.js";
 export { paretoFronts } from "./whatif/pareto.js";
 export { evaluate, parseObjective, parsePareto, rankBy, type Criterion, type EvaluateOptions, type Evaluation, type SpreadKind } from "./whatif/objective.js";

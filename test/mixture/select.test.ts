@@ -72,11 +72,11 @@ describe("criteria", () => {
 
 describe("degeneracy guard", () => {
   const spread = { n: 100, resolution: 0.001, sd: 5 };
-  it("rejects a component with fewer than 6 expected runs or a scale below the floor", () => {
+  it("rejects a component with fewer than 10 expected runs or a scale below the floor", () => {
     expect(guardVerdict(new Mixture("normal", [0.97, 0.03], [100, 120], [5, 2]), spread, DEFAULT_GUARD)).toBe("count");
-    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.04]), spread, DEFAULT_GUARD)).toBe("scale"); // 0.04 < 1% of 5
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.4]), spread, DEFAULT_GUARD)).toBe("scale"); // 0.4 < 10% of 5
     expect(guardVerdict(new Mixture("lognormal", [0.9, 0.1], [Math.log(100), Math.log(120)], [0.05, 3e-7]), spread, DEFAULT_GUARD)).toBe("scale");
-    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.06]), spread, DEFAULT_GUARD)).toBe("ok");
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.6]), spread, DEFAULT_GUARD)).toBe("ok");
     expect(guardVerdict(new Mixture("normal", [0.97, 0.03], [100, 120], [5, 1e-9]), spread, GUARD_OFF)).toBe("ok");
     expect(guardVerdict(new Mixture("normal", [1], [100], [1e-9]), spread, DEFAULT_GUARD)).toBe("ok"); // k = 1 always eligible
   });
@@ -93,7 +93,7 @@ describe("degeneracy guard", () => {
     const on = await selectModels(b.runs, b.offsets, b.configIds, fit, { ...opts, criterion: "bic", guard: DEFAULT_GUARD });
     const small = (i: number) => Math.min(...fit.rows[i].mixture.w) * fit.rows[i].n;
     expect(Array.from(off.chosen).some((i) => small(i) < 6)).toBe(true);
-    for (const i of on.chosen) expect(fit.rows[i].k === 1 || small(i) >= 6).toBe(true);
+    for (const i of on.chosen) expect(fit.rows[i].k === 1 || small(i) >= 10).toBe(true);
     expect(on.guardBinds).toBeGreaterThan(0);
     expect(off.guardBinds).toBe(0);
     // the unguarded choice equals the kernel's BIC winner

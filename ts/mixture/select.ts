@@ -3,15 +3,18 @@
 // fits are unchanged).
 //
 // The guard. A component is degenerate, and the model not eligible, when
-//  - its expected count w·n is below MIN_RUNS_PER_PARAM × 2 runs (default 3 × 2 = 6): a component has two free
-//    parameters of its own (location, scale; its weight is shared with the others), and about three runs per
-//    estimated parameter is the usual floor below which a maximum-likelihood estimate of a scale is mostly noise
-//    (with two runs the scale is one gap; the spike components of issue 17 hold two runs or fewer), or
+//  - its expected count w·n is below minRunsPerParam × 2 runs (default 5 × 2 = 10): a component has two free
+//    parameters of its own (location, scale; its weight is shared with the others), and with fewer than a few runs
+//    per estimated parameter a maximum-likelihood scale is mostly noise (with two runs it is one gap; the spike
+//    components of issue 17 hold two runs or fewer). 5 rather than 3 on evidence: on iozone-2018 (odd/even and
+//    half splits) 5 runs per parameter with ρ = 0.1 left 3 and 7 catastrophic BIC choices, 3 with ρ = 0.01 left 9
+//    and 12 (bench/mixture-validate-workload.ts), or
 //  - its scale (IQR/1.349 on the original scale, comparable across families) is below max(2·δ, ρ·s), where δ is
 //    the measurement resolution (smallest gap between distinct runs) and s the data's spread (standard
-//    deviation of the configuration's runs), ρ = 0.01 by default: a component narrower than two quanta of the
-//    measurement cannot be told apart from a point mass, and one narrower than 1% of the spread models a tie
-//    pattern, not run-to-run variability; both inflate the training likelihood without describing new runs.
+//    deviation of the configuration's runs), ρ = 0.1 by default: a component narrower than two quanta of the
+//    measurement cannot be told apart from a point mass, and one narrower than a tenth of the spread models a tie
+//    pattern or a cluster of near-repeats, not run-to-run variability; both inflate the training likelihood
+//    without describing new runs.
 // k = 1 models are always eligible (the single family is the fallback).
 import { counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
@@ -31,7 +34,7 @@ export interface GuardOptions {
   /** Scale floor relative to the data's standard deviation. */
   relativeScale: number;
 }
-export const DEFAULT_GUARD: GuardOptions = { on: true, minRunsPerParam: 3, relativeScale: 0.01 };
+export const DEFAULT_GUARD: GuardOptions = { on: true, minRunsPerParam: 5, relativeScale: 0.1 };
 export const GUARD_OFF: GuardOptions = { ...DEFAULT_GUARD, on: false };
 
 export function parseCriterion(v: unknown): Criterion {

@@ -123,6 +123,8 @@ export interface ValidationResult {
 export interface ArmSummary {
   arm: string;
   meanHeldOutPerRun: number;
+  /** Median over configurations (the mean is dominated by the few catastrophic ones). */
+  medianHeldOutPerRun: number;
   catastrophic: number;
   /** Configurations where the arm beats both the single normal and the single lognormal on held-back runs. */
   beatsSingles: number;
@@ -205,14 +207,17 @@ export function summarizeValidation(v: ValidationResult): ArmSummary[] {
       if (isCatastrophic(c, arm)) cat++;
       if (c.heldOut[arm] > c.heldOut.normal1 && c.heldOut[arm] > c.heldOut.lognormal1) beats++;
     }
-    return { arm, meanHeldOutPerRun: sum / Math.max(1, v.configs.length), catastrophic: cat, beatsSingles: beats, guardBinds: v.guardBinds[arm] ?? 0 };
+    const sorted = v.configs.map((c) => c.heldOut[arm]).sort((a, b) => a - b);
+    const m = sorted.length >> 1;
+    const median = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[m] : 0.5 * (sorted[m - 1] + sorted[m]);
+    return { arm, meanHeldOutPerRun: sum / Math.max(1, v.configs.length), medianHeldOutPerRun: median, catastrophic: cat, beatsSingles: beats, guardBinds: v.guardBinds[arm] ?? 0 };
   });
 }
 
 export function formatValidation(v: ValidationResult): string {
   const s = summarizeValidation(v);
-  const head = ["rule", "mean held-back logL/run", "catastrophic", "beats both singles", "guard binds"];
-  const body = s.map((a) => [a.arm, a.meanHeldOutPerRun.toFixed(4), String(a.catastrophic), String(a.beatsSingles), String(a.guardBinds)]);
+  const head = ["rule", "mean held-back logL/run", "median", "catastrophic", "beats both singles", "guard binds"];
+  const body = s.map((a) => [a.arm, a.meanHeldOutPerRun.toFixed(4), a.medianHeldOutPerRun.toFixed(4), String(a.catastrophic), String(a.beatsSingles), String(a.guardBinds)]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((x, i) => (i === 0 ? x.padEnd(w[i]) : x.padStart(w[i]))).join("  ");
   return `Validation on held-back runs: split ${v.split}, ${v.folds} folds, ${v.configs.length} configurations\n` + [line(head), ...body.map(line)].join("\n") + "\n";

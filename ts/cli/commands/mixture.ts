@@ -37,7 +37,7 @@ export function register(program: Command): void {
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
     .option("--criterion <c>", "model selection: bic, icl (BIC + 2 × entropy of the responsibilities), aic, or cv (mean held-back log-likelihood per run over --folds random folds of runs)", DEFAULT_CRITERION)
-    .option("--guard <on|off>", "degeneracy guard at selection: a component needs ≥ 6 expected runs (3 per parameter) and a scale ≥ max(2 × resolution, 1% of the runs' sd); off = every model eligible (the papers' setup)", DEFAULT_GUARD_FLAG)
+    .option("--guard <on|off>", "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)", DEFAULT_GUARD_FLAG)
     .option("--folds <K>", "folds of runs for --criterion cv and for --validate --split random", "5")
     .option("--validate", "fit on training runs, score the held-back runs: per configuration the chosen model, single normal and single lognormal, a catastrophic flag; summary on stdout")
     .option("--split <s>", "--validate split: odd-even (2 folds by run parity), halves (first/second half), random (--folds folds)", "odd-even")
