@@ -7,6 +7,8 @@ import {
 } from "../../ts/mixture/select.js";
 import { cvScores, isCatastrophic, selectModels, summarizeValidation, validateMixtures } from "../../ts/mixture/validate.js";
 import { rng } from "../helpers/backends.js";
+import { hasShared, sharedSkipReason } from "../helpers/shared.js";
+import { pickIozone, readIozone } from "./iozone.js";
 
 /** Configurations of normal runs around 100 (sd 3); `spike` adds a pair of identical runs far out. */
 function batch(nconf: number, n: number, seed: number, spike = false): { runs: Float64Array; offsets: Int32Array; configIds: Int32Array } {
@@ -122,5 +124,23 @@ describe("cv criterion and validation", () => {
     const s = summarizeValidation(v);
     expect(s.map((a) => a.arm)).toEqual(["bic", "cv", "normal1", "lognormal1"]);
     expect(s.every((a) => a.catastrophic === 0)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasShared)(`guard on real IOzone runs${hasShared ? "" : " — " + sharedSkipReason}`, () => {
+  it("on 40 configurations (odd/even runs) the guarded BIC choice is catastrophic no more often than unguarded BIC, and holds ≥ 10 expected runs per component", async () => {
+    const d = pickIozone(readIozone(), Array.from({ length: 40 }, (_, i) => 3 + 6 * i));
+    const arms = [{ name: "off", criterion: "bic" as const, guard: GUARD_OFF }, { name: "on", criterion: "bic" as const, guard: DEFAULT_GUARD }];
+    const v = await validateMixtures(d.runs, d.offsets, d.configIds, "odd-even", 2, arms, { folds: 5, seed: 1, workers: 0, fit: { kmax: 5 } });
+    const s = Object.fromEntries(summarizeValidation(v).map((a) => [a.arm, a]));
+    expect(s.on.catastrophic).toBeLessThanOrEqual(s.off.catastrophic);
+    expect(s.on.medianHeldOutPerRun).toBeGreaterThan(s.off.medianHeldOutPerRun);
+    expect(v.guardBinds.on).toBeGreaterThan(0);
+    const fit = fitMixtures(d.runs, d.offsets, { configIds: d.configIds });
+    const sel = await selectModels(d.runs, d.offsets, d.configIds, fit, { criterion: "bic", guard: DEFAULT_GUARD, folds: 5, seed: 1, workers: 0, fit: {} });
+    for (const i of sel.chosen) {
+      const r = fit.rows[i];
+      expect(r.k === 1 || Math.min(...r.mixture.w) * r.n >= 10).toBe(true);
+    }
   });
 });
