@@ -15,7 +15,8 @@ import { tableFormat, writeTable } from "../data/write.js";
 import { readRecords, RESULTS } from "./store.js";
 import { cvPlan, cvWriter, predictionColumns } from "./cv.js";
 import { runJob, type JobSummary } from "./job.js";
-import { parseFractions, parseShard } from "./plan.js";
+import { parseFractions } from "./plan.js";
+import { parseShardOptions } from "./shard.js";
 import { parseWorkers } from "./pool.js";
 import { refitPlan, refitWriter, type MixtureOptions } from "./refit.js";
 import { parseFamilies, parseStarts } from "../mixture/fit.js";
@@ -64,7 +65,7 @@ async function loadMaps(file: string, opts: Opts) {
 }
 
 function jobOptions(opts: Opts, out: string, label: string) {
-  return { out, shard: parseShard(opts.shard), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
+  return { out, shard: parseShardOptions(opts.shard, opts.shards as string | undefined), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
 }
 
 function report(s: JobSummary, opts: Opts, text: string): void {

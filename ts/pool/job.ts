@@ -91,5 +91,6 @@ export async function runJob(ctx: WorkContext, writer: OutputWriter, opts: JobOp
       2,
     ) + "\n",
   );
+  store.release(); // on an error the lock goes at process exit (ts/pool/lock.ts)
   return { out: opts.out, tasks: mine.length, resumed, ran: mine.length - resumed, seconds, shard: manifest.shard as string | null, files, summary };
 }

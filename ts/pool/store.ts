@@ -10,6 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statS
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "./files.js";
+import { DirLock } from "./lock.js";
 
 export interface TaskRecord<R = unknown> {
   id: string;
@@ -52,6 +53,8 @@ export function readManifest(dir: string): Record<string, unknown> | undefined {
 
 export class ResultStore {
   private fd: number | undefined;
+  /** The directory's lock (ts/pool/lock.ts), held from construction to release(). */
+  private readonly lock: DirLock;
   readonly done = new Map<string, unknown>();
 
   /**
@@ -67,6 +70,17 @@ export class ResultStore {
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new VarmapError("E_OUT", `--out ${dir} exists and is not a directory`, { remedy: "give a directory path for --out" });
     mkdirSync(dir, { recursive: true });
+    this.lock = DirLock.acquire(dir);
+    try {
+      this.load(manifest, opts);
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
+  }
+
+  private load(manifest: Record<string, unknown>, opts: { resume: boolean; outputs: readonly string[] }): void {
+    const dir = this.dir;
     const text = stableJson(manifest);
     const old = readManifest(dir);
     const same = old !== undefined && stableJson(old) === text;
@@ -100,6 +114,7 @@ export class ResultStore {
     if (!records.length) return;
     const text = records.map((r) => JSON.stringify(r) + "\n").join("");
     writeSync(this.open(), text);
+    this.lock.refresh();
     for (const r of records) this.done.set(r.id, r.result);
   }
 
@@ -118,6 +133,12 @@ export class ResultStore {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  /** Closes the journal and gives up the directory's lock: call once the run has written everything. */
+  release(): void {
+    this.close();
+    this.lock.release();
   }
 }
 
