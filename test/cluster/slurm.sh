@@ -21,8 +21,9 @@ SHARED=${VARMAP_SHARED:-$ROOT/../shared}
 DATA=$SHARED/data/moana-cfq-noop-fread.csv
 NODE=${VARMAP_NODE:-$(command -v node)}
 ENTRY=$ROOT/dist/ts/cli/main.js
-# The workload: 72 cv tasks (2 methods × 9 training fractions × 4 chunks of 25 repetitions), ~1.5 s of CPU per shard.
-CV_ARGS=(--preset moana --methods lsp,delaunay --reps 100 --seed 7)
+# The workload: 54 cv tasks (2 methods × 9 training fractions × 3 chunks of ≤ 25 repetitions), under 1 s of CPU
+# per shard: long enough to cancel a shard between its first and last task.
+CV_ARGS=(--preset moana --methods lsp,delaunay --reps 60 --seed 7)
 t0=$(date +%s.%N)
 
 say() { echo "slurm-test [$(awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN{printf "%5.1f", t1-t0}') s]: $*"; }
@@ -161,7 +162,7 @@ same_outputs() { # whole dir, merged dir
 }
 submit() { # out dir → "arrayjob mergejob"; prints the submit output
   local text ids
-  text=$(cd "$WORK" && varmap slurm submit cv "$DATA" "${CV_ARGS[@]}" --shards 4 --cpus-per-task 1 --time 0:10:00 --out "$1")
+  text=$(cd "$WORK" && varmap slurm submit cv "$DATA" "${CV_ARGS[@]}" --shards 4 --cpus-per-task 1 --time 0:10:00 --out "$1") || fail "varmap slurm submit failed"
   echo "$text" | sed 's/^/    | /' >&2
   ids=$(echo "$text" | sed -n 's/^submitted array job \([0-9]*\) .* merge job \([0-9]*\) .*/\1 \2/p')
   [ -n "$ids" ] || fail "no job ids in the submit output"
@@ -169,7 +170,7 @@ submit() { # out dir → "arrayjob mergejob"; prints the submit output
 }
 
 # --- 3. unsharded reference, then 4 shards + merge ----------------------------------------------------------------
-varmap cv "$DATA" "${CV_ARGS[@]}" --out "$WORK/whole" --quiet >/dev/null
+varmap cv "$DATA" "${CV_ARGS[@]}" --out "$WORK/whole" --quiet >/dev/null || fail "the unsharded cv run failed"
 say "unsharded run done ($(ls "$WORK/whole" | tr '\n' ' '))"
 
 ids=$(submit "$WORK/run1")
@@ -207,13 +208,13 @@ grep -q E_SHARDS_INCOMPLETE "$WORK"/run2/slurm/logs/merge-"$M2".log || fail "the
 if pgrep -f -- "$WORK/run2/shards/$victim\$" >/dev/null; then
   fail "the cancelled shard's node process is still running"
 fi
-status=$(varmap slurm status "$WORK/run2")
+status=$(varmap slurm status "$WORK/run2") || fail "varmap slurm status failed"
 echo "$status" | sed 's/^/    | /'
 echo "$status" | grep -Eq "^$victim +failed" || fail "status does not report shard $victim as failed"
 cmd=$(echo "$status" | grep -A1 '^To resubmit' | tail -1 | sed 's/^ *//')
 [[ $cmd == J=\$\(sbatch* ]] || fail "status printed no resubmit command"
 say "run2: resubmitting with: $cmd"
-out=$(cd "$WORK" && bash -c "$cmd")
+out=$(cd "$WORK" && bash -c "$cmd") || fail "the resubmit command failed: $out"
 M3=$(echo "$out" | sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' | tail -1)
 [ -n "$M3" ] || fail "no merge job id from the resubmit command: $out"
 A3=$(squeue -h -o '%F %j' | awk '$2 == "varmap-cv" {print $1}' | sort -n | tail -1)
