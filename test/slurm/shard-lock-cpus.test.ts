@@ -11,9 +11,10 @@ import { DirLock, LOCK_FILE, STALE_MS } from "../../ts/pool/lock.js";
 import { ResultStore } from "../../ts/pool/store.js";
 import { checkMergeOut } from "../../ts/pool/fresh-dir.js";
 import { mergeShards } from "../../ts/pool/merge.js";
-import { cvPlan, cvWriter } from "../../ts/pool/cv.js";
+import { cvPlan, job as cvJob } from "../../ts/jobs/cv.js";
+import { jobFor } from "../../ts/jobs/index.js";
 import { runJob } from "../../ts/pool/job.js";
-import { packMaps } from "../../ts/pool/shared-maps.js";
+import { packMaps } from "../../ts/data/shared-maps.js";
 import { stderrProgress } from "../../ts/pool/progress.js";
 import { gridMaps } from "../pool/fixtures.js";
 
@@ -117,22 +118,22 @@ describe("merge --out", () => {
   const { plan } = cvPlan(maps, { methods: ["mean"], response: "linear", ps: [0.2, 0.8], reps: 30, seed: "5" });
   it("refuses a shard directory or other files, and replaces an earlier merge whole (no stale files)", async () => {
     const shards = [tmp(), tmp()];
-    for (let i = 0; i < 2; i++) await runJob({ maps, plan }, cvWriter, { out: shards[i], workers: 0, resume: true, quiet: true, label: "cv", shard: { index: i + 1, count: 2 } });
-    expect(code(() => mergeShards(shards, shards[0]))).toBe("E_OUT");
-    expect(code(() => mergeShards(shards, join(shards[1], "merged")))).toBe("E_OUT");
+    for (let i = 0; i < 2; i++) await runJob(cvJob, { maps, plan }, { out: shards[i], workers: 0, resume: true, quiet: true, label: "cv", shard: { index: i + 1, count: 2 } });
+    expect(code(() => mergeShards(shards, shards[0], jobFor))).toBe("E_OUT");
+    expect(code(() => mergeShards(shards, join(shards[1], "merged"), jobFor))).toBe("E_OUT");
     const other = tmp();
     writeFileSync(join(other, "notes.txt"), "mine");
-    expect(code(() => mergeShards(shards, other))).toBe("E_OUT");
+    expect(code(() => mergeShards(shards, other, jobFor))).toBe("E_OUT");
     expect(readdirSync(other)).toEqual(["notes.txt"]);
     const whole = tmp();
-    await runJob({ maps, plan }, cvWriter, { out: whole, workers: 0, resume: true, quiet: true, label: "cv" });
+    await runJob(cvJob, { maps, plan }, { out: whole, workers: 0, resume: true, quiet: true, label: "cv" });
     expect(code(() => checkMergeOut(whole, shards))).toBe("E_OUT"); // an unsharded run's directory
     const merged = join(tmp(), "merged");
-    mergeShards(shards, merged);
+    mergeShards(shards, merged, jobFor);
     const files = readdirSync(merged).sort();
     writeFileSync(join(merged, "stale.csv"), "old");
     mkdirSync(join(merged, "sub"));
-    mergeShards(shards, merged);
+    mergeShards(shards, merged, jobFor);
     expect(readdirSync(merged).sort()).toEqual(files);
     expect(readdirSync(join(merged, "..")).sort()).toEqual(["merged"]); // no temporary siblings left
   });

@@ -4,7 +4,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readLock, staleReason } from "../pool/lock.js";
-import { planTasks, shardTasks, type Plan } from "../pool/plan.js";
+import { jobFor } from "../jobs/index.js";
+import type { JobPlan } from "../pool/job.js";
+import { shardTasks } from "../pool/plan.js";
 import { JOURNAL, readManifest, readRecords, RESULTS } from "../pool/store.js";
 import { arrayScript, mergedDir, mergeScript, shardDir, type SlurmJob } from "./layout.js";
 import { accountedStates, queuedTasks } from "./scheduler.js";
@@ -60,7 +62,7 @@ function shardFromDir(job: SlurmJob, i: number): Omit<ShardStatus, "index"> {
   let tasks: number | undefined;
   try {
     const { shard: _s, ...plan } = manifest;
-    tasks = shardTasks(planTasks(plan as unknown as Plan), job.shards > 1 ? { index: i, count: job.shards } : undefined).length;
+    tasks = shardTasks(jobFor(String(plan.verb)).tasks(plan as unknown as JobPlan), job.shards > 1 ? { index: i, count: job.shards } : undefined).length;
   } catch {
     tasks = undefined;
   }

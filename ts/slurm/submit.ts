@@ -8,7 +8,8 @@ import { VarmapError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { writeFileAtomic } from "../pool/files.js";
 import { mergeShards } from "../pool/merge.js";
-import { registerCvOptions, registerRefitOptions } from "../pool/commands.js";
+import { registerCvOptions, registerRefitOptions } from "../cli/bulk.js";
+import { jobFor } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";
 import {
   arrayScript,
@@ -163,5 +164,5 @@ export function mergeSubmitted(outArg: string): ReturnType<typeof mergeShards> &
     });
   }
   const dirs = Array.from({ length: job.shards }, (_, i) => shardDir(job.out, i + 1));
-  return { out: mergedDir(job.out), ...mergeShards(dirs, mergedDir(job.out)) };
+  return { out: mergedDir(job.out), ...mergeShards(dirs, mergedDir(job.out), jobFor) };
 }
