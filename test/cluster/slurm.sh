@@ -3,8 +3,9 @@
 #   1. installs slurmctld, slurmd, slurm-client and munge with apt when missing (needs root);
 #   2. starts munged (as user munge), slurmctld and slurmd with a generated slurm.conf (no systemd, no cgroups:
 #      proctrack/linuxproc, task/none) whose state, spool and logs live under WORK;
-#   3. submits a 4-shard `cv` on the real MOANA data with `varmap slurm submit`, waits for the merge job and
-#      checks the merged outputs are byte-identical to an unsharded run's (all files but run-log.json);
+#   3. submits a 4-shard `cv` on the real MOANA data with `varmap slurm submit` (1 CPU per task), waits for the
+#      merge job, checks that each task ran 1 worker and that the merged outputs are byte-identical to an unsharded
+#      run's (all files but run-log.json);
 #   4. submits it again into a new directory, cancels one task mid-run (scancel), checks the merge job refused
 #      and the task's node process is gone, runs the resubmit command `varmap slurm status` prints, waits, and
 #      checks the resumed shard and the identity again;
@@ -181,7 +182,9 @@ s=$(wait_job "$M1" 120)
 [ "$s" = COMPLETED ] || { cat "$WORK"/run1/slurm/logs/* >&2 || true; fail "run1 merge job $M1 ended $s"; }
 same_outputs "$WORK/whole" "$WORK/run1/merged"
 for i in 1 2 3 4; do grep -q '"shard": "'$i'/4"' "$WORK/run1/shards/$i/manifest.json" || fail "run1 shard $i manifest"; done
-say "run1: merged outputs byte-identical to the unsharded run"
+# --cpus-per-task 1 on a 2-CPU node without task/affinity: one worker per task (SLURM_CPUS_PER_TASK), not per core.
+for i in 1 2 3 4; do grep -q '"workers": 1,' "$WORK/run1/shards/$i/run-log.json" || fail "run1 shard $i did not run 1 worker: $(grep workers "$WORK/run1/shards/$i/run-log.json")"; done
+say "run1: 1 worker per task (--cpus-per-task 1); merged outputs byte-identical to the unsharded run"
 
 # --- 4. cancel one task mid-run, resubmit with the printed command --------------------------------------------------
 ids=$(submit "$WORK/run2")

@@ -1,4 +1,4 @@
-// Runs a job's tasks: on a Piscina pool (default one worker per core) or in-process (--workers 0), skipping
+// Runs a job's tasks: on a Piscina pool (default one worker per CPU granted, ts/pool/cpus.ts) or in-process (--workers 0), skipping
 // those the store already holds, appending each finished batch to the store, reporting progress.
 import { Piscina } from "piscina";
 import { VarmapError, type ErrorLocation } from "../errors.js";
