@@ -237,5 +237,5 @@ function powerOfTwoScale(y: Float64Array): number {
   let m = 0;
   for (const v of y) m = Math.max(m, Math.abs(v));
   if (m === 0 || (m < 2 ** 256 && m > 2 ** -256)) return 1;
-  return 2 ** -Math.floor(Math.log2(m));
+  return 2 ** Math.min(1000, -Math.floor(Math.log2(m))); // 2^1000 at most: 2^1023 is the largest power of 2
 }
