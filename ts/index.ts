@@ -39,4 +39,4 @@ export { DirLock, readLock, LOCK_FILE, type LockInfo } from "./pool/lock.js";
 export { planSubmission, submit as slurmSubmit, mergeSubmitted, type SubmitRequest, type SubmitResult } from "./slurm/submit.js";
 export { jobStatus as slurmStatus, statusText as slurmStatusText, resubmitCommand, type JobStatus, type ShardStatus, type ShardState } from "./slurm/status.js";
 export { arrayScriptText, mergeScriptText, shellQuote } from "./slurm/script.js";
-export { readJob as readSlurmJob, SHARDABLE_VERBS, type SlurmJob, type SbatchOptions } from "./slurm/layout.js";
+export { readJob as readSlurmJob, type SlurmJob, type SbatchOptions } from "./slurm/layout.js";

@@ -10,9 +10,6 @@ import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "../pool/files.js";
 
-export const SHARDABLE_VERBS = ["cv", "refit"] as const;
-export type ShardableVerb = (typeof SHARDABLE_VERBS)[number];
-
 export interface SbatchOptions {
   partition?: string;
   time?: string;
@@ -35,7 +32,7 @@ export interface Submission {
 export interface SlurmJob {
   format: "varmap-slurm";
   version: 1;
-  verb: ShardableVerb;
+  verb: string;
   /** The verb's arguments, without --out/--shard/--shards (the scripts add those). */
   args: string[];
   shards: number;

@@ -3,12 +3,11 @@
 // merge (afterany), record the job ids. The merge job merges only when every shard is done.
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Command, CommanderError } from "commander";
+import { CommanderError, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { writeFileAtomic } from "../pool/files.js";
 import { mergeShards } from "../pool/merge.js";
-import { registerCvOptions, registerRefitOptions } from "../cli/bulk.js";
 import { jobFor } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";
 import {
@@ -18,11 +17,9 @@ import {
   mergedDir,
   mergeScript,
   readJob,
-  SHARDABLE_VERBS,
   shardDir,
   writeJob,
   type SbatchOptions,
-  type ShardableVerb,
   type SlurmJob,
 } from "./layout.js";
 import { requireSbatch, sbatch } from "./scheduler.js";
@@ -41,8 +38,21 @@ export interface SubmitRequest {
   dryRun: boolean;
 }
 
-/** The verb's arguments parsed by the verb's own option definitions (no action runs): usage errors surface now. */
-function checkVerbArgs(verb: ShardableVerb, args: readonly string[]): void {
+/** A verb can be sharded when it takes --shard and --shards (the job verbs: cv, refit). */
+function shardable(cmd: Command): boolean {
+  return cmd.options.some((o) => o.long === "--shard") && cmd.options.some((o) => o.long === "--shards");
+}
+
+/**
+ * Checks the verb's command line with the verb's own definition, taken from `program` (a fresh program with every
+ * verb registered, parsed only here; no action runs), so usage errors surface before anything is written or queued.
+ */
+function checkVerbArgs(program: Command, verb: string, args: readonly string[]): void {
+  const cmd = program.commands.find((c) => c.name() === verb);
+  if (!cmd || !shardable(cmd))
+    throw new VarmapError("E_NOT_SHARDABLE", `'${verb}' cannot be sharded`, {
+      remedy: `varmap slurm submit runs the verbs that take --shard and --shards: ${program.commands.filter(shardable).map((c) => c.name()).join(", ")}`,
+    });
   for (const a of args) {
     const flag = a.split("=")[0];
     if (RESERVED.includes(flag))
@@ -50,20 +60,19 @@ function checkVerbArgs(verb: ShardableVerb, args: readonly string[]): void {
         remedy: flag === "--out" || flag === "--shards" ? `give ${flag} to slurm submit (before or after the verb's arguments)` : `drop ${flag}`,
       });
   }
-  const probe = new Command("varmap").exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  const cmd = probe.command(verb).exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }).argument("<data>");
-  (verb === "cv" ? registerCvOptions : registerRefitOptions)(cmd);
-  let data: string | undefined;
-  cmd.action((file: string) => {
-    data = file;
+  const silent = { writeErr: () => {}, writeOut: () => {} };
+  for (const c of [program, ...program.commands]) c.exitOverride().configureOutput(silent);
+  let data: unknown;
+  cmd.action((first: unknown) => {
+    data = first;
   });
   try {
-    probe.parse([verb, ...args], { from: "user" });
+    program.parse([verb, ...args], { from: "user" });
   } catch (e) {
     const msg = e instanceof CommanderError ? e.message.replace(/^error: /, "") : String(e);
     throw new VarmapError("E_USAGE", `the ${verb} arguments are not valid: ${msg}`, { remedy: `check them with \`varmap ${verb} --help\`` });
   }
-  if (data === undefined) throw new VarmapError("E_USAGE", `${verb} needs its data file`, { remedy: `varmap slurm submit ${verb} data.csv … --shards N --out DIR` });
+  if (typeof data !== "string") throw new VarmapError("E_USAGE", `${verb} needs its data file`, { remedy: `varmap slurm submit ${verb} data.csv … --shards N --out DIR` });
   if (!existsSync(data)) throw new VarmapError("E_FILE_NOT_FOUND", "cannot read input file", { location: { file: data }, remedy: "check the path (relative paths are taken from this directory, where the jobs also run)" });
 }
 
@@ -75,14 +84,12 @@ function positive(name: string, v: string | number | undefined, dflt: number): n
 }
 
 /** Validates a submission and builds its job record (nothing written yet). */
-export function planSubmission(req: SubmitRequest): SlurmJob {
-  if (!(SHARDABLE_VERBS as readonly string[]).includes(req.verb))
-    throw new VarmapError("E_NOT_SHARDABLE", `'${req.verb}' cannot be sharded`, { remedy: `varmap slurm submit runs the job verbs: ${SHARDABLE_VERBS.join(", ")}` });
-  const verb = req.verb as ShardableVerb;
+export function planSubmission(req: SubmitRequest, program: Command): SlurmJob {
+  const verb = req.verb;
   if (req.shards === undefined) throw new VarmapError("E_USAGE", "slurm submit needs --shards N", { remedy: "e.g. --shards 16: the job runs as an array of 16 tasks" });
   const shards = parseShardCount(req.shards)!;
   if (!req.out) throw new VarmapError("E_USAGE", "slurm submit needs --out <dir>", { remedy: "the shards, the scripts, the logs and the merged outputs all go there" });
-  checkVerbArgs(verb, req.args);
+  checkVerbArgs(program, verb, req.args);
   const out = resolve(req.out);
   if (existsSync(out) && !statSync(out).isDirectory()) throw new VarmapError("E_OUT", `--out ${out} exists and is not a directory`, { remedy: "give a directory path for --out" });
   if (existsSync(jobFile(out))) {
@@ -129,8 +136,9 @@ export interface SubmitResult {
   submitted?: { arrayJob: string; mergeJob: string };
 }
 
-export function submit(req: SubmitRequest): SubmitResult {
-  const job = planSubmission(req);
+/** `program`: a fresh `varmap` program with every verb registered, whose definitions check the verb's arguments. */
+export function submit(req: SubmitRequest, program: Command): SubmitResult {
+  const job = planSubmission(req, program);
   if (!req.dryRun) requireSbatch(); // before writing anything
   mkdirSync(logDir(job.out), { recursive: true });
   mkdirSync(join(job.out, "shards"), { recursive: true });

@@ -2,7 +2,7 @@
 // a job verb as a Slurm job array (one shard per task) plus a merge job, with the scripts written into DIR.
 // `varmap slurm status DIR`: which shards are done, running, pending, failed or missing, and the command that
 // resubmits the failed and missing ones. `varmap slurm merge DIR`: what the merge job runs.
-import type { Command } from "commander";
+import { Command } from "commander";
 import { shellLine } from "../../slurm/script.js";
 import { logDir, mergedDir, readJob, type SlurmJob } from "../../slurm/layout.js";
 import { jobStatus, statusText } from "../../slurm/status.js";
@@ -49,7 +49,11 @@ export function register(program: Command): void {
     .option("--sbatch <option>", "another #SBATCH option for both scripts, e.g. --sbatch=--constraint=avx2 (repeatable)", collect, [])
     .option("--dry-run", "write the scripts and job.json, submit nothing")
     .option("--json", "print a machine-readable summary on stdout")
-    .action((verb: string, args: string[], opts: SubmitOpts) => {
+    .action(async (verb: string, args: string[], opts: SubmitOpts) => {
+      // Every verb's definition, to check the verb's arguments (imported here: index.ts imports this file).
+      const { commands } = await import("./index.js");
+      const program = new Command("varmap");
+      for (const register of commands) register(program);
       const r = submit({
         verb,
         args,
@@ -57,7 +61,7 @@ export function register(program: Command): void {
         out: opts.out,
         sbatch: { partition: opts.partition, time: opts.time, cpusPerTask: opts.cpusPerTask, mem: opts.mem, account: opts.account, qos: opts.qos, extra: opts.sbatch },
         dryRun: !!opts.dryRun,
-      });
+      }, program);
       const job = r.job;
       if (opts.json) {
         process.stdout.write(JSON.stringify({ out: job.out, shards: job.shards, arrayScript: r.arrayScript, mergeScript: r.mergeScript, ...r.submitted, dryRun: !r.submitted }, null, 2) + "\n");
