@@ -208,9 +208,12 @@ s=$(wait_job "$M2" 120)
 grep -q E_SHARDS_INCOMPLETE "$WORK"/run2/slurm/logs/merge-"$M2".log || fail "the merge log does not say which shards are missing"
 [ ! -d "$WORK/run2/merged" ] || fail "run2 merged although shard $victim was cancelled"
 [ -f "$WORK/run2/shards/$victim/journal.jsonl" ] || fail "shard $victim finished after all: cancelled too late"
-if pgrep -f -- "$WORK/run2/shards/$victim\$" >/dev/null; then
-  fail "the cancelled shard's node process is still running"
-fi
+# No process may still run that shard (read from /proc: procps is not always installed).
+for c in /proc/[0-9]*/cmdline; do
+  if tr '\0' ' ' 2>/dev/null <"$c" | grep -q -- "--out $WORK/run2/shards/$victim \?\$"; then
+    fail "the cancelled shard's node process is still running: $(tr '\0' ' ' <"$c")"
+  fi
+done
 status=$(varmap slurm status "$WORK/run2") || fail "varmap slurm status failed"
 echo "$status" | sed 's/^/    | /'
 echo "$status" | grep -Eq "^$victim +failed" || fail "status does not report shard $victim as failed"
