@@ -3,8 +3,8 @@
 // arguments; bad input (exit 2, nothing written). test/cluster/slurm.test.ts runs the same on a real Slurm.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { packageRoot } from "../../ts/package-root.js";
 import { dataPath, hasShared, sharedSkipReason } from "../helpers/shared.js";
@@ -56,7 +56,20 @@ describe.skipIf(!built || !hasShared)(`varmap slurm${!built ? " (dist not built:
     expect(early.status).toBe(2);
     expect(early.stderr).toMatch(/E_SHARDS_INCOMPLETE.*shard\(s\) 3 of 4 not done/);
     expect(existsSync(join(out, "merged"))).toBe(false);
-    expect(task(3).status).toBe(0);
+    // Shard 3 part-done (a manifest, one journal line): running while a live process holds its lock, then failed.
+    const s3 = join(out, "shards", "3");
+    mkdirSync(s3);
+    writeFileSync(join(s3, "manifest.json"), readFileSync(join(out, "shards", "1", "manifest.json"), "utf8").replace('"shard": "1/4"', '"shard": "3/4"'));
+    writeFileSync(join(s3, "journal.jsonl"), readFileSync(join(out, "shards", "1", "results.jsonl"), "utf8").split("\n")[0] + "\n");
+    writeFileSync(join(s3, ".varmap.lock"), JSON.stringify({ host: hostname(), pid: process.pid, started: "t", command: "varmap cv" }));
+    const running = varmap(["slurm", "status", out], { PATH: noSlurmPath }).stdout;
+    expect(running).toMatch(new RegExp(`^3 +running +1/\\d+ +pid ${process.pid} on `, "m"));
+    expect(running).not.toMatch(/To resubmit/);
+    rmSync(join(s3, ".varmap.lock"));
+    const failed = varmap(["slurm", "status", out], { PATH: noSlurmPath }).stdout;
+    expect(failed).toMatch(/^3 +failed +1\/\d+ +interrupted: partial results, no live run$/m);
+    expect(failed).toContain("--array=3 ");
+    expect(task(3).status).toBe(0); // finishes the shard (the borrowed journal line is not one of its tasks)
     const m = spawnSync("bash", [join(out, "slurm", "merge.sh")], { encoding: "utf8", env: { ...process.env, PATH: noSlurmPath } });
     expect(m.status, m.stderr).toBe(0);
     const whole = tmp();
