@@ -30,12 +30,12 @@ function varmapCommand(job: SlurmJob, ...args: string[]): string {
 }
 
 export function register(program: Command): void {
-  const slurm = program.command("slurm").description("run cv or refit as a Slurm job array plus a merge job; follow and repair it");
+  const slurm = program.command("slurm").description("run a job verb (cv, refit, gev) as a Slurm job array plus a merge job; follow and repair it");
 
   slurm
     .command("submit")
     .description("write the array and merge job scripts into --out and submit them with sbatch")
-    .argument("<verb>", "the job verb: cv or refit")
+    .argument("<verb>", "a verb that takes --shard and --shards: cv, refit, gev")
     .argument("[args...]", "the verb's data file and options, as for `varmap <verb>` (without --out and --shard)")
     .allowUnknownOption()
     .option("--shards <N>", "number of shards = array tasks")
