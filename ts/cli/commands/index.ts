@@ -14,5 +14,6 @@ import { register as summary } from "./summary.js";
 import { register as bench } from "./bench.js";
 import { register as whatif } from "./whatif.js";
 import { register as gev } from "./gev.js";
+import { register as slurm } from "./slurm.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm];
