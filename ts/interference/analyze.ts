@@ -1,0 +1,454 @@
+// `varmap interference` as a library function: runs (and optional time slices) in, the pair table, the
+// probe × signal matrix, per-app sensitivity/aggressiveness and classes, and break-even points out (spec C.2).
+//
+// An execution (--experiment) with one row is a standalone run, with two rows a pair. A pair row is one side of
+// a pair: probe = that row's app, signal = the other row's app. Repetitions of the same pair (same apps,
+// instances and factor values) are aggregated (best, median or mean) and compared with the aggregated standalone
+// runs of the probe at identical factor values.
+import { VarmapError } from "../errors.js";
+import { fitMixtures } from "../mixture/fit.js";
+import { aggregate, bootstrapDegradationCI, bootstrapScratch, degradation, dilation } from "./bootstrap.js";
+import { appClass, breakEvenPoints, pairRelation } from "./classes.js";
+import { dentDepth, dentSums, serializationCounts, sliceExecution, type DentSums, type SlicedExecution } from "./slices.js";
+import type { AppRow, BreakEvenRow, InterferenceOptions, InterferenceResult, MatrixRow, PairRow, RunRecord, SliceRecord } from "./types.js";
+
+interface Execution {
+  id: string;
+  rows: RunRecord[];
+  /** Values used per row (response, or the 90%-cut slice rate). */
+  values: number[];
+  /** Instance labels per row: "1" for the two sides of a mixed pair; the instance (or row order) in self-pairs. */
+  labels: string[];
+  dropped: boolean;
+  sliced: SlicedExecution | null;
+}
+
+interface Group {
+  key: string;
+  /** (execution, row index within it) of each repetition, dropped ones included. */
+  members: { ex: Execution; i: number }[];
+}
+
+const describe = (names: string[], values: string[]) => names.map((n, i) => `${n}=${values[i]}`).join(", ");
+
+/** Compares factor values numerically when both are numbers, else as text. */
+export function compareValues(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (a.trim() !== "" && b.trim() !== "" && Number.isFinite(x) && Number.isFinite(y)) return x - y || (a < b ? -1 : a > b ? 1 : 0);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareLists(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c) return c;
+  }
+  return 0;
+}
+
+function sortedCopy(v: number[]): Float64Array {
+  return Float64Array.from(v).sort();
+}
+
+function sd(v: Float64Array): number {
+  const n = v.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) m += v[i];
+  m /= n;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += (v[i] - m) ** 2;
+  return Math.sqrt(s / (n - 1));
+}
+
+export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions, slices?: SliceRecord[]): InterferenceResult {
+  const file = opts.file ?? "runs table";
+  const sfile = opts.slicesFile ?? "slice table";
+  const F = opts.factorNames;
+  if (opts.sweep !== undefined && !F.includes(opts.sweep))
+    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} is not one of the --factors (${F.join(", ")})`, { remedy: "name a numeric factor column in --sweep and list it in --factors" });
+  if (slices && opts.metric !== "throughput")
+    throw new VarmapError("E_USAGE", "time slices give throughput: --slices needs --metric throughput", { remedy: "use --metric throughput with --slices" });
+
+  // Executions, in order of first appearance.
+  const byId = new Map<string, RunRecord[]>();
+  for (const r of runs) {
+    const list = byId.get(r.experiment);
+    if (list) list.push(r);
+    else byId.set(r.experiment, [r]);
+  }
+  const appOrder: string[] = [];
+  for (const r of runs) if (!appOrder.includes(r.app)) appOrder.push(r.app);
+
+  const slicesByExp = new Map<string, SliceRecord[]>();
+  for (const s of slices ?? []) {
+    if (!byId.has(s.experiment))
+      throw new VarmapError("E_SLICES_UNMATCHED", `slice row for experiment '${s.experiment}', which the runs table does not have`, {
+        location: { file: sfile, row: s.row },
+        remedy: "give slices only for executions in the runs table (same experiment ids), or fix the id",
+      });
+    const list = slicesByExp.get(s.experiment);
+    if (list) list.push(s);
+    else slicesByExp.set(s.experiment, [s]);
+  }
+
+  const executions: Execution[] = [];
+  for (const [id, rows] of byId) {
+    if (rows.length > 2)
+      throw new VarmapError("E_USAGE", `experiment '${id}' has ${rows.length} rows (rows ${rows.map((r) => r.row).join(", ")}): n-way interference is beyond scope`, {
+        location: { file, row: rows[2].row },
+        remedy: "give one row per instance: 1 row for a standalone execution, 2 for a pair",
+      });
+    const self = rows.length === 2 && rows[0].app === rows[1].app;
+    if (self && rows[0].instance !== null && rows[0].instance === rows[1].instance)
+      throw new VarmapError("E_USAGE", `the two ${rows[0].app} instances of experiment '${id}' have the same instance '${rows[0].instance}'`, {
+        location: { file, row: rows[1].row },
+        remedy: "give the instances of a self-pair distinct values in the --instance column",
+      });
+    const labels = rows.map((r, i) => (!self ? "1" : r.instance ?? String(i + 1)));
+    let sliced: SlicedExecution | null = null;
+    const exSlices = slicesByExp.get(id);
+    if (exSlices) {
+      if (self && rows[0].instance === null)
+        throw new VarmapError("E_USAGE", `experiment '${id}' is a self-pair of ${rows[0].app}: its slices cannot be told apart without --instance`, {
+          location: { file, row: rows[0].row },
+          remedy: "add an instance column to both tables and name it with --instance",
+        });
+      const slicesOf = rows.map(() => [] as SliceRecord[]);
+      for (const s of exSlices) {
+        const i = rows.findIndex((r) => r.app === s.app && (r.instance === null || r.instance === s.instance));
+        if (i < 0)
+          throw new VarmapError("E_SLICES_UNMATCHED", `slice row for ${s.app}${s.instance === null ? "" : ` instance ${s.instance}`} in experiment '${id}', which has no such instance in the runs table`, {
+            location: { file: sfile, row: s.row },
+            remedy: "match the app (and instance) names of the runs table",
+          });
+        slicesOf[i].push(s);
+      }
+      sliced = sliceExecution(rows, slicesOf, opts.sliceSeconds, sfile);
+    }
+    const values = rows.map((r, i) => {
+      if (sliced) return sliced.rates[i];
+      if (r.value === null)
+        throw new VarmapError("E_BAD_VALUE", `empty response for ${r.app} in experiment '${id}'`, { location: { file, row: r.row }, remedy: "fill in the response, or give the execution's time slices with --slices" });
+      if (!(r.value > 0))
+        throw new VarmapError("E_NONPOSITIVE_RESPONSE", `${opts.metric === "time" ? "time" : "bandwidth"} ${r.value} of ${r.app} in experiment '${id}' is not positive`, {
+          location: { file, row: r.row },
+          remedy: `give ${opts.metric === "time" ? "completion times" : "bandwidths"} > 0 (a failed run is dropped, not recorded as 0)`,
+        });
+      return r.value;
+    });
+    let noise: number | null = null;
+    for (const r of rows) if (r.noise !== null) noise = Math.max(noise ?? -Infinity, r.noise);
+    if (sliced?.serverRatio != null) noise = Math.max(noise ?? -Infinity, sliced.serverRatio);
+    const dropped = noise !== null && noise > 1 + opts.noiseMax;
+    executions.push({ id, rows, values, labels, dropped, sliced });
+  }
+  const droppedExperiments = executions.filter((e) => e.dropped).map((e) => e.id);
+  if (droppedExperiments.length)
+    opts.note?.(`${droppedExperiments.length} execution(s) dropped by the noise filter (server traffic > ${1 + opts.noiseMax} × application traffic): ${droppedExperiments.slice(0, 10).join(", ")}${droppedExperiments.length > 10 ? ", …" : ""}`);
+
+  // Factors whose values differ between the two instances of some execution get a signal_<name> column.
+  const differing = F.map((_, f) => executions.some((e) => e.rows.length === 2 && e.rows[0].factors[f] !== e.rows[1].factors[f]));
+  const signalFactorNames = F.filter((_, f) => differing[f]);
+  const signalValues = (r: RunRecord) => r.factors.filter((_, f) => differing[f]);
+  if (opts.sweep !== undefined && differing[F.indexOf(opts.sweep)])
+    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} differs between the two instances of some execution`, { remedy: "sweep a factor both instances share (e.g. the chunk size)" });
+
+  // Standalone groups by (app, factors); pair-row groups by (probe side, signal side).
+  const alone = new Map<string, Group>();
+  const pairGroups = new Map<string, Group>();
+  for (const ex of executions) {
+    if (ex.rows.length === 1) {
+      const r = ex.rows[0];
+      const key = JSON.stringify([r.app, ...r.factors]);
+      const g = alone.get(key) ?? { key, members: [] };
+      g.members.push({ ex, i: 0 });
+      alone.set(key, g);
+    } else {
+      for (let i = 0; i < 2; i++) {
+        const r = ex.rows[i];
+        const p = ex.rows[1 - i];
+        const key = JSON.stringify([r.factors, signalValues(p), r.app, p.app, ex.labels[i], ex.labels[1 - i]]);
+        const g = pairGroups.get(key) ?? { key, members: [] };
+        g.members.push({ ex, i });
+        pairGroups.set(key, g);
+      }
+    }
+  }
+
+  const aloneValues = new Map<string, { sorted: Float64Array; sliced: boolean; rate: number }>();
+  const aloneOf = (r: RunRecord, pairDescription: string) => {
+    const key = JSON.stringify([r.app, ...r.factors]);
+    const cached = aloneValues.get(key);
+    if (cached) return cached;
+    const g = alone.get(key);
+    if (!g)
+      throw new VarmapError("E_NO_STANDALONE", `no standalone execution of ${r.app} at ${describe(F, r.factors) || "(no factors)"} to compare ${pairDescription} with`, {
+        location: { file, row: r.row, configuration: `${r.app}${F.length ? ", " + describe(F, r.factors) : ""}` },
+        remedy: `add standalone runs of ${r.app} (an experiment with that single row) at identical factor values, or check the factor values for typos`,
+      });
+    const kept = g.members.filter((m) => !m.ex.dropped);
+    if (kept.length === 0)
+      throw new VarmapError("E_NO_DATA", `every standalone execution of ${r.app} at ${describe(F, r.factors)} was dropped by the noise filter`, {
+        location: { file, row: g.members[0].ex.rows[0].row, configuration: `${r.app}, ${describe(F, r.factors)}` },
+        remedy: "repeat the standalone runs in a quieter period, or raise --noise-max",
+      });
+    const slicedKinds = new Set(kept.map((m) => m.ex.sliced !== null));
+    if (slicedKinds.size > 1)
+      throw new VarmapError("E_SLICES_MISSING", `the standalone executions of ${r.app} at ${describe(F, r.factors)} mix sliced and unsliced runs: their rates would be in different units`, {
+        location: { file, row: kept.find((m) => m.ex.sliced === null)!.ex.rows[0].row },
+        remedy: "give time slices for all or none of the executions of a comparison",
+      });
+    const sorted = sortedCopy(kept.map((m) => m.ex.values[m.i]));
+    const value = { sorted, sliced: kept[0].ex.sliced !== null, rate: aggregate(sorted, opts.aggregate, opts.metric) };
+    aloneValues.set(key, value);
+    return value;
+  };
+
+  // Pair rows in output order: factors, signal factors, probe and signal in order of appearance, instance.
+  const groups = [...pairGroups.values()].map((g) => {
+    const { ex, i } = g.members[0];
+    return { g, r: ex.rows[i], p: ex.rows[1 - i], label: ex.labels[i], partnerLabel: ex.labels[1 - i] };
+  });
+  groups.sort(
+    (x, y) =>
+      compareLists(x.r.factors, y.r.factors) ||
+      compareLists(signalValues(x.p), signalValues(y.p)) ||
+      appOrder.indexOf(x.r.app) - appOrder.indexOf(y.r.app) ||
+      appOrder.indexOf(x.p.app) - appOrder.indexOf(y.p.app) ||
+      compareValues(x.label, y.label),
+  );
+  const indexOfKey = new Map(groups.map((x, k) => [x.g.key, k]));
+
+  const maxRuns = Math.max(1, ...groups.map((x) => x.g.members.length), ...[...alone.values()].map((g) => g.members.length));
+  const scratch = bootstrapScratch(maxRuns, opts.bootstrap);
+  const pairs: PairRow[] = groups.map(({ g, r, p, label, partnerLabel }) => {
+    const what = `${r.app} (probe${r.app === p.app ? `, instance ${label}` : ""}) against ${p.app} (signal) at ${describe(F, r.factors) || "(no factors)"}`;
+    const kept = g.members.filter((m) => !m.ex.dropped);
+    if (kept.length === 0)
+      throw new VarmapError("E_NO_DATA", `every execution of the pair ${what} was dropped by the noise filter (experiments ${g.members.map((m) => m.ex.id).join(", ")})`, {
+        location: { file, row: r.row, configuration: `${r.app} vs ${p.app}, ${describe(F, r.factors)}` },
+        remedy: "repeat the pair in a quieter period, or raise --noise-max",
+      });
+    const a = aloneOf(r, `the pair ${what}`);
+    const slicedKinds = new Set(kept.map((m) => m.ex.sliced !== null));
+    if (slicedKinds.size > 1 || [...slicedKinds][0] !== a.sliced)
+      throw new VarmapError("E_SLICES_MISSING", `the pair ${what} and its standalone runs mix sliced and unsliced executions: their rates would be in different units`, {
+        location: { file, row: r.row },
+        remedy: "give time slices for all or none of the executions compared with each other",
+      });
+    const int = sortedCopy(kept.map((m) => m.ex.values[m.i]));
+    const bAlone = a.rate;
+    const bInt = aggregate(int, opts.aggregate, opts.metric);
+    const id = JSON.stringify([...F.map((f, k) => `${f}=${r.factors[k]}`), ...signalFactorNames.map((f, k) => `signal_${f}=${signalValues(p)[k]}`), r.app, p.app, label]);
+    let ci: [number, number] | [null, null] = [null, null];
+    if (opts.aggregate !== "best") ci = bootstrapDegradationCI(a.sorted, int, opts.aggregate, opts.metric, opts.bootstrap, opts.level, opts.seed, id, scratch);
+    const sdAlone = a.sorted.length >= 2 ? sd(a.sorted) : NaN;
+    const sdInt = int.length >= 2 ? sd(int) : NaN;
+    const sdRatio = sdAlone > 0 && Number.isFinite(sdInt) ? sdInt / sdAlone : null;
+    const partnerKey = JSON.stringify([p.factors, signalValues(r), p.app, r.app, partnerLabel, label]);
+    return {
+      id,
+      factors: r.factors,
+      signalFactors: signalValues(p),
+      probe: r.app,
+      signal: p.app,
+      instance: label,
+      bAlone,
+      bInt,
+      degradation: degradation(opts.metric, bAlone, bInt),
+      dilation: dilation(opts.metric, bAlone, bInt),
+      ciLo: ci[0],
+      ciHi: ci[1],
+      nAlone: a.sorted.length,
+      nInt: int.length,
+      sdRatio,
+      mixtureInt: null,
+      mixtureAlone: null,
+      multimodal: null,
+      relation: "",
+      dent: null,
+      serializedShare: null,
+      partner: indexOfKey.get(partnerKey) ?? -1,
+    };
+  });
+
+  // Time slices: dent depth of the probe against the signal's active slices, and the serialization share.
+  pairs.forEach((row, k) => {
+    const kept = groups[k].g.members.filter((m) => !m.ex.dropped && m.ex.sliced);
+    if (kept.length === 0) return;
+    const sums: DentSums = { activeSum: 0, activeN: 0, silentSum: 0, silentN: 0 };
+    let serial = 0;
+    let overlap = 0;
+    const aloneR = aloneOf(groups[k].r, "").rate;
+    const aloneP = aloneOf(groups[k].p, "").rate;
+    for (const { ex, i } of kept) {
+      dentSums(ex.sliced!, i, 1 - i, opts.sliceSeconds, sums);
+      const c = serializationCounts(ex.sliced!, i, 1 - i, aloneR, aloneP, opts.sliceSeconds);
+      serial += c.serial;
+      overlap += c.overlap;
+    }
+    row.dent = dentDepth(sums);
+    row.serializedShare = overlap > 0 ? serial / overlap : null;
+  });
+
+  for (const row of pairs) {
+    const partner = pairs[row.partner];
+    const self = row.probe === row.signal;
+    const name = (app: string, inst: string) => (self ? `${app}#${inst}` : app);
+    row.relation = pairRelation(
+      name(row.probe, row.instance),
+      name(row.signal, partner.instance),
+      row.degradation,
+      partner.degradation,
+      opts,
+      row.serializedShare !== null && row.serializedShare >= 0.5,
+    );
+  }
+
+  fitInterferenceMixtures(
+    pairs,
+    groups.map(({ g }) => sortedCopy(g.members.filter((m) => !m.ex.dropped).map((m) => m.ex.values[m.i]))),
+    groups.map(({ r }) => ({ key: JSON.stringify([r.app, ...r.factors]), sorted: aloneOf(r, "").sorted })),
+    opts,
+  );
+
+  const apps = appOrder.filter((a) => pairs.some((p) => p.probe === a || p.signal === a));
+  const { matrix, appRows, cells } = summarize(pairs, apps, opts.classThreshold);
+  const breakeven = opts.sweep === undefined ? null : breakEven(cells, apps, F.indexOf(opts.sweep), opts.sweep, file);
+
+  return {
+    factorNames: F,
+    signalFactorNames,
+    apps,
+    pairs,
+    matrix,
+    appRows,
+    breakeven,
+    summary: {
+      rows: runs.length,
+      experiments: executions.length,
+      standaloneExecutions: executions.filter((e) => e.rows.length === 1).length,
+      pairExecutions: executions.filter((e) => e.rows.length === 2).length,
+      droppedByNoise: droppedExperiments.length,
+      droppedExperiments,
+      slicedExperiments: executions.filter((e) => e.sliced).length,
+    },
+  };
+}
+
+/**
+ * The interfered runs' best mixture (BIC over the six families × k = 1..kmax, the `mixture` fits) and the
+ * standalone runs' best: `multimodal` flags pairs whose interfered runs need two or more components, and more than
+ * their standalone runs (when those were fitted too).
+ */
+function fitInterferenceMixtures(pairs: PairRow[], intRuns: Float64Array[], aloneRuns: { key: string; sorted: Float64Array }[], opts: InterferenceOptions): void {
+  if (opts.mixtureMinRuns <= 0) return;
+  const runs: number[] = [];
+  const offsets = [0];
+  const intConfig = new Map<number, number>();
+  const aloneConfig = new Map<string, number>();
+  const add = (v: Float64Array) => {
+    for (const x of v) runs.push(x);
+    offsets.push(runs.length);
+    return offsets.length - 2;
+  };
+  pairs.forEach((row, k) => {
+    if (row.nInt >= opts.mixtureMinRuns) intConfig.set(k, add(intRuns[k]));
+    const a = aloneRuns[k];
+    if (a.sorted.length >= opts.mixtureMinRuns && !aloneConfig.has(a.key)) aloneConfig.set(a.key, add(a.sorted));
+  });
+  if (offsets.length === 1) return;
+  const seed = typeof opts.seed === "number" ? opts.seed : Number.parseInt(String(opts.seed), 10) || 1;
+  const fit = fitMixtures(Float64Array.from(runs), Int32Array.from(offsets), { kmax: opts.mixtureKmax, seed });
+  const best = new Map<number, { family: string; k: number }>();
+  for (const r of fit.rows) if (r.best) best.set(r.config, { family: r.family, k: r.k });
+  const label = (b: { family: string; k: number } | undefined) => (b ? `${b.family}×${b.k}` : null);
+  pairs.forEach((row, k) => {
+    const ci = intConfig.get(k);
+    const ca = aloneConfig.get(aloneRuns[k].key);
+    const bi = ci === undefined ? undefined : best.get(ci);
+    const ba = ca === undefined ? undefined : best.get(ca);
+    row.mixtureInt = label(bi);
+    row.mixtureAlone = label(ba);
+    if (bi) row.multimodal = bi.k >= 2 && (ba === undefined || ba.k < bi.k);
+  });
+}
+
+interface CellTable {
+  /** Per factor group: key (factors + signal factors), and D[probe][signal] means over instances. */
+  groups: { factors: string[]; signalFactors: string[]; d: Map<string, Map<string, { sum: number; n: number }>> }[];
+}
+
+function summarize(pairs: PairRow[], apps: string[], threshold: number): { matrix: MatrixRow[]; appRows: AppRow[]; cells: CellTable } {
+  const cells: CellTable = { groups: [] };
+  const byKey = new Map<string, CellTable["groups"][number]>();
+  for (const p of pairs) {
+    const key = JSON.stringify([p.factors, p.signalFactors]);
+    let g = byKey.get(key);
+    if (!g) {
+      g = { factors: p.factors, signalFactors: p.signalFactors, d: new Map() };
+      byKey.set(key, g);
+      cells.groups.push(g);
+    }
+    const row = g.d.get(p.probe) ?? new Map<string, { sum: number; n: number }>();
+    g.d.set(p.probe, row);
+    const c = row.get(p.signal) ?? { sum: 0, n: 0 };
+    c.sum += p.degradation;
+    c.n++;
+    row.set(p.signal, c);
+  }
+  const cell = (g: CellTable["groups"][number], probe: string, signal: string) => {
+    const c = g.d.get(probe)?.get(signal);
+    return c ? c.sum / c.n : null;
+  };
+  const matrix: MatrixRow[] = [];
+  const appRows: AppRow[] = [];
+  for (const g of cells.groups) {
+    for (const probe of apps) if (g.d.has(probe)) matrix.push({ factors: g.factors, signalFactors: g.signalFactors, probe, cells: apps.map((s) => cell(g, probe, s)) });
+    for (const a of apps) {
+      const suffered = apps.map((b) => cell(g, a, b)).filter((x): x is number => x !== null);
+      const caused = apps.map((b) => cell(g, b, a)).filter((x): x is number => x !== null);
+      if (!suffered.length && !caused.length) continue;
+      const mean = (v: number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : null);
+      const sensitivity = mean(suffered);
+      const aggressiveness = mean(caused);
+      appRows.push({ factors: g.factors, signalFactors: g.signalFactors, app: a, sensitivity, aggressiveness, class: appClass(sensitivity, aggressiveness, threshold) });
+    }
+  }
+  return { matrix, appRows, cells };
+}
+
+function breakEven(cells: CellTable, apps: string[], sweepIndex: number, sweep: string, file: string): BreakEvenRow[] {
+  // Sweep values must be positive numbers (interpolation is in log₂ c).
+  for (const g of cells.groups) {
+    const v = Number(g.factors[sweepIndex]);
+    if (!(g.factors[sweepIndex].trim() !== "" && Number.isFinite(v) && v > 0))
+      throw new VarmapError("E_USAGE", `--sweep ${sweep} is not a positive number everywhere (found '${g.factors[sweepIndex]}')`, {
+        location: { file, column: sweep },
+        remedy: "sweep a numeric factor with positive values (chunk size, process count)",
+      });
+  }
+  const lines = new Map<string, { factors: string[]; signalFactors: string[]; a: string; b: string; c: number[]; delta: number[] }>();
+  for (const g of cells.groups) {
+    const rest = g.factors.filter((_, f) => f !== sweepIndex);
+    for (let i = 0; i < apps.length; i++)
+      for (let j = i + 1; j < apps.length; j++) {
+        const ab = g.d.get(apps[i])?.get(apps[j]);
+        const ba = g.d.get(apps[j])?.get(apps[i]);
+        if (!ab || !ba) continue;
+        const key = JSON.stringify([rest, g.signalFactors, apps[i], apps[j]]);
+        const line = lines.get(key) ?? { factors: rest, signalFactors: g.signalFactors, a: apps[i], b: apps[j], c: [], delta: [] };
+        line.c.push(Number(g.factors[sweepIndex]));
+        line.delta.push(ab.sum / ab.n - ba.sum / ba.n);
+        lines.set(key, line);
+      }
+  }
+  const out: BreakEvenRow[] = [];
+  for (const l of lines.values()) {
+    const points = breakEvenPoints(l.c, l.delta);
+    if (points.length === 0) out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven: null });
+    for (const c of points) out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven: c });
+  }
+  return out;
+}
