@@ -74,7 +74,7 @@ export const DEFAULT_OPTIONS: Omit<InterferenceOptions, "metric" | "factorNames"
   classThreshold: 50,
   sliceSeconds: 4,
   mixtureMinRuns: 10,
-  mixtureKmax: 3,
+  mixtureKmax: 2,
 };
 
 /** One (probe, signal, instance) row of pairs.csv: the probe's degradation against its standalone runs. */

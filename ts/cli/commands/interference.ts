@@ -34,7 +34,7 @@ export function register(program: Command): void {
     .option("--class-threshold <pct>", "aggressive / sensitive at mean caused / suffered degradation ≥ this", "50")
     .option("--bootstrap <B>", "bootstrap resamples for --aggregate median|mean", "2000")
     .option("--mixture-min-runs <n>", "fit mixtures to pairs and standalones with at least n repetitions (0 = never)", "10")
-    .option("--mixture-kmax <k>", "mixture components k = 1..kmax", "3")
+    .option("--mixture-kmax <k>", "mixture components k = 1..kmax", "2")
     .option("--where <sql>", "SQL predicate selecting rows of the runs table")
     .option("--out <path>", "pair table (.csv, .json or .parquet)")
     .option("--matrix <path>", "probe × signal degradation matrix")
