@@ -31,7 +31,7 @@ export class IndexDrawer {
   ) {
     let digits = 0;
     let pow = 1;
-    while (pow * n <= 4294967296) {
+    while (n > 1 && pow * n <= 4294967296) {
       pow *= n;
       digits++;
     }
