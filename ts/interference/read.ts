@@ -79,11 +79,13 @@ async function readText(
         });
       }
     }
-    const rows = await queryRows(db.con, `SELECT (rowid + 2)::INTEGER AS __row${sel ? ", " + sel : ""} FROM t${filter} ORDER BY rowid`);
-    return rows.map((r) => ({
-      row: Number(r.__row),
-      cells: needed.map((_, i) => {
-        const v = r[`c${i}`];
+    // Column-wise: one JS array per column rather than one object per row.
+    const reader = await db.con.runAndReadAll(`SELECT (rowid + 2)::INTEGER AS __row${sel ? ", " + sel : ""} FROM t${filter} ORDER BY rowid`);
+    const [rowCol, ...cells] = reader.getColumnsJS() as unknown[][];
+    return rowCol.map((row, k) => ({
+      row: Number(row),
+      cells: cells.map((col) => {
+        const v = col[k];
         return v === null || v === undefined || v === "" ? null : String(v);
       }),
     }));
