@@ -6,6 +6,8 @@ export { alloc, free } from "./lib/memory";
 
 const LSP_TOO_FEW_POINTS: i32 = 10;
 const LSP_DUPLICATE_POINTS: i32 = 11;
+// Squared relative distance under which the nearest other node counts as a duplicate (1e-6 in distance).
+const NEAR_DUPLICATE2: f64 = 1e-12;
 const LSP_LSTSQ_FAILED: i32 = 12;
 const LSP_BAD_RADIUS: i32 = 13;
 const EPS: f64 = 2.220446049250313e-16;
@@ -435,7 +437,9 @@ function freeNodeScratch(): void {
 function fitNode(Xp: usize, f: usize, k: i32, d2: usize, idx: usize, A: usize, rw: usize, rank: usize): i32 {
   const np = nfNp, m = nfM;
   const xk = Xp + ((<usize>k * m) << 3);
-  if (ld(d2, 0) == 0.0) {
+  // A coincident node (LSHEP would divide by zero), or a nearly coincident one: closer than 1e-6 of the
+  // neighbourhood's radius, its weight (R_p − d)/(R_p·d) swamps the local fit and predictions become garbage.
+  if (ld(d2, 0) <= NEAR_DUPLICATE2 * ld(d2, np - 1)) {
     sti(rank, k, -1);
     st(rw, k, 0.0);
     for (let j = 0; j < m; ++j) st(A, <usize>k * m + j, 0.0);

@@ -297,6 +297,9 @@ double diameter2(const double* X, int n, int m, double best) {
 }
 
 // Scratch for one node's local fit (NP neighbours in m dimensions).
+// Squared relative distance under which the nearest other node counts as a duplicate (1e-6 in distance).
+constexpr double kNearDuplicate2 = 1e-12;
+
 struct NodeFit {
   int np, m;
   double rcond;
@@ -309,7 +312,9 @@ struct NodeFit {
   // rank -1) or LSP_LSTSQ_FAILED.
   int fit(const double* X, const double* f, int k, const double* d2, const int32_t* idx, double* A, double* rw, int32_t* rank) {
     const double* xk = X + size_t(k) * m;
-    if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
+    // A coincident node (LSHEP would divide by zero), or a nearly coincident one: closer than 1e-6 of the
+    // neighbourhood's radius, its weight (R_p − d)/(R_p·d) swamps the local fit and predictions become garbage.
+    if (d2[0] <= kNearDuplicate2 * d2[np - 1]) {
       rank[k] = -1;
       rw[k] = 0.0;
       for (int j = 0; j < m; ++j) A[size_t(k) * m + j] = 0.0;
