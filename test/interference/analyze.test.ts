@@ -104,6 +104,9 @@ describe("break-even along the chunk size (Fig. 6)", () => {
     expect(res.breakeven![0]).toMatchObject({ a: "OWC", b: "AW", factors: ["gpfs"] });
     expect(res.breakeven![0].breakeven!).toBeCloseTo(101.59366732596479, 9);
   });
+  it("a table without pair executions is E_NO_DATA", () => {
+    expect(() => analyzeInterference(records([["a", "X", 1], ["b", "Y", 2]]), options())).toThrow(expect.objectContaining({ code: "E_NO_DATA", message: expect.stringMatching(/no pair executions/) }));
+  });
   it("a sweep column that is not a factor, or not numeric, is E_USAGE", () => {
     const rows = records(TABLE2);
     expect(() => analyzeInterference(rows, options({ sweep: "procs" }))).toThrow(expect.objectContaining({ code: "E_USAGE" }));

@@ -147,6 +147,11 @@ export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions
   if (droppedExperiments.length)
     opts.note?.(`${droppedExperiments.length} execution(s) dropped by the noise filter (server traffic > ${1 + opts.noiseMax} × application traffic): ${droppedExperiments.slice(0, 10).join(", ")}${droppedExperiments.length > 10 ? ", …" : ""}`);
 
+  if (!executions.some((e) => e.rows.length === 2))
+    throw new VarmapError("E_NO_DATA", `the runs table has no pair executions (every --experiment id has one row)`, {
+      location: { file },
+      remedy: "give both instances of a concurrent execution the same --experiment id, or check that --experiment names the execution-id column",
+    });
   // Factors whose values differ between the two instances of some execution get a signal_<name> column.
   const differing = F.map((_, f) => executions.some((e) => e.rows.length === 2 && e.rows[0].factors[f] !== e.rows[1].factors[f]));
   const signalFactorNames = F.filter((_, f) => differing[f]);
