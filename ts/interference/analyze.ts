@@ -61,7 +61,43 @@ function sd(v: Float64Array): number {
   return Math.sqrt(s / (n - 1));
 }
 
+/** The whole analysis in this thread: prepare, every pair row, finish. */
 export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions, slices?: SliceRecord[]): InterferenceResult {
+  const prep = prepareInterference(runs, opts, slices);
+  return finishInterference(prep.meta, computePairRows(prep, 0, prep.pairs.length, opts), opts);
+}
+
+/** One side of a pair with its repetitions, ready to compute (everything the row needs, nothing else). */
+export interface PreparedPair {
+  id: string;
+  factors: string[];
+  signalFactors: string[];
+  probe: string;
+  signal: string;
+  instance: string;
+  partner: number;
+  /** Sorted standalone and interfered repetitions (noise-filtered). */
+  alone: Float64Array;
+  aloneIndex: number;
+  int: Float64Array;
+  /** Aggregated standalone response of the probe, and of the signal (NaN unless sliced: serialization needs it). */
+  aloneRateProbe: number;
+  aloneRateSignal: number;
+  /** The pair's sliced executions: index into `sliced`, and the probe's row within the execution. */
+  sliced: { ex: number; i: number }[];
+}
+
+export interface PreparedInterference {
+  meta: { factorNames: string[]; signalFactorNames: string[]; apps: string[]; summary: InterferenceResult["summary"] };
+  pairs: PreparedPair[];
+  sliced: SlicedExecution[];
+}
+
+/**
+ * Validates the runs (and slices), drops noisy executions, groups repetitions into pair rows and matches each
+ * with its standalone runs: every bad input is found here, before any output.
+ */
+export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions, slices?: SliceRecord[]): PreparedInterference {
   const file = opts.file ?? "runs table";
   const sfile = opts.slicesFile ?? "slice table";
   const F = opts.factorNames;
@@ -225,9 +261,11 @@ export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions
   );
   const indexOfKey = new Map(groups.map((x, k) => [x.g.key, k]));
 
-  const maxRuns = Math.max(1, ...groups.map((x) => x.g.members.length), ...[...alone.values()].map((g) => g.members.length));
-  const scratch = bootstrapScratch(maxRuns, opts.bootstrap);
-  const pairs: PairRow[] = groups.map(({ g, r, p, label, partnerLabel }) => {
+  // Standalone groups get stable indices (their mixtures are keyed by them).
+  const aloneIndex = new Map<string, number>();
+  const sliced: SlicedExecution[] = [];
+  const slicedIndex = new Map<Execution, number>();
+  const pairs: PreparedPair[] = groups.map(({ g, r, p, label, partnerLabel }) => {
     const what = `${r.app} (probe${r.app === p.app ? `, instance ${label}` : ""}) against ${p.app} (signal) at ${describe(F, r.factors) || "(no factors)"}`;
     const kept = g.members.filter((m) => !m.ex.dropped);
     if (kept.length === 0)
@@ -242,61 +280,118 @@ export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions
         location: { file, row: r.row },
         remedy: "give time slices for all or none of the executions compared with each other",
       });
-    const int = sortedCopy(kept.map((m) => m.ex.values[m.i]));
-    const bAlone = a.rate;
-    const bInt = aggregate(int, opts.aggregate, opts.metric);
-    const id = JSON.stringify([...F.map((f, k) => `${f}=${r.factors[k]}`), ...signalFactorNames.map((f, k) => `signal_${f}=${signalValues(p)[k]}`), r.app, p.app, label]);
-    let ci: [number, number] | [null, null] = [null, null];
-    if (opts.aggregate !== "best") ci = bootstrapDegradationCI(a.sorted, int, opts.aggregate, opts.metric, opts.bootstrap, opts.level, opts.seed, id, scratch);
-    const sdAlone = a.sorted.length >= 2 ? sd(a.sorted) : NaN;
-    const sdInt = int.length >= 2 ? sd(int) : NaN;
-    const sdRatio = sdAlone > 0 && Number.isFinite(sdInt) ? sdInt / sdAlone : null;
-    const partnerKey = JSON.stringify([p.factors, signalValues(r), p.app, r.app, partnerLabel, label]);
+    const aloneKey = JSON.stringify([r.app, ...r.factors]);
+    if (!aloneIndex.has(aloneKey)) aloneIndex.set(aloneKey, aloneIndex.size);
+    const slicedRefs = kept
+      .filter((m) => m.ex.sliced)
+      .map((m) => {
+        if (!slicedIndex.has(m.ex)) {
+          slicedIndex.set(m.ex, sliced.length);
+          sliced.push(m.ex.sliced!);
+        }
+        return { ex: slicedIndex.get(m.ex)!, i: m.i };
+      });
     return {
-      id,
+      id: JSON.stringify([...F.map((f, k) => `${f}=${r.factors[k]}`), ...signalFactorNames.map((f, k) => `signal_${f}=${signalValues(p)[k]}`), r.app, p.app, label]),
       factors: r.factors,
       signalFactors: signalValues(p),
       probe: r.app,
       signal: p.app,
       instance: label,
+      partner: indexOfKey.get(JSON.stringify([p.factors, signalValues(r), p.app, r.app, partnerLabel, label])) ?? -1,
+      alone: a.sorted,
+      aloneIndex: aloneIndex.get(aloneKey)!,
+      int: sortedCopy(kept.map((m) => m.ex.values[m.i])),
+      aloneRateProbe: a.rate,
+      aloneRateSignal: slicedRefs.length ? aloneOf(p, `the pair ${what}`).rate : NaN,
+      sliced: slicedRefs,
+    };
+  });
+
+  const apps = appOrder.filter((a) => pairs.some((p) => p.probe === a || p.signal === a));
+  return {
+    meta: {
+      factorNames: F,
+      signalFactorNames,
+      apps,
+      summary: {
+        rows: runs.length,
+        experiments: executions.length,
+        standaloneExecutions: executions.filter((e) => e.rows.length === 1).length,
+        pairExecutions: executions.filter((e) => e.rows.length === 2).length,
+        droppedByNoise: droppedExperiments.length,
+        droppedExperiments,
+        slicedExperiments: executions.filter((e) => e.sliced).length,
+      },
+    },
+    pairs,
+    sliced,
+  };
+}
+
+/**
+ * The pair rows [from, to) of a prepared analysis: aggregates, degradation and dilation, bootstrap interval, sd
+ * ratio, slice dent and serialization share, mixtures. Every random choice is keyed by the pair (bootstrap) or its
+ * global index (mixture starts), so any split of the rows gives the same values.
+ */
+export function computePairRows(prep: { pairs: PreparedPair[]; sliced: SlicedExecution[] }, from: number, to: number, opts: InterferenceOptions): PairRow[] {
+  const range = prep.pairs.slice(from, to);
+  const maxRuns = Math.max(1, ...range.map((p) => Math.max(p.alone.length, p.int.length)));
+  const scratch = bootstrapScratch(maxRuns, opts.bootstrap);
+  const rows = range.map((p): PairRow => {
+    const bAlone = p.aloneRateProbe;
+    const bInt = aggregate(p.int, opts.aggregate, opts.metric);
+    let ci: [number, number] | [null, null] = [null, null];
+    if (opts.aggregate !== "best") ci = bootstrapDegradationCI(p.alone, p.int, opts.aggregate, opts.metric, opts.bootstrap, opts.level, opts.seed, p.id, scratch);
+    const sdAlone = p.alone.length >= 2 ? sd(p.alone) : NaN;
+    const sdInt = p.int.length >= 2 ? sd(p.int) : NaN;
+    // Time slices: dent depth of the probe against the signal's active slices, and the serialization share.
+    let dent: number | null = null;
+    let serializedShare: number | null = null;
+    if (p.sliced.length) {
+      const sums: DentSums = { activeSum: 0, activeN: 0, silentSum: 0, silentN: 0 };
+      let serial = 0;
+      let overlap = 0;
+      for (const { ex, i } of p.sliced) {
+        dentSums(prep.sliced[ex], i, 1 - i, opts.sliceSeconds, sums);
+        const c = serializationCounts(prep.sliced[ex], i, 1 - i, p.aloneRateProbe, p.aloneRateSignal, opts.sliceSeconds);
+        serial += c.serial;
+        overlap += c.overlap;
+      }
+      dent = dentDepth(sums);
+      serializedShare = overlap > 0 ? serial / overlap : null;
+    }
+    return {
+      id: p.id,
+      factors: p.factors,
+      signalFactors: p.signalFactors,
+      probe: p.probe,
+      signal: p.signal,
+      instance: p.instance,
       bAlone,
       bInt,
       degradation: degradation(opts.metric, bAlone, bInt),
       dilation: dilation(opts.metric, bAlone, bInt),
       ciLo: ci[0],
       ciHi: ci[1],
-      nAlone: a.sorted.length,
-      nInt: int.length,
-      sdRatio,
+      nAlone: p.alone.length,
+      nInt: p.int.length,
+      sdRatio: sdAlone > 0 && Number.isFinite(sdInt) ? sdInt / sdAlone : null,
       mixtureInt: null,
       mixtureAlone: null,
       multimodal: null,
       relation: "",
-      dent: null,
-      serializedShare: null,
-      partner: indexOfKey.get(partnerKey) ?? -1,
+      dent,
+      serializedShare,
+      partner: p.partner,
     };
   });
+  fitInterferenceMixtures(rows, range, from, prep.pairs.length, opts);
+  return rows;
+}
 
-  // Time slices: dent depth of the probe against the signal's active slices, and the serialization share.
-  pairs.forEach((row, k) => {
-    const kept = groups[k].g.members.filter((m) => !m.ex.dropped && m.ex.sliced);
-    if (kept.length === 0) return;
-    const sums: DentSums = { activeSum: 0, activeN: 0, silentSum: 0, silentN: 0 };
-    let serial = 0;
-    let overlap = 0;
-    const aloneR = aloneOf(groups[k].r, "").rate;
-    const aloneP = aloneOf(groups[k].p, "").rate;
-    for (const { ex, i } of kept) {
-      dentSums(ex.sliced!, i, 1 - i, opts.sliceSeconds, sums);
-      const c = serializationCounts(ex.sliced!, i, 1 - i, aloneR, aloneP, opts.sliceSeconds);
-      serial += c.serial;
-      overlap += c.overlap;
-    }
-    row.dent = dentDepth(sums);
-    row.serializedShare = overlap > 0 ? serial / overlap : null;
-  });
-
+/** Relations (from each row and its partner), the matrix, per-app summaries and classes, break-even points. */
+export function finishInterference(meta: PreparedInterference["meta"], pairs: PairRow[], opts: InterferenceOptions): InterferenceResult {
   for (const row of pairs) {
     const partner = pairs[row.partner];
     const self = row.probe === row.signal;
@@ -310,36 +405,9 @@ export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions
       row.serializedShare !== null && row.serializedShare >= 0.5,
     );
   }
-
-  fitInterferenceMixtures(
-    pairs,
-    groups.map(({ g }) => sortedCopy(g.members.filter((m) => !m.ex.dropped).map((m) => m.ex.values[m.i]))),
-    groups.map(({ r }) => ({ key: JSON.stringify([r.app, ...r.factors]), sorted: aloneOf(r, "").sorted })),
-    opts,
-  );
-
-  const apps = appOrder.filter((a) => pairs.some((p) => p.probe === a || p.signal === a));
-  const { matrix, appRows, cells } = summarize(pairs, apps, opts.classThreshold);
-  const breakeven = opts.sweep === undefined ? null : breakEven(cells, apps, F.indexOf(opts.sweep), opts.sweep, file);
-
-  return {
-    factorNames: F,
-    signalFactorNames,
-    apps,
-    pairs,
-    matrix,
-    appRows,
-    breakeven,
-    summary: {
-      rows: runs.length,
-      experiments: executions.length,
-      standaloneExecutions: executions.filter((e) => e.rows.length === 1).length,
-      pairExecutions: executions.filter((e) => e.rows.length === 2).length,
-      droppedByNoise: droppedExperiments.length,
-      droppedExperiments,
-      slicedExperiments: executions.filter((e) => e.sliced).length,
-    },
-  };
+  const { matrix, appRows, cells } = summarize(pairs, meta.apps, opts.classThreshold);
+  const breakeven = opts.sweep === undefined ? null : breakEven(cells, meta.apps, meta.factorNames.indexOf(opts.sweep), opts.sweep, opts.file ?? "runs table");
+  return { factorNames: meta.factorNames, signalFactorNames: meta.signalFactorNames, apps: meta.apps, pairs, matrix, appRows, breakeven, summary: meta.summary };
 }
 
 /**
@@ -347,25 +415,27 @@ export function analyzeInterference(runs: RunRecord[], opts: InterferenceOptions
  * standalone runs' best: `multimodal` flags pairs whose interfered runs are strongly multimodal (ΔBIC ≥ 10 over
  * the best one-component fit) while their standalone runs (when fitted) are not.
  */
-function fitInterferenceMixtures(pairs: PairRow[], intRuns: Float64Array[], aloneRuns: { key: string; sorted: Float64Array }[], opts: InterferenceOptions): void {
+function fitInterferenceMixtures(rows: PairRow[], range: PreparedPair[], from: number, pairCount: number, opts: InterferenceOptions): void {
   if (opts.mixtureMinRuns <= 0) return;
   const runs: number[] = [];
   const offsets = [0];
+  const ids: number[] = [];
   const intConfig = new Map<number, number>();
-  const aloneConfig = new Map<string, number>();
-  const add = (v: Float64Array) => {
+  const aloneConfig = new Map<number, number>();
+  const add = (v: Float64Array, id: number) => {
     for (const x of v) runs.push(x);
     offsets.push(runs.length);
+    ids.push(id);
     return offsets.length - 2;
   };
-  pairs.forEach((row, k) => {
-    if (row.nInt >= opts.mixtureMinRuns) intConfig.set(k, add(intRuns[k]));
-    const a = aloneRuns[k];
-    if (a.sorted.length >= opts.mixtureMinRuns && !aloneConfig.has(a.key)) aloneConfig.set(a.key, add(a.sorted));
+  // Start streams are keyed by configuration id: pair k's interfered runs are k, standalone group a is pairCount + a.
+  range.forEach((p, k) => {
+    if (p.int.length >= opts.mixtureMinRuns) intConfig.set(k, add(p.int, from + k));
+    if (p.alone.length >= opts.mixtureMinRuns && !aloneConfig.has(p.aloneIndex)) aloneConfig.set(p.aloneIndex, add(p.alone, pairCount + p.aloneIndex));
   });
   if (offsets.length === 1) return;
   const seed = typeof opts.seed === "number" ? opts.seed : Number.parseInt(String(opts.seed), 10) || 1;
-  const fit = fitMixtures(Float64Array.from(runs), Int32Array.from(offsets), { kmax: opts.mixtureKmax, seed });
+  const fit = fitMixtures(Float64Array.from(runs), Int32Array.from(offsets), { kmax: opts.mixtureKmax, seed, configIds: Int32Array.from(ids) });
   // Per configuration: the BIC winner among fits whose scale floor does not bind (a component collapsed onto a
   // few tied runs buys likelihood, not evidence), and the best BIC among one-component fits.
   const best = new Map<number, { family: string; k: number; bic: number; bic1: number }>();
@@ -381,9 +451,9 @@ function fitInterferenceMixtures(pairs: PairRow[], intRuns: Float64Array[], alon
   // the best one-component fit must lose by ΔBIC ≥ 10 ("very strong", Kass & Raftery 1995). On 200 lognormal
   // samples (σ = 0.06) of n = 10, 20 and 30 runs this flags 0.5–1% (kmax 2); on 200 two-mode samples, all.
   const strong = (b: { k: number; bic: number; bic1: number } | undefined) => b !== undefined && b.k >= 2 && b.bic1 - b.bic >= MULTIMODAL_BIC_GAP;
-  pairs.forEach((row, k) => {
+  rows.forEach((row, k) => {
     const ci = intConfig.get(k);
-    const ca = aloneConfig.get(aloneRuns[k].key);
+    const ca = aloneConfig.get(range[k].aloneIndex);
     const bi = ci === undefined ? undefined : best.get(ci);
     const ba = ca === undefined ? undefined : best.get(ca);
     row.mixtureInt = label(bi);
