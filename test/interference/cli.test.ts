@@ -1,7 +1,7 @@
 // `varmap interference` and `varmap synth --design interference` end to end (spawns the built CLI: run
 // `npm run build` first), including the bad-input list of spec C.5: coded errors, exit 2, no output left behind.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -46,6 +46,7 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     ["--sweep not a factor", TABLE2_CSV, [...COLS, "--sweep", "procs"], "E_USAGE", /--sweep procs is not one of the --factors/],
     ["--sweep not numeric", TABLE2_CSV, [...COLS, "--sweep", "fs"], "E_USAGE", /--sweep fs is not a positive number/],
     ["--metric missing", TABLE2_CSV, COLS.slice(0, -2), "E_USAGE", /needs --metric throughput\|time/],
+    ["a table outside the directory of --out", TABLE2_CSV, [...COLS, "--sweep", "chunk_mib", "--breakeven", "sub/b.csv"], "E_USAGE", /--breakeven sub\/b.csv is not in the directory of --out/],
     ["bandwidth ≤ 0", TABLE2_CSV.replace("p2,WS,lustre,1,1,19.8", "p2,WS,lustre,1,1,0"), COLS, "E_NONPOSITIVE_RESPONSE", /row 8.*bandwidth 0 of WS in experiment 'p2'/],
     ["missing column", TABLE2_CSV, COLS.map((c) => (c === "bw" ? "bandwidth" : c)), "E_MISSING_COLUMN", /column 'bandwidth' not found/],
     [
@@ -86,8 +87,8 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     const d = mkdtempSync(join(dir, "synth-"));
     const s = varmap(d, "synth", "--design", "interference", "--seed", "1", "--out", "runs.csv", "--quiet");
     expect(s.code, s.err).toBe(0);
-    const args = ["interference", "runs.csv", "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", "median", "--sweep", "chunk_mib", "--apps", "apps.csv", "--quiet", "--json"];
-    const r = varmap(d, ...args, "--out", "pairs.csv");
+    const args = ["interference", "runs.csv", "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", "median", "--sweep", "chunk_mib", "--quiet", "--json"];
+    const r = varmap(d, ...args, "--out", "pairs.csv", "--apps", "apps.csv");
     expect(r.code, r.err).toBe(0);
     const json = JSON.parse(r.out);
     expect(json.droppedByNoise).toBeGreaterThan(0);
@@ -106,10 +107,25 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     const gpfs = be.find((b) => b.fs === "gpfs" && b.procs === 256 && b.a === "OWC" && b.b === "AW")!;
     expect(gpfs.breakeven as number).toBeGreaterThan(128);
     expect(gpfs.breakeven as number).toBeLessThan(256);
-    // --workers does not exist; the same seed gives the same bytes
-    const again = varmap(d, ...args, "--out", "pairs2.csv");
-    expect(again.code).toBe(0);
-    expect(readCsv(join(d, "pairs2.csv"))).toEqual(pairs);
+    // The same bytes with one worker, in this thread, and from two shards merged (C.4: deterministic across --workers)
+    const text = readFileSync(join(d, "pairs.csv"), "utf8");
+    for (const [name, extra] of [["w1", ["--workers", "1"]], ["w0", ["--workers", "0"]]] as const) {
+      mkdirSync(join(d, name));
+      const again = varmap(d, ...args, ...extra, "--out", `${name}/pairs.csv`, "--apps", `${name}/apps.csv`);
+      expect(again.code, again.err).toBe(0);
+      expect(readFileSync(join(d, name, "pairs.csv"), "utf8")).toBe(text);
+    }
+    for (const shard of ["1/2", "2/2"]) {
+      const sd = `shard${shard[0]}`;
+      mkdirSync(join(d, sd));
+      const part = varmap(d, ...args, "--shard", shard, "--out", `${sd}/pairs.csv`, "--apps", `${sd}/apps.csv`);
+      expect(part.code, part.err).toBe(0);
+      expect(existsSync(join(d, sd, "pairs.csv"))).toBe(false);
+    }
+    const merged = varmap(d, "merge", "shard1", "shard2", "--out", "merged", "--quiet");
+    expect(merged.code, merged.err).toBe(0);
+    expect(readFileSync(join(d, "merged", "pairs.csv"), "utf8")).toBe(text);
+    expect(readFileSync(join(d, "merged", "apps.csv"), "utf8")).toBe(readFileSync(join(d, "apps.csv"), "utf8"));
 
     const fit = varmap(d, "fit", "pairs.csv", "--map", "--factors", "fs,probe,signal,instance", "--inputs", "chunk_mib,procs", "--response", "degradation", "--log-inputs", "chunk_mib,procs", "--method", "lsp", "--out", "models.json", "--quiet");
     expect(fit.code, fit.err).toBe(0);

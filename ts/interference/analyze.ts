@@ -308,6 +308,16 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
     };
   });
 
+  if (opts.sweep !== undefined) {
+    // Break-even interpolates in log₂ of the swept factor: it must be a positive number on every pair row.
+    const f = F.indexOf(opts.sweep);
+    const bad = pairs.find((p) => !(p.factors[f].trim() !== "" && Number(p.factors[f]) > 0 && Number.isFinite(Number(p.factors[f]))));
+    if (bad)
+      throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} is not a positive number everywhere (found '${bad.factors[f]}')`, {
+        location: { file, column: opts.sweep },
+        remedy: "sweep a numeric factor with positive values (chunk size, process count)",
+      });
+  }
   const apps = appOrder.filter((a) => pairs.some((p) => p.probe === a || p.signal === a));
   return {
     meta: {

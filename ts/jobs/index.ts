@@ -4,8 +4,9 @@ import type { AnyJob } from "../pool/job.js";
 import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
 import { job as whatif } from "./whatif.js";
+import { job as interference } from "./interference.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, whatif];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, interference];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

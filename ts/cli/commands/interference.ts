@@ -2,12 +2,12 @@
 // the probe × signal matrix, per-app sensitivity/aggressiveness and classes, break-even points along a swept
 // factor, and time-slice analysis (seed 003; spec C).
 import { Option, type Command } from "commander";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { VarmapError } from "../../errors.js";
-import { tableFormat, writeTable } from "../../data/write.js";
-import { analyzeInterference } from "../../interference/analyze.js";
+import { prepareInterference } from "../../interference/analyze.js";
 import { readRuns, readSlices } from "../../interference/read.js";
-import { appColumns, breakEvenColumns, matrixColumns, pairColumns } from "../../interference/tables.js";
+import { interferenceContext, job } from "../../jobs/interference.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { DEFAULT_OPTIONS, type Aggregate, type InterferenceOptions, type Metric } from "../../interference/types.js";
 import { splitList } from "../options.js";
 
@@ -41,6 +41,9 @@ export function register(program: Command): void {
     .option("--apps <path>", "per-app sensitivity, aggressiveness and class")
     .option("--breakeven <path>", "with --sweep: break-even points (default: breakeven.csv next to --out)")
     .option("--seed <s>", "seed of the bootstrap streams (keyed by seed and pair)", "1")
+    .option("--workers <n>", "worker threads (default: one per core; 0 = this thread); the results do not depend on it")
+    .option("--shard <i/N>", "compute only the i-th of N slices of the pair rows (then varmap merge the directories)")
+    .option("--no-resume", "discard the job journal a previous run left beside --out and start over")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (file: string, o: Record<string, string | boolean | undefined>) => {
@@ -63,10 +66,19 @@ export function register(program: Command): void {
         throw new VarmapError("E_USAGE", `--sweep ${sweep} is not one of the --factors (${factors.join(", ") || "none"})`, { remedy: "list the swept column in --factors too" });
       const breakevenPath = sweep === undefined ? undefined : str("breakeven") ?? join(dirname(out), "breakeven.csv");
       const outputs = [out, str("matrix"), str("apps"), breakevenPath].filter((p): p is string => p !== undefined);
-      for (const p of outputs) tableFormat(p);
+      for (const p of outputs)
+        if (!/\.csv$/i.test(p)) throw new VarmapError("E_USAGE", `interference writes CSV tables: '${p}' does not end in .csv`, { remedy: "give --out, --matrix, --apps and --breakeven paths ending in .csv" });
+      for (const [flag, p] of [["--matrix", str("matrix")], ["--apps", str("apps")], ["--breakeven", breakevenPath]] as const)
+        if (p !== undefined && resolve(dirname(p)) !== resolve(dirname(out)))
+          throw new VarmapError("E_USAGE", `${flag} ${p} is not in the directory of --out ${out}`, {
+            remedy: `the tables and the job journal live together: put them beside --out, e.g. ${join(dirname(out), `${flag.slice(2)}.csv`)}`,
+          });
       const dup = outputs.find((p, i) => outputs.findIndex((q) => resolve(q) === resolve(p)) !== i);
       if (dup) throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
       const seed = /^-?\d+$/.test(String(o.seed)) ? Number(o.seed) : String(o.seed);
+      // The job journal (manifest.json, results.jsonl) lives beside --out; the other tables are placed relative to it.
+      const dir = dirname(out);
+      const jobOpts = jobOptionsFromCli(o as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "interference");
       const note = o.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
       const opts: InterferenceOptions = {
         ...DEFAULT_OPTIONS,
@@ -102,27 +114,18 @@ export function register(program: Command): void {
       });
       const slices = str("slices") ? await readSlices(str("slices")!, { experiment: str("experiment")!, app: str("app")!, instance: str("instance") }) : undefined;
       const t0 = performance.now();
-      const res = analyzeInterference(runs, opts, slices);
+      const prep = prepareInterference(runs, opts, slices);
+      const rel = (p: string | undefined) => (p === undefined ? undefined : relative(dir, p));
+      const ctx = interferenceContext(prep, opts, { pairs: rel(out)!, matrix: rel(str("matrix")), apps: rel(str("apps")), breakeven: rel(breakevenPath) });
+      const s = await runJob(job, ctx, jobOpts);
       const seconds = (performance.now() - t0) / 1000;
-
-      await writeTable(out, pairColumns(res));
-      if (str("matrix")) await writeTable(str("matrix")!, matrixColumns(res));
-      if (str("apps")) await writeTable(str("apps")!, appColumns(res));
-      if (breakevenPath && sweep) await writeTable(breakevenPath, breakEvenColumns(res, sweep));
-      note?.(`${res.pairs.length} pair rows (${res.summary.pairExecutions} pair and ${res.summary.standaloneExecutions} standalone executions) → ${outputs.join(", ")}`);
-      if (o.json)
-        process.stdout.write(
-          JSON.stringify({
-            ...res.summary,
-            pairs: res.pairs.length,
-            apps: res.apps,
-            metric: opts.metric,
-            aggregate: opts.aggregate,
-            outputs,
-            seconds,
-            classes: res.appRows.map((a) => ({ ...Object.fromEntries(res.factorNames.map((f, i) => [f, a.factors[i]])), app: a.app, sensitivity: a.sensitivity, aggressiveness: a.aggressiveness, class: a.class })),
-            breakeven: res.breakeven?.map((b) => ({ a: b.a, b: b.b, factors: b.factors, breakeven: b.breakeven })) ?? null,
-          }) + "\n",
-        );
+      if (s.shard !== null) {
+        note?.(`shard ${s.shard}: ${s.ran} task(s) computed into ${dir}; combine the shards with varmap merge`);
+        if (o.json) process.stdout.write(JSON.stringify(s) + "\n");
+        return;
+      }
+      const sum = prep.meta.summary;
+      note?.(`${prep.pairs.length} pair rows (${sum.pairExecutions} pair and ${sum.standaloneExecutions} standalone executions) → ${outputs.join(", ")}`);
+      if (o.json) process.stdout.write(JSON.stringify({ ...sum, ...s.summary, metric: opts.metric, aggregate: opts.aggregate, outputs, seconds }) + "\n");
     });
 }
