@@ -1,11 +1,12 @@
 // Interference workload (issue 24): 10,000 pairs × 5 repetitions with B = 2,000 bootstrap resamples, ≤ 10 s on
 // 2 cores.
-//   node dist/bench/interference-workload.js [--reps 3] [--aggregate median|mean] [--B 2000] [--keep DIR]
+//   node dist/bench/interference-workload.js [--reps 3] [--aggregate median|mean] [--B 2000] [--workers 2] [--keep DIR]
 // The run table is the synthetic interference design widened to 93 process counts: 2 file systems × 9 chunk
 // sizes × 93 process counts × 6 unordered app pairs = 10,044 pair executions (20,088 pair rows, each with its
 // own bootstrap) and 5,022 standalone configurations, 5 repetitions each (125,550 rows). Reported: the median
 // over --reps of (1) the analysis alone (in this process: wall and CPU), (2) reading the table, and (3) the whole
-// CLI run (`varmap interference … --aggregate median`, a child process: read, analyse, write the tables).
+// CLI run (`varmap interference … --aggregate median --workers 2 --no-resume`, a child process: read, prepare,
+// the pair rows on the job engine's worker threads, write the tables).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ const reps = Number(flag("--reps") ?? 3);
 const aggregate = (flag("--aggregate") ?? "median") as Aggregate;
 const B = Number(flag("--B") ?? 2000);
 const keep = flag("--keep");
+const workers = Number(flag("--workers") ?? 2);
 const dir = keep ?? mkdtempSync(join(tmpdir(), "varmap-interference-bench-"));
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
@@ -49,7 +51,7 @@ for (let r = 0; r < reps; r++) {
   pairs = res.pairs.length;
   pairExecutions = new Set(res.pairs.map((p) => JSON.stringify([p.factors, [p.probe, p.signal].sort()]))).size;
   t0 = performance.now();
-  const out = spawnSync(process.execPath, [join(packageRoot(), "dist", "ts", "cli", "main.js"), "interference", file, "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", aggregate, "--bootstrap", String(B), "--out", join(dir, "pairs.csv"), "--matrix", join(dir, "matrix.csv"), "--apps", join(dir, "apps.csv"), "--quiet"], { encoding: "utf8" });
+  const out = spawnSync(process.execPath, [join(packageRoot(), "dist", "ts", "cli", "main.js"), "interference", file, "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", aggregate, "--bootstrap", String(B), "--out", join(dir, "pairs.csv"), "--matrix", join(dir, "matrix.csv"), "--apps", join(dir, "apps.csv"), "--workers", String(workers), "--no-resume", "--quiet"], { encoding: "utf8" });
   cli.push((performance.now() - t0) / 1000);
   if (out.status !== 0) throw new Error(`varmap interference failed: ${out.stderr}`);
 }
@@ -64,6 +66,7 @@ const result = {
   aggregate,
   bootstrap: B,
   reps,
+  workers,
   analyzeWallSeconds: median(wall),
   analyzeCpuSeconds: median(cpu),
   readSeconds: median(read),
