@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option("--mixture-min-runs <n>", "fit mixtures to pairs and standalones with at least n repetitions (0 = never)", "10")
     .option("--mixture-kmax <k>", "mixture components k = 1..kmax", "2")
     .option("--where <sql>", "SQL predicate selecting rows of the runs table")
-    .option("--out <path>", "pair table (.csv, .json or .parquet)")
+    .option("--out <path>", "pair table (.csv); the job journal and the other tables go beside it")
     .option("--matrix <path>", "probe × signal degradation matrix")
     .option("--apps <path>", "per-app sensitivity, aggressiveness and class")
     .option("--breakeven <path>", "with --sweep: break-even points (default: breakeven.csv next to --out)")
