@@ -33,6 +33,13 @@ export { gridCandidates, fileCandidates, predictCandidates, type Candidates } fr
 export { loadModelFiles, buildModelSet, predictMap, type ModelSet, type MapModels } from "./whatif/models.js";
 export { rankCandidates, holdoutRows, readTruth, validationRows, type Ranked, type ValidationRow } from "./whatif/run.js";
 export { validateMap, spearman, type ValidationMetrics } from "./whatif/validate.js";
+export { gevFitBatch, GEV_OUT, GevStatus, GEV_STATUS_NAMES, type GevBatchResult, type GevStatusName } from "./backend/kernels/gev.js";
+export {
+  fitGev, gevNllh, gevCdf, gevPdf, gevQuantile, returnLevel, quantileWithSe, expectedInformation, expectedCovariance,
+  profileShapeInterval, profileReturnLevelInterval, ksStatistic, andersonDarling, gevDiagnostics, blockMaxima, chi2OneSf,
+  type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
+} from "./evt/gev.js";
+export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
 export { analyzeInterference, compareValues } from "./interference/analyze.js";
 export { readRuns, readSlices, type RunColumns, type SliceColumns } from "./interference/read.js";
 export { degradation, dilation, bootstrapDegradationCI } from "./interference/bootstrap.js";

@@ -8,6 +8,8 @@ const LSP_TOO_FEW_POINTS: i32 = 10;
 const LSP_DUPLICATE_POINTS: i32 = 11;
 // Squared relative distance under which the nearest other node counts as a duplicate (1e-6 in distance).
 const NEAR_DUPLICATE2: f64 = 1e-12;
+// Rank tolerance of the local fits: SHEPPACK's NP·ε, but never below 1e-6 (see native/src/lsp.cc kMinRcond).
+const MIN_RCOND: f64 = 1e-6;
 const LSP_LSTSQ_FAILED: i32 = 12;
 const LSP_BAD_RADIUS: i32 = 13;
 const EPS: f64 = 2.220446049250313e-16;
@@ -414,7 +416,7 @@ let nfWork: usize = 0;
 function nodeScratch(np: i32, m: i32): bool {
   nfNp = np;
   nfM = m;
-  nfRcond = <f64>np * EPS;
+  nfRcond = Math.max(<f64>np * EPS, MIN_RCOND);
   nfAlpha = heap.alloc(<usize>np * m * 8 + 8);
   nfBeta = heap.alloc(<usize>np * 8 + 8);
   nfOmega = heap.alloc(<usize>np * 8 + 8);

@@ -12,6 +12,7 @@ import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
 import { register as bench } from "./bench.js";
 import { register as whatif } from "./whatif.js";
+import { register as gev } from "./gev.js";
 import { register as interference } from "./interference.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, whatif, interference];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, whatif, gev, interference];
