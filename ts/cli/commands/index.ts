@@ -15,5 +15,6 @@ import { register as bench } from "./bench.js";
 import { register as whatif } from "./whatif.js";
 import { register as gev } from "./gev.js";
 import { register as slurm } from "./slurm.js";
+import { register as interference } from "./interference.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference];
