@@ -14,6 +14,8 @@ export interface RunDistribution {
   mean(): number;
   /** Standard deviation of the distribution itself. */
   sd(): number;
+  /** quantile() at many levels; a distribution may make repeated level sets cheap (the normal caches z). */
+  quantiles?(ps: Float64Array): Float64Array;
 }
 
 /** First index i in [lo, hi) with a[i] > x (a ascending). */
@@ -109,20 +111,26 @@ export class EdfMixture implements RunDistribution {
     const pts: [number, number][] = [];
     let mu = 0;
     samples.forEach((s, i) => {
-      const wi = w[i] / s.length;
+      let si = 0;
       for (let k = 0; k < s.length; k++) {
-        pts.push([s[k], wi]);
-        mu += wi * s[k];
+        pts.push([s[k], i]);
+        si += s[k];
       }
+      mu += (w[i] * si) / s.length;
     });
-    pts.sort((a, b) => a[0] - b[0]);
+    pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     this.x = Float64Array.from(pts, (p) => p[0]);
     this.cum = new Float64Array(pts.length);
-    let c = 0, v = 0;
-    pts.forEach(([xv, wv], k) => {
-      c += wv;
-      this.cum[k] = c;
-      v += wv * (xv - mu) * (xv - mu);
+    // F at each run as Σ_i w_i c_i / n_i from the counts c_i so far (not a running sum of w_i / n_i): one
+    // configuration with weight 1 then gives exactly its EDF, i / n.
+    const counts = new Float64Array(samples.length);
+    let v = 0;
+    pts.forEach(([xv, i], k) => {
+      counts[i]++;
+      let c = 0;
+      for (let j = 0; j < samples.length; j++) if (counts[j] > 0) c += (w[j] * counts[j]) / samples[j].length;
+      this.cum[k] = Math.min(c, 1);
+      v += (w[i] / samples[i].length) * (xv - mu) * (xv - mu);
     });
     // The total weight is 1 up to rounding: pin the top so F reaches exactly 1.
     if (pts.length) this.cum[pts.length - 1] = 1;
@@ -151,6 +159,9 @@ export class EdfMixture implements RunDistribution {
   }
 }
 
+/** Standard normal quantiles of level sets used again and again (the W1 grid of every test configuration). */
+const zCache = new WeakMap<Float64Array, Float64Array>();
+
 /** N(μ, σ²): the per-statistic baseline (method `normal`). */
 export class NormalDistribution implements RunDistribution {
   readonly kind = "normal";
@@ -172,6 +183,12 @@ export class NormalDistribution implements RunDistribution {
     let z = normQuantile(p);
     for (let it = 0; it < 2; it++) z -= (normCdf(z) - p) / (Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI));
     return this.mu + this.sigma * z;
+  }
+  quantiles(ps: Float64Array): Float64Array {
+    if (!(this.sigma > 0)) return new Float64Array(ps.length).fill(this.mu);
+    let z = zCache.get(ps);
+    if (!z) zCache.set(ps, (z = Float64Array.from(ps, (p) => new NormalDistribution(0, 1).quantile(p))));
+    return Float64Array.from(z, (v) => this.mu + this.sigma * v);
   }
   mean(): number {
     return this.mu;
