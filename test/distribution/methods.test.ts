@@ -102,6 +102,9 @@ describe("at a training configuration", () => {
     expect(ksStatistic(predictDistribution("cdf", g.runs, ws, 0), own)).toBe(0);
     const Q = predictDistribution("quantile", g.runs, ws, 0) as QuantileFunction;
     for (let j = 0; j < 40; j++) expect(Q.quantile(j / 39)).toBe(own[j]);
+    // Its reported mean and sd are the configuration's sample mean and sd (n − 1), as the scalar maps use.
+    expect(Q.mean()).toBeCloseTo(g.runs.mean[q], 9);
+    expect(Q.sd()).toBeCloseTo(g.runs.sd[q], 9);
   });
 });
 

@@ -48,6 +48,12 @@ export class QuantileFunction implements RunDistribution {
   constructor(
     readonly levels: Float64Array,
     readonly values: Float64Array,
+    /**
+     * Mean and sd to report instead of the piecewise-linear function's own: for averaged order statistics the
+     * sample mean and sd (n − 1) of the averaged sample, so that one configuration with weight 1 reports exactly
+     * its own mean and sd, as the scalar maps do.
+     */
+    private readonly sampleMoments?: [number, number],
   ) {}
 
   quantile(p: number): number {
@@ -76,6 +82,7 @@ export class QuantileFunction implements RunDistribution {
   }
 
   mean(): number {
+    if (this.sampleMoments) return this.sampleMoments[0];
     const P = this.levels, V = this.values;
     let s = 0;
     for (let j = 0; j + 1 < P.length; j++) s += (P[j + 1] - P[j]) * (V[j] + V[j + 1]) * 0.5;
@@ -84,6 +91,7 @@ export class QuantileFunction implements RunDistribution {
 
   sd(): number {
     // ∫ Q² dp over a linear piece from a to b: (a² + ab + b²) / 3 per unit level; centred on the mean for accuracy.
+    if (this.sampleMoments) return this.sampleMoments[1];
     const P = this.levels, V = this.values, mu = this.mean();
     let s = 0;
     for (let j = 0; j + 1 < P.length; j++) {

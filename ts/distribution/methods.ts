@@ -110,7 +110,7 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
       for (let j = 0; j < n; j++) values[j] += w * (s[j] - mu);
     }
     levels[n - 1] = 1;
-    return new QuantileFunction(levels, values);
+    return new QuantileFunction(levels, values, sampleMoments(values));
   }
   const set = new Set<number>();
   for (const n of ns) for (let j = 0; j < n; j++) set.add(j / (n - 1));
@@ -122,6 +122,23 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
     for (let j = 0; j < levels.length; j++) values[j] += w * (quantile7(s, levels[j]) - mu);
   }
   return new QuantileFunction(levels, values);
+}
+
+/** Sample mean and sd (n − 1) of n values. */
+function sampleMoments(v: Float64Array): [number, number] {
+  let mu = 0;
+  for (const x of v) mu += x;
+  mu /= v.length;
+  let ss = 0;
+  for (const x of v) ss += (x - mu) * (x - mu);
+  return [mu, Math.sqrt(ss / (v.length - 1))];
+}
+
+/** Knots j/(n − 1): the averaged order statistics of equal run counts. */
+function equalKnots(Q: QuantileFunction): boolean {
+  const n = Q.levels.length;
+  for (let j = 0; j < n; j++) if (Q.levels[j] !== (j === n - 1 ? 1 : j / (n - 1))) return false;
+  return true;
 }
 
 /** The predicted distribution of query q by `method` (not params: see params.ts). */
@@ -140,7 +157,8 @@ export function predictDistribution(method: Exclude<DistName, "params">, train: 
       if (!moments) throw new VarmapError("E_INTERNAL", "locscale needs predicted moments", { remedy: "this is a bug; please report it" });
       const shape = averageQuantiles(train, index, weight, "standardized");
       const mu = moments.mean[q], s = moments.sd[q];
-      return new QuantileFunction(shape.levels, Float64Array.from(shape.values, (z) => mu + s * z));
+      const values = Float64Array.from(shape.values, (z) => mu + s * z);
+      return new QuantileFunction(shape.levels, values, shape.levels.length === shape.values.length && equalKnots(shape) ? sampleMoments(values) : undefined);
     }
     case "normal":
       if (!moments) throw new VarmapError("E_INTERNAL", "normal needs predicted moments", { remedy: "this is a bug; please report it" });

@@ -1,0 +1,161 @@
+// The outputs of `cv --target distribution` (spec E.4): one compact result per split (what a job task returns),
+// then ks.csv (one row per split, test configuration and method), ks-summary.csv (per map, method, p and
+// inside/extrapolated/all: mean and median KS, rejection %, noise floor, W1, errors of mean, sd, q10, q90) and
+// ks.md (the Table 2 layout: mean KS over maps per method and p).
+import { roundResult } from "../pool/files.js";
+import { KS_LEVEL_NAMES, KS_LEVELS, ksNoiseFloor, ksThreshold, type KsTest } from "./ks.js";
+import { validateSplit, type DistCvOptions, type DistributionMap } from "./validate.js";
+
+/** One split's validation, JSON-ready: per test row [id, n, extrapolated, distance, mean, sd, q10, q90 observed],
+ * and per method and test row [ks, w1_rel, mean, sd, q10, q90 predicted] (ks/w1 null when too few runs). */
+export interface SplitKs {
+  p: number;
+  rep: number;
+  rows: [number | string, number, number, number, number, number, number, number][];
+  methods: Record<string, (number | null)[][]>;
+}
+
+const r = (x: number): number | null => (Number.isFinite(x) ? roundResult(x) : null);
+
+/** Validates one split and packs it (rounded to RESULT_DIGITS so that backends and shards write the same text). */
+export function splitKs(map: DistributionMap, ids: readonly (number | string)[], p: number, rep: number, train: ArrayLike<number>, test: ArrayLike<number>, opts: DistCvOptions): SplitKs {
+  const recs = validateSplit(map, train, test, opts);
+  const out: SplitKs = { p, rep, rows: [], methods: Object.fromEntries(opts.dists.map((m) => [m, []])) };
+  const seen = new Set<number>();
+  for (const x of recs) {
+    if (!seen.has(x.row)) {
+      seen.add(x.row);
+      out.rows.push([ids[x.row], x.n, x.extrapolated ? 1 : 0, r(x.distance) ?? 0, ...(x.truth.map((v) => r(v) ?? NaN) as [number, number, number, number])]);
+    }
+    out.methods[x.method].push([r(x.ks), r(x.w1Rel), ...x.pred.map(r)]);
+  }
+  return out;
+}
+
+export interface KsTableMap {
+  label: string;
+  splits: SplitKs[];
+}
+
+export const KS_HEADER = [
+  "map", "method", "weights", "p", "rep", "config", "n", "ks", "w1_rel", ...KS_LEVEL_NAMES.map((l) => `reject_${l}`), "extrapolated", "distance", "too_few_runs",
+  "mean_pred", "mean_obs", "sd_pred", "sd_obs", "q10_pred", "q10_obs", "q90_pred", "q90_obs",
+];
+
+/** ks.csv rows. */
+export function ksRows(maps: readonly KsTableMap[], dists: readonly string[], weights: string, ksTest: KsTest): (string | number)[][] {
+  const rows: (string | number)[][] = [];
+  for (const m of maps)
+    for (const s of m.splits)
+      for (const method of dists)
+        s.rows.forEach((row, i) => {
+          const [id, n, ext, dist, ...obs] = row;
+          const [ks, w1, ...pred] = s.methods[method][i];
+          const few = ks === null;
+          const rej = KS_LEVELS.map((lv) => (few ? "" : ks! > ksThreshold(lv, n, ksTest) ? 1 : 0));
+          rows.push([m.label, method, weights, s.p, s.rep, id, n, few ? "" : ks!, few ? "" : w1 ?? "", ...rej, ext, dist, few ? 1 : 0,
+            ...pred.flatMap((v, k) => [v ?? "", obs[k]])]);
+        });
+  return rows;
+}
+
+const POINTS = ["inside", "extrapolated", "all"] as const;
+
+export interface SummaryRow {
+  map: string;
+  method: string;
+  p: number;
+  points: (typeof POINTS)[number];
+  predictions: number;
+  tooFewRuns: number;
+  ksMean: number;
+  ksMedian: number;
+  rejectPct: number[];
+  noiseFloor: number;
+  w1Mean: number;
+  /** Mean relative errors |pred − obs| / |obs| of mean, sd, q10, q90. */
+  err: number[];
+}
+
+function median(v: number[]): number {
+  if (!v.length) return NaN;
+  const s = [...v].sort((a, b) => a - b), h = s.length >> 1;
+  return s.length % 2 ? s[h] : 0.5 * (s[h - 1] + s[h]);
+}
+const mean = (v: readonly number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
+
+/** Per map, method, p (ascending) and point set. */
+export function summarize(maps: readonly KsTableMap[], dists: readonly string[], ksTest: KsTest): SummaryRow[] {
+  const out: SummaryRow[] = [];
+  for (const m of maps) {
+    const ps = [...new Set(m.splits.map((s) => s.p))].sort((a, b) => a - b);
+    for (const method of dists)
+      for (const p of ps)
+        for (const points of POINTS) {
+          const ks: number[] = [], w1: number[] = [], floors: number[] = [], rej = KS_LEVELS.map(() => 0), err: number[][] = [[], [], [], []];
+          let predictions = 0, few = 0;
+          for (const s of m.splits) {
+            if (s.p !== p) continue;
+            s.rows.forEach((row, i) => {
+              const ext = row[2] === 1;
+              if ((points === "inside" && ext) || (points === "extrapolated" && !ext)) return;
+              predictions++;
+              const [k, w, ...pred] = s.methods[method][i];
+              for (let j = 0; j < 4; j++) {
+                const o = row[4 + j] as number, pv = pred[j];
+                if (pv !== null && Number.isFinite(o) && o !== 0) err[j].push(Math.abs(pv - o) / Math.abs(o));
+              }
+              if (k === null) return void few++;
+              ks.push(k);
+              if (w !== null) w1.push(w);
+              floors.push(ksNoiseFloor(row[1]));
+              KS_LEVELS.forEach((lv, j) => (rej[j] += k > ksThreshold(lv, row[1], ksTest) ? 1 : 0));
+            });
+          }
+          if (!predictions) continue;
+          out.push({
+            map: m.label, method, p, points, predictions, tooFewRuns: few, ksMean: mean(ks), ksMedian: median(ks),
+            rejectPct: rej.map((c) => (ks.length ? (100 * c) / ks.length : NaN)), noiseFloor: median(floors), w1Mean: mean(w1), err: err.map(mean),
+          });
+        }
+  }
+  return out;
+}
+
+export const SUMMARY_HEADER = [
+  "map", "method", "weights", "p", "points", "predictions", "too_few_runs", "ks_mean", "ks_median", ...KS_LEVEL_NAMES.map((l) => `reject_pct_${l}`),
+  "noise_floor", "w1_rel_mean", "are_mean", "are_sd", "are_q10", "are_q90",
+];
+
+export function summaryRows(rows: readonly SummaryRow[], weights: string): (string | number)[][] {
+  return rows.map((s) => [s.map, s.method, weights, s.p, s.points, s.predictions, s.tooFewRuns, s.ksMean, s.ksMedian, ...s.rejectPct, s.noiseFloor, s.w1Mean, ...s.err]);
+}
+
+/** ks.md: the Table 2 layout over maps (mean over maps of each map's mean KS), inside-hull points, then extrapolated. */
+export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[], weights: string, ksTest: KsTest): string {
+  const maps = [...new Set(rows.map((r) => r.map))];
+  const ps = [...new Set(rows.map((r) => r.p))].sort((a, b) => b - a);
+  const cell = (method: string, p: number, points: string) => {
+    const sel = rows.filter((r) => r.method === method && r.p === p && r.points === points && Number.isFinite(r.ksMean));
+    if (!sel.length) return "–";
+    const ks = mean(sel.map((r) => r.ksMean)), r05 = mean(sel.map((r) => r.rejectPct[0])), r001 = mean(sel.map((r) => r.rejectPct[2]));
+    const n = sel.reduce((a, r) => a + r.predictions - r.tooFewRuns, 0);
+    return `${ks.toFixed(3)} (${r05.toFixed(1)}%, ${r001.toFixed(1)}%) [${n}]`;
+  };
+  const floor = mean(rows.filter((r) => r.points === "all").map((r) => r.noiseFloor));
+  const lines = [
+    `# Whole-distribution prediction: KS on held-out configurations`,
+    ``,
+    `Mean KS over ${maps.length} map(s) (each map's mean over its test configurations), weights \`${weights}\`, ${ksTest} rejection`,
+    `thresholds; in parentheses the % rejected at p = 0.05 and 0.001, in brackets the number of predictions. Noise floor`,
+    `(median null two-sample KS, 0.8276·sqrt(2/n)): ${Number.isFinite(floor) ? floor.toFixed(3) : "–"}.`,
+    ``,
+  ];
+  for (const points of ["inside", "extrapolated"] as const) {
+    lines.push(points === "inside" ? `## Test configurations inside the training hull` : `## Extrapolated test configurations (outside the hull; reported apart)`, ``);
+    lines.push(`| method | ${ps.map((p) => `p = ${p}`).join(" | ")} |`, `|---|${ps.map(() => "---").join("|")}|`);
+    for (const m of dists) lines.push(`| \`${m}\` | ${ps.map((p) => cell(m, p, points)).join(" | ")} |`);
+    lines.push(``);
+  }
+  return lines.join("\n");
+}
