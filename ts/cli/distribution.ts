@@ -15,6 +15,11 @@ import type { DistName, MomentMethod } from "../distribution/methods.js";
 import type { WeightsName } from "../distribution/weights.js";
 import type { KsTest } from "../distribution/ks.js";
 import { splitList } from "./options.js";
+import { readSplitsFile } from "../cv/splits.js";
+import { parseFractions } from "../cv/divisions.js";
+import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
+import { distCvSetup } from "../distribution/cv-job.js";
+import { job as distributionCvJob } from "../jobs/distribution-cv.js";
 
 export const TARGETS = ["stat", "distribution"] as const;
 
@@ -188,4 +193,26 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
     idx.forEach((i, k) => ((dists[i] = pr.dists[k]), (extrapolated[i] = pr.extrapolated[k]), (distance[i] = pr.distance[k])));
   }
   return { dists, extrapolated, distance };
+}
+
+/**
+ * `cv --target distribution`: validates the options, loads the runs, runs the distribution-cv job (workers,
+ * journal, --shard, merge) into --out and prints ks.md (or a JSON summary).
+ */
+export async function cvDistributionAction(file: string, opts: Record<string, unknown>): Promise<JobSummary> {
+  const o = distributionOptionsFromCli(opts);
+  const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
+  const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
+  const reps = Number(opts.reps ?? 20);
+  if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps '${opts.reps}' is not a positive integer`, { remedy: "e.g. --reps 20" });
+  if (!opts.out) throw new VarmapError("E_USAGE", "cv --target distribution needs --out <dir>", { remedy: "add --out distcv/ (ks.csv, ks-summary.csv, ks.md go there)" });
+  const out = String(opts.out);
+  const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "cv --target distribution");
+  const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
+  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits });
+  const s = await runJob(distributionCvJob, ctx, jobOpts);
+  if (opts.json) process.stdout.write(JSON.stringify({ ...s, summary: s.summary ? { ...s.summary, markdown: undefined } : undefined }, null, 2) + "\n");
+  else if (s.shard === null) process.stdout.write(String(s.summary?.markdown ?? ""));
+  if (!opts.quiet) process.stderr.write(`varmap: outputs in ${out}: ${s.files.join(", ")}\n`);
+  return s;
 }

@@ -8,7 +8,7 @@ import { VarmapError } from "../errors.js";
 import type { Dataset } from "../data/load.js";
 import { csvText, writeFileAtomic } from "../pool/files.js";
 import { sharedCopy } from "../pool/threads.js";
-import { divisionStream, randomDivision } from "../pool/random.js";
+import { divisionStream, randomDivision } from "../cv/divisions.js";
 import type { SplitsFile } from "../cv/splits.js";
 import { distributionMaps, mapLabel } from "./data.js";
 import type { KsTest } from "./ks.js";
