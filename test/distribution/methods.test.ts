@@ -60,6 +60,12 @@ function checkValidCdf(F: RunDistribution, exactInverse: boolean) {
     const p = j / 100, x = F.quantile(p);
     if (exactInverse ? !(Math.abs(F.cdf(x) - p) <= 1e-12) : !(F.cdf(x) >= p - 1e-12 && F.cdfLeft(x) <= p + 1e-12)) bad.push(`F(Q(${p})) = ${F.cdf(x)}`);
   }
+  // The batch sweep (used for W1) gives exactly quantile() at ascending levels.
+  const ps = Float64Array.from({ length: 401 }, (_, j) => j / 400);
+  if (F.quantiles) {
+    const q = F.quantiles(ps);
+    ps.forEach((p, j) => q[j] !== F.quantile(p) && bad.push(`quantiles()[${j}] = ${q[j]} but quantile(${p}) = ${F.quantile(p)}`));
+  }
   expect(bad).toEqual([]);
 }
 

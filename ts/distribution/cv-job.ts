@@ -13,7 +13,7 @@ import type { SplitsFile } from "../cv/splits.js";
 import { distributionMaps, mapLabel } from "./data.js";
 import type { KsTest } from "./ks.js";
 import type { DistName, MomentMethod } from "./methods.js";
-import { KS_HEADER, ksMarkdown, ksRows, splitKs, summarize, SUMMARY_HEADER, summaryRows, type SplitKs } from "./report.js";
+import { KS_HEADER, ksMarkdown, ksRows, splitKs, summarize, SUMMARY_HEADER, summaryRows, writeCsvStream, type SplitKs } from "./report.js";
 import type { DistributionMap } from "./validate.js";
 import type { WeightsName } from "./weights.js";
 
@@ -150,7 +150,7 @@ export function writeDistCv(plan: DistCvPlan, results: ReadonlyMap<string, unkno
     perMap[t.map].splits.push(r);
   }
   const summary = summarize(perMap, plan.dists, plan.ksTest);
-  writeFileAtomic(join(dir, "ks.csv"), csvText(KS_HEADER, ksRows(perMap, plan.dists, plan.weights, plan.ksTest)));
+  writeCsvStream(join(dir, "ks.csv"), KS_HEADER, ksRows(perMap, plan.dists, plan.weights, plan.ksTest));
   writeFileAtomic(join(dir, "ks-summary.csv"), csvText(SUMMARY_HEADER, summaryRows(summary, plan.weights)));
   const md = ksMarkdown(summary, plan.dists, plan.weights, plan.ksTest);
   writeFileAtomic(join(dir, "ks.md"), md);

@@ -65,6 +65,23 @@ export class QuantileFunction implements RunDistribution {
     return h > 0 ? V[j] + ((p - P[j]) / h) * (V[j + 1] - V[j]) : V[j + 1];
   }
 
+  /** quantile() at ascending levels by one sweep over the knots (the W1 integral of every test configuration). */
+  quantiles(ps: Float64Array): Float64Array {
+    const P = this.levels, V = this.values, L = P.length - 1, out = new Float64Array(ps.length);
+    let j = 0;
+    for (let i = 0; i < ps.length; i++) {
+      const p = ps[i];
+      if (!(p > 0)) out[i] = V[0];
+      else if (p >= 1) out[i] = V[L];
+      else {
+        while (j < L - 1 && P[j + 1] <= p) j++; // P[j] <= p < P[j + 1], as upperBound − 1 gives
+        const h = P[j + 1] - P[j];
+        out[i] = h > 0 ? V[j] + ((p - P[j]) / h) * (V[j + 1] - V[j]) : V[j + 1];
+      }
+    }
+    return out;
+  }
+
   cdf(x: number): number {
     const P = this.levels, V = this.values, L = P.length - 1;
     if (x < V[0]) return 0;
@@ -158,6 +175,22 @@ export class EdfMixture implements RunDistribution {
     if (!(p > 0)) return this.x[0];
     const k = lowerBound(this.cum, p - 1e-15 * p);
     return this.x[Math.min(k, this.x.length - 1)];
+  }
+  /** quantile() at ascending levels by one sweep. */
+  quantiles(ps: Float64Array): Float64Array {
+    const out = new Float64Array(ps.length), N = this.x.length;
+    let k = 0;
+    for (let i = 0; i < ps.length; i++) {
+      const p = ps[i];
+      if (!(p > 0)) {
+        out[i] = this.x[0];
+        continue;
+      }
+      const t = p - 1e-15 * p;
+      while (k < N - 1 && this.cum[k] < t) k++;
+      out[i] = this.x[k];
+    }
+    return out;
   }
   mean(): number {
     return this.mu;

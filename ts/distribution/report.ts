@@ -2,17 +2,26 @@
 // then ks.csv (one row per split, test configuration and method), ks-summary.csv (per map, method, p and
 // inside/extrapolated/all: mean and median KS, rejection %, noise floor, W1, errors of mean, sd, q10, q90) and
 // ks.md (the Table 2 layout: mean KS over maps per method and p).
-import { roundResult } from "../pool/files.js";
+import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { tempPathFor } from "../data/write.js";
+import { csvRow, roundResult } from "../pool/files.js";
 import { KS_LEVEL_NAMES, KS_LEVELS, ksNoiseFloor, ksThreshold, type KsTest } from "./ks.js";
 import { validateSplit, type DistCvOptions, type DistributionMap } from "./validate.js";
 
-/** One split's validation, JSON-ready: per test row [id, n, extrapolated, distance, mean, sd, q10, q90 observed],
- * and per method and test row [ks, w1_rel, mean, sd, q10, q90 predicted] (ks/w1 null when too few runs). */
+/**
+ * One split's validation, JSON-ready and flat (a 117-map job holds about a million of these rows): per test row
+ * its id, run count, extrapolated flag, hull distance and observed mean, sd, q10, q90 (obs, 4 per row); per method
+ * 6 values per row: ks, w1_rel (null when too few runs), predicted mean, sd, q10, q90.
+ */
 export interface SplitKs {
   p: number;
   rep: number;
-  rows: [number | string, number, number, number, number, number, number, number][];
-  methods: Record<string, (number | null)[][]>;
+  ids: (number | string)[];
+  n: number[];
+  ext: number[];
+  dist: number[];
+  obs: (number | null)[];
+  methods: Record<string, (number | null)[]>;
 }
 
 const r = (x: number): number | null => (Number.isFinite(x) ? roundResult(x) : null);
@@ -20,14 +29,18 @@ const r = (x: number): number | null => (Number.isFinite(x) ? roundResult(x) : n
 /** Validates one split and packs it (rounded to RESULT_DIGITS so that backends and shards write the same text). */
 export function splitKs(map: DistributionMap, ids: readonly (number | string)[], p: number, rep: number, train: ArrayLike<number>, test: ArrayLike<number>, opts: DistCvOptions): SplitKs {
   const recs = validateSplit(map, train, test, opts);
-  const out: SplitKs = { p, rep, rows: [], methods: Object.fromEntries(opts.dists.map((m) => [m, []])) };
-  const seen = new Set<number>();
+  const out: SplitKs = { p, rep, ids: [], n: [], ext: [], dist: [], obs: [], methods: Object.fromEntries(opts.dists.map((m) => [m, []])) };
+  let last = -1;
   for (const x of recs) {
-    if (!seen.has(x.row)) {
-      seen.add(x.row);
-      out.rows.push([ids[x.row], x.n, x.extrapolated ? 1 : 0, r(x.distance) ?? 0, ...(x.truth.map((v) => r(v) ?? NaN) as [number, number, number, number])]);
+    if (x.row !== last) {
+      last = x.row;
+      out.ids.push(ids[x.row]);
+      out.n.push(x.n);
+      out.ext.push(x.extrapolated ? 1 : 0);
+      out.dist.push(r(x.distance) ?? 0);
+      out.obs.push(...x.truth.map(r));
     }
-    out.methods[x.method].push([r(x.ks), r(x.w1Rel), ...x.pred.map(r)]);
+    out.methods[x.method].push(r(x.ks), r(x.w1Rel), ...x.pred.map(r));
   }
   return out;
 }
@@ -42,21 +55,48 @@ export const KS_HEADER = [
   "mean_pred", "mean_obs", "sd_pred", "sd_obs", "q10_pred", "q10_obs", "q90_pred", "q90_obs",
 ];
 
-/** ks.csv rows. */
-export function ksRows(maps: readonly KsTableMap[], dists: readonly string[], weights: string, ksTest: KsTest): (string | number)[][] {
-  const rows: (string | number)[][] = [];
+/** ks.csv rows, one at a time (the file can have millions). */
+export function* ksRows(maps: readonly KsTableMap[], dists: readonly string[], weights: string, ksTest: KsTest): Generator<(string | number)[]> {
   for (const m of maps)
     for (const s of m.splits)
-      for (const method of dists)
-        s.rows.forEach((row, i) => {
-          const [id, n, ext, dist, ...obs] = row;
-          const [ks, w1, ...pred] = s.methods[method][i];
+      for (const method of dists) {
+        const v = s.methods[method];
+        for (let i = 0; i < s.ids.length; i++) {
+          const ks = v[6 * i], w1 = v[6 * i + 1], n = s.n[i];
           const few = ks === null;
-          const rej = KS_LEVELS.map((lv) => (few ? "" : ks! > ksThreshold(lv, n, ksTest) ? 1 : 0));
-          rows.push([m.label, method, weights, s.p, s.rep, id, n, few ? "" : ks!, few ? "" : w1 ?? "", ...rej, ext, dist, few ? 1 : 0,
-            ...pred.flatMap((v, k) => [v ?? "", obs[k]])]);
-        });
-  return rows;
+          const rej = KS_LEVELS.map((lv) => (few ? "" : ks > ksThreshold(lv, n, ksTest) ? 1 : 0));
+          const pairs: (string | number)[] = [];
+          for (let j = 0; j < 4; j++) pairs.push(v[6 * i + 2 + j] ?? "", s.obs[4 * i + j] ?? "");
+          yield [m.label, method, weights, s.p, s.rep, s.ids[i], n, few ? "" : ks, w1 ?? "", ...rej, s.ext[i], s.dist[i], few ? 1 : 0, ...pairs];
+        }
+      }
+}
+
+/** Writes a CSV by lines into a temporary file renamed into place (no partial file; no giant string). */
+export function writeCsvStream(path: string, header: readonly string[], rows: Iterable<readonly (string | number)[]>): void {
+  const tmp = tempPathFor(path);
+  const fd = openSync(tmp, "w");
+  try {
+    let buf = csvRow(header) + "\n";
+    for (const row of rows) {
+      buf += csvRow(row) + "\n";
+      if (buf.length > 1 << 20) {
+        writeSync(fd, buf);
+        buf = "";
+      }
+    }
+    writeSync(fd, buf);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
+    }
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 const POINTS = ["inside", "extrapolated", "all"] as const;
@@ -96,21 +136,25 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
           let predictions = 0, few = 0;
           for (const s of m.splits) {
             if (s.p !== p) continue;
-            s.rows.forEach((row, i) => {
-              const ext = row[2] === 1;
-              if ((points === "inside" && ext) || (points === "extrapolated" && !ext)) return;
+            const v = s.methods[method];
+            for (let i = 0; i < s.ids.length; i++) {
+              const ext = s.ext[i] === 1;
+              if ((points === "inside" && ext) || (points === "extrapolated" && !ext)) continue;
               predictions++;
-              const [k, w, ...pred] = s.methods[method][i];
+              const k = v[6 * i], w = v[6 * i + 1];
               for (let j = 0; j < 4; j++) {
-                const o = row[4 + j] as number, pv = pred[j];
-                if (pv !== null && Number.isFinite(o) && o !== 0) err[j].push(Math.abs(pv - o) / Math.abs(o));
+                const o = s.obs[4 * i + j], pv = v[6 * i + 2 + j];
+                if (pv !== null && o !== null && o !== 0) err[j].push(Math.abs(pv - o) / Math.abs(o));
               }
-              if (k === null) return void few++;
+              if (k === null) {
+                few++;
+                continue;
+              }
               ks.push(k);
               if (w !== null) w1.push(w);
-              floors.push(ksNoiseFloor(row[1]));
-              KS_LEVELS.forEach((lv, j) => (rej[j] += k > ksThreshold(lv, row[1], ksTest) ? 1 : 0));
-            });
+              floors.push(ksNoiseFloor(s.n[i]));
+              KS_LEVELS.forEach((lv, j) => (rej[j] += k > ksThreshold(lv, s.n[i], ksTest) ? 1 : 0));
+            }
           }
           if (!predictions) continue;
           out.push({
