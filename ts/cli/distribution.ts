@@ -116,7 +116,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
     dists.forEach((F, i) => {
       const [lo, hi] = support(F);
       for (let j = 0; j < gridPoints; j++) {
-        const x = lo + ((hi - lo) * j) / (gridPoints - 1);
+        const x = j === gridPoints - 1 ? hi : lo + ((hi - lo) * j) / (gridPoints - 1);
         push(i, { x, F: F.cdf(x), extrapolated: extrapolated[i], distance: distance[i] });
       }
     });
