@@ -101,7 +101,7 @@ describe.skipIf(!built)("E.6 bad input: coded errors, remedies, no partial outpu
   it("unknown --dist / --weights, --dist params, a --map table: E_USAGE", () => {
     expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--dist", "median"), "E_USAGE", /use quantile/);
     expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--weights", "kriging"), "E_USAGE", /delaunay, shepard, nearest/);
-    expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--dist", "params"), "E_USAGE", /use quantile/);
+    expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--dist", "params"), "E_USAGE", /varmap mixture/);
     expectUsage(varmap("fit", runs, "--map", "--inputs", "freq,threads", "--response", "tput", "--target", "distribution"), "E_USAGE", /runs table/);
   });
   it("--weights shepard with fewer than d + 2 points: the LSP code", () => {

@@ -15,6 +15,9 @@ import type { DistName, MomentMethod } from "../distribution/methods.js";
 import type { WeightsName } from "../distribution/weights.js";
 import type { KsTest } from "../distribution/ks.js";
 import { splitList } from "./options.js";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { readFits, type FitRow } from "../distribution/params.js";
 import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
 import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
@@ -26,18 +29,20 @@ export const TARGETS = ["stat", "distribution"] as const;
 /** `--target` plus the distribution flags shared by fit and cv. */
 export function addDistributionOptions(cmd: Command, verb: "fit" | "cv"): Command {
   cmd.addOption(new Option("--target <what>", "what to predict: the map statistic, or the whole run distribution").choices([...TARGETS]).default("stat"));
-  if (verb === "fit") cmd.option("--dist <method>", "with --target distribution: quantile | cdf | locscale | normal", "quantile");
-  else cmd.option("--dists <list>", "with --target distribution: methods to validate (quantile,cdf,locscale,normal)", "quantile,cdf,locscale,normal");
+  if (verb === "fit") cmd.option("--dist <method>", "with --target distribution: quantile | cdf | locscale | normal | params (experimental, needs --fits)", "quantile");
+  else cmd.option("--dists <list>", "with --target distribution: methods to validate (quantile,cdf,locscale,normal[,params])", "quantile,cdf,locscale,normal");
   cmd
     .option("--weights <name>", "with --target distribution: interpolation weights delaunay | shepard | nearest", "delaunay")
     .option("--moments <method>", "with --target distribution: location/scale predictor of locscale and normal (weights | delaunay | lsp | lr | mars)", "weights")
-    .option("--levels <K>", "with --target distribution: quantile levels j/K of the outputs (10 … 10,000)", "200");
+    .option("--levels <K>", "with --target distribution: quantile levels j/K of the outputs (10 … 10,000)", "200")
+    .option("--fits <file>", "with --target distribution and params: the mixture fits `varmap mixture --out` wrote for the same data");
   if (verb === "cv") cmd.addOption(new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"));
   return cmd;
 }
 
 export interface DistributionCliOptions {
-  dists: Exclude<DistName, "params">[];
+  dists: DistName[];
+  fits?: string;
   weights: WeightsName;
   moments: MomentMethod;
   levels: number;
@@ -48,11 +53,12 @@ export interface DistributionCliOptions {
 export function distributionOptionsFromCli(opts: Record<string, unknown>): DistributionCliOptions {
   const levels = Number(opts.levels ?? 200);
   const dists = opts.dist !== undefined ? [String(opts.dist)] : splitList(String(opts.dists ?? "quantile"));
-  const o = { dists, weights: String(opts.weights ?? "delaunay"), moments: String(opts.moments ?? "weights"), levels };
+  const fits = typeof opts.fits === "string" ? opts.fits : undefined;
+  const o = { dists, weights: String(opts.weights ?? "delaunay"), moments: String(opts.moments ?? "weights"), levels, fits, needFits: true };
   checkDistributionOptions(o);
   if (opts.map)
     throw new VarmapError("E_USAGE", "--target distribution needs the runs of every configuration, not a --map table", { remedy: "give the runs table (one row per run) without --map" });
-  return { ...o, dists: dists as DistributionCliOptions["dists"], weights: o.weights as WeightsName, moments: o.moments as MomentMethod, ksTest: (opts.ksTest as KsTest) ?? "two-sample" };
+  return { ...o, fits, dists: dists as DistributionCliOptions["dists"], weights: o.weights as WeightsName, moments: o.moments as MomentMethod, ksTest: (opts.ksTest as KsTest) ?? "two-sample" };
 }
 
 export async function fitDistributionAction(file: string, opts: Record<string, unknown>): Promise<void> {
@@ -60,7 +66,8 @@ export async function fitDistributionAction(file: string, opts: Record<string, u
   const load = optionsFromCli(opts);
   const data = await loadDataset(file, { ...load, stat: "sd" });
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
-  const out = fitDistributionModels(data, file, { dist: o.dists[0], weights: o.weights, moments: o.moments, levels: o.levels }, note);
+  const fits = o.dists[0] === "params" ? await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]) : undefined;
+  const out = fitDistributionModels(data, file, { dist: o.dists[0], weights: o.weights, moments: o.moments, levels: o.levels }, note, fits);
   if (opts.out) {
     await writeJsonAtomic(String(opts.out), out);
     if (!opts.quiet) process.stderr.write(`varmap: ${out.maps.length} distribution model(s) (${out.dist}, ${out.weights} weights) written to ${opts.out}\n`);
@@ -87,7 +94,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
     throw new VarmapError("E_USAGE", `--grid-points ${opts.gridPoints} is out of range`, { remedy: "give a whole number from 2 to 100,000" });
   const file = readDistributionModels(modelsPath);
   const levels = opts.levels === undefined ? file.levels : Number(opts.levels);
-  checkDistributionOptions({ dists: [file.dist], weights: file.weights, moments: file.moments, levels });
+  checkDistributionOptions({ dists: [file.dist], weights: file.weights, moments: file.moments, levels, needFits: false });
   const families = parseFamilies(opts.families as string | undefined);
   const kmax = Number(opts.kmax ?? 3);
   if (!(Number.isInteger(kmax) && kmax >= 1 && kmax <= 5)) throw new VarmapError("E_USAGE", `--kmax ${opts.kmax} is out of range`, { remedy: "give 1 … 5" });
@@ -96,7 +103,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
 
   const at = String(opts.at);
   const rows = await readRows(at);
-  const { dists, extrapolated, distance } = predictRows(file, rows, at);
+  const { dists, extrapolated, distance, paramsInvalid } = predictRows(file, rows, at);
   const keyCols = [...file.factors, ...file.inputs];
   const keyValues = (i: number) => keyCols.map((c) => (file.factors.includes(c) ? String(rows[i][c]) : Number(rows[i][c])));
 
@@ -126,6 +133,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
   }
   const summary: Record<string, (string | number)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
   const sumCols: Record<string, number[]> = { mean: [], sd: [], ...Object.fromEntries(QUANTILE_NAMES.map((q) => [q, []])), extrapolated: [], distance: [] };
+  if (file.dist === "params") sumCols.params_invalid = Array.from(paramsInvalid);
   dists.forEach((F, i) => {
     keyValues(i).forEach((v, j) => summary[keyCols[j]].push(v));
     sumCols.mean.push(F.mean());
@@ -178,7 +186,7 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
     return v;
   };
   const dists: RunDistribution[] = new Array(rows.length);
-  const extrapolated = new Uint8Array(rows.length), distance = new Float64Array(rows.length);
+  const extrapolated = new Uint8Array(rows.length), distance = new Float64Array(rows.length), paramsInvalid = new Uint8Array(rows.length);
   for (const [key, idx] of groups) {
     const m = byKey.get(key)!;
     const d = m.inputs.length;
@@ -190,9 +198,9 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
           throw new VarmapError("E_NONPOSITIVE_INPUT", `input ${X[k * d + j]} cannot be log2-transformed`, { location: { file: at, row: idx[k] + 2, column: c }, remedy: "give positive values for the log2 inputs the models were fitted with" });
       });
     const pr = predictMapDistributions(file, m, X);
-    idx.forEach((i, k) => ((dists[i] = pr.dists[k]), (extrapolated[i] = pr.extrapolated[k]), (distance[i] = pr.distance[k])));
+    idx.forEach((i, k) => ((dists[i] = pr.dists[k]), (extrapolated[i] = pr.extrapolated[k]), (distance[i] = pr.distance[k]), (paramsInvalid[i] = pr.paramsInvalid[k])));
   }
-  return { dists, extrapolated, distance };
+  return { dists, extrapolated, distance, paramsInvalid };
 }
 
 /**
@@ -209,7 +217,12 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
   const out = String(opts.out);
   const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "cv --target distribution");
   const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
-  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits });
+  let fits: { source: string; hash: string; rows: FitRow[] } | undefined;
+  if (o.dists.includes("params")) {
+    const rows = await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]);
+    fits = { source: o.fits!, hash: createHash("sha256").update(readFileSync(o.fits!)).digest("hex").slice(0, 32), rows };
+  }
+  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits, fits });
   const s = await runJob(distributionCvJob, ctx, jobOpts);
   if (opts.json) process.stdout.write(JSON.stringify({ ...s, summary: s.summary ? { ...s.summary, markdown: undefined } : undefined }, null, 2) + "\n");
   else if (s.shard === null) process.stdout.write(String(s.summary?.markdown ?? ""));

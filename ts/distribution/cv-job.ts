@@ -16,6 +16,7 @@ import type { DistName, MomentMethod } from "./methods.js";
 import { KS_HEADER, ksMarkdown, ksRows, splitKs, summarize, SUMMARY_HEADER, summaryRows, writeCsvStream, type SplitKs } from "./report.js";
 import type { DistributionMap } from "./validate.js";
 import type { WeightsName } from "./weights.js";
+import { fitKey, mapMixtures, type FitRow } from "./params.js";
 
 export const DIST_CV_VERB = "cv-distribution" as const;
 export const DIST_CV_FILES = ["ks.csv", "ks-summary.csv", "ks.md"];
@@ -28,10 +29,12 @@ export interface DistCvPlan {
   source: string;
   factors: string[];
   maps: { label: string; key: Record<string, string>; rows: number }[];
-  dists: Exclude<DistName, "params">[];
+  dists: DistName[];
   weights: WeightsName;
   moments: MomentMethod;
   ksTest: KsTest;
+  /** --dist params: the fits file and its content hash. */
+  fits?: { source: string; hash: string };
   /** Generated divisions keyed by (seed, map, p, rep), the same as scalar `cv`'s. */
   generated?: { ps: number[]; reps: number; seed: string };
   /** Given divisions (--splits): their labels; the training rows travel in the context. */
@@ -56,7 +59,9 @@ export interface DistCvContext {
 }
 
 export interface DistCvOptions {
-  dists: Exclude<DistName, "params">[];
+  dists: DistName[];
+  /** --dist params: the fits rows and where they came from. */
+  fits?: { source: string; hash: string; rows: FitRow[] };
   weights: WeightsName;
   moments: MomentMethod;
   ksTest: KsTest;
@@ -69,9 +74,13 @@ export interface DistCvOptions {
 /** The plan and context of a job over every map of a runs dataset. */
 export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): DistCvContext {
   const loaded = distributionMaps(data);
+  const t = data.table, nIn = t.roles.inputs.length;
   const maps: DistributionMap[] = loaded.map((m) => ({
     U: sharedCopy(m.U), d: m.d, rows: m.rows,
     runs: { runs: sharedCopy(m.runs.runs), offsets: sharedCopy(m.runs.offsets), mean: sharedCopy(m.runs.mean), sd: sharedCopy(m.runs.sd) },
+    mixtures: o.fits && o.dists.includes("params")
+      ? mapMixtures(o.fits.rows, m.map.ids.map((id) => configKey(t, Number(id), nIn)), mapLabel(m.map.key))
+      : undefined,
   }));
   const h = createHash("sha256");
   for (const m of maps) {
@@ -83,6 +92,7 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
     format: "varmap-job" as const, version: 1 as const, verb: DIST_CV_VERB, fingerprint: h.digest("hex").slice(0, 32), source,
     factors: data.table.roles.factors, maps: loaded.map((m) => ({ label: mapLabel(m.map.key), key: m.map.key, rows: m.rows })),
     dists: o.dists, weights: o.weights, moments: o.moments, ksTest: o.ksTest,
+    ...(o.fits && o.dists.includes("params") ? { fits: { source: o.fits.source, hash: o.fits.hash } } : {}),
   };
   if (!o.splits) {
     const reps = o.reps ?? 20;
@@ -107,6 +117,11 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
   });
   const hash = createHash("sha256").update(JSON.stringify(sp.splits)).digest("hex").slice(0, 32);
   return { plan: { ...base, given: { source: sp.source, hash, labels: sp.splits.map((s) => ({ p: s.p, rep: s.rep })) } }, maps, ids, givenTrain };
+}
+
+/** The fits-file key of configuration c: its factor values and raw inputs. */
+export function configKey(t: Dataset["table"], c: number, nIn: number): string {
+  return fitKey([...t.roles.factors.map((_, f) => t.factorValues[f][c]), ...Array.from({ length: nIn }, (_, j) => t.inputs[c * nIn + j])]);
 }
 
 export function distCvTasks(plan: DistCvPlan): DistCvTask[] {

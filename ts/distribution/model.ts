@@ -12,6 +12,9 @@ import { distributionMaps } from "./data.js";
 import { DIST_NAMES, MOMENT_METHODS, needsMoments, predictDistribution, predictMoments, type ConfigRuns, type DistName, type MomentMethod } from "./methods.js";
 import { MIN_TRAIN_RUNS, subsetRuns } from "./validate.js";
 import { interpolationWeights, WEIGHT_NAMES, type WeightsName } from "./weights.js";
+import { mapMixtures, predictParams, subsetMixtures, type FitRow, type MapMixtures } from "./params.js";
+import { NormalDistribution } from "./distributions.js";
+import { configKey } from "./cv-job.js";
 
 export const DISTRIBUTION_MODELS_FORMAT = "varmap-distribution-models";
 
@@ -26,12 +29,14 @@ export interface DistributionMapModel {
   /** Sorted runs of each configuration: runs[offsets[i] .. offsets[i+1]). */
   offsets: number[];
   runs: number[];
+  /** --dist params: the map's (family, k) and each configuration's features. */
+  mixtures?: MapMixtures;
 }
 
 export interface DistributionModelsFile {
   format: typeof DISTRIBUTION_MODELS_FORMAT;
   version: 1;
-  dist: Exclude<DistName, "params">;
+  dist: DistName;
   weights: WeightsName;
   moments: MomentMethod;
   levels: number;
@@ -42,18 +47,18 @@ export interface DistributionModelsFile {
 }
 
 export interface DistributionFitOptions {
-  dist: Exclude<DistName, "params">;
+  dist: DistName;
   weights: WeightsName;
   moments: MomentMethod;
   levels: number;
 }
 
 /** Validates the distribution options (before any data is read): E_USAGE with the remedy. */
-export function checkDistributionOptions(o: { dists: string[]; weights: string; moments: string; levels: number }): void {
+export function checkDistributionOptions(o: { dists: string[]; weights: string; moments: string; levels: number; fits?: string; needFits?: boolean }): void {
   for (const d of o.dists) {
-    if (d === "params")
-      throw new VarmapError("E_USAGE", "--dist params is not available in this build", { remedy: `use ${DIST_NAMES.filter((x) => x !== "params").join(", ")}` });
-    if (!(DIST_NAMES as readonly string[]).includes(d)) throw new VarmapError("E_USAGE", `unknown --dist '${d}'`, { remedy: `use ${DIST_NAMES.filter((x) => x !== "params").join(", ")}` });
+    if (!(DIST_NAMES as readonly string[]).includes(d)) throw new VarmapError("E_USAGE", `unknown --dist '${d}'`, { remedy: `use ${DIST_NAMES.join(", ")}` });
+    if (d === "params" && o.needFits && !o.fits)
+      throw new VarmapError("E_USAGE", "--dist params interpolates mixture parameters and needs --fits", { remedy: "fit them first: varmap mixture <runs> … --out fits.csv, then pass --fits fits.csv" });
   }
   if (!o.dists.length) throw new VarmapError("E_USAGE", "no distribution method given", { remedy: "e.g. --dists quantile,cdf,locscale,normal" });
   if (!(WEIGHT_NAMES as readonly string[]).includes(o.weights)) throw new VarmapError("E_USAGE", `unknown --weights '${o.weights}'`, { remedy: `use ${WEIGHT_NAMES.join(", ")}` });
@@ -63,7 +68,8 @@ export function checkDistributionOptions(o: { dists: string[]; weights: string; 
 }
 
 /** Training configurations need MIN_TRAIN_RUNS runs: the others are left out with a note (spec E.6). */
-export function fitDistributionModels(data: Dataset, source: string, o: DistributionFitOptions, note?: (m: string) => void): DistributionModelsFile {
+export function fitDistributionModels(data: Dataset, source: string, o: DistributionFitOptions, note?: (m: string) => void, fits?: FitRow[]): DistributionModelsFile {
+  const t = data.table, nIn = t.roles.inputs.length;
   const maps = distributionMaps(data).map(({ map, U, d, rows, runs }) => {
     const keep = Array.from({ length: rows }, (_, r) => r).filter((r) => runs.offsets[r + 1] - runs.offsets[r] >= MIN_TRAIN_RUNS);
     if (keep.length < rows) note?.(`map ${Object.values(map.key).join("/") || "(all)"}: ${rows - keep.length} configuration(s) with fewer than ${MIN_TRAIN_RUNS} runs skipped`);
@@ -76,6 +82,9 @@ export function fitDistributionModels(data: Dataset, source: string, o: Distribu
       U: keep.flatMap((r) => Array.from(U.subarray(r * d, r * d + d))),
       offsets: Array.from(sub.offsets),
       runs: Array.from(sub.runs),
+      ...(o.dist === "params" && fits
+        ? { mixtures: subsetMixtures(mapMixtures(fits, map.ids.map((id) => configKey(t, Number(id), nIn)), Object.values(map.key).join("/") || "(all)"), keep) }
+        : {}),
     };
   });
   return { format: DISTRIBUTION_MODELS_FORMAT, version: 1, ...o, source, factors: data.table.roles.factors, inputs: data.table.roles.inputs, maps };
@@ -114,6 +123,8 @@ export interface DistributionPrediction {
   dists: RunDistribution[];
   extrapolated: Uint8Array;
   distance: Float64Array;
+  /** --dist params: 1 where a predicted weight or scale came out invalid (the distribution is NaN). */
+  paramsInvalid: Uint8Array;
 }
 
 /** Predicted distributions at raw inputs X (rows × m.inputs.length) of one map. */
@@ -125,7 +136,16 @@ export function predictMapDistributions(file: Pick<DistributionModelsFile, "dist
   const ws = interpolationWeights(file.weights, U, Q, d, { backend });
   const moments = needsMoments([file.dist]) ? predictMoments(file.moments, runs, ws, U, Q, d, backend) : undefined;
   const nq = Q.length / d;
-  return { dists: Array.from({ length: nq }, (_, q) => predictDistribution(file.dist, runs, ws, q, moments)), extrapolated: ws.extrapolated, distance: ws.distance };
+  const paramsInvalid = new Uint8Array(nq);
+  const one = (q: number): RunDistribution => {
+    if (file.dist !== "params") return predictDistribution(file.dist, runs, ws, q, moments);
+    if (!m.mixtures) throw new VarmapError("E_MODEL_FORMAT", "a params model without mixture features", { remedy: "refit with --dist params --fits fits.csv" });
+    const F = predictParams(m.mixtures, ws, q);
+    if (F) return F;
+    paramsInvalid[q] = 1;
+    return new NormalDistribution(NaN, NaN);
+  };
+  return { dists: Array.from({ length: nq }, (_, q) => one(q)), extrapolated: ws.extrapolated, distance: ws.distance, paramsInvalid };
 }
 
 function modelRuns(m: DistributionMapModel): ConfigRuns {

@@ -4,7 +4,7 @@
 // ks.md (the Table 2 layout: mean KS over maps per method and p).
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { tempPathFor } from "../data/write.js";
-import { csvRow, roundResult } from "../pool/files.js";
+import { csvField, csvRow, roundResult } from "../pool/files.js";
 import { KS_LEVEL_NAMES, KS_LEVELS, ksNoiseFloor, ksThreshold, type KsTest } from "./ks.js";
 import { validateSplit, type DistCvOptions, type DistributionMap } from "./validate.js";
 
@@ -79,7 +79,8 @@ export function writeCsvStream(path: string, header: readonly string[], rows: It
   try {
     let buf = csvRow(header) + "\n";
     for (const row of rows) {
-      buf += csvRow(row) + "\n";
+      // Numbers here are already rounded (splitKs) or exact labels: String() is their shortest form.
+      buf += row.map((v) => (typeof v === "number" ? String(v) : csvField(v))).join(",") + "\n";
       if (buf.length > 1 << 20) {
         writeSync(fd, buf);
         buf = "";

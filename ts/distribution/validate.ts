@@ -8,6 +8,8 @@ import { KS_LEVELS, ksStatistic, ksThreshold, w1Relative, type KsTest } from "./
 import { needsMoments, predictDistribution, predictMoments, sortedRunsOf, type ConfigRuns, type DistName, type MomentMethod } from "./methods.js";
 import { interpolationWeights, type WeightsName } from "./weights.js";
 import type { RunDistribution } from "./distributions.js";
+import { predictParams, subsetMixtures, type MapMixtures } from "./params.js";
+import { VarmapError } from "../errors.js";
 
 /** A test configuration needs this many runs for its KS statistic (spec E.6: else `too_few_runs`). */
 export const MIN_TEST_RUNS = 5;
@@ -20,10 +22,12 @@ export interface DistributionMap {
   d: number;
   rows: number;
   runs: ConfigRuns;
+  /** With --dist params: the map's mixture features (params.ts). */
+  mixtures?: MapMixtures;
 }
 
 export interface DistCvOptions {
-  dists: Exclude<DistName, "params">[];
+  dists: DistName[];
   weights: WeightsName;
   moments?: MomentMethod;
   ksTest?: KsTest;
@@ -76,6 +80,9 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
   const trainRuns = subsetRuns(runs, tr);
   const ws = interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
   const moments = needsMoments(opts.dists) ? predictMoments(opts.moments ?? "weights", trainRuns, ws, trainU, queryU, d, opts.backend) : undefined;
+  if (opts.dists.includes("params") && !map.mixtures)
+    throw new VarmapError("E_USAGE", "--dist params needs the mixture fits", { remedy: "give --fits fits.csv (written by `varmap mixture` on the same data)" });
+  const trainMix = map.mixtures && subsetMixtures(map.mixtures, tr);
   const out: KsRecord[] = [];
   te.forEach((r, q) => {
     const s = sortedRunsOf(runs, r);
@@ -83,9 +90,11 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
     const tooFewRuns = n < MIN_TEST_RUNS;
     const truth = observedSummary(s, runs.mean[r], runs.sd[r]);
     for (const method of opts.dists) {
-      const F = predictDistribution(method, trainRuns, ws, q, moments);
-      const score = tooFewRuns ? { ks: NaN, w1Rel: NaN, reject: KS_LEVELS.map(() => NaN) } : scoreDistribution(F, s, opts.ksTest);
-      out.push({ row: r, method, n, ...score, extrapolated: ws.extrapolated[q] === 1, distance: ws.distance[q], tooFewRuns, pred: predictedSummary(F), truth });
+      // params: null when a predicted parameter is invalid (params_invalid: no KS, NaN predictions).
+      const F = method === "params" ? predictParams(trainMix!, ws, q) : predictDistribution(method, trainRuns, ws, q, moments);
+      const score = tooFewRuns || !F ? { ks: NaN, w1Rel: NaN, reject: KS_LEVELS.map(() => NaN) } : scoreDistribution(F, s, opts.ksTest);
+      const pred: [number, number, number, number] = F ? predictedSummary(F) : [NaN, NaN, NaN, NaN];
+      out.push({ row: r, method, n, ...score, extrapolated: ws.extrapolated[q] === 1, distance: ws.distance[q], tooFewRuns, pred, truth });
     }
   });
   return out;
