@@ -26,9 +26,30 @@ export { fitMixturesParallel } from "./jobs/mixture.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export { RunsNeededTable } from "./whatif/runs.js";
+export { paretoFronts } from "./whatif/pareto.js";
+export { evaluate, parseObjective, parsePareto, rankBy, type Criterion, type EvaluateOptions, type Evaluation, type SpreadKind } from "./whatif/objective.js";
+export { gridCandidates, fileCandidates, predictCandidates, type Candidates } from "./whatif/candidates.js";
+export { loadModelFiles, buildModelSet, predictMap, type ModelSet, type MapModels } from "./whatif/models.js";
+export { rankCandidates, holdoutRows, readTruth, validationRows, type Ranked, type ValidationRow } from "./whatif/run.js";
+export { validateMap, spearman, type ValidationMetrics } from "./whatif/validate.js";
+export { gevFitBatch, GEV_OUT, GevStatus, GEV_STATUS_NAMES, type GevBatchResult, type GevStatusName } from "./backend/kernels/gev.js";
+export {
+  fitGev, gevNllh, gevCdf, gevPdf, gevQuantile, returnLevel, quantileWithSe, expectedInformation, expectedCovariance,
+  profileShapeInterval, profileReturnLevelInterval, ksStatistic, andersonDarling, gevDiagnostics, blockMaxima, chi2OneSf,
+  type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
+} from "./evt/gev.js";
+export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
+export { parseShardOptions, arrayIndexFromEnv, ARRAY_INDEX_VARS } from "./pool/shard.js";
+export { cpuBudget, defaultWorkers, type CpuBudget } from "./pool/cpus.js";
+export { DirLock, readLock, LOCK_FILE, type LockInfo } from "./pool/lock.js";
+export { planSubmission, submit as slurmSubmit, mergeSubmitted, type SubmitRequest, type SubmitResult } from "./slurm/submit.js";
+export { jobStatus as slurmStatus, statusText as slurmStatusText, resubmitCommand, type JobStatus, type ShardStatus, type ShardState } from "./slurm/status.js";
+export { arrayScriptText, mergeScriptText, shellQuote } from "./slurm/script.js";
+export { readJob as readSlurmJob, type SlurmJob, type SbatchOptions } from "./slurm/layout.js";
 export { lspWeights, type LspWeights } from "./backend/kernels/lsp.js";
 export { QuantileFunction, EdfMixture, NormalDistribution, FamilyMixture, type RunDistribution, type MixtureComponent } from "./distribution/distributions.js";
-export { ksStatistic, ksThreshold, ksCoefficient, ksNoiseFloor, w1Relative, KS_LEVELS, type KsTest } from "./distribution/ks.js";
+export { ksStatistic as distributionKsStatistic, ksThreshold, ksCoefficient, ksNoiseFloor, w1Relative, KS_LEVELS, type KsTest } from "./distribution/ks.js";
 export { interpolationWeights, WEIGHT_NAMES, type WeightSet, type WeightsName } from "./distribution/weights.js";
 export { averageQuantiles, configRuns, predictDistribution, predictMoments, DIST_NAMES, type ConfigRuns, type DistName, type MomentMethod } from "./distribution/methods.js";
 export { combineMixtures } from "./distribution/mixtures.js";

@@ -3,9 +3,11 @@ import { VarmapError } from "../errors.js";
 import type { AnyJob } from "../pool/job.js";
 import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
+import { job as whatif } from "./whatif.js";
+import { job as gev } from "./gev.js";
 import { job as distributionCv } from "./distribution-cv.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, distributionCv];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, distributionCv];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

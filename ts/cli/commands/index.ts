@@ -10,6 +10,10 @@ import { register as mixture } from "./mixture.js";
 import { register as refit } from "./refit.js";
 import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
+import { register as summary } from "./summary.js";
 import { register as bench } from "./bench.js";
+import { register as whatif } from "./whatif.js";
+import { register as gev } from "./gev.js";
+import { register as slurm } from "./slurm.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm];
