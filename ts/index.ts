@@ -53,3 +53,11 @@ export { degradation, dilation, bootstrapDegradationCI } from "./interference/bo
 export { pairRelation, appClass, breakEvenPoints } from "./interference/classes.js";
 export { knownDegradation, interferenceWeight, standaloneBandwidth, interferenceRows, writeInterferenceSynth, INTERFERENCE_DESIGN, type InterferenceDesign } from "./interference/synth.js";
 export { DEFAULT_OPTIONS as INTERFERENCE_DEFAULTS, type InterferenceOptions, type InterferenceResult, type PairRow, type RunRecord, type SliceRecord } from "./interference/types.js";
+export { lspWeights, type LspWeights } from "./backend/kernels/lsp.js";
+export { QuantileFunction, EdfMixture, NormalDistribution, FamilyMixture, type RunDistribution, type MixtureComponent } from "./distribution/distributions.js";
+export { ksStatistic as distributionKsStatistic, ksThreshold, ksCoefficient, ksNoiseFloor, w1Relative, KS_LEVELS, type KsTest } from "./distribution/ks.js";
+export { interpolationWeights, WEIGHT_NAMES, type WeightSet, type WeightsName } from "./distribution/weights.js";
+export { averageQuantiles, configRuns, predictDistribution, predictMoments, DIST_NAMES, type ConfigRuns, type DistName, type MomentMethod } from "./distribution/methods.js";
+export { combineMixtures } from "./distribution/mixtures.js";
+export { validateSplit, scoreDistribution, type DistributionMap, type KsRecord } from "./distribution/validate.js";
+export { fitDistributionModels, predictMapDistributions, readDistributionModels, type DistributionModelsFile } from "./distribution/model.js";

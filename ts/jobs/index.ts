@@ -6,8 +6,9 @@ import { job as refit } from "./refit.js";
 import { job as whatif } from "./whatif.js";
 import { job as gev } from "./gev.js";
 import { job as interference } from "./interference.js";
+import { job as distributionCv } from "./distribution-cv.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, interference];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, interference, distributionCv];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);
