@@ -453,9 +453,13 @@ export function kdeDensity(data: ArrayLike<number>): (x: number) => number {
 export function bootstrapQuantileSE(m: Mixture, qs: readonly number[], n: number, reps: number, seed: number, configId: number | string): number[] {
   const runs = new Float64Array(n * reps);
   const offsets = new Int32Array(reps + 1);
+  // The EM kernel fits positive runs (it divides by their mean): a normal mixture of any location is shifted well
+  // into the positive range and shifted back (its quantiles are location-equivariant).
+  const shift = m.family.name === "normal" ? Math.max(0, ...m.a.map((a, j) => 12 * m.b[j] - a)) : 0;
   for (let r = 0; r < reps; r++) {
     const rng = counterRng(seed, "bootstrap", configId, n, r);
-    runs.set(m.sample(n, () => rng.next()), r * n);
+    const x = m.sample(n, () => rng.next());
+    for (let i = 0; i < n; i++) runs[r * n + i] = x[i] + shift;
     offsets[r + 1] = (r + 1) * n;
   }
   const fit = mixtureFit(getBackend(), { runs, offsets, models: [[m.family.code, m.k]], seed, restarts: 3 });
@@ -466,7 +470,7 @@ export function bootstrapQuantileSE(m: Mixture, qs: readonly number[], n: number
     const k = m.k;
     const mr = new Mixture(m.family.name, Array.from(p.subarray(0, k)), Array.from(p.subarray(k, 2 * k)), Array.from(p.subarray(2 * k, 3 * k)));
     qs.forEach((q, i) => {
-      values[i].push(mixtureQuantile(mr, q));
+      values[i].push(mixtureQuantile(mr, q) - shift);
     });
   }
   return values.map((v) => {
