@@ -70,32 +70,37 @@ export function integrateVector(
   };
   const pieces: Piece[] = [];
   for (let i = 0; i + 1 < breaks.length; i++) if (breaks[i + 1] > breaks[i]) pieces.push(rule(breaks[i], breaks[i + 1]));
+  // Running totals, updated as pieces are split (O(dim) per step); summed afresh at the end.
   const total = new Float64Array(dim);
-  let inexact = false;
-  for (;;) {
+  let err = 0;
+  for (const pc of pieces) {
+    for (let d = 0; d < dim; d++) total[d] += pc.k[d];
+    err += pc.err;
+  }
+  const finish = (inexact: boolean): VectorIntegral => {
     total.fill(0);
-    let err = 0, worst = 0;
-    for (let p = 0; p < pieces.length; p++) {
-      const pc = pieces[p];
+    let e = 0;
+    for (const pc of pieces) {
       for (let d = 0; d < dim; d++) total[d] += pc.k[d];
-      err += pc.err;
-      if (pc.err > pieces[worst].err) worst = p;
+      e += pc.err;
     }
+    return { value: total, error: e, inexact };
+  };
+  for (;;) {
     let scale = 0;
     for (let d = 0; d < dim; d++) scale = Math.max(scale, Math.abs(total[d]));
-    if (pieces.length === 0 || err <= Math.max(relTol * scale, absTol)) return { value: total, error: err, inexact };
-    if (pieces.length >= maxPieces) {
-      inexact = true;
-      return { value: total, error: err, inexact };
-    }
+    if (pieces.length === 0 || err <= Math.max(relTol * scale, absTol)) return finish(false);
+    if (pieces.length >= maxPieces) return finish(true);
+    let worst = 0;
+    for (let p = 1; p < pieces.length; p++) if (pieces[p].err > pieces[worst].err) worst = p;
     const w = pieces[worst];
     const mid = 0.5 * (w.a + w.b);
-    if (!(mid > w.a && mid < w.b)) {
-      inexact = true;
-      return { value: total, error: err, inexact };
-    }
-    pieces[worst] = rule(w.a, mid);
-    pieces.push(rule(mid, w.b));
+    if (!(mid > w.a && mid < w.b)) return finish(true);
+    const left = rule(w.a, mid), right = rule(mid, w.b);
+    for (let d = 0; d < dim; d++) total[d] += left.k[d] + right.k[d] - w.k[d];
+    err += left.err + right.err - w.err;
+    pieces[worst] = left;
+    pieces.push(right);
   }
 }
 

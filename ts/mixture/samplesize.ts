@@ -162,6 +162,12 @@ export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: B
   for (let j = 0; j < k - 1; j++) out[j] = Math.exp(F.logpdf(x, m.a[j], m.b[j]) - lf) - ratioK;
   for (let j = 0; j < k; j++) {
     const w = Math.exp(lpj[j] - lf);
+    if (w === 0) {
+      // far in another component's tail: no weight (and the log-family h′ may overflow there: 0·∞)
+      out[k - 1 + j] = 0;
+      out[2 * k - 1 + j] = 0;
+      continue;
+    }
     const a = m.a[j], b = m.b[j];
     let da: number, db: number;
     if (fam === "normal") {
@@ -316,6 +322,14 @@ export function informationQuadForm(I: Float64Array, P: number, gs: readonly Flo
     return s;
   });
   return { values, rcond, singular: false };
+}
+
+/** The mixture of X / s (s > 0): normal (a/s, b/s); gamma (a, b/s); log families (a − log s, b). */
+export function scaleMixture(m: Mixture, s: number): Mixture {
+  const fam = m.family.name;
+  if (fam === "normal") return new Mixture(fam, m.w, m.a.map((v) => v / s), m.b.map((v) => v / s));
+  if (fam === "gamma") return new Mixture(fam, m.w, m.a, m.b.map((v) => v / s));
+  return new Mixture(fam, m.w, m.a.map((v) => v - Math.log(s)), m.b);
 }
 
 /** Mean of the mixture (∞ where a component has none: loglogistic or Fréchet with σ ≥ 1). */
