@@ -12,5 +12,6 @@ import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
 import { register as bench } from "./bench.js";
 import { register as samplesize } from "./samplesize.js";
+import { register as convergence } from "./convergence.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, samplesize];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, samplesize, convergence];
