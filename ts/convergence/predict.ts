@@ -4,6 +4,7 @@
 // (`plug-in`: Ŵ(m) = factor(m)·ŝ). Delaunay interpolation is linear in the responses, so one location per division
 // serves every m.
 import type { VariabilityMap } from "../data/types.js";
+import { VarmapError } from "../errors.js";
 import { mapInputScaling } from "../cv/split.js";
 import { Delaunay } from "../predict/delaunay.js";
 import { matrix, takeRows } from "../predict/matrix.js";
@@ -29,9 +30,14 @@ export function predictCurves(
   factor: Float64Array,
   o: { method: string; p: number; reps: number; seed: number; mode: CurveMode },
 ): PredictedCurves {
+  const label = mapLabel(map.key);
+  if (map.inputNames.length === 0)
+    throw new VarmapError("E_TOO_FEW_POINTS", `map ${label} has no input that varies (${map.rows} configuration(s)): nothing to predict from`, {
+      location: { configuration: label },
+      remedy: "select maps with several configurations using --where, or drop --predict",
+    });
   const X = matrix(map.X, map.rows, map.inputNames.length);
   const options = { inputs: mapInputScaling(map.normalization) };
-  const label = mapLabel(map.key);
   const divisions: PredictedCurves["divisions"] = [];
   for (let rep = 0; rep < o.reps; rep++) {
     const { train, test } = randomDivision(map.rows, o.p, divisionStream(o.seed, label, o.p, rep));
