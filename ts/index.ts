@@ -26,3 +26,15 @@ export { fitMixturesParallel } from "./mixture/parallel.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export {
+  deltaQuantileSE, quantileGradient, mixtureQuantile, mixtureScore, fisherExpected, fisherEmpirical, informationQuadForm, gammaQ,
+  quantileRunsNeeded, orderStatisticSE1, kdeDensity, bootstrapQuantileSE, mixtureMean, scaleMixture, gammaShapeCdfDerivative, parameterCount,
+  type BScale, type DeltaOptions, type DeltaResult, type QuantileSE, type FisherInformation,
+} from "./mixture/samplesize.js";
+export { sampleSizeRow, chooseFit, parseModelChoice, type SampleSizeOptions, type SampleSizeRow, type CandidateFit } from "./mixture/samplesize-config.js";
+export { integrateVector, digamma, trigamma } from "./mixture/quadrature.js";
+export {
+  measureConvergence, analyticPoints, ciFactors, chiSquareQuantile, subsetSds, runsNeededForPrecision,
+  type ConvergenceOptions, type ConvergenceResult, type CiKind, type SubsetMode,
+} from "./convergence/convergence.js";
+export { predictCurves, type CurveMode } from "./convergence/predict.js";
