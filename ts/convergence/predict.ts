@@ -9,8 +9,8 @@ import { mapInputScaling } from "../cv/split.js";
 import { Delaunay } from "../predict/delaunay.js";
 import { matrix, takeRows } from "../predict/matrix.js";
 import { createPredictor } from "../predict/registry.js";
-import { divisionStream, randomDivision } from "../pool/random.js";
-import { mapLabel } from "../pool/shared-maps.js";
+import { divisionStream, randomDivision } from "../cv/divisions.js";
+import { mapLabel } from "../data/shared-maps.js";
 
 export type CurveMode = "per-m" | "plug-in";
 

@@ -3,8 +3,9 @@ import { VarmapError } from "../errors.js";
 import type { AnyJob } from "../pool/job.js";
 import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
+import { job as samplesize } from "./samplesize.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit];
+export const JOBS: readonly AnyJob[] = [cv, refit, samplesize];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

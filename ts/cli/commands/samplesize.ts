@@ -11,8 +11,12 @@ import { parseFamilies, parseStarts, type MixtureFitRow } from "../../mixture/fi
 import { fitMixturesParallel } from "../../mixture/parallel.js";
 import { configKey, readFitsFile } from "../../mixture/fits-file.js";
 import { chooseFit, levelName, parseModelChoice, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../../mixture/samplesize-config.js";
+import { curveColumns, keysOf, samplesizeColumns } from "../../mixture/samplesize-table.js";
 import { deltaQuantileSE, gammaQ, quantileRunsNeeded, type CenterKind, type InformationKind } from "../../mixture/samplesize.js";
 import { parseWorkers } from "../../pool/pool.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { sharedCopy } from "../../pool/threads.js";
+import { job as samplesizeJob, samplesizeChunk, samplesizeFingerprint, toFitJSON, type FitJSON, type SampleSizePlan } from "../../jobs/samplesize.js";
 import { choice, integer, level, parseMixtureJSON, positiveNumber, quantileLevels, runCounts, thresholds } from "../samplesize-options.js";
 
 type Opts = Record<string, unknown>;
@@ -46,7 +50,9 @@ export function register(program: Command): void {
     .option("--details", "with --mixture: print the Fisher matrix and gradients (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k) to stderr")
     .option("--curves <file>", "long table of Γ_q(n): key, q, n, gamma_q")
     .option("--out <path>", "samplesize table (.csv, .json or .parquet)")
-    .option("--workers <n>", "worker threads for the fits (default: one per core)")
+    .option("--workers <n>", "worker threads (default: one per core)")
+    .option("--shard <i/N>", "with an --out directory: run only the i-th of N slices of the configurations (combine with `varmap merge`)")
+    .option("--no-resume", "with an --out directory: discard the results already there and start over")
     .option("--seed <s>", "seed (k-means++ starts, bootstrap draws)", "1")
     .option("--json", "print a summary as JSON on stdout")
     .option("--quiet", "no notes on stderr")
@@ -99,6 +105,12 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   const starts = parseStarts(opts.starts);
   const workers = parseWorkers(opts.workers as string | undefined);
   if (opts.fits && p.pilot !== undefined) throw new VarmapError("E_USAGE", "--pilot refits the first M runs; it cannot reuse --fits", { remedy: "drop --fits or --pilot" });
+  // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
+  const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
+  if (opts.shard !== undefined && !jobDir) throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
+  const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;
+  if (jobDir && opts.curves !== undefined && /[\\/]/.test(String(opts.curves)))
+    throw new VarmapError("E_USAGE", "with an --out directory, --curves names a file inside it", { remedy: "e.g. --curves curves.csv" });
 
   const data = await loadDataset(file, {
     ...optionsFromCli(opts),
@@ -112,6 +124,30 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   if (keep.length < t.count) note?.(`${t.count - keep.length} configuration(s) with fewer than 2 runs skipped`);
   if (keep.length === 0) throw new VarmapError("E_NO_DATA", "no configuration has 2 or more runs", { location: { file }, remedy: "give at least 2 runs per configuration" });
   if (keep.length < t.count) t = subsetTable(t, keep);
+
+  if (jobDir && jobOpts) {
+    let fits: FitJSON[][] | undefined;
+    if (opts.fits) {
+      const byKey = await readFitsFile(String(opts.fits), t);
+      fits = Array.from({ length: t.count }, (_, c) => (byKey.get(configKey(t, c)) ?? []).map(toFitJSON));
+    }
+    const keys = keysOf(t);
+    const plan: SampleSizePlan = {
+      format: "varmap-job", version: 1, verb: "samplesize",
+      fingerprint: samplesizeFingerprint(t.runs, t.offsets, keys.values, fits),
+      options: p.ss,
+      fit: fits ? null : { families, kmax, restarts, seed: p.ss.seed, starts },
+      pilot: p.pilot ?? null,
+      curves: opts.curves ? p.ns : null,
+      keys: { factors: keys.factors, inputs: keys.inputs },
+      configs: t.count,
+      chunk: samplesizeChunk(t.count, !fits),
+    };
+    const s = await runJob(samplesizeJob, { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values, fits }, jobOpts);
+    if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+    else if (s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
+    return;
+  }
 
   const pilotRuns = (c: number) => t.runs.subarray(t.offsets[c], Math.min(t.offsets[c + 1], t.offsets[c] + (p.pilot ?? Infinity)));
   const fitOpts = { families, kmax, restarts, seed: p.ss.seed, starts, workers };
@@ -142,8 +178,9 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
     rows.push(row);
     if (fullCandidates) full.push(sampleSizeRow(t.runs.slice(t.offsets[c], t.offsets[c + 1]), nAll, chooseFit(fullCandidates(c), p.ss.model), p.ss, c));
   }
-  const columns = tableColumns(t, rows, p.ss, full.length ? full : undefined);
-  const curves = opts.curves ? curveColumns(t, rows, p.ns) : undefined;
+  const keys = keysOf(t);
+  const columns = samplesizeColumns(keys, rows, p.ss, full.length ? full : undefined);
+  const curves = opts.curves ? curveColumns(keys, rows, p.ns) : undefined;
   // Everything is computed before anything is written.
   if (opts.out) await writeTable(String(opts.out), columns);
   if (curves) await writeTable(String(opts.curves), curves);
@@ -167,63 +204,7 @@ async function fitCandidates(t: ConfigTable, runsOf: (c: number) => Float64Array
   return (c) => per[c].map((r) => ({ family: r.family, k: r.k, bic: r.bic, floorBound: r.floorBound, best: r.best, mixture: r.mixture }));
 }
 
-function keyColumns(t: ConfigTable, count: number, at: (i: number) => number): Column[] {
-  const d = t.roles.inputs.length;
-  const cols: Column[] = [];
-  t.roles.factors.forEach((name, f) => cols.push({ name, values: Array.from({ length: count }, (_, i) => t.factorValues[f][at(i)]), type: "string" }));
-  t.roles.inputs.forEach((name, j) => cols.push({ name, values: Array.from({ length: count }, (_, i) => t.inputs[at(i) * d + j]) }));
-  return cols;
-}
-
 const num = (v: number) => (Number.isFinite(v) ? v : null);
-const bool = (v: boolean) => String(v);
-
-function tableColumns(t: ConfigTable, rows: SampleSizeRow[], o: SampleSizeOptions, full?: SampleSizeRow[]): Column[] {
-  const cols = keyColumns(t, rows.length, (i) => i);
-  cols.push({ name: "n", values: Int32Array.from(rows, (r) => r.n), type: "int" });
-  cols.push({ name: "family", values: rows.map((r) => r.family), type: "string" });
-  cols.push({ name: "k", values: Int32Array.from(rows, (r) => r.k), type: "int" });
-  cols.push({ name: "floor_bound", values: rows.map((r) => bool(r.floorBound)), type: "string" });
-  cols.push({ name: "fallback", values: rows.map((r) => bool(r.fallback)), type: "string" });
-  if (o.stats.includes("q")) {
-    o.qs.forEach((q, i) => {
-      const L = levelName(q);
-      cols.push({ name: `x_q${L}`, values: rows.map((r) => num(r.quantiles[i].xq)) });
-      cols.push({ name: `se1_q${L}`, values: rows.map((r) => num(r.quantiles[i].se1)) });
-      cols.push({ name: `gamma1_q${L}`, values: rows.map((r) => num(r.quantiles[i].gamma1)) });
-      cols.push({ name: `gamma_q${L}`, values: rows.map((r) => num(r.quantiles[i].gammaN)) });
-      o.taus.forEach((tau, j) => cols.push({ name: `nneeded_q${L}_t${levelName(tau)}`, values: rows.map((r) => num(r.quantiles[i].needed[j])) }));
-    });
-    o.taus.forEach((tau, j) => cols.push({ name: `nneeded_t${levelName(tau)}`, values: rows.map((r) => num(r.needed[j])) }));
-    if (full) o.taus.forEach((tau, j) => cols.push({ name: `full_nneeded_t${levelName(tau)}`, values: full.map((r) => num(r.needed[j])) }));
-  }
-  if (o.stats.some((s) => s !== "q")) {
-    cols.push({ name: "cv", values: rows.map((r) => num(r.cv)) });
-    cols.push({ name: "kurtosis", values: rows.map((r) => num(r.kurtosis)) });
-  }
-  if (o.stats.includes("mean")) cols.push({ name: "nneeded_mean", values: rows.map((r) => num(r.neededMean)) });
-  if (o.stats.includes("sd")) cols.push({ name: "nneeded_sd", values: rows.map((r) => num(r.neededSd)) });
-  if (o.stats.includes("var")) cols.push({ name: "nneeded_var", values: rows.map((r) => num(r.neededVar)) });
-  cols.push({ name: "singular_information", values: rows.map((r) => bool(r.singularInformation)), type: "string" });
-  cols.push({ name: "quadrature_inexact", values: rows.map((r) => bool(r.quadratureInexact)), type: "string" });
-  cols.push({ name: "x_q_at_center", values: rows.map((r) => bool(r.xqAtCenter)), type: "string" });
-  cols.push({ name: "too_few_runs", values: rows.map((r) => bool(r.tooFewRuns)), type: "string" });
-  return cols;
-}
-
-function curveColumns(t: ConfigTable, rows: SampleSizeRow[], ns: number[]): Column[] {
-  const at: number[] = [], q: number[] = [], n: number[] = [], g: (number | null)[] = [];
-  rows.forEach((r, c) => {
-    for (const x of r.quantiles)
-      for (const m of ns) {
-        at.push(c);
-        q.push(x.q);
-        n.push(m);
-        g.push(num(gammaQ(x.se1, x.xq, r.center, m)));
-      }
-  });
-  return [...keyColumns(t, at.length, (i) => at[i]), { name: "q", values: q }, { name: "n", values: Int32Array.from(n), type: "int" }, { name: "gamma_q", values: g }];
-}
 
 function median(v: number[]): number {
   const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
