@@ -201,6 +201,33 @@ describe.skipIf(!existsSync(cli))("varmap convergence (CLI)", () => {
   });
 });
 
+describe.skipIf(!existsSync(cli))("samplesize and convergence on the job engine", () => {
+  it("an --out directory (whole, or two shards merged) writes the same tables as the direct path", () => {
+    const dir = tmp();
+    const data = dataset(dir, { runs: 30 });
+    const verbs: [string, string[], string][] = [
+      ["samplesize", ["--families", "normal,gamma", "--kmax", "2", "--n", "1,10"], "samplesize.csv"],
+      ["convergence", ["--reps-subsets", "20", "--ci", "mean"], "convergence.csv"],
+    ];
+    for (const [verb, extra, table] of verbs) {
+      const direct = join(dir, `${verb}.csv`), dcurves = join(dir, `${verb}-curves.csv`);
+      const base = [verb, data, ...ROLES, ...extra, "--quiet"];
+      expect(run([...base, "--out", direct, "--curves", dcurves]).status).toBe(0);
+      const whole = join(dir, `${verb}-job`);
+      const w = run([...base, "--out", whole, "--curves", "curves.csv", "--workers", "2"]);
+      expect(w.status, w.stderr).toBe(0);
+      expect(readFileSync(join(whole, table), "utf8")).toBe(readFileSync(direct, "utf8"));
+      expect(readFileSync(join(whole, "curves.csv"), "utf8")).toBe(readFileSync(dcurves, "utf8"));
+      const shards = [1, 2].map((i) => join(dir, `${verb}-s${i}`));
+      shards.forEach((sd, i) => expect(run([...base, "--out", sd, "--curves", "curves.csv", "--shard", `${i + 1}/2`, "--workers", "0"]).status).toBe(0));
+      const merged = join(dir, `${verb}-merged`);
+      const m = run(["merge", ...shards, "--out", merged]);
+      expect(m.status, m.stderr).toBe(0);
+      expect(readFileSync(join(merged, table), "utf8")).toBe(readFileSync(direct, "utf8"));
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!existsSync(cli) || !hasShared)("convergence on the MOANA fread map (A.5 item 9)", () => {
   const fread = () => dataPath("moana-cfq-noop-fread.csv");
   it("median m75/m90 = 24/32 (sd CI) and 25/33 (mean CI) ±1 with 50 averaged subsets, seed 1", () => {

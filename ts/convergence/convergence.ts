@@ -157,6 +157,8 @@ export interface ConvergenceResult {
   flat: boolean;
   /** Runs needed for a relative half-width ≤ precision (may exceed N). */
   needed: number;
+  /** Relative half-width at N: W(N)/(2|x̄|) (mean) or W(N)/(2s) (sd). */
+  relHalfWidthN: number;
 }
 
 /** The measured convergence of one configuration's runs (N ≥ m0 + 2 checked by the caller). */
@@ -184,6 +186,7 @@ export function measureConvergence(runs: ArrayLike<number>, o: ConvergenceOption
     points: o.levels.map((l) => convergencePoint(c, o.m0, l)),
     analytic: analyticPoints(o.kind, o.m0, N, o.level, o.levels),
     needed: runsNeededForPrecision(o.kind, sN / mean, o.precision, o.level),
+    relHalfWidthN: w[len - 1] / (2 * (o.kind === "mean" ? Math.abs(mean) : sN)),
   };
 }
 

@@ -4,8 +4,9 @@ import type { AnyJob } from "../pool/job.js";
 import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
 import { job as samplesize } from "./samplesize.js";
+import { job as convergence } from "./convergence.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, samplesize];
+export const JOBS: readonly AnyJob[] = [cv, refit, samplesize, convergence];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

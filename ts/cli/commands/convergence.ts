@@ -4,11 +4,15 @@
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { writeTable, type Column } from "../../data/write.js";
-import type { ConfigTable } from "../../data/types.js";
+import { writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import { ciFactors, convergenceCurve, convergencePoint, measureConvergence, type CiKind, type ConvergenceOptions, type ConvergenceResult, type SubsetMode } from "../../convergence/convergence.js";
-import { predictCurves, type CurveMode } from "../../convergence/predict.js";
+import type { CiKind, ConvergenceOptions, SubsetMode } from "../../convergence/convergence.js";
+import type { CurveMode } from "../../convergence/predict.js";
+import { mapSpec } from "../../convergence/outputs.js";
+import { convergenceFingerprint, convergenceOutputs, job as convergenceJob, measureChunk, type ConvergencePlan } from "../../jobs/convergence.js";
+import { keysOf } from "../../mixture/samplesize-table.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { sharedCopy } from "../../pool/threads.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
 import { choice, integer, level, numberList, positiveNumber } from "../samplesize-options.js";
 
@@ -35,6 +39,9 @@ export function register(program: Command): void {
     .option("--out <path>", "convergence table (.csv, .json or .parquet)")
     .option("--curves <file>", "long table: key, m, w, lower, upper, c, w_pred, c_pred, err")
     .option("--seed <s>", "seed of subsets and divisions", "1")
+    .option("--workers <n>", "worker threads with an --out directory (default: one per core)")
+    .option("--shard <i/N>", "with an --out directory: run only the i-th of N slices of the configurations (combine with `varmap merge`)")
+    .option("--no-resume", "with an --out directory: discard the results already there and start over")
     .option("--json", "print a summary as JSON on stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (file: string, opts: Opts) => {
@@ -71,11 +78,15 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
     pred = { method, p, reps: integer(opts.reps, "--reps", 1, 100_000), mode: choice(opts.predictCurve, "--predict-curve", ["per-m", "plug-in"] as const) };
   }
   if (!opts.out && !opts.json && !opts.curves) throw new VarmapError("E_USAGE", "no output", { remedy: "give --out convergence.csv (and optionally --curves curves.csv), or --json" });
+  // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
+  const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
+  if (opts.shard !== undefined && !jobDir) throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
+  const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence") : undefined;
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
 
   const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
   const t = data.table;
-  const M = (c: number) => Math.min(t.offsets[c + 1] - t.offsets[c], o.to ?? Infinity) - o.m0 + 1;
+  const len = (c: number) => Math.min(t.offsets[c + 1] - t.offsets[c], o.to ?? Infinity) - o.m0 + 1;
   for (let c = 0; c < t.count; c++) {
     const N = t.offsets[c + 1] - t.offsets[c];
     if (N < o.m0 + 2)
@@ -84,137 +95,34 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
         remedy: `lower --from (e.g. --from ${Math.max(2, N - 2)}), or select configurations with enough runs using --where`,
       });
   }
-  const results: ConvergenceResult[] = [];
-  for (let c = 0; c < t.count; c++) results.push(measureConvergence(t.runs.subarray(t.offsets[c], t.offsets[c + 1]), o, c));
-
-  // Predicted curves per map (configurations must share one curve length within a map)
-  const predicted = new Map<number, { w: Float64Array[]; extrapolated: boolean; count: number }>();
-  const summaryPred: Record<string, unknown> = {};
-  if (pred) {
-    const errsAtN: number[] = [];
+  if (pred)
     for (const map of data.maps) {
       const ids = map.ids as number[];
-      const len = M(ids[0]);
-      if (ids.some((c) => M(c) !== len))
+      if (ids.some((c) => len(c) !== len(ids[0])))
         throw new VarmapError("E_USAGE", `the configurations of map ${JSON.stringify(map.key)} have different run counts`, {
           remedy: "give --to so that every configuration's curve has the same length",
         });
-      const W = new Float64Array(map.rows * len);
-      ids.forEach((c, r) => W.set(results[c].w, r * len));
-      const factor = Float64Array.from({ length: len }, (_, j) => ciFactors(o.kind, o.m0 + j, o.level).width);
-      const curves = predictCurves(map, W, len, factor, { ...pred, seed: o.seed });
-      for (const div of curves.divisions)
-        div.test.forEach((r, i) => {
-          const c = ids[r];
-          const w = div.w.slice(i * len, (i + 1) * len);
-          const e = predicted.get(c) ?? { w: [], extrapolated: false, count: 0 };
-          e.w.push(w);
-          e.extrapolated ||= div.extrapolated[i];
-          e.count++;
-          predicted.set(c, e);
-          errsAtN.push(Math.abs(w[len - 1] - results[c].w[len - 1]) / results[c].w[len - 1]);
-        });
     }
-    summaryPred.method = pred.method;
-    summaryPred.p = pred.p;
-    summaryPred.divisions = pred.reps;
-    summaryPred.predictedConfigurations = predicted.size;
-    summaryPred.widthAREatN = mean(errsAtN);
-  }
-
-  const columns = tableColumns(t, results, o, pred ? predicted : undefined);
-  const curves = opts.curves ? curveColumns(t, results, pred ? predicted : undefined) : undefined;
-  if (opts.out) await writeTable(String(opts.out), columns);
-  if (curves) await writeTable(String(opts.curves), curves);
-  const summary = {
-    configurations: t.count,
-    ci: o.kind,
-    level: o.level,
-    m0: o.m0,
-    subsets: o.mode,
-    median: Object.fromEntries(o.levels.map((l, i) => [`m_${l}`, median(results.map((r) => r.points[i]))])),
-    analyticMedian: Object.fromEntries(o.levels.map((l, i) => [`m_${l}`, median(results.map((r) => r.analytic[i]))])),
-    medianNeededPrecision: median(results.map((r) => r.needed)),
-    flat: results.filter((r) => r.flat).length,
-    ...(pred ? { predict: summaryPred } : {}),
+  const keys = keysOf(t);
+  const plan: ConvergencePlan = {
+    format: "varmap-job", version: 1, verb: "convergence",
+    fingerprint: convergenceFingerprint(t.runs, t.offsets, keys.values),
+    options: o, predict: pred ?? null, maps: pred ? data.maps.map(mapSpec) : null,
+    keys: { factors: keys.factors, inputs: keys.inputs }, configs: t.count,
+    chunk: Math.max(16, Math.min(256, Math.ceil(t.count / 64))), curves: opts.curves !== undefined,
   };
-  note?.(`${t.count} configuration(s): median ${o.levels.map((l, i) => `m_${l} = ${summary.median[`m_${l}`]} (analytic ${summary.analyticMedian[`m_${l}`]})`).join(", ")}${pred ? `; ${pred.method} width ARE at N = ${((summaryPred.widthAREatN as number) * 100).toFixed(2)}%` : ""}`);
-  if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-}
-
-function mean(v: number[]): number {
-  const f = v.filter((x) => Number.isFinite(x));
-  return f.length ? f.reduce((s, x) => s + x, 0) / f.length : NaN;
-}
-
-function median(v: number[]): number {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
-}
-
-/** The mean predicted curve of a configuration (over the divisions that held it out). */
-function meanCurve(e: { w: Float64Array[] }): Float64Array {
-  const out = new Float64Array(e.w[0].length);
-  for (const w of e.w) for (let j = 0; j < out.length; j++) out[j] += w[j] / e.w.length;
-  return out;
-}
-
-const num = (v: number) => (Number.isFinite(v) ? v : null);
-
-function keyColumns(t: ConfigTable, count: number, at: (i: number) => number): Column[] {
-  const d = t.roles.inputs.length;
-  const cols: Column[] = [];
-  t.roles.factors.forEach((name, f) => cols.push({ name, values: Array.from({ length: count }, (_, i) => t.factorValues[f][at(i)]), type: "string" }));
-  t.roles.inputs.forEach((name, j) => cols.push({ name, values: Array.from({ length: count }, (_, i) => t.inputs[at(i) * d + j]) }));
-  return cols;
-}
-
-function tableColumns(t: ConfigTable, rs: ConvergenceResult[], o: ConvergenceOptions, predicted?: Map<number, { w: Float64Array[]; extrapolated: boolean }>): Column[] {
-  const cols = keyColumns(t, rs.length, (i) => i);
-  cols.push({ name: "N", values: Int32Array.from(rs, (r) => r.N), type: "int" });
-  cols.push({ name: "m0", values: Int32Array.from(rs, (r) => r.m0), type: "int" });
-  cols.push({ name: "w_m0", values: rs.map((r) => num(r.w[0])) });
-  cols.push({ name: "w_N", values: rs.map((r) => num(r.w[r.w.length - 1])) });
-  o.levels.forEach((l, i) => cols.push({ name: `m_${l}`, values: rs.map((r) => num(r.points[i])) }));
-  o.levels.forEach((l, i) => cols.push({ name: `analytic_m_${l}`, values: rs.map((r) => num(r.analytic[i])) }));
-  cols.push({ name: "nneeded_precision", values: rs.map((r) => num(r.needed)) });
-  cols.push({ name: "flat", values: rs.map((r) => String(r.flat)), type: "string" });
-  if (predicted) {
-    const curve = (c: number) => (predicted.has(c) ? meanCurve(predicted.get(c)!) : undefined);
-    const curves = rs.map((_, c) => curve(c));
-    o.levels.forEach((l) =>
-      cols.push({ name: `pred_m_${l}`, values: curves.map((w) => (w ? num(convergencePoint(convergenceCurve(w), o.m0, l)) : null)) }),
-    );
-    const errs = curves.map((w, c) => (w ? Array.from(w, (v, j) => Math.abs(v - rs[c].w[j]) / rs[c].w[j]) : undefined));
-    cols.push({ name: "mean_err", values: errs.map((e) => (e ? num(e.reduce((s, x) => s + x, 0) / e.length) : null)) });
-    cols.push({ name: "max_err", values: errs.map((e) => (e ? num(Math.max(...e)) : null)) });
-    cols.push({ name: "extrapolated", values: rs.map((_, c) => (predicted.has(c) ? String(predicted.get(c)!.extrapolated) : null)), type: "string" });
+  const ctx = { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values };
+  if (jobDir && jobOpts) {
+    const s = await runJob(convergenceJob, ctx, jobOpts);
+    if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+    else if (s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
+    return;
   }
-  return cols;
+  const out = convergenceOutputs(plan, measureChunk(ctx, 0, t.count), keys.values);
+  // Everything is computed before anything is written.
+  if (opts.out) await writeTable(String(opts.out), out.table);
+  if (out.curves) await writeTable(String(opts.curves), out.curves);
+  const sm = out.summary;
+  note?.(`${t.count} configuration(s): median ${o.levels.map((l) => `m_${l} = ${sm.median[`m_${l}`]} (analytic ${sm.analyticMedian[`m_${l}`]})`).join(", ")}${sm.predict ? `; ${sm.predict.method} width ARE at N = ${(sm.predict.widthAREatN * 100).toFixed(2)}%` : ""}`);
+  if (opts.json) process.stdout.write(JSON.stringify(sm, null, 2) + "\n");
 }
-
-function curveColumns(t: ConfigTable, rs: ConvergenceResult[], predicted?: Map<number, { w: Float64Array[] }>): Column[] {
-  const at: number[] = [], m: number[] = [], w: (number | null)[] = [], lo: (number | null)[] = [], hi: (number | null)[] = [], c: (number | null)[] = [];
-  const wp: (number | null)[] = [], cp: (number | null)[] = [], err: (number | null)[] = [];
-  rs.forEach((r, ci) => {
-    const p = predicted?.has(ci) ? meanCurve(predicted.get(ci)!) : undefined;
-    const pc = p ? convergenceCurve(p) : undefined;
-    for (let j = 0; j < r.m.length; j++) {
-      at.push(ci);
-      m.push(r.m[j]);
-      w.push(num(r.w[j]));
-      lo.push(num(r.lower[j]));
-      hi.push(num(r.upper[j]));
-      c.push(num(r.c[j]));
-      wp.push(p ? num(p[j]) : null);
-      cp.push(pc ? num(pc[j]) : null);
-      err.push(p ? num(Math.abs(p[j] - r.w[j]) / r.w[j]) : null);
-    }
-  });
-  const cols = [...keyColumns(t, at.length, (i) => at[i]), { name: "m", values: Int32Array.from(m), type: "int" as const }, { name: "w", values: w }, { name: "lower", values: lo }, { name: "upper", values: hi }, { name: "c", values: c }];
-  if (predicted) cols.push({ name: "w_pred", values: wp }, { name: "c_pred", values: cp }, { name: "err", values: err });
-  return cols;
-}
-
-
