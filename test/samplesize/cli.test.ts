@@ -195,7 +195,7 @@ describe.skipIf(!existsSync(cli))("varmap convergence (CLI)", () => {
     const r = run(["convergence", dataset(dir), ...ROLES, "--out", out, "--curves", curves, "--reps-subsets", "20", "--quiet"]);
     expect(r.status, r.stderr).toBe(0);
     const rows = csv(out);
-    expect(Object.keys(rows[0])).toEqual(["g", "x", "N", "m0", "w_m0", "w_N", "m_0.75", "m_0.9", "analytic_m_0.75", "analytic_m_0.9", "nneeded_precision", "flat"]);
+    expect(Object.keys(rows[0])).toEqual(["g", "x", "N", "m0", "w_m0", "w_N", "m_0.75", "m_0.9", "analytic_m_0.75", "analytic_m_0.9", "nneeded_precision", "rel_halfwidth_N", "flat"]);
     expect(rows.every((x) => x["analytic_m_0.75"] === "24" && x["analytic_m_0.9"] === "32")).toBe(true);
     expect(csv(curves).length).toBe(4 * 31);
   });
@@ -239,6 +239,17 @@ describe.skipIf(!existsSync(cli) || !hasShared)("convergence on the MOANA fread 
       expect(Math.abs(s.median["m_0.75"] - m75)).toBeLessThanOrEqual(1);
       expect(Math.abs(s.median["m_0.9"] - m90)).toBeLessThanOrEqual(1);
     }
+  }, 60_000);
+  it("what MOANA's 40 runs buy (A.5 item 11): median ±14.9% on the mean at 95%, ±5% needs a median of 339 runs, 7.5% reach it", () => {
+    const dir = tmp();
+    const out = join(dir, "m95.csv");
+    const r = run(["convergence", fread(), "--preset", "moana", "--ci", "mean", "--level", "0.95", "--precision", "0.05", "--reps-subsets", "5", "--out", out, "--json", "--quiet"]);
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.medianRelHalfWidthN).toBeCloseTo(0.149, 3);
+    expect(Math.abs(s.medianNeededPrecision - 339)).toBeLessThanOrEqual(1);
+    const need = csv(out).map((x) => Number(x.nneeded_precision));
+    expect(need.filter((v) => v <= 40).length / need.length).toBeCloseTo(0.075, 3);
   }, 60_000);
   it("--predict delaunay --p 0.9: the width ARE at m = N is within ±1.5 points of the fread sd ARE (7.62%)", () => {
     const r = run(["convergence", fread(), "--preset", "moana", "--predict", "delaunay", "--p", "0.9", "--reps", "20", "--reps-subsets", "50", "--json", "--quiet"]);

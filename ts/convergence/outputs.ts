@@ -90,6 +90,7 @@ export function convergenceColumns(k: TableKeys, rs: ConvergenceResult[], o: Con
   o.levels.forEach((l, i) => cols.push({ name: `m_${l}`, values: rs.map((r) => num(r.points[i])) }));
   o.levels.forEach((l, i) => cols.push({ name: `analytic_m_${l}`, values: rs.map((r) => num(r.analytic[i])) }));
   cols.push({ name: "nneeded_precision", values: rs.map((r) => num(r.needed)) });
+  cols.push({ name: "rel_halfwidth_N", values: rs.map((r) => num(r.relHalfWidthN)) });
   cols.push({ name: "flat", values: rs.map((r) => String(r.flat)), type: "string" });
   if (predicted) {
     const curves = rs.map((_, c) => (predicted.has(c) ? meanCurve(predicted.get(c)!) : undefined));
