@@ -8,6 +8,7 @@ import {
   bootstrapQuantileSE, deltaQuantileSE, fisherEmpirical, fisherExpected, gammaQ, gammaShapeCdfDerivative, mixtureQuantile,
   mixtureScore, orderStatisticSE1, quantileGradient,
 } from "../../ts/mixture/samplesize.js";
+import { integrateVector } from "../../ts/mixture/quadrature.js";
 import { gammaP } from "../../ts/mixture/families.js";
 
 const TABLE7 = new Mixture("normal", [0.03977, 0.96023], [1.6023, -0.06634], [2.3462, 0.8376]);
@@ -153,5 +154,22 @@ describe("delta vs bootstrap (A.5 item 8)", () => {
 describe("mean runs needed (A.5 item 10)", () => {
   it("CV 0.02, 0.1, 0.2, 0.5 → 3, 18, 64, 387 runs (ε = 0.05, 95%)", () => {
     expect([0.02, 0.1, 0.2, 0.5].map((cv) => meanRunsNeededCI(cv, 0.05, 0.95))).toEqual([3, 18, 64, 387]);
+  });
+});
+
+describe("large gamma shapes (the log-scale score path)", () => {
+  it("the information from v = log x equals an integral over x of the direct score, to 1e-8", () => {
+    const m = new Mixture("gamma", [0.3, 0.7], [50, 400], [0.02, 0.0026]);
+    const info = fisherExpected(m);
+    const P = info.P, s = new Float64Array(P);
+    const direct = integrateVector((x, out) => {
+      const lf = mixtureScore(m, x, s);
+      const f = Math.exp(lf);
+      let t = 0;
+      for (let i = 0; i < P; i++) for (let j = 0; j < P; j++) out[t++] = s[i] * s[j] * f;
+    }, P * P, [0.3, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.2, 2.5], { relTol: 1e-12 });
+    let scale = 0;
+    for (const v of info.I) scale = Math.max(scale, Math.abs(v));
+    for (let i = 0; i < P * P; i++) expect(Math.abs(info.I[i] - direct.value[i]) / scale).toBeLessThan(1e-8);
   });
 });

@@ -38,8 +38,6 @@ function bFactor(b: number, scale: BScale): number {
   return scale === "natural" ? 1 : scale === "variance" ? 1 / (2 * b) : b;
 }
 
-const isLogFamily = (f: FamilyName) => f !== "normal" && f !== "gamma";
-
 /** Derivative h′(z) of the standardized log-density of log x for the four log families. */
 function hPrime(f: FamilyName, z: number): number {
   switch (f) {
@@ -142,26 +140,70 @@ export function quantileGradient(m: Mixture, q: number, bScale: BScale = "natura
   return { q, xq, f, g };
 }
 
-/** Score s = ∇_θ log f(x) into out (length P); returns log f(x). Posterior weights in log space. */
-export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: BScale = "natural", lpj = new Float64Array(m.k)): number {
+/** Standardized log-density h(z) of log x for the four log families (as in families.ts). */
+function hLog(f: FamilyName, z: number): number {
+  switch (f) {
+    case "lognormal":
+      return -LOG_SQRT_2PI - 0.5 * z * z;
+    case "weibull":
+      return z - Math.exp(z);
+    case "loglogistic":
+      return -Math.abs(z) - 2 * Math.log1p(Math.exp(-Math.abs(z)));
+    case "frechet":
+      return -z - Math.exp(-z);
+    default:
+      throw new Error(`hLog: ${f} is not a log family`);
+  }
+}
+const LOG_SQRT_2PI = 0.9189385332046728;
+
+/**
+ * Gamma log-density at x = e^v for shapes ≥ 15, from t = v − log(aβ) (log1p(u) = t exactly for u = x/(aβ) − 1):
+ * the Stirling form of gammaLogpdf without the rounding of exp(v), which matters for very narrow components.
+ */
+function gammaLogpdfFromLog(v: number, a: number, b: number): number {
+  const t = v - Math.log(a * b);
+  const xi = 1 / a, x2 = xi * xi;
+  const tail = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
+  return 0.5 * Math.log(a) - LOG_SQRT_2PI - tail - a * (Math.expm1(t) - t) - v;
+}
+
+/** log a − ψ(a) for a ≥ 15 by its asymptotic series (no cancellation for large a). */
+function logMinusDigamma(a: number): number {
+  const xi = 1 / a, x2 = xi * xi;
+  return 0.5 * xi + x2 * (1 / 12 - x2 * (1 / 120 - x2 * (1 / 252 - x2 * (1 / 240 - x2 * (1 / 132)))));
+}
+
+/**
+ * Score s = ∇_θ log f(x) into out (length P); returns log f(x). Posterior weights in log space. For the log
+ * families, `logx` (when given) is used as log x: the quadrature runs in v = log x, and log(exp(v)) would add
+ * rounding noise of |v|·ε/σ to z, which for a narrow component is far above the quadrature's tolerance.
+ */
+export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: BScale = "natural", lpj = new Float64Array(m.k), logx?: number): number {
   const k = m.k, fam = m.family.name, F = m.family;
+  const logFam = fam !== "normal" && fam !== "gamma";
+  const lx = logFam ? (logx ?? (x > 0 ? Math.log(x) : -Infinity)) : 0;
+  // lpj[j] = log f_j(x) first (component densities), the maximum of log π_j f_j tracked alongside
   let mx = -Infinity;
   for (let j = 0; j < k; j++) {
-    lpj[j] = Math.log(m.w[j]) + F.logpdf(x, m.a[j], m.b[j]);
-    if (lpj[j] > mx) mx = lpj[j];
+    if (logFam) lpj[j] = lx === -Infinity ? -Infinity : hLog(fam, (lx - m.a[j]) / m.b[j]) - Math.log(m.b[j]) - lx;
+    else if (fam === "gamma" && logx !== undefined && m.a[j] >= 15) lpj[j] = gammaLogpdfFromLog(logx, m.a[j], m.b[j]);
+    else lpj[j] = F.logpdf(x, m.a[j], m.b[j]);
+    const v = Math.log(m.w[j]) + lpj[j];
+    if (v > mx) mx = v;
   }
   if (mx === -Infinity) {
     out.fill(0);
     return -Infinity;
   }
   let sum = 0;
-  for (let j = 0; j < k; j++) sum += Math.exp(lpj[j] - mx);
+  for (let j = 0; j < k; j++) sum += Math.exp(Math.log(m.w[j]) + lpj[j] - mx);
   const lf = mx + Math.log(sum);
   // s_{π_j} = (f_j − f_k)/f = w_j/π_j − w_k/π_k with w_j = π_j f_j / f the posterior weight
-  const ratioK = Math.exp(F.logpdf(x, m.a[k - 1], m.b[k - 1]) - lf);
-  for (let j = 0; j < k - 1; j++) out[j] = Math.exp(F.logpdf(x, m.a[j], m.b[j]) - lf) - ratioK;
+  const ratioK = Math.exp(lpj[k - 1] - lf);
+  for (let j = 0; j < k - 1; j++) out[j] = Math.exp(lpj[j] - lf) - ratioK;
   for (let j = 0; j < k; j++) {
-    const w = Math.exp(lpj[j] - lf);
+    const w = m.w[j] * Math.exp(lpj[j] - lf);
     if (w === 0) {
       // far in another component's tail: no weight (and the log-family h′ may overflow there: 0·∞)
       out[k - 1 + j] = 0;
@@ -174,11 +216,16 @@ export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: B
       const z = (x - a) / b;
       da = z / b;
       db = (z * z - 1) / b;
+    } else if (fam === "gamma" && logx !== undefined && a >= 15) {
+      // from t = log(x/(aβ)) without forming x: log(x/β) − ψ(a) = t + (log a − ψ(a)), (x/β − a)/β = a·expm1(t)/β
+      const t = logx - Math.log(a * b);
+      da = t + logMinusDigamma(a);
+      db = (a * Math.expm1(t)) / b;
     } else if (fam === "gamma") {
       da = Math.log(x / b) - digamma(a);
       db = (x / b - a) / b;
     } else {
-      const z = (Math.log(x) - a) / b;
+      const z = (lx - a) / b;
       const hp = hPrime(fam, z);
       da = -hp / b;
       db = -(1 + z * hp) / b;
@@ -212,7 +259,7 @@ export function fisherExpected(m: Mixture, bScale: BScale = "natural"): FisherIn
   const logV = fam !== "normal";
   const integrand = (v: number, out: Float64Array) => {
     const x = logV ? Math.exp(v) : v;
-    const lf = mixtureScore(m, x, s, bScale, lpj);
+    const lf = mixtureScore(m, x, s, bScale, lpj, logV ? v : undefined);
     const dens = lf === -Infinity ? 0 : Math.exp(lf + (logV ? v : 0));
     let t = 0;
     for (let i = 0; i < P; i++) {

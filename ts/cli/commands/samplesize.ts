@@ -10,7 +10,7 @@ import { VarmapError } from "../../errors.js";
 import { parseFamilies, parseStarts, type MixtureFitRow } from "../../mixture/fit.js";
 import { fitMixturesParallel } from "../../mixture/parallel.js";
 import { configKey, readFitsFile } from "../../mixture/fits-file.js";
-import { chooseFit, levelName, parseModelChoice, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../../mixture/samplesize-config.js";
+import { chooseFit, parseModelChoice, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../../mixture/samplesize-config.js";
 import { curveColumns, keysOf, samplesizeColumns } from "../../mixture/samplesize-table.js";
 import { deltaQuantileSE, gammaQ, quantileRunsNeeded, type CenterKind, type InformationKind } from "../../mixture/samplesize.js";
 import { parseWorkers } from "../../pool/pool.js";
