@@ -173,3 +173,14 @@ describe("large gamma shapes (the log-scale score path)", () => {
     for (let i = 0; i < P * P; i++) expect(Math.abs(info.I[i] - direct.value[i]) / scale).toBeLessThan(1e-8);
   });
 });
+
+import { configStats, minRunsFor, statValues } from "../../ts/data/stats.js";
+describe("--stat cv (spec A.4)", () => {
+  it("is sd/mean per configuration and needs 2 runs", () => {
+    const s = configStats({ count: 2, runs: Float64Array.from([1, 2, 3, 10, 14]), offsets: Int32Array.from([0, 3, 5]) });
+    const cv = statValues(s, "cv");
+    expect(cv[0]).toBeCloseTo(1 / 2, 15);
+    expect(cv[1]).toBeCloseTo(Math.sqrt(8) / 12, 15);
+    expect(minRunsFor("cv")).toBe(2);
+  });
+});
