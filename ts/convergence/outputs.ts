@@ -31,10 +31,19 @@ export function mapSpec(m: VariabilityMap): MapSpec {
 /** Per held-out configuration: its predicted curves (one per division that held it out), extrapolated or not. */
 export type Predicted = Map<number, { w: Float64Array[]; extrapolated: boolean }>;
 
-/** Predicted curves of every map's held-out configurations, and the width ARE at m = N over all of them. */
-export function predictAll(maps: MapSpec[], results: ConvergenceResult[], o: ConvergenceOptions, pred: PredictOptions): { predicted: Predicted; widthAREatN: number } {
+/**
+ * Predicted curves of every map's held-out configurations, the width ARE at m = N over all of them, and the AREs of
+ * the interval's endpoints at N (the centre — the mean for --ci mean — predicted by the same method on the same
+ * divisions; for --ci sd the endpoints are proportional to s, so their AREs equal the width's).
+ */
+export function predictAll(
+  maps: MapSpec[],
+  results: ConvergenceResult[],
+  o: ConvergenceOptions,
+  pred: PredictOptions,
+): { predicted: Predicted; widthAREatN: number; lowerAREatN: number; upperAREatN: number } {
   const predicted: Predicted = new Map();
-  const errs: number[] = [];
+  const errs: number[] = [], errLo: number[] = [], errHi: number[] = [];
   for (const spec of maps) {
     const ids = spec.ids;
     const len = results[ids[0]].w.length;
@@ -47,7 +56,10 @@ export function predictAll(maps: MapSpec[], results: ConvergenceResult[], o: Con
       normalization: spec.normalization, stat: "sd", y: new Float64Array(ids.length), ids,
     };
     const curves = predictCurves(map, W, len, factor, { ...pred, seed: o.seed });
-    for (const div of curves.divisions)
+    // the interval's centre at N (the mean, or the sd's interval midpoint), on the same divisions (same keys)
+    const centre = (c: number) => 0.5 * (results[c].lower[len - 1] + results[c].upper[len - 1]);
+    const centres = predictCurves(map, Float64Array.from(ids, centre), 1, Float64Array.of(1), { ...pred, mode: "per-m", seed: o.seed });
+    curves.divisions.forEach((div, d) =>
       div.test.forEach((r, i) => {
         const c = ids[r];
         const w = div.w.slice(i * len, (i + 1) * len);
@@ -56,9 +68,14 @@ export function predictAll(maps: MapSpec[], results: ConvergenceResult[], o: Con
         e.extrapolated ||= div.extrapolated[i];
         predicted.set(c, e);
         errs.push(Math.abs(w[len - 1] - results[c].w[len - 1]) / results[c].w[len - 1]);
-      });
+        const cHat = centres.divisions[d].w[i];
+        const lo = results[c].lower[len - 1], hi = results[c].upper[len - 1];
+        errLo.push(Math.abs(cHat - w[len - 1] / 2 - lo) / Math.abs(lo));
+        errHi.push(Math.abs(cHat + w[len - 1] / 2 - hi) / Math.abs(hi));
+      }),
+    );
   }
-  return { predicted, widthAREatN: mean(errs) };
+  return { predicted, widthAREatN: mean(errs), lowerAREatN: mean(errLo), upperAREatN: mean(errHi) };
 }
 
 function mean(v: number[]): number {
@@ -126,7 +143,11 @@ export function convergenceCurveColumns(k: TableKeys, rs: ConvergenceResult[], p
   return cols;
 }
 
-export function convergenceSummary(rs: ConvergenceResult[], o: ConvergenceOptions, pred?: PredictOptions & { widthAREatN: number; predictedConfigurations: number }) {
+export function convergenceSummary(
+  rs: ConvergenceResult[],
+  o: ConvergenceOptions,
+  pred?: PredictOptions & { widthAREatN: number; lowerAREatN: number; upperAREatN: number; predictedConfigurations: number },
+) {
   return {
     configurations: rs.length,
     ci: o.kind,
@@ -138,6 +159,6 @@ export function convergenceSummary(rs: ConvergenceResult[], o: ConvergenceOption
     medianNeededPrecision: median(rs.map((r) => r.needed)),
     medianRelHalfWidthN: median(rs.map((r) => r.relHalfWidthN)),
     flat: rs.filter((r) => r.flat).length,
-    ...(pred ? { predict: { method: pred.method, p: pred.p, divisions: pred.reps, curve: pred.mode, predictedConfigurations: pred.predictedConfigurations, widthAREatN: pred.widthAREatN } } : {}),
+    ...(pred ? { predict: { method: pred.method, p: pred.p, divisions: pred.reps, curve: pred.mode, predictedConfigurations: pred.predictedConfigurations, widthAREatN: pred.widthAREatN, lowerAREatN: pred.lowerAREatN, upperAREatN: pred.upperAREatN } } : {}),
   };
 }

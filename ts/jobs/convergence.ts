@@ -74,7 +74,7 @@ export function convergenceOutputs(plan: ConvergencePlan, results: ConvergenceRe
   if (plan.predict && plan.maps) {
     const p = predictAll(plan.maps, results, plan.options, plan.predict);
     predicted = p.predicted;
-    pred = { ...plan.predict, widthAREatN: p.widthAREatN, predictedConfigurations: p.predicted.size };
+    pred = { ...plan.predict, widthAREatN: p.widthAREatN, lowerAREatN: p.lowerAREatN, upperAREatN: p.upperAREatN, predictedConfigurations: p.predicted.size };
   }
   return {
     table: convergenceColumns(keys, results, plan.options, predicted),
