@@ -184,3 +184,15 @@ describe("--stat cv (spec A.4)", () => {
     expect(minRunsFor("cv")).toBe(2);
   });
 });
+
+import { mixtureKurtosis } from "../../ts/mixture/samplesize.js";
+describe("--moments model: the mixture's kurtosis", () => {
+  it("is 3 for a normal, the closed form for a lognormal, ∞ without a fourth moment", () => {
+    expect(mixtureKurtosis(new Mixture("normal", [1], [5], [2]))).toBeCloseTo(3, 10);
+    const s2 = 0.3 ** 2;
+    expect(mixtureKurtosis(new Mixture("lognormal", [1], [0.2], [0.3]))).toBeCloseTo(Math.exp(4 * s2) + 2 * Math.exp(3 * s2) + 3 * Math.exp(2 * s2) - 3, 8);
+    expect(mixtureKurtosis(new Mixture("loglogistic", [1], [0], [0.3]))).toBe(Infinity);
+    // a two-point-like normal mixture has kurtosis below 3
+    expect(mixtureKurtosis(new Mixture("normal", [0.5, 0.5], [-3, 3], [0.5, 0.5]))).toBeLessThan(2);
+  });
+});

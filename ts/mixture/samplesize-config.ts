@@ -7,7 +7,7 @@ import { FAMILIES, FAMILY_NAMES, type FamilyName } from "./families.js";
 import { Mixture } from "./model.js";
 import { meanRunsNeededCI, sdRunsNeeded, varRunsNeeded } from "./runs-needed.js";
 import {
-  bootstrapQuantileSE, deltaQuantileSE, gammaQ, kdeDensity, mixtureMean, orderStatisticSE1, parameterCount, quantileRunsNeeded, scaleMixture,
+  bootstrapQuantileSE, deltaQuantileSE, gammaQ, kdeDensity, mixtureMean, mixtureKurtosis, orderStatisticSE1, parameterCount, quantileRunsNeeded, scaleMixture,
   type CenterKind, type InformationKind,
 } from "./samplesize.js";
 
@@ -29,6 +29,8 @@ export interface SampleSizeOptions {
   precision: number;
   level: number;
   model: ModelChoice;
+  /** Kurtosis for the sd and var run counts: from the runs (default) or the fitted mixture. */
+  moments?: "sample" | "model";
 }
 
 /** A candidate fit of one configuration (a row of `varmap mixture --out` or refit's distributions.csv). */
@@ -164,12 +166,13 @@ export function sampleSizeRow(runs: Float64Array, nAll: number, fit: CandidateFi
     return v.some((x) => Number.isNaN(x)) ? NaN : Math.max(...v);
   });
   const wants = (s: string) => opts.stats.includes(s);
+  const kurtosis = opts.moments === "model" && m && !fallback ? mixtureKurtosis(scaleMixture(m, mom.mean > 0 ? mom.mean : 1)) : mom.kurtosis;
   return {
     n: nAll, family: fit?.family ?? "", k: fit?.k ?? 0, floorBound: fit?.floorBound ?? false, fallback, center, quantiles, needed,
-    cv: mom.cv, kurtosis: mom.kurtosis,
+    cv: mom.cv, kurtosis,
     neededMean: wants("mean") ? meanRunsNeededCI(Math.abs(mom.cv), opts.precision, opts.level) : NaN,
-    neededSd: wants("sd") && Number.isFinite(mom.kurtosis) ? sdRunsNeeded(opts.precision, mom.kurtosis) : NaN,
-    neededVar: wants("var") && Number.isFinite(mom.kurtosis) ? varRunsNeeded(opts.precision, mom.kurtosis) : NaN,
+    neededSd: wants("sd") && Number.isFinite(kurtosis) ? sdRunsNeeded(opts.precision, kurtosis) : NaN,
+    neededVar: wants("var") && Number.isFinite(kurtosis) ? varRunsNeeded(opts.precision, kurtosis) : NaN,
     singularInformation: singular, quadratureInexact: inexact, xqAtCenter: atCenter, tooFewRuns: tooFew,
   };
 }

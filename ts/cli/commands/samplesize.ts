@@ -45,6 +45,7 @@ export function register(program: Command): void {
     .option("--stats <list>", "statistics: q plus any of mean, sd, var", "q,mean,sd,var")
     .option("--precision <eps>", "target for the moments: relative CI half-width of the mean, relative SE of sd and var", "0.05")
     .option("--level <l>", "confidence level of the mean's CI", "0.95")
+    .option("--moments <m>", "kurtosis for the sd and var run counts: sample (type-1 moments of the runs) | model (the fitted mixture)", "sample")
     .option("--pilot <M>", "fit on the first M runs of each configuration only; also report what all runs give")
     .option("--strict", "a singular information matrix is an error (E_SINGULAR_INFORMATION), not a row flag")
     .option("--details", "with --mixture: print the Fisher matrix and gradients (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k) to stderr")
@@ -85,6 +86,7 @@ function parseOptions(opts: Opts): Parsed {
     precision: positiveNumber(opts.precision, "--precision", "give a relative precision such as --precision 0.05"),
     level: level(opts.level, "--level"),
     model: parseModelChoice(opts.model as string),
+    moments: choice(opts.moments ?? "sample", "--moments", ["sample", "model"] as const),
   };
   const pilot = opts.pilot === undefined ? undefined : integer(opts.pilot, "--pilot", 2, 1_000_000);
   return { ss, ns, pilot };
