@@ -69,6 +69,11 @@ describe.skipIf(!existsSync(cli))("varmap samplesize (CLI)", () => {
     const b = run(["samplesize", data, ...ROLES, "--fits", fits, "--out", out2, "--quiet"]);
     expect(b.status, b.stderr).toBe(0);
     expect(readFileSync(out2, "utf8")).toBe(readFileSync(out, "utf8"));
+    // --model best reads every fit row (no pushdown): the same as fitting
+    const bestFit = join(dir, "best-fit.csv"), bestFits = join(dir, "best-fits.csv");
+    expect(run(["samplesize", data, ...ROLES, ...fam, "--model", "best", "--out", bestFit, "--quiet"]).status).toBe(0);
+    expect(run(["samplesize", data, ...ROLES, "--fits", fits, "--model", "best", "--out", bestFits, "--quiet"]).status).toBe(0);
+    expect(readFileSync(bestFits, "utf8")).toBe(readFileSync(bestFit, "utf8"));
     const out3 = join(dir, "ss3.csv");
     const c = run(["samplesize", data, ...ROLES, ...fam, "--pilot", "20", "--out", out3, "--quiet"]);
     expect(c.status, c.stderr).toBe(0);

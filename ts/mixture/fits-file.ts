@@ -1,11 +1,15 @@
 // Reading existing mixture fits (`varmap mixture --out` or refit's distributions.csv) for `samplesize --fits`,
 // matched to a dataset's configurations by their key columns (factors, inputs).
 import { VarmapError } from "../errors.js";
-import { formatOf, literal, openDb, queryRows } from "../data/duckdb.js";
+import { formatOf, ident, literal, openDb, queryRows, type Db } from "../data/duckdb.js";
 import type { ConfigTable } from "../data/types.js";
 import { FAMILY_NAMES, type FamilyName } from "./families.js";
-import type { CandidateFit } from "./samplesize-config.js";
+import type { CandidateFit, ModelChoice } from "./samplesize-config.js";
 import { mixtureFromParams } from "./samplesize-config.js";
+
+async function columnNames(db: Db, src: string): Promise<string[]> {
+  return (await queryRows(db.con, `DESCRIBE SELECT * FROM ${src}`)).map((r) => String(r.column_name));
+}
 
 /** The key of configuration c: factor values and inputs (as numbers), joined. */
 export function configKey(t: ConfigTable, c: number): string {
@@ -13,13 +17,27 @@ export function configKey(t: ConfigTable, c: number): string {
   return [...t.roles.factors.map((_, f) => t.factorValues[f][c]), ...t.roles.inputs.map((_, j) => String(t.inputs[c * d + j]))].join("\u0001");
 }
 
-/** Candidate fits per configuration key. */
-export async function readFitsFile(path: string, t: ConfigTable): Promise<Map<string, CandidateFit[]>> {
+/**
+ * Candidate fits per configuration key. With `choice` best-unfloored and a full fits table (`floor_bound`, `bic`),
+ * only each configuration's candidate (least finite BIC among fits whose floor does not bind) is read: the same
+ * choice chooseFit makes, without turning every (configuration, family, k) row into a JS object.
+ */
+export async function readFitsFile(path: string, t: ConfigTable, choice?: ModelChoice): Promise<Map<string, CandidateFit[]>> {
   const db = await openDb();
   let rows: Record<string, unknown>[];
+  let cols: string[];
   try {
     const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
-    rows = await queryRows(db.con, `SELECT * FROM ${src}`);
+    cols = await columnNames(db, src);
+    const keyCols = [...t.roles.factors, ...t.roles.inputs];
+    if (choice?.kind === "best-unfloored" && ["floor_bound", "bic", ...keyCols].every((c) => cols.includes(c))) {
+      const bic = `TRY_CAST(${ident("bic")} AS DOUBLE)`;
+      rows = await queryRows(
+        db.con,
+        `SELECT * FROM ${src} WHERE CAST(${ident("floor_bound")} AS VARCHAR) = 'false' AND isfinite(${bic})
+         QUALIFY row_number() OVER (PARTITION BY ${keyCols.map(ident).join(", ")} ORDER BY ${bic}) = 1`,
+      );
+    } else rows = await queryRows(db.con, `SELECT * FROM ${src}`);
   } catch (e) {
     throw new VarmapError("E_READ", `cannot read the fits: ${(e as Error).message.split("\n")[0]}`, {
       location: { file: path },
@@ -29,9 +47,9 @@ export async function readFitsFile(path: string, t: ConfigTable): Promise<Map<st
     db.close();
   }
   const need = [...t.roles.factors, ...t.roles.inputs, "family", "k", "params"];
-  const missing = need.find((c) => rows.length > 0 && !(c in rows[0]));
-  if (rows.length === 0 || missing)
-    throw new VarmapError("E_FITS_FORMAT", rows.length === 0 ? "the fits table is empty" : `the fits table has no column '${missing}'`, {
+  const missing = need.find((c) => !cols.includes(c));
+  if (missing)
+    throw new VarmapError("E_FITS_FORMAT", `the fits table has no column '${missing}'`, {
       location: { file: path, column: missing },
       remedy: "give the table written by `varmap mixture --out fits.csv` or refit's distributions.csv, with the same column roles as the runs",
     });

@@ -130,7 +130,7 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   if (jobDir && jobOpts) {
     let fits: FitJSON[][] | undefined;
     if (opts.fits) {
-      const byKey = await readFitsFile(String(opts.fits), t);
+      const byKey = await readFitsFile(String(opts.fits), t, p.ss.model);
       fits = Array.from({ length: t.count }, (_, c) => (byKey.get(configKey(t, c)) ?? []).map(toFitJSON));
     }
     const keys = keysOf(t);
@@ -156,7 +156,7 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   let candidates: (c: number) => CandidateFit[];
   let fullCandidates: ((c: number) => CandidateFit[]) | undefined;
   if (opts.fits) {
-    const byKey = await readFitsFile(String(opts.fits), t);
+    const byKey = await readFitsFile(String(opts.fits), t, p.ss.model);
     candidates = (c) => byKey.get(configKey(t, c)) ?? [];
     const missing = Array.from({ length: t.count }, (_, c) => c).filter((c) => !byKey.has(configKey(t, c)));
     if (missing.length) note?.(`${missing.length} configuration(s) have no fit in ${opts.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`);
