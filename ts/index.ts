@@ -61,3 +61,15 @@ export { averageQuantiles, configRuns, predictDistribution, predictMoments, DIST
 export { combineMixtures } from "./distribution/mixtures.js";
 export { validateSplit, scoreDistribution, type DistributionMap, type KsRecord } from "./distribution/validate.js";
 export { fitDistributionModels, predictMapDistributions, readDistributionModels, type DistributionModelsFile } from "./distribution/model.js";
+export {
+  deltaQuantileSE, quantileGradient, mixtureQuantile, mixtureScore, fisherExpected, fisherEmpirical, informationQuadForm, gammaQ,
+  quantileRunsNeeded, orderStatisticSE1, kdeDensity, bootstrapQuantileSE, mixtureMean, scaleMixture, gammaShapeCdfDerivative, parameterCount,
+  type BScale, type DeltaOptions, type DeltaResult, type QuantileSE, type FisherInformation,
+} from "./mixture/samplesize.js";
+export { sampleSizeRow, chooseFit, parseModelChoice, type SampleSizeOptions, type SampleSizeRow, type CandidateFit } from "./mixture/samplesize-config.js";
+export { integrateVector, digamma, trigamma } from "./mixture/quadrature.js";
+export {
+  measureConvergence, analyticPoints, ciFactors, chiSquareQuantile, subsetSds, runsNeededForPrecision,
+  type ConvergenceOptions, type ConvergenceResult, type CiKind, type SubsetMode,
+} from "./convergence/convergence.js";
+export { predictCurves, type CurveMode } from "./convergence/predict.js";

@@ -16,5 +16,7 @@ import { register as whatif } from "./whatif.js";
 import { register as gev } from "./gev.js";
 import { register as slurm } from "./slurm.js";
 import { register as interference } from "./interference.js";
+import { register as samplesize } from "./samplesize.js";
+import { register as convergence } from "./convergence.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference, samplesize, convergence];
