@@ -1,0 +1,165 @@
+// `varmap plot` and `varmap report` end to end through the built CLI (run `npm run build:ts` first), on a small
+// synthetic demo-like directory (2 maps: dataset + refit/ with mixtures + cv/), and the report opened in headless
+// Chromium as a person would see it (Debian's chromium, driven by playwright-core; no browser download).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { packageRoot } from "../../ts/package-root.js";
+import { pngSize } from "../../ts/report/render.js";
+import { schemaErrors } from "./svg.js";
+
+const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
+const built = existsSync(cli);
+const varmap = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+const root = mkdtempSync(join(tmpdir(), "varmap-report-"));
+const demo = join(root, "demo");
+const data = join(demo, "moana-mini.parquet");
+
+beforeAll(() => {
+  if (!built) return;
+  mkdirSync(demo, { recursive: true });
+  const steps = [
+    ["synth", "--design", "moana", "--maps", "2", "--seed", "3", "--out", data, "--quiet"],
+    ["refit", data, "--preset", "moana", "--methods", "lr,lsp", "--families", "normal,lognormal", "--kmax", "3", "--out", join(demo, "refit"), "--quiet"],
+    ["cv", data, "--preset", "moana", "--methods", "lr,lsp,mean", "--reps", "3", "--p", "0.3,0.6", "--out", join(demo, "cv"), "--quiet"],
+  ];
+  for (const s of steps) {
+    const r = varmap(...s);
+    if (r.status !== 0) throw new Error(`varmap ${s[0]} failed: ${r.stderr}`);
+  }
+}, 300_000);
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(!built)(`varmap plot${built ? "" : " (dist not built: run npm run build:ts)"}`, () => {
+  it("writes the spec (.vl.json, schema-valid), SVG, PNG at --width and HTML", () => {
+    const are = join(demo, "cv", "are.csv");
+    for (const ext of ["vl.json", "svg", "png", "html"]) {
+      const out = join(root, `are.${ext}`);
+      const r = varmap("plot", "are", are, "--out", out, ...(ext === "png" ? ["--width", "500"] : []));
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/renderer/);
+      expect(statSync(out).size).toBeGreaterThan(500);
+    }
+    expect(schemaErrors(JSON.parse(readFileSync(join(root, "are.vl.json"), "utf8")))).toEqual([]);
+    expect(pngSize(readFileSync(join(root, "are.png"))).width).toBe(500);
+    expect(readFileSync(join(root, "are.svg"), "utf8")).toMatch(/^<svg/);
+    expect(readFileSync(join(root, "are.html"), "utf8")).toMatch(/<svg/);
+  });
+
+  it("heatmap, histogram and probability from the runs with the fits refit wrote", () => {
+    const fits = join(demo, "refit", "distributions.csv");
+    const cases = [
+      ["heatmap", data, "--preset", "moana", "--where", "mode = 'rewriters'", "--x", "threads", "--y", "freq_khz", "--fix", "fsize_kb=1024,rsize_kb=32", "--log-color"],
+      ["histogram", data, "--preset", "moana", "--fits", fits, "--where", "threads = 256"],
+      ["probability", data, "--preset", "moana", "--fits", fits, "--configs", "2"],
+    ];
+    for (const c of cases) {
+      const out = join(root, `${c[0]}.svg`);
+      const r = varmap("plot", ...c, "--out", out);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/renderer/);
+      expect(readFileSync(out, "utf8")).toMatch(/role-mark/);
+    }
+  });
+
+  it("a table without the kind's columns: exit 2, E_PLOT_COLUMNS naming them and the verb that writes them, no output", () => {
+    const out = join(root, "bad.svg");
+    const r = varmap("plot", "are", join(demo, "refit", "summary.csv"), "--out", out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/E_PLOT_COLUMNS/);
+    expect(r.stderr).toMatch(/'are_mean'/);
+    expect(r.stderr).toMatch(/varmap cv/);
+    expect(existsSync(out)).toBe(false);
+    const p = varmap("plot", "predicted-vs-measured", join(demo, "cv", "are.csv"), "--out", out);
+    expect(p.status).toBe(2);
+    expect(p.stderr).toMatch(/E_PLOT_COLUMNS.*'prediction'.*varmap predict/s);
+    const f = varmap("plot", "are", join(demo, "cv", "are.csv"), "--out", join(root, "x.pdf"));
+    expect(f.status).toBe(2);
+    expect(f.stderr).toMatch(/E_USAGE/);
+  });
+});
+
+describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm run build:ts)"}`, () => {
+  it("a demo directory: every section, inline SVG only, no external reference", () => {
+    const out = join(root, "report.html");
+    const r = varmap("report", demo, "--out", out, "--json", "--quiet");
+    expect(r.status, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    // ARE + 2 heatmaps + 2 predicted-vs-measured + best counts + histograms + probability plots.
+    expect(s).toMatchObject({ kind: "demo", figures: 8, warnings: [] });
+    const html = readFileSync(out, "utf8");
+    expect((html.match(/<figure /g) ?? []).length).toBe(8);
+    for (const id of ["table2", "maps", "pvm", "distributions", "refit"]) expect(html).toContain(`<section id="${id}">`);
+    expect(html).not.toMatch(/<(script|link|img|iframe)\b/i);
+    expect(html).not.toMatch(/(src|href)="(?!#)/);
+  });
+
+  it("a refit directory alone notes the missing runs; with --data it has the maps; a cv directory alone has Table 2", () => {
+    const a = varmap("report", join(demo, "refit"), "--out", join(root, "refit.html"), "--json");
+    expect(a.status, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toMatchObject({ kind: "refit", figures: 1 });
+    expect(a.stderr).toMatch(/--data/);
+    const b = varmap("report", join(demo, "refit"), "--data", data, "--preset", "moana", "--maps", "mode=initial-writers", "--out", join(root, "refit2.html"), "--json");
+    expect(b.status, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toMatchObject({ kind: "refit", figures: 5 });
+    const c = varmap("report", join(demo, "cv"), "--out", join(root, "cv.html"), "--json");
+    expect(c.status, c.stderr).toBe(0);
+    expect(JSON.parse(c.stdout)).toMatchObject({ kind: "cv", figures: 1 });
+  });
+
+  it("not an output directory: exit 2 with E_REPORT_DIR and nothing written", () => {
+    const out = join(root, "none.html");
+    const r = varmap("report", root, "--out", out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/E_REPORT_DIR/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+// The browser test runs wherever Chromium is installed; CI runs as root and .ci/run installs Debian's chromium, so
+// there it must run. It skips only without chromium when not root (a developer machine without the package).
+const chromium = process.env.VARMAP_CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+const root_ = process.getuid?.() === 0;
+const browserSkip = !built ? "dist not built: run npm run build:ts" : !chromium && !root_ ? "no Chromium at /usr/bin/chromium (apt-get install chromium, or set VARMAP_CHROMIUM)" : "";
+if (browserSkip) console.warn(`report browser test skipped: ${browserSkip}`);
+
+describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? ` (skipped: ${browserSkip})` : ""}`, () => {
+  it("loads without console errors or failed requests, every figure has a box, and a screenshot is taken", async () => {
+    expect(chromium, "Chromium is required here (running as root, as CI does): .ci/run installs it with apt").toBeTruthy();
+    const out = join(root, "browser.html");
+    const r = varmap("report", demo, "--out", out, "--quiet");
+    expect(r.status, r.stderr).toBe(0);
+    const { chromium: driver } = await import("playwright-core");
+    const browser = await driver.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+      const errors: string[] = [], failed: string[] = [], requests: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(e.message));
+      page.on("requestfailed", (q) => failed.push(q.url()));
+      page.on("request", (q) => requests.push(q.url()));
+      const url = `file://${out}`;
+      await page.goto(url, { waitUntil: "load" });
+      expect(errors).toEqual([]);
+      expect(failed).toEqual([]);
+      expect(requests).toEqual([url]); // the page itself, nothing else
+      const boxes = await page.locator("figure svg").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { width: number; height: number; right: number }));
+      expect(boxes).toHaveLength(8);
+      for (const b of boxes) {
+        expect(b.width).toBeGreaterThan(50);
+        expect(b.height).toBeGreaterThan(50);
+      }
+      // Readable on a laptop: nothing wider than the window.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      const shot = join(root, "report.png");
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(50_000);
+      process.env.VARMAP_REPORT_SCREENSHOT_DIR && (await page.screenshot({ path: join(process.env.VARMAP_REPORT_SCREENSHOT_DIR, "report.png"), fullPage: true }));
+    } finally {
+      await browser.close();
+    }
+  });
+});
