@@ -34,10 +34,12 @@ export function configKey(t: ConfigTable, c: number): string {
   return [...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (x) => String(x))].join("\u0000");
 }
 
-/** A configuration as readable text: "threads=4, freq_khz=1200000" (factors first). */
+/** A configuration as readable text: "mode=fread; threads=4, freq_khz=1200000" (factors, then inputs; panel headers break at "; "). */
 export function configLabel(t: ConfigTable, c: number): string {
   const d = t.roles.inputs.length;
-  return [...t.roles.factors.map((f, i) => `${f}=${t.factorValues[i][c]}`), ...t.roles.inputs.map((x, j) => `${x}=${t.inputs[c * d + j]}`)].join(", ");
+  const f = t.roles.factors.map((f, i) => `${f}=${t.factorValues[i][c]}`).join(", ");
+  const x = t.roles.inputs.map((x, j) => `${x}=${t.inputs[c * d + j]}`).join(", ");
+  return f ? `${f}; ${x}` : x;
 }
 
 /** The dataset a runs-table plot reads, with the shared data flags. */

@@ -2,7 +2,8 @@
 // with its ARE plot, a heatmap of a few maps (default: the most and the least variable), predicted vs measured
 // per method on those maps, the best-family and best-k counts, and histograms with fitted densities for a few
 // configurations. Figures are inline SVG; the page makes no request of any kind.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { writeAtomic } from "../data/write.js";
 import { basename, join, resolve } from "node:path";
 import { VarmapError, isVarmapError } from "../errors.js";
 import { loadDataset, type Dataset, type LoadOptions } from "../data/load.js";
@@ -319,6 +320,7 @@ th,td{border:1px solid #ccc;padding:.25em .6em}
 th{background:#f2f2f2}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pair,.grid{display:flex;flex-wrap:wrap;gap:1em 2.5em;align-items:flex-start}
+.grid figure{max-width:560px}
 .notes{color:#7a4b00}
 code{background:#f4f4f4;padding:0 .2em}
 @media print{body{max-width:none;padding:0}nav{display:none}h2{break-after:avoid}}
@@ -345,4 +347,11 @@ ${sections.map((s) => `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2>\n${
 </main>
 </body></html>
 `;
+}
+
+/** Builds the report of `dir` and writes it to `out` atomically. */
+export async function writeReport(dir: string, out: string, opts: ReportOptions = {}): Promise<ReportResult> {
+  const r = await buildReport(dir, opts);
+  await writeAtomic(out, (tmp) => writeFileSync(tmp, r.html));
+  return r;
 }

@@ -2,12 +2,10 @@
 // directory of refit, cv or demo (spec F.3).
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { writeFileSync } from "node:fs";
 import { VarmapError } from "../../errors.js";
 import { addDataOptions } from "../options.js";
 import { optionsFromCli } from "../../data/load.js";
-import { writeAtomic } from "../../data/write.js";
-import { buildReport } from "../../report/report.js";
+import { writeReport } from "../../report/report.js";
 
 export function register(program: Command): void {
   addDataOptions(
@@ -31,7 +29,7 @@ export function register(program: Command): void {
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${opts.p}' is not a fraction in (0, 1)`, { remedy: "e.g. --p 0.5" });
     const t0 = Date.now();
     const explicitRoles = ["preset", "factors", "inputs", "response", "map", "where"].some((k) => opts[k] !== undefined);
-    const r = await buildReport(dir, {
+    const r = await writeReport(dir, out, {
       data: opts.data as string | undefined,
       dataOptions: explicitRoles ? optionsFromCli(opts) : undefined,
       maps: String(opts.maps),
@@ -40,7 +38,6 @@ export function register(program: Command): void {
       seed: opts.seed as string | undefined,
       note: opts.quiet ? undefined : (s) => process.stderr.write(`varmap: note: ${s}\n`),
     });
-    await writeAtomic(out, (tmp) => writeFileSync(tmp, r.html));
     const seconds = (Date.now() - t0) / 1000;
     if (!opts.quiet) for (const w of r.warnings) process.stderr.write(`varmap: note: renderer: ${w}\n`);
     if (opts.json) process.stdout.write(JSON.stringify({ out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, notes: r.notes, warnings: r.warnings }, null, 2) + "\n");

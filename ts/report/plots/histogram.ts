@@ -64,7 +64,7 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
         transform: [{ filter: "datum.layer === 'bar'" }],
         mark: { type: "rect", color: "#9bb7d4", stroke: "#4a6f96", strokeWidth: 0.5 },
         encoding: {
-          x: { field: "x0", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false } },
+          x: { field: "x0", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } },
           x2: { field: "x1" },
           y: { field: "count", type: "quantitative", title: "runs" },
           y2: { datum: 0 },
@@ -91,7 +91,7 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: { text: opts.title ?? "Runs per configuration", subtitle: `Freedman–Diaconis bins${hasDensity ? "; red: the fitted mixture density (BIC-best), scaled to counts" : ""}` },
     data: { values },
-    facet: { field: "config", type: "nominal", title: null, sort: configs, header: { labelFontSize: 11, labelLimit: 340 } },
+    facet: { field: "config", type: "nominal", title: null, sort: configs, header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" } },
     columns: Math.min(2, panels.length),
     spec: panel,
     resolve: { scale: { x: "independent", y: "independent" } },

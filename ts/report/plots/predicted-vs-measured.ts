@@ -23,10 +23,13 @@ export function areOf(points: readonly PvmPoint[]): number {
 
 export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; measuredTitle?: string; log?: boolean } = {}): TopLevelSpec {
   const log = opts.log ?? true;
-  const usable = points.filter((p) => Number.isFinite(p.measured) && Number.isFinite(p.prediction) && p.measured > 0 && (!log || p.prediction > 0));
-  if (!usable.length) throw new VarmapError("E_PLOT_EMPTY", "no point with a positive measured value and a finite prediction", { remedy: "check the prediction and measured columns" });
+  // ARE over every point with a positive measured value and a finite prediction; only those also > 0 can be drawn on log axes.
+  const scored = points.filter((p) => Number.isFinite(p.measured) && Number.isFinite(p.prediction) && p.measured > 0);
+  const usable = scored.filter((p) => !log || p.prediction > 0);
+  if (!usable.length) throw new VarmapError("E_PLOT_EMPTY", "no point with a positive measured value and a finite (positive, on log axes) prediction", { remedy: "check the prediction and measured columns, or use --linear" });
   const methods = [...new Set(usable.map((p) => p.method))];
-  const label = new Map(methods.map((m) => [m, `${m} (ARE ${(100 * areOf(usable.filter((p) => p.method === m))).toFixed(2)}%)`]));
+  const label = new Map(methods.map((m) => [m, `${m} (ARE ${(100 * areOf(scored.filter((p) => p.method === m))).toFixed(2)}%)`]));
+  const hidden = scored.length - usable.length;
   let lo = Infinity, hi = -Infinity;
   for (const p of usable) (lo = Math.min(lo, p.measured, p.prediction)), (hi = Math.max(hi, p.measured, p.prediction));
   const facets = [...new Set(usable.map((p) => p.facet ?? ""))];
@@ -34,14 +37,16 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   for (const f of facets) values.push({ layer: "diag", m: lo, p: lo, f }, { layer: "diag", m: hi, p: hi, f });
   const scale = log ? { type: "log" } : { zero: false };
   const title = opts.measuredTitle ?? "measured";
+  const side = facets.length > 1 ? 250 : 320;
+  const axis = { format: "~s" };
   const panel = {
-    width: 320,
-    height: 320,
+    width: side,
+    height: side,
     layer: [
       {
         transform: [{ filter: "datum.layer === 'diag'" }],
         mark: { type: "line", color: "#555", strokeDash: [4, 3], strokeWidth: 1 },
-        encoding: { x: { field: "m", type: "quantitative", scale, title }, y: { field: "p", type: "quantitative", scale, title: "predicted" } },
+        encoding: { x: { field: "m", type: "quantitative", scale, title, axis }, y: { field: "p", type: "quantitative", scale, title: "predicted", axis } },
       },
       {
         transform: [{ filter: "datum.layer === 'point'" }],
@@ -58,11 +63,11 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   };
   const head = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Predicted vs measured", subtitle: `${usable.length} point(s)${log ? ", log–log" : ""}; dashed: y = x` },
+    title: { text: opts.title ?? "Predicted vs measured", subtitle: `${usable.length} point(s)${log ? ", log–log" : ""}; dashed: y = x${hidden ? `; ${hidden} non-positive prediction(s) not drawn (counted in the ARE)` : ""}` },
     data: { values },
   };
   if (facets.length === 1) return { ...head, ...panel } as TopLevelSpec;
-  return { ...head, facet: { field: "f", type: "nominal", title: null, sort: facets }, columns: Math.min(3, facets.length), spec: panel } as TopLevelSpec;
+  return { ...head, facet: { field: "f", type: "nominal", title: null, sort: facets }, columns: Math.min(4, facets.length), spec: panel } as TopLevelSpec;
 }
 
 /** Joins prediction rows with truth rows on their common columns (other than the measured one). */

@@ -49,7 +49,7 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
       {
         transform: [{ filter: "datum.series !== 'ECDF' && datum.layer !== 'label'" }],
         mark: { type: "line", strokeWidth: 1.4, opacity: 0.9 },
-        encoding: { x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false } }, y: { field: "F", type: "quantitative", title: "CDF", scale: { domain: [0, 1] } }, color },
+        encoding: { x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } }, y: { field: "F", type: "quantitative", title: "CDF", scale: { domain: [0, 1] } }, color },
       },
       {
         transform: [{ filter: "datum.series === 'ECDF'" }],
@@ -67,7 +67,7 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: { text: opts.title ?? "Probability plots", subtitle: "ECDF of the runs (black) and each family's BIC-best mixture CDF; * marks the overall BIC winner" },
     data: { values },
-    facet: { field: "config", type: "nominal", title: null, sort: panels.map((p) => p.label), header: { labelFontSize: 11, labelLimit: 340 } },
+    facet: { field: "config", type: "nominal", title: null, sort: panels.map((p) => p.label), header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" } },
     columns: Math.min(2, panels.length),
     spec: panel,
     resolve: { scale: { x: "independent" } },
