@@ -138,6 +138,6 @@ export const plot: PlotKind = {
     const { x, y } = defaultAxes(rows, inputs, { x: opts.x as string | undefined, y: opts.y as string | undefined });
     requireColumns(rows, [x, y, stat], { kind: "heatmap", file, writtenBy: plot.writtenBy });
     const maps = new Set(rows.map((r) => r.map)).size;
-    return heatmapSpec(rows, { x, y, value: stat, others: inputs, fix, facet: maps > 1 ? "map" : undefined, logColor: !!opts.logColor, title: opts.title as string | undefined });
+    return heatmapSpec(rows, { x, y, value: stat, others: inputs, fix, facet: maps > 1 ? "map" : undefined, logColor: !!opts.logColor, title: (opts.title as string | undefined) ?? `${stat} of ${ds.table.roles.response} by ${x} and ${y}` });
   },
 };
