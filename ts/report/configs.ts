@@ -10,13 +10,18 @@ export function mapLabelOf(t: ConfigTable, c: number): string {
   return t.roles.factors.length ? t.roles.factors.map((f, i) => `${f}=${t.factorValues[i][c]}`).join(", ") : "all";
 }
 
-/** One row per configuration: factor values, input values, `map` (label), `n` and the statistic under its name. */
-export function configRows(ds: Dataset, stat: StatName): Row[] {
+/**
+ * One row per configuration (or per configuration in `only`, positions in the table): factor values, input values,
+ * `map` (label), `n` and the statistic under its name.
+ */
+export function configRows(ds: Dataset, stat: StatName, only?: ArrayLike<number>): Row[] {
   const t = ds.table;
   const d = t.roles.inputs.length;
   const v = statValues(ds.stats, stat);
   const rows: Row[] = [];
-  for (let c = 0; c < t.count; c++) {
+  const which = only ?? Array.from({ length: t.count }, (_, c) => c);
+  for (let i = 0; i < which.length; i++) {
+    const c = which[i];
     const r: Row = {};
     t.roles.factors.forEach((f, i) => (r[f] = t.factorValues[i][c]));
     t.roles.inputs.forEach((x, j) => (r[x] = t.inputs[c * d + j]));

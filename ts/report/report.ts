@@ -12,10 +12,10 @@ import { matrix } from "../predict/matrix.js";
 import { mapInputScaling, predictSplit } from "../cv/split.js";
 import { divisionStream, randomDivision } from "../pool/random.js";
 import { mapLabel } from "../pool/shared-maps.js";
-import { configRows, configKey, configLabel, mapLabelOf } from "./configs.js";
+import { configRows, configKey, configLabel } from "./configs.js";
 import { renderSvg, type TopLevelSpec } from "./render.js";
 import { escapeHtml, fmt, htmlTable } from "./html.js";
-import { num, readTable, type Row } from "./table.js";
+import { num, readTable } from "./table.js";
 import { heatmapSpec, defaultAxes } from "./plots/heatmap.js";
 import { areRows, areSpec } from "./plots/are.js";
 import { pvmSpec, areOf, type PvmPoint } from "./plots/predicted-vs-measured.js";
@@ -208,9 +208,6 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const stat = ds.maps[0]?.stat ?? "sd";
     const scores = ds.maps.map((m) => variability(ds!, m));
     const shown = chooseMaps(ds.maps, scores, opts.maps);
-    const rows = configRows(ds, stat);
-    const byMap = new Map<string, Row[]>();
-    for (const r of rows) (byMap.get(String(r.map)) ?? byMap.set(String(r.map), []).get(String(r.map))!).push(r);
     const summary = htmlTable(
       ["map", "configurations", "median sd/mean", `mean ${stat}`, "rank (1 = most variable)"],
       shown.map((i) => {
@@ -223,9 +220,9 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const heat: string[] = [];
     for (const i of shown) {
       const m = ds.maps[i];
-      const mine = byMap.get(mapLabelOf(ds.table, Number(m.ids[0]))) ?? [];
+      const mine = configRows(ds, stat, m.ids.map(Number));
       const { x, y } = defaultAxes(mine, ds.table.roles.inputs);
-      heat.push(await figure(heatmapSpec(mine, { x, y, value: stat, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}: ${describe(m)}` }), `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`));
+      heat.push(await figure(heatmapSpec(mine, { x, y, value: stat, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }), `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`));
     }
     sections.push({ id: "maps", title: "Variability maps", body: summary + `<div class="grid">${heat.join("\n")}</div>` });
 

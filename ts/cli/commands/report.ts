@@ -39,8 +39,10 @@ export function register(program: Command): void {
       note: opts.quiet ? undefined : (s) => process.stderr.write(`varmap: note: ${s}\n`),
     });
     const seconds = (Date.now() - t0) / 1000;
+    const cpu = process.cpuUsage();
+    const cpuSeconds = Number(((cpu.user + cpu.system) / 1e6).toFixed(2)); // the whole process, all its threads (DuckDB's too)
     if (!opts.quiet) for (const w of r.warnings) process.stderr.write(`varmap: note: renderer: ${w}\n`);
-    if (opts.json) process.stdout.write(JSON.stringify({ out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, notes: r.notes, warnings: r.warnings }, null, 2) + "\n");
+    if (opts.json) process.stdout.write(JSON.stringify({ out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, cpuSeconds, notes: r.notes, warnings: r.warnings }, null, 2) + "\n");
     else process.stdout.write(`${resolve(out)}\n`);
     if (!opts.quiet) process.stderr.write(`varmap: report of the ${r.kind} directory (${r.figures} figures) written in ${seconds.toFixed(1)} s; open it in a browser\n`);
   });

@@ -20,6 +20,8 @@ export interface HeatmapOptions {
   facet?: string;
   logColor?: boolean;
   title?: string;
+  /** A line above the fixed levels in the subtitle (e.g. the map shown). */
+  context?: string;
   /** Cell size in pixels. */
   cell?: number;
 }
@@ -81,7 +83,8 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
       tooltip: [{ field: "x", title: o.x }, { field: "y", title: o.y }, { field: "v", title: o.value, format: ".4~g" }],
     },
   };
-  const title = { text: o.title ?? `${o.value} by ${o.x} and ${o.y}`, ...(fixed ? { subtitle: fixed } : {}) };
+  const subtitle = [o.context, fixed].filter((t): t is string => !!t);
+  const title = { text: o.title ?? `${o.value} by ${o.x} and ${o.y}`, ...(subtitle.length ? { subtitle } : {}) };
   const base = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", title, data: { values } };
   if (!o.facet) return { ...base, ...panel } as TopLevelSpec;
   const facets = [...new Set(values.map((v) => v.f!))];
