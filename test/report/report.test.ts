@@ -3,12 +3,13 @@
 // Chromium as a person would see it (Debian's chromium, driven by playwright-core; no browser download).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../ts/package-root.js";
 import { pngSize } from "../../ts/report/render.js";
 import { schemaErrors } from "./svg.js";
+import { goldenPath, hasShared, sharedSkipReason } from "../helpers/shared.js";
 
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const built = existsSync(cli);
@@ -79,6 +80,31 @@ describe.skipIf(!built)(`varmap plot${built ? "" : " (dist not built: run npm ru
     const f = varmap("plot", "are", join(demo, "cv", "are.csv"), "--out", join(root, "x.pdf"));
     expect(f.status).toBe(2);
     expect(f.stderr).toMatch(/E_USAGE/);
+  });
+});
+
+describe.skipIf(!built || !hasShared)(`plots of the real MOANA map${!built ? " (dist not built)" : !hasShared ? ` (${sharedSkipReason})` : ""}`, () => {
+  it("heatmap of the map table (--map): 16 × 9 cells; predicted vs measured of LSP fitted on the even rows", () => {
+    const map = goldenPath("moana-map.csv");
+    const heat = join(root, "golden-heat.svg");
+    const h = varmap("plot", "heatmap", map, "--preset", "moana", "--map", "--id", "index", "--fix", "fsize_kb=1024,rsize_kb=32", "--out", heat, "--quiet");
+    expect(h.status, h.stderr).toBe(0);
+    expect((readFileSync(heat, "utf8").match(/aria-roledescription="rect mark"/g) ?? []).length).toBe(16 * 9);
+    const models = join(root, "lsp.json"), odd = join(root, "odd.csv"), pred = join(root, "pred.csv"), fig = join(root, "pvm.svg");
+    const f = varmap("fit", map, "--preset", "moana", "--map", "--id", "index", "--where", "CAST(index AS INTEGER) % 2 = 0", "--method", "lsp", "--out", models, "--quiet");
+    expect(f.status, f.stderr).toBe(0);
+    const lines = readFileSync(map, "utf8").trim().split(/\r?\n/);
+    writeFileSync(odd, [lines[0], ...lines.slice(1).filter((l) => Number(l.split(",")[0]) % 2 === 1)].join("\n") + "\n");
+    const q = varmap("predict", models, "--at", odd, "--out", pred, "--quiet");
+    expect(q.status, q.stderr).toBe(0);
+    const p = varmap("plot", "predicted-vs-measured", pred, "--truth", map, "--measured", "sd", "--out", fig, "--quiet");
+    expect(p.status, p.stderr).toBe(0);
+    const svg = readFileSync(fig, "utf8");
+    // Every held-out configuration is drawn, except predictions ≤ 0 (log axes), which the subtitle counts.
+    const drawn = (svg.match(/aria-roledescription="point"/g) ?? []).length;
+    const hidden = Number(/(\d+) non-positive prediction/.exec(svg)?.[1] ?? 0);
+    expect(drawn + hidden).toBe(432);
+    expect(svg).toMatch(/prediction \(ARE \d+\.\d\d%\)/);
   });
 });
 

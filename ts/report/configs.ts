@@ -12,12 +12,11 @@ export function mapLabelOf(t: ConfigTable, c: number): string {
 
 /**
  * One row per configuration (or per configuration in `only`, positions in the table): factor values, input values,
- * `map` (label), `n` and the statistic under its name.
+ * `map` (label), `n` and `values[c]` under the name `column`.
  */
-export function configRows(ds: Dataset, stat: StatName, only?: ArrayLike<number>): Row[] {
+export function configRows(ds: Dataset, column: string, values: ArrayLike<number>, only?: ArrayLike<number>): Row[] {
   const t = ds.table;
   const d = t.roles.inputs.length;
-  const v = statValues(ds.stats, stat);
   const rows: Row[] = [];
   const which = only ?? Array.from({ length: t.count }, (_, c) => c);
   for (let i = 0; i < which.length; i++) {
@@ -27,7 +26,7 @@ export function configRows(ds: Dataset, stat: StatName, only?: ArrayLike<number>
     t.roles.inputs.forEach((x, j) => (r[x] = t.inputs[c * d + j]));
     r.map = mapLabelOf(t, c);
     r.n = t.offsets[c + 1] - t.offsets[c];
-    r[stat] = v[c];
+    r[column] = values[c];
     rows.push(r);
   }
   return rows;
@@ -50,4 +49,9 @@ export function configLabel(t: ConfigTable, c: number): string {
 /** The dataset a runs-table plot reads, with the shared data flags. */
 export function loadForPlot(file: string, opts: Record<string, unknown>): Promise<Dataset> {
   return loadDataset(file, optionsFromCli(opts));
+}
+
+/** The value a map figure shows per configuration: the statistic of its runs, or for a map table (--map) its value. */
+export function mapValues(ds: Dataset, stat: StatName, mapTable: boolean): { column: string; values: Float64Array } {
+  return mapTable ? { column: ds.table.roles.response, values: ds.stats.mean } : { column: stat, values: statValues(ds.stats, stat) };
 }

@@ -12,7 +12,7 @@ import { matrix } from "../predict/matrix.js";
 import { mapInputScaling, predictSplit } from "../cv/split.js";
 import { divisionStream, randomDivision } from "../pool/random.js";
 import { mapLabel } from "../pool/shared-maps.js";
-import { configRows, configKey, configLabel } from "./configs.js";
+import { configRows, configKey, configLabel, mapValues } from "./configs.js";
 import { renderSvg, type TopLevelSpec } from "./render.js";
 import { escapeHtml, fmt, htmlTable } from "./html.js";
 import { num, readTable } from "./table.js";
@@ -105,16 +105,29 @@ interface Figure {
   caption: string;
 }
 
-/** Median over the map's configurations of sd / mean: how variable a map is, independent of its scale. */
-function variability(ds: Dataset, m: VariabilityMap): number {
-  const cv: number[] = [];
-  for (const id of m.ids) {
-    const c = Number(id);
-    const v = ds.stats.sd[c] / Math.abs(ds.stats.mean[c]);
-    if (Number.isFinite(v)) cv.push(v);
+/** Table positions of each map's configurations (maps' ids are the --id values for map tables, not positions). */
+function mapPositions(ds: Dataset): number[][] {
+  const t = ds.table;
+  const index = new Map(ds.maps.map((m, i) => [t.roles.factors.map((f) => m.key[f]).join("\u0000"), i]));
+  const out: number[][] = ds.maps.map(() => []);
+  for (let c = 0; c < t.count; c++) {
+    const i = index.get(t.factorValues.map((f) => f[c]).join("\u0000"));
+    if (i !== undefined) out[i].push(c);
   }
-  cv.sort((a, b) => a - b);
-  return cv.length ? (cv.length % 2 ? cv[(cv.length - 1) / 2] : (cv[cv.length / 2 - 1] + cv[cv.length / 2]) / 2) : NaN;
+  return out;
+}
+
+function median(v: number[]): number {
+  const s = v.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+}
+
+/**
+ * How variable a map is: the median over its configurations of sd / mean of the runs (independent of the map's
+ * scale); for a map table (one value per configuration), the median of that value.
+ */
+function variability(ds: Dataset, positions: readonly number[], mapTable: boolean): number {
+  return median(positions.map((c) => (mapTable ? ds.stats.mean[c] : ds.stats.sd[c] / Math.abs(ds.stats.mean[c]))));
 }
 
 /** The maps the report shows, most variable first. */
@@ -206,10 +219,12 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
 
   if (ds) {
     const stat = ds.maps[0]?.stat ?? "sd";
-    const scores = ds.maps.map((m) => variability(ds!, m));
+    const mapTable = !!opts.dataOptions?.map;
+    const positions = mapPositions(ds);
+    const scores = positions.map((p) => variability(ds!, p, mapTable));
     const shown = chooseMaps(ds.maps, scores, opts.maps);
     const summary = htmlTable(
-      ["map", "configurations", "median sd/mean", `mean ${stat}`, "rank (1 = most variable)"],
+      ["map", "configurations", mapTable ? `median ${ds.table.roles.response}` : "median sd/mean", `mean ${mapTable ? ds.table.roles.response : stat}`, "rank (1 = most variable)"],
       shown.map((i) => {
         const m = ds!.maps[i];
         const rank = scores.filter((s) => s > scores[i]).length + 1;
@@ -220,9 +235,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const heat: string[] = [];
     for (const i of shown) {
       const m = ds.maps[i];
-      const mine = configRows(ds, stat, m.ids.map(Number));
+      const mv = mapValues(ds, stat, mapTable);
+      const mine = configRows(ds, mv.column, mv.values, positions[i]);
       const { x, y } = defaultAxes(mine, ds.table.roles.inputs);
-      heat.push(await figure(heatmapSpec(mine, { x, y, value: stat, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }), `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`));
+      heat.push(await figure(heatmapSpec(mine, { x, y, value: mv.column, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }), `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`));
     }
     sections.push({ id: "maps", title: "Variability maps", body: summary + `<div class="grid">${heat.join("\n")}</div>` });
 

@@ -4,7 +4,7 @@
 import { VarmapError } from "../../errors.js";
 import type { StatName } from "../../data/types.js";
 import type { TopLevelSpec } from "../render.js";
-import { configRows, loadForPlot } from "../configs.js";
+import { configRows, loadForPlot, mapValues } from "../configs.js";
 import { num, requireColumns, type Cell, type Row } from "../table.js";
 import { short, type PlotKind } from "./types.js";
 
@@ -135,12 +135,13 @@ export const plot: PlotKind = {
     const stat = ((opts.stat as string) ?? "sd") as StatName;
     const ds = await loadForPlot(file, opts);
     const inputs = ds.table.roles.inputs;
-    const rows = configRows(ds, stat);
+    const { column, values } = mapValues(ds, stat, !!opts.map);
+    const rows = configRows(ds, column, values);
     for (const c of [opts.x, opts.y, ...Object.keys(fix)].filter((c): c is string => typeof c === "string"))
       if (!inputs.includes(c)) throw new VarmapError("E_USAGE", `'${c}' is not one of the inputs (${inputs.join(", ")})`, { remedy: "name an input column in --x, --y and --fix" });
     const { x, y } = defaultAxes(rows, inputs, { x: opts.x as string | undefined, y: opts.y as string | undefined });
-    requireColumns(rows, [x, y, stat], { kind: "heatmap", file, writtenBy: plot.writtenBy });
+    requireColumns(rows, [x, y, column], { kind: "heatmap", file, writtenBy: plot.writtenBy });
     const maps = new Set(rows.map((r) => r.map)).size;
-    return heatmapSpec(rows, { x, y, value: stat, others: inputs, fix, facet: maps > 1 ? "map" : undefined, logColor: !!opts.logColor, title: (opts.title as string | undefined) ?? `${stat} of ${ds.table.roles.response} by ${x} and ${y}` });
+    return heatmapSpec(rows, { x, y, value: column, others: inputs, fix, facet: maps > 1 ? "map" : undefined, logColor: !!opts.logColor, title: (opts.title as string | undefined) ?? (opts.map ? `${column} by ${x} and ${y}` : `${stat} of ${ds.table.roles.response} by ${x} and ${y}`) });
   },
 };
