@@ -9,7 +9,7 @@ import { VarmapError } from "../../errors.js";
 export function register(program: Command): void {
   const plot = program
     .command("plot")
-    .description("one figure (Vega-Lite): heatmap, predicted-vs-measured, are, histogram, probability, best-counts; --out .svg|.png|.html|.vl.json");
+    .description(`one figure (Vega-Lite): ${PLOT_KINDS.map((k) => k.kind).join(", ")}; --out .svg|.png|.html|.vl.json`);
   for (const k of PLOT_KINDS) {
     let cmd = plot.command(k.kind).description(`${k.id}: ${k.description}`).argument("<table>", `input table: ${k.writtenBy}`);
     if (k.dataFlags) cmd = addDataOptions(cmd);

@@ -18,6 +18,7 @@ export function register(program: Command): void {
       .option("--maps <which>", 'maps with a heatmap and predicted-vs-measured figure: extremes (most and least variable), a count, or "factor=value,…;…"', "extremes")
       .option("--configs <n>", "configurations in the histogram and probability figures", "4")
       .option("--p <fraction>", "training fraction of the division behind predicted vs measured", "0.5")
+      .option("--seed <s>", "seed of that division (default: the cv directory's seed, else 1)")
       .option("--json", "print a machine-readable summary on stdout")
       .option("--quiet", "no notes on stderr"),
   ).action(async (dir: string, opts: Record<string, unknown>) => {
