@@ -69,6 +69,13 @@ describe("are (P7)", () => {
     expect(markCount(svg, "symbol")).toBe(9); // the points (legend symbols are not marks)
   });
 
+  it("a log ARE axis when a baseline is over 20× worse than the best method", async () => {
+    const spec = areSpec([{ method: "lsp", p: 0.5, are: 0.1 }, { method: "mean", p: 0.5, are: 5 }]) as { encoding: { y: { scale: { type?: string } } } };
+    expect(spec.encoding.y.scale.type).toBe("log");
+    await check(spec as TopLevelSpec);
+    expect((areSpec(areRows(rows)) as { encoding: { y: { scale: { type?: string } } } }).encoding.y.scale.type).toBeUndefined();
+  });
+
   it("reads table2.csv too", () => {
     const t2: Row[] = [{ p: 0.1, are_lr: 0.5, are_lsp: 0.2 }, { p: 0.2, are_lr: 0.4, are_lsp: 0.1 }];
     expect(areRows(t2)).toEqual([{ method: "lr", p: 0.1, are: 0.5 }, { method: "lsp", p: 0.1, are: 0.2 }, { method: "lr", p: 0.2, are: 0.4 }, { method: "lsp", p: 0.2, are: 0.1 }]);
