@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../ts/package-root.js";
 import { pngSize } from "../../ts/report/render.js";
+import { rankMapsSql } from "../../ts/report/rank.js";
+import { loadDataset, resolveRoles } from "../../ts/data/load.js";
 import { schemaErrors } from "./svg.js";
 import { goldenPath, hasShared, sharedSkipReason } from "../helpers/shared.js";
 
@@ -134,6 +136,19 @@ describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm 
     const c = varmap("report", join(demo, "cv"), "--out", join(root, "cv.html"), "--json");
     expect(c.status, c.stderr).toBe(0);
     expect(JSON.parse(c.stdout)).toMatchObject({ kind: "cv", figures: 1 });
+  });
+
+  it("ranking maps in DuckDB (what lets the report load only the maps it shows) agrees with the loader's statistics", async () => {
+    const ranks = await rankMapsSql(data, resolveRoles({ preset: "moana" }));
+    const ds = await loadDataset(data, { preset: "moana", stat: "sd" });
+    expect(ranks).toHaveLength(ds.maps.length);
+    for (const m of ds.maps) {
+      const cv = m.ids.map((c) => ds.stats.sd[Number(c)] / Math.abs(ds.stats.mean[Number(c)])).sort((a, b) => a - b);
+      const median = cv.length % 2 ? cv[(cv.length - 1) / 2] : (cv[cv.length / 2 - 1] + cv[cv.length / 2]) / 2;
+      const r = ranks!.find((x) => Object.entries(m.key).every(([f, v]) => x.key[f] === v))!;
+      expect(r.configs).toBe(m.rows);
+      expect(Math.abs(r.score - median) / median).toBeLessThan(1e-9);
+    }
   });
 
   it("not an output directory: exit 2 with E_REPORT_DIR and nothing written", () => {

@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { writeAtomic } from "../data/write.js";
 import { basename, join, resolve } from "node:path";
 import { VarmapError, isVarmapError } from "../errors.js";
-import { loadDataset, type Dataset, type LoadOptions } from "../data/load.js";
+import { loadDataset, resolveRoles, type Dataset, type LoadOptions } from "../data/load.js";
+import { mapsWhere, rankMapsSql, type MapRank } from "./rank.js";
 import type { VariabilityMap } from "../data/types.js";
 import { matrix } from "../predict/matrix.js";
 import { mapInputScaling, predictSplit } from "../cv/split.js";
@@ -131,7 +132,7 @@ function variability(ds: Dataset, positions: readonly number[], mapTable: boolea
 }
 
 /** The maps the report shows, most variable first. */
-export function chooseMaps(maps: readonly VariabilityMap[], scores: readonly number[], how = "extremes"): number[] {
+export function chooseMaps(maps: readonly { key: Record<string, string> }[], scores: readonly number[], how = "extremes"): number[] {
   const ranked = maps.map((_, i) => i).sort((a, b) => (scores[b] || 0) - (scores[a] || 0) || a - b);
   const spec = how.trim();
   if (spec === "extremes" || /^\d+$/.test(spec)) {
@@ -151,6 +152,10 @@ export function chooseMaps(maps: readonly VariabilityMap[], scores: readonly num
     chosen.push(...hit.filter((i) => !chosen.includes(i)));
   }
   return chosen;
+}
+
+function keyText(factors: readonly string[], key: Record<string, string>): string {
+  return factors.map((f) => key[f]).join("\u0000");
 }
 
 function describe(m: VariabilityMap): string {
@@ -209,28 +214,44 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     sections.push({ id: "table2", title: "Cross-validated ARE (Table 2)", body: `<div class="pair">${table}${fig}</div>` });
   }
 
-  // Maps and run distributions need the runs.
+  // Maps and run distributions need the runs: only those of the maps shown are loaded (ranked in DuckDB first).
   const dataFile = opts.data ?? layout.data;
   let ds: Dataset | undefined;
+  let ranks: MapRank[] = [];
+  let shown: number[] = [];
+  const mapTable = !!opts.dataOptions?.map;
   if (dataFile) {
     const loadOpts: LoadOptions = { stat: "sd", ...(opts.dataOptions ?? (layout.kind === "demo" ? { preset: "moana" } : {})) };
-    ds = await loadDataset(dataFile, loadOpts);
+    const roles = resolveRoles(loadOpts);
+    const sqlRanks = !mapTable && loadOpts.stat === "sd" ? await rankMapsSql(dataFile, roles, loadOpts.where) : undefined;
+    if (sqlRanks?.length) {
+      ranks = sqlRanks;
+      const keys = chooseMaps(ranks, ranks.map((r) => r.score), opts.maps).map((i) => ranks[i].key);
+      ds = await loadDataset(dataFile, { ...loadOpts, where: mapsWhere(roles.factors, keys, loadOpts.where) });
+      const at = new Map(ds.maps.map((m, i) => [keyText(roles.factors, m.key), i]));
+      shown = keys.map((k) => at.get(keyText(roles.factors, k))).filter((i): i is number => i !== undefined);
+    } else {
+      ds = await loadDataset(dataFile, loadOpts);
+      const pos = mapPositions(ds);
+      ranks = ds.maps.map((m, i) => ({ key: m.key, configs: m.rows, score: variability(ds!, pos[i], mapTable) }));
+      shown = chooseMaps(ranks, ranks.map((r) => r.score), opts.maps);
+    }
   } else note("no runs file: pass --data FILE (with its column flags) to add heatmaps, predicted vs measured and histograms");
 
   if (ds) {
     const stat = ds.maps[0]?.stat ?? "sd";
-    const mapTable = !!opts.dataOptions?.map;
+    const factors = ds.table.roles.factors;
     const positions = mapPositions(ds);
-    const scores = positions.map((p) => variability(ds!, p, mapTable));
-    const shown = chooseMaps(ds.maps, scores, opts.maps);
+    const scoreOf = new Map(ranks.map((r) => [keyText(factors, r.key), r.score]));
     const summary = htmlTable(
       ["map", "configurations", mapTable ? `median ${ds.table.roles.response}` : "median sd/mean", `mean ${mapTable ? ds.table.roles.response : stat}`, "rank (1 = most variable)"],
       shown.map((i) => {
         const m = ds!.maps[i];
-        const rank = scores.filter((s) => s > scores[i]).length + 1;
-        return [describe(m), m.rows, fmt(scores[i]), fmt(m.y.reduce((s, v) => s + v, 0) / m.rows), `${rank} of ${ds!.maps.length}`];
+        const score = scoreOf.get(keyText(factors, m.key)) ?? NaN;
+        const rank = ranks.filter((r) => r.score > score).length + 1;
+        return [describe(m), m.rows, fmt(score), fmt(m.y.reduce((s, v) => s + v, 0) / m.rows), `${rank} of ${ranks.length}`];
       }),
-      { caption: `Maps shown (${opts.maps ?? "extremes"}: ${shown.length} of ${ds.maps.length})` },
+      { caption: `Maps shown (${opts.maps ?? "extremes"}: ${shown.length} of ${ranks.length})` },
     );
     const heat: string[] = [];
     for (const i of shown) {
@@ -285,8 +306,9 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       const fits = fitsByConfig(dist, key, distFile);
       const n = opts.configs ?? 4;
       const byKey = new Map<string, number>();
-      for (let c = 0; c < ds.table.count; c++) byKey.set(configKey(ds.table, c), c);
-      // The most multimodal configurations by BIC (largest best k), in data order within a k, as seed 001 Fig. 1 picks.
+      const pos = mapPositions(ds);
+      for (const i of shown) for (const c of pos[i]) byKey.set(configKey(ds.table, c), c);
+      // The shown maps' most multimodal configurations by BIC (largest best k; data order within a k), as seed 001 Fig. 1 picks.
       const cand = [...fits.entries()].filter(([k]) => byKey.has(k)).map(([k, f]) => ({ c: byKey.get(k)!, best: f[0] }));
       cand.sort((a, b) => b.best.k - a.best.k || a.c - b.c);
       const pick = cand.slice(0, n);
@@ -294,7 +316,7 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         const sel = pick.map(({ c, best }) => ({ label: configLabel(ds!.table, c), runs: ds!.table.runs.subarray(ds!.table.offsets[c], ds!.table.offsets[c + 1]), best }));
         body += await figure(
           histogramSpec(sel.map((s) => ({ label: s.label, runs: s.runs, density: { mixture: s.best.mixture, label: `${s.best.family} ${s.best.k}` } })), { title: "Runs of the most multimodal configurations", xTitle: ds.table.roles.response }),
-          `Histograms (Freedman–Diaconis bins) of the ${pick.length} configuration(s) whose BIC-best mixture has the most components, with that mixture's density scaled to counts (seed 001 Fig. 1).`,
+          `Histograms (Freedman–Diaconis bins) of the ${pick.length} configuration(s) of the maps shown whose BIC-best mixture has the most components, with that mixture's density scaled to counts (seed 001 Fig. 1).`,
         );
         body += await figure(
           probabilitySpec(sel.map((s) => ({ label: s.label, runs: s.runs, curves: [{ family: s.best.family, k: s.best.k, overall: true, mixture: s.best.mixture }] })), { title: "Probability plots", xTitle: ds.table.roles.response }),
