@@ -9,7 +9,6 @@ import { writeSynth } from "../../data/synth.js";
 import { METHOD_NAMES, createPredictor } from "../../predict/registry.js";
 import { fromRows } from "../../predict/matrix.js";
 import { cvAction, refitAction } from "../../pool/commands.js";
-import { writeReport } from "../../report/report.js";
 
 /** The default demo: small enough for about a minute on 2 cores. */
 export const DEMO_SMALL = { maps: 2, reps: 10 };
@@ -75,6 +74,7 @@ export function register(program: Command): void {
       const cv = await cvAction(data, { ...common, methods: cvMethods, p: "0.1:0.9:0.1", reps: String(size.reps), out: cvOut, quiet: opts.quiet, noStdout: !!opts.json });
       const report = join(out, "report.html");
       say(`report: figures and tables → ${report}`);
+      const { writeReport } = await import("../../report/report.js");
       await writeReport(out, report, { data, dataOptions: { preset: "moana" }, seed: opts.seed });
       const seconds = (Date.now() - t0) / 1000;
       const summary = { data, refit: methods.length ? refitOut : null, cv: cvOut, report, methods, seconds, refitSummary: refit?.summary, table2: cv.summary?.table2 };

@@ -3,7 +3,6 @@
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
 import { PLOT_KINDS } from "../../report/plots/index.js";
-import { figureFormat, writeFigure } from "../../report/output.js";
 import { VarmapError } from "../../errors.js";
 
 export function register(program: Command): void {
@@ -19,6 +18,8 @@ export function register(program: Command): void {
       .option("--width <px>", "PNG width in pixels (default: twice the figure's size)")
       .option("--quiet", "no notes on stderr")
       .action(async (table: string, opts: Record<string, unknown>) => {
+        // The renderer (vega, vega-lite, resvg) loads only when a figure is drawn, not at every varmap start.
+        const { figureFormat, writeFigure } = await import("../../report/output.js");
         const out = String(opts.out);
         const format = figureFormat(out);
         const width = opts.width === undefined ? undefined : Number(opts.width);
