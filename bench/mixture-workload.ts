@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { refitAction } from "../ts/pool/commands.js";
+import { refitAction } from "../ts/cli/bulk.js";
 import { flag } from "./args.js";
 
 const RUN_COLUMN = "run", RESPONSE_COLUMN = "throughput_kbps";

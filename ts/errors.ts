@@ -9,6 +9,8 @@ export interface ErrorLocation {
 
 export class VarmapError extends Error {
   readonly code: string;
+  /** The message without its location and remedy (what the constructor was given). */
+  readonly detail: string;
   readonly location: ErrorLocation;
   readonly remedy: string;
 
@@ -20,6 +22,7 @@ export class VarmapError extends Error {
     super(full, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "VarmapError";
     this.code = code;
+    this.detail = message;
     this.location = opts.location ?? {};
     this.remedy = opts.remedy ?? "";
   }

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { availableMethods } from "../../ts/cli/commands/demo.js";
-import { cvPlan, cvWriter } from "../../ts/pool/cv.js";
+import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
 import { runJob } from "../../ts/pool/job.js";
-import { packMaps } from "../../ts/pool/shared-maps.js";
+import { packMaps } from "../../ts/data/shared-maps.js";
 import { nativeBackend, nativeSkipReason } from "../helpers/backends.js";
 import { gridMaps } from "./fixtures.js";
 
@@ -32,7 +32,7 @@ describe.skipIf(why !== "")(`cv outputs on native and wasm workers${why ? ` (${w
       for (const b of ["native", "wasm"]) {
         process.env.VARMAP_BACKEND = b; // worker threads take a copy of the environment when they start
         const out = tmp();
-        await runJob({ maps, plan }, cvWriter, { out, workers: 1, resume: false, quiet: true, label: "cv" });
+        await runJob(cvJob, { maps, plan }, { out, workers: 1, resume: false, quiet: true, label: "cv" });
         dirs.push(out);
       }
     } finally {

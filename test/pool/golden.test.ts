@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { availableMethods } from "../../ts/cli/commands/demo.js";
-import { cvAction } from "../../ts/pool/commands.js";
+import { cvAction } from "../../ts/cli/bulk.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 
 const methods = availableMethods().filter((m) => m === "lr" || m === "lsp");

@@ -5,11 +5,12 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { divisionStream, randomDivision, trainSize } from "../../ts/pool/random.js";
-import { parseFractions, parseShard, planTasks, shardTasks } from "../../ts/pool/plan.js";
+import { divisionStream, parseFractions, randomDivision, trainSize } from "../../ts/cv/divisions.js";
+import { parseShard, shardTasks } from "../../ts/pool/plan.js";
+import { jobFor } from "../../ts/jobs/index.js";
 import { readRecords, ResultStore } from "../../ts/pool/store.js";
-import { packMaps } from "../../ts/pool/shared-maps.js";
-import { cvPlan, cvWriter } from "../../ts/pool/cv.js";
+import { packMaps } from "../../ts/data/shared-maps.js";
+import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
 import { runJob } from "../../ts/pool/job.js";
 import { mergeShards } from "../../ts/pool/merge.js";
 import { parseShard as shard } from "../../ts/pool/plan.js";
@@ -58,10 +59,10 @@ describe("plans and shards", () => {
   it("splits the task list into disjoint shards whose union is the list", () => {
     const maps = packMaps(gridMaps(2, 3));
     const { plan } = cvPlan(maps, { methods: ["mean", "lr"], response: "linear", ps: [0.2, 0.8], reps: 60, seed: "1" });
-    const all = planTasks(plan).map((t) => t.id);
+    const all = cvTasks(plan).map((t) => t.id);
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe(2 * 2 * 2 * 3); // maps × methods × p × ceil(60 / 25)
-    const parts = [1, 2, 3].map((i) => shardTasks(planTasks(plan), { index: i, count: 3 }).map((t) => t.id));
+    const parts = [1, 2, 3].map((i) => shardTasks(cvTasks(plan), { index: i, count: 3 }).map((t) => t.id));
     expect(parts.flat().sort()).toEqual([...all].sort());
     expect(parseShard("2/3")).toEqual({ index: 2, count: 3 });
     for (const bad of ["0/3", "4/3", "x", "1/0"]) expect(() => parseShard(bad)).toThrow(/--shard/);
@@ -94,7 +95,7 @@ describe("jobs on the pool", () => {
   const maps = packMaps(gridMaps(3, 5));
   const { plan } = cvPlan(maps, { methods: ["mean"], response: "linear", ps: [0.2, 0.5, 0.8], reps: 60, seed: "3" });
   const run = (out: string, workers: number, s?: string) =>
-    runJob({ maps, plan }, cvWriter, { out, workers, resume: true, quiet: true, label: "cv", shard: s ? shard(s) : undefined });
+    runJob(cvJob, { maps, plan }, { out, workers, resume: true, quiet: true, label: "cv", shard: s ? shard(s) : undefined });
 
   it("writes the same files with 1 and 2 workers as in-process", async () => {
     const [d0, d1, d2] = [tmp(), tmp(), tmp()];
@@ -115,8 +116,8 @@ describe("jobs on the pool", () => {
     for (let i = 0; i < 3; i++) await run(shards[i], 1, `${i + 1}/3`);
     expect(existsSync(join(shards[0], "table2.md"))).toBe(false);
     const merged = tmp();
-    expect(() => mergeShards(shards.slice(0, 2), merged)).toThrow(/missing/);
-    mergeShards([shards[2], shards[0], shards[1]], merged);
+    expect(() => mergeShards(shards.slice(0, 2), merged, jobFor)).toThrow(/missing/);
+    mergeShards([shards[2], shards[0], shards[1]], merged, jobFor);
     expect(outputs(merged)).toEqual(outputs(whole));
   });
 
@@ -162,7 +163,7 @@ describe("jobs on the pool", () => {
     };
     const { plan, givenTrain } = cvPlan(one, { methods: ["mean"], response: "linear", splits, predictions: true, ids });
     const out = tmp();
-    await runJob({ maps: one, plan, givenTrain, ids }, cvWriter, { out, workers: 0, resume: true, quiet: true, label: "cv" });
+    await runJob(cvJob, { maps: one, plan, givenTrain, ids }, { out, workers: 0, resume: true, quiet: true, label: "cv" });
     const pred = readFileSync(join(out, "predictions.csv"), "utf8").trim().split("\n");
     expect(pred[0]).toBe("sched,mode,p,rep,index,prediction");
     expect(pred.length).toBe(1 + 32 + 48);

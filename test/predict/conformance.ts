@@ -83,7 +83,7 @@ export function runConformance(opts: ConformanceOptions): void {
   const tol = opts.tolerance ?? 1e-12;
   const pointsFor = opts.points ?? ((d: number) => Math.max(40, 3 * opts.minPoints(d)));
   const gen = opts.data ?? conformanceData;
-  const make = (o: PredictorOptions & Record<string, unknown> = {}) => opts.create({ ...(opts.options ?? {}), ...o });
+  const make = (o: PredictorOptions = {}) => opts.create({ ...(opts.options ?? {}), ...o });
 
   describe(`${opts.name} conformance`, () => {
     for (const d of dims) {

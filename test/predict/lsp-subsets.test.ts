@@ -7,6 +7,7 @@ import { splitRows } from "../../ts/cv/splits.js";
 import { VarmapError } from "../../ts/errors.js";
 import { LinearShepard, LinearShepardSubsets } from "../../ts/predict/lsp.js";
 import { matrix, takeRows } from "../../ts/predict/matrix.js";
+import type { PredictorOptions } from "../../ts/predict/estimator.js";
 import { rng, selected } from "../helpers/backends.js";
 import { hasShared, sharedSkipReason } from "../helpers/shared.js";
 import { moanaMap, moanaSplits } from "./golden-data.js";
@@ -36,11 +37,12 @@ describe(`LinearShepardSubsets on ${selected.name}`, () => {
   const splits = divisions(r, n, [0.08, 0.3, 0.6, 0.9]);
   splits.push({ train: Int32Array.from([0, 1, 2]), test: Int32Array.from([3, 4]) }); // too few points
 
-  for (const [label, options] of [
-    ["fixed unit scaling with log2 inputs, log response", { inputs: { kind: "unit" as const, log2: [0, 1, 2], lo: [0, 0, 0], hi: [5, 5, 5] }, response: "log" as const }],
-    ["no scaling", { inputs: { kind: "none" as const } }],
+  const cases: [string, PredictorOptions][] = [
+    ["fixed unit scaling with log2 inputs, log response", { inputs: { kind: "unit", log2: [0, 1, 2], lo: [0, 0, 0], hi: [5, 5, 5] }, response: "log" }],
+    ["no scaling", { inputs: { kind: "none" } }],
     ["scaling over each training set (split by split)", {}],
-  ] as const)
+  ];
+  for (const [label, options] of cases)
     it(`${label}: predictions and errors equal fitting split by split`, () => {
       const subsets = new LinearShepardSubsets(X, y, options);
       expect(subsets.sharesTable).toBe(label !== "scaling over each training set (split by split)");

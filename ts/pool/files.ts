@@ -1,19 +1,14 @@
 // Output files: written to a temporary name in the same directory, then renamed, so a reader (or a rerun after
 // kill -9) sees either the old file or the complete new one, never a partial one. Numbers are formatted with a
 // documented rounding so outputs are identical across backends whose kernels agree to their tolerance.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { writeFileAll } from "../data/io.js";
 
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileAll(tmp, text);
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });

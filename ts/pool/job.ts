@@ -1,21 +1,54 @@
-// A job end to end: open the output directory's store (resume), run the shard's tasks on the pool, write the
-// results in task order and — for a whole job, not a shard — the verb's output files. `merge` uses the same
-// writer on the union of the shards' results, so N shards merged write exactly what one unsharded run writes.
+// The job engine: any verb that runs over a whole dataset describes itself once as a JobDefinition (its plan's
+// tasks, how one task runs, which files it writes) and gets workers, progress, a resumable journal, shards and
+// merge from here. A job end to end: open the output directory's store (resume), run the shard's tasks on the
+// pool, write the results in task order and — for a whole job, not a shard — the verb's output files. `merge`
+// uses the same writer on the union of the shards' results, so N shards merged write exactly what one unsharded
+// run writes.
 import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
 import { writeFileAtomic } from "./files.js";
-import { planTasks, shardTasks, type Plan, type Shard, type Task } from "./plan.js";
-import { runTasks } from "./pool.js";
+import { parseShard, shardTasks, type Shard } from "./plan.js";
+import { parseWorkers, runTasks } from "./pool.js";
 import { silentProgress, stderrProgress } from "./progress.js";
 import { RESULTS, ResultStore, RUN_LOG } from "./store.js";
-import type { WorkContext } from "./work.js";
 
-export interface OutputWriter {
-  /** Files (in the output directory) this verb writes for a whole job; removed when a job starts over. */
-  files(plan: Plan): string[];
-  /** Writes them from the results of every task; returns a summary for --json and the notes. */
-  write(plan: Plan, results: ReadonlyMap<string, unknown>, dir: string): Record<string, unknown>;
+/** What every plan holds; a verb's plan adds everything else that determines its results (options, seed, …). */
+export interface JobPlan {
+  format: "varmap-job";
+  version: 1;
+  verb: string;
+  /** The input data's fingerprint. */
+  fingerprint: string;
 }
+
+export interface JobTask {
+  /** Stable id: the key of the task's record in the journal and results.jsonl. */
+  id: string;
+}
+
+/** The context every task of a job runs in; sent once to each worker (structured clone: share big arrays). */
+export interface JobContext<P extends JobPlan = JobPlan> {
+  plan: P;
+}
+
+export interface JobDefinition<P extends JobPlan = JobPlan, T extends JobTask = JobTask, C extends JobContext<P> = JobContext<P>> {
+  /** The verb, as recorded in its plans. */
+  verb: string;
+  /** import.meta.url of the module that exports this definition as `job`: worker threads import it from there. */
+  module: string;
+  /** The task list: a pure function of the plan, in a fixed order, with stable ids. */
+  tasks(plan: P): T[];
+  /** One task, in a worker thread or in this one: a pure function of (context, task), JSON-serializable. */
+  run(ctx: C, task: T): unknown;
+  /** Files (in the output directory) this verb writes for a whole job; removed when a job starts over. */
+  files(plan: P): string[];
+  /** Writes them from the results of every task; returns a summary for --json and the notes. */
+  write(plan: P, results: ReadonlyMap<string, unknown>, dir: string): Record<string, unknown>;
+}
+
+/** A definition of any verb, as the engine and merge handle it. */
+// biome-ignore lint/suspicious/noExplicitAny: the engine treats every verb's plan, task and context alike
+export type AnyJob = JobDefinition<any, any, any>;
 
 export interface JobOptions {
   out: string;
@@ -24,6 +57,7 @@ export interface JobOptions {
   resume: boolean;
   quiet: boolean;
   label: string;
+  /** Tasks per dispatch to a worker. */
   batch?: number;
 }
 
@@ -38,21 +72,29 @@ export interface JobSummary {
   summary?: Record<string, unknown>;
 }
 
-export function manifestOf(plan: Plan, shard: Shard | undefined): Record<string, unknown> {
+/** The run flags every job verb shares (--shard, --workers, --no-resume, --quiet), parsed and checked. */
+export function jobOptionsFromCli(opts: { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out: string, label: string): JobOptions {
+  return { out, shard: parseShard(opts.shard), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
+}
+
+export function manifestOf(plan: JobPlan, shard: Shard | undefined): Record<string, unknown> {
   return { ...plan, shard: shard && shard.count > 1 ? `${shard.index}/${shard.count}` : null };
 }
 
-export async function runJob(ctx: WorkContext, writer: OutputWriter, opts: JobOptions): Promise<JobSummary> {
+export async function runJob<P extends JobPlan, T extends JobTask, C extends JobContext<P>>(
+  def: JobDefinition<P, T, C>,
+  ctx: C,
+  opts: JobOptions,
+): Promise<JobSummary> {
   const t0 = Date.now();
   const plan = ctx.plan;
-  const all = planTasks(plan);
-  const mine: Task[] = shardTasks(all, opts.shard);
+  const mine = shardTasks(def.tasks(plan), opts.shard);
   const manifest = manifestOf(plan, opts.shard);
-  const store = new ResultStore(opts.out, manifest, { resume: opts.resume, outputs: writer.files(plan) });
+  const store = new ResultStore(opts.out, manifest, { resume: opts.resume, outputs: def.files(plan) });
   const resumed = mine.filter((t) => store.done.has(t.id)).length;
   if (resumed && !opts.quiet) process.stderr.write(`varmap: resuming: ${resumed} of ${mine.length} tasks already done in ${opts.out}\n`);
   try {
-    await runTasks(ctx, mine, store, {
+    await runTasks(def, ctx, mine, store, {
       workers: opts.workers,
       batch: opts.batch,
       progress: opts.quiet ? silentProgress : stderrProgress(opts.label),
@@ -66,8 +108,8 @@ export async function runJob(ctx: WorkContext, writer: OutputWriter, opts: JobOp
   const files = [RESULTS];
   if (whole) {
     const results = new Map(mine.map((t) => [t.id, store.done.get(t.id)]));
-    summary = writer.write(plan, results, opts.out);
-    files.push(...writer.files(plan));
+    summary = def.write(plan, results, opts.out);
+    files.push(...def.files(plan));
   } else if (!opts.quiet) {
     process.stderr.write(`varmap: shard ${manifest.shard} done; combine the shards with \`varmap merge <dirs…> --out <dir>\`\n`);
   }

@@ -4,20 +4,20 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { cvWriter } from "./cv.js";
 import { writeFileAtomic } from "./files.js";
-import type { OutputWriter } from "./job.js";
-import { parseShard, planTasks, shardTasks, type Plan } from "./plan.js";
-import { refitWriter } from "./refit.js";
-import { JOURNAL, MANIFEST, readManifest, readRecords, RESULTS, RUN_LOG, stableJson } from "./store.js";
+import type { AnyJob, JobPlan } from "./job.js";
+import { parseShard, shardTasks } from "./plan.js";
+import { JOURNAL, MANIFEST, readManifest, readRecords, recordLine, RESULTS, RUN_LOG, stableJson } from "./store.js";
 
-export function writerFor(plan: Plan): OutputWriter {
-  return plan.verb === "cv" ? cvWriter : refitWriter;
-}
-
-export function mergeShards(dirs: readonly string[], out: string): { tasks: number; shards: number; files: string[]; summary: Record<string, unknown> } {
+/** `jobFor` names the job definition of a plan's verb (ts/jobs/index.ts). */
+export function mergeShards(
+  dirs: readonly string[],
+  out: string,
+  jobFor: (verb: string) => AnyJob,
+): { tasks: number; shards: number; files: string[]; summary: Record<string, unknown> } {
   if (!dirs.length) throw new VarmapError("E_USAGE", "merge needs the shard output directories", { remedy: "varmap merge out-1 out-2 … --out merged" });
-  let plan: Plan | undefined;
+  let plan: JobPlan | undefined;
+  let def: AnyJob | undefined;
   let planText = "";
   let count = 0;
   const seen = new Map<number, string>();
@@ -29,7 +29,8 @@ export function mergeShards(dirs: readonly string[], out: string): { tasks: numb
     const { shard: _s, ...rest } = m;
     const text = stableJson(rest);
     if (plan === undefined) {
-      plan = rest as unknown as Plan;
+      plan = rest as unknown as JobPlan;
+      def = jobFor(plan.verb);
       planText = text;
       count = shard.count;
     } else if (text !== planText)
@@ -40,20 +41,20 @@ export function mergeShards(dirs: readonly string[], out: string): { tasks: numb
     seen.set(shard.index, dir);
     if (existsSync(join(dir, JOURNAL)) || !existsSync(join(dir, RESULTS)))
       throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} in ${dir} did not finish`, { remedy: `rerun that shard with the same command (it resumes), then merge` });
-    const expected = new Set(shardTasks(planTasks(plan), shard).map((t) => t.id));
+    const expected = new Set(shardTasks(def!.tasks(plan), shard).map((t: { id: string }) => t.id));
     for (const rec of readRecords(join(dir, RESULTS))) if (expected.has(rec.id)) results.set(rec.id, rec.result);
   }
   const missing = [...Array(count).keys()].map((i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length)
     throw new VarmapError("E_MERGE", `shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing`, { remedy: "pass the output directories of all N shards" });
-  const tasks = planTasks(plan!);
+  const tasks: { id: string }[] = def!.tasks(plan!);
   const lost = tasks.filter((t) => !results.has(t.id));
   if (lost.length) throw new VarmapError("E_MERGE", `${lost.length} task result(s) missing, e.g. ${lost[0].id}`, { remedy: "rerun the shard that owns them (it resumes), then merge" });
 
   mkdirSync(out, { recursive: true });
-  const writer = writerFor(plan!);
+  const writer = def!;
   writeFileAtomic(join(out, MANIFEST), stableJson({ ...plan!, shard: null }));
-  writeFileAtomic(join(out, RESULTS), tasks.map((t) => JSON.stringify({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
+  writeFileAtomic(join(out, RESULTS), tasks.map((t) => recordLine({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
   const summary = writer.write(plan!, results, out);
   writeFileAtomic(join(out, RUN_LOG), JSON.stringify({ note: "merged from shards", finished: new Date().toISOString(), shards: dirs }, null, 2) + "\n");
   return { tasks: tasks.length, shards: count, files: [MANIFEST, RESULTS, ...writer.files(plan!)], summary };

@@ -2,12 +2,11 @@
 // those the store already holds, appending each finished batch to the store, reporting progress.
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
-import { VarmapError } from "../errors.js";
-import type { Task } from "./plan.js";
+import { VarmapError, type ErrorLocation } from "../errors.js";
+import type { JobDefinition, JobContext, JobPlan, JobTask } from "./job.js";
 import type { Progress } from "./progress.js";
-import type { ResultStore } from "./store.js";
+import type { TaskRecord } from "./store.js";
 import { workerFile } from "./threads.js";
-import { runTask, type WorkContext } from "./work.js";
 
 export function parseWorkers(s: string | number | undefined): number {
   if (s === undefined || s === "") return availableParallelism();
@@ -25,24 +24,45 @@ export interface RunOptions {
   progress: Progress;
 }
 
-export async function runTasks(ctx: WorkContext, tasks: readonly Task[], store: ResultStore, opts: RunOptions): Promise<void> {
+/** Where finished tasks go: a job's ResultStore (journal on disk), or a map in memory. */
+export interface TaskSink {
+  readonly done: ReadonlyMap<string, unknown>;
+  append(records: readonly TaskRecord[]): void;
+}
+
+/** A VarmapError thrown in a worker, as the worker sends it back (see worker.ts). */
+interface WorkerError {
+  varmapError: { code: string; message: string; location: ErrorLocation; remedy: string };
+}
+
+function isWorkerError(r: unknown): r is WorkerError {
+  return typeof r === "object" && r !== null && !Array.isArray(r) && "varmapError" in r;
+}
+
+export async function runTasks<P extends JobPlan, T extends JobTask, C extends JobContext<P>>(
+  def: JobDefinition<P, T, C>,
+  ctx: C,
+  tasks: readonly T[],
+  store: TaskSink,
+  opts: RunOptions,
+): Promise<void> {
   const todo = tasks.filter((t) => !store.done.has(t.id));
   opts.progress.start(tasks.length, tasks.length - todo.length);
   try {
     if (!todo.length) return;
     const batch = Math.max(1, opts.batch ?? 1);
-    const batches: Task[][] = [];
+    const batches: T[][] = [];
     for (let i = 0; i < todo.length; i += batch) batches.push(todo.slice(i, i + batch));
     if (opts.workers === 0) {
       for (const b of batches) {
-        store.append(b.map((t) => ({ id: t.id, result: runTask(ctx, t) })));
+        store.append(b.map((t) => ({ id: t.id, result: def.run(ctx, t) })));
         opts.progress.tick(b.length);
       }
       return;
     }
     const { filename, execArgv } = workerFile(import.meta.url, "worker");
     const threads = Math.min(opts.workers, batches.length);
-    const pool = new Piscina({ filename, execArgv, workerData: ctx, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    const pool = new Piscina({ filename, execArgv, workerData: { module: def.module, ctx }, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
     try {
       // A bounded window of batches in flight keeps memory flat on huge jobs while every worker stays busy.
       const window = threads * 4;
@@ -54,8 +74,13 @@ export async function runTasks(ctx: WorkContext, tasks: readonly Task[], store: 
           while (!failure && active < window && next < batches.length) {
             const b = batches[next++];
             active++;
-            (pool.run(b) as Promise<unknown[]>).then(
+            (pool.run(b) as Promise<unknown[] | WorkerError>).then(
               (results) => {
+                if (isWorkerError(results)) {
+                  const w = results.varmapError;
+                  failure ??= new VarmapError(w.code, w.message, { location: w.location, remedy: w.remedy });
+                  return;
+                }
                 store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
                 opts.progress.tick(b.length);
               },

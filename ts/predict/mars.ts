@@ -101,14 +101,19 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
     const opts = this.resolvedOptions(X.cols);
-    const r = marsFit(this.backend, X.data, y, X.cols, opts as MarsKernelOptions);
+    // MARS is scale-equivariant; responses far from 1 (beyond 2^±256) are fitted divided by a power of 2 (exact),
+    // so squared sums cannot overflow or underflow in the kernel, and the coefficients are scaled back.
+    const scale = powerOfTwoScale(y);
+    const ys = scale === 1 ? y : y.map((v) => v * scale);
+    const r = marsFit(this.backend, X.data, ys, X.cols, opts as MarsKernelOptions);
     const d = X.cols;
     const terms: MarsTerm[] = [];
     for (let t = 0; t < r.termFlags.length; t++) {
       if (!(r.termFlags[t] & 2)) continue;
-      terms.push({ dirs: Array.from(r.dirs.subarray(t * d, (t + 1) * d)), cuts: Array.from(r.cuts.subarray(t * d, (t + 1) * d)), coef: r.coef[t] });
+      terms.push({ dirs: Array.from(r.dirs.subarray(t * d, (t + 1) * d)), cuts: Array.from(r.cuts.subarray(t * d, (t + 1) * d)), coef: r.coef[t] / scale });
     }
-    this.state = { terms, nForwardTerms: r.nFullSet, termCond: r.termCond, rss: r.rss, gcv: r.gcv, rsq: r.rsq, grsq: r.grsq, nTrain: X.rows, options: opts };
+    const s2 = scale * scale;
+    this.state = { terms, nForwardTerms: r.nFullSet, termCond: r.termCond, rss: r.rss / s2, gcv: r.gcv / s2, rsq: r.rsq, grsq: r.grsq, nTrain: X.rows, options: opts };
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
@@ -225,4 +230,12 @@ function checkOptions(o: MarsOptions): void {
   num("fastBeta", o.fastBeta, 0);
   num("newvarPenalty", o.newvarPenalty, 0);
   num("adjustEndspan", o.adjustEndspan, 0);
+}
+
+/** 1, or the power of 2 that brings max |y| into [1, 2) when it lies beyond 2^±256. */
+function powerOfTwoScale(y: Float64Array): number {
+  let m = 0;
+  for (const v of y) m = Math.max(m, Math.abs(v));
+  if (m === 0 || (m < 2 ** 256 && m > 2 ** -256)) return 1;
+  return 2 ** Math.min(1000, -Math.floor(Math.log2(m))); // 2^1000 at most: 2^1023 is the largest power of 2
 }

@@ -4,7 +4,7 @@
 // factors). Prints the mean ARE per training fraction (per map for given splits, the Table 2 averaged over maps
 // for generated ones); --out keeps are.csv, table2.md, table2.csv and the resumable result store.
 import type { Command } from "commander";
-import { cvAction, registerCvOptions, type Opts } from "../../pool/commands.js";
+import { cvAction, registerCvOptions, type Opts } from "../bulk.js";
 
 export function register(program: Command): void {
   registerCvOptions(

@@ -8,7 +8,7 @@ import { isVarmapError } from "../../errors.js";
 import { writeSynth } from "../../data/synth.js";
 import { METHOD_NAMES, createPredictor } from "../../predict/registry.js";
 import { fromRows } from "../../predict/matrix.js";
-import { cvAction, refitAction } from "../../pool/commands.js";
+import { cvAction, refitAction } from "../bulk.js";
 
 /** The default demo: small enough for about a minute on 2 cores. */
 export const DEMO_SMALL = { maps: 2, reps: 10 };

@@ -11,7 +11,9 @@ import { register as refit } from "./refit.js";
 import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
 import { register as bench } from "./bench.js";
+import { register as whatif } from "./whatif.js";
+import { register as gev } from "./gev.js";
 import { register as plot } from "./plot.js";
 import { register as report } from "./report.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, plot, report];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, whatif, gev, plot, report];

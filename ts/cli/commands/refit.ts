@@ -1,6 +1,6 @@
 // `varmap refit <data> [column flags] --methods lr,lsp,… --out dir`: the main job, on the worker pool.
 import type { Command } from "commander";
-import { refitAction, registerRefitOptions, type Opts } from "../../pool/commands.js";
+import { refitAction, registerRefitOptions, type Opts } from "../bulk.js";
 
 export function register(program: Command): void {
   registerRefitOptions(

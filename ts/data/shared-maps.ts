@@ -2,7 +2,7 @@
 // all maps' raw inputs in one Float64Array, all responses in another, with per-map offsets. Handed to the
 // workers once (Piscina workerData), never per task.
 import { createHash } from "node:crypto";
-import type { VariabilityMap } from "../data/types.js";
+import type { VariabilityMap } from "./types.js";
 
 export interface MapMeta {
   /** Factor name → value. */
@@ -52,8 +52,17 @@ export function packMaps(maps: readonly VariabilityMap[]): SharedMaps {
   return { meta, xStart, yStart, X, y };
 }
 
+/** One map as a task sees it: views into the shared buffers, and its metadata. */
+export interface MapData {
+  X: Float64Array;
+  y: Float64Array;
+  rows: number;
+  cols: number;
+  meta: MapMeta;
+}
+
 /** Map m's inputs and responses as views into the shared buffers. */
-export function mapView(s: SharedMaps, m: number): { X: Float64Array; y: Float64Array; rows: number; cols: number } {
+export function mapView(s: SharedMaps, m: number): MapData {
   const meta = s.meta[m];
   const cols = meta.inputNames.length;
   return {
@@ -61,6 +70,7 @@ export function mapView(s: SharedMaps, m: number): { X: Float64Array; y: Float64
     y: s.y.subarray(s.yStart[m], s.yStart[m] + meta.rows),
     rows: meta.rows,
     cols,
+    meta,
   };
 }
 

@@ -2,19 +2,12 @@
 // the map's own normalization, predict the test rows) scored by ARE (seed 000 eq. 1), plus the constant
 // baseline "mean" (the training mean: the null model of a Table 2, and a predictor-free method for the pool).
 import { isVarmapError } from "../errors.js";
-import { are as areOf } from "../cv/are.js";
-import { mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "../cv/split.js";
+import { are as areOf } from "./are.js";
+import { mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
 import type { RowSplit } from "../predict/lsp.js";
 import { matrix } from "../predict/matrix.js";
-import type { MapMeta } from "./shared-maps.js";
-
-export interface MapData {
-  X: Float64Array;
-  y: Float64Array;
-  rows: number;
-  cols: number;
-  meta: MapMeta;
-}
+import type { MapData } from "../data/shared-maps.js";
+export type { MapData };
 
 export function predictSplit(
   map: MapData,

@@ -1,19 +1,54 @@
-// `varmap cv` through the pool: per (map, method, p) the mean and sd of ARE over repetitions, and the Table 2
+// `varmap cv` as a job: tasks are chunks of divisions of one (map, method, p); a task's result is the ARE of each
+// division. The writer gives per (map, method, p) the mean and sd of ARE over repetitions, and the Table 2
 // summary (seed 000: ARE per training fraction and method, averaged over maps) as Markdown and CSV.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { csvRow, csvText, formatValue, writeFileAtomic } from "./files.js";
-import type { OutputWriter } from "./job.js";
+import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
+import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
 import type { CellValue, Column } from "../data/write.js";
-import { planTasks, type CvPlan, type Plan } from "./plan.js";
-import { fingerprint, type SharedMaps } from "./shared-maps.js";
-import type { CvResult } from "./work.js";
+import { fingerprint, mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
+import { divisionStream, randomDivision } from "../cv/divisions.js";
+import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData } from "../cv/scoring.js";
+import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
+
+export interface CvPlan extends MapsPlan {
+  verb: "cv";
+  /** Generated divisions: for each p, reps random divisions keyed by (seed, map, p, rep). */
+  generated?: { ps: number[]; reps: number; seed: string; repChunk: number };
+  /** Given divisions (--splits): their (p, rep) labels; the training indices travel to the workers separately. */
+  given?: { source: string; hash: string; labels: { p: number; rep: number }[]; chunk: number; predictions: boolean };
+}
+
+export type CvTask =
+  | { id: string; kind: "cv-gen"; map: number; method: string; pIndex: number; r0: number; r1: number }
+  | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number };
+
+export interface CvContext extends JobContext<CvPlan> {
+  maps: SharedMaps;
+  /** Given splits (--splits): training row positions per map and split. */
+  givenTrain?: number[][][];
+  /** Row ids (the --id column) per map, for predictions.csv; default the row positions. */
+  ids?: (number | string)[][];
+}
+
+export interface CvResult {
+  /** ARE per repetition (or given split), rounded as files.ts documents; null where the method failed. */
+  are: (number | null)[];
+  /** Error codes of failed repetitions, by position in `are`. */
+  errors?: Record<string, string>;
+  /** Given splits with predictions requested: predictions at each split's test rows, rounded likewise. */
+  pred?: number[][];
+  /** The test rows' ids matching `pred`. */
+  rows?: (number | string)[][];
+}
 
 /** Repetitions per task: enough work per task to amortize dispatch, small enough to balance and checkpoint often. */
 export const REP_CHUNK = 25;
 export const SPLIT_CHUNK = 20;
+export const MAX_REPS = 100_000;
+export const MAX_DIVISIONS = 50_000_000;
 
 export type GivenSplits = SplitsFile;
 
@@ -31,21 +66,16 @@ export interface CvOptions {
 }
 
 export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTrain?: number[][][] } {
-  const factors = Object.keys(maps.meta[0]?.key ?? {});
-  const base = {
-    format: "varmap-job" as const,
-    version: 1 as const,
-    verb: "cv" as const,
-    fingerprint: fingerprint(maps),
-    factors,
-    maps: maps.meta.map((m) => ({ values: factors.map((f) => m.key[f]), rows: m.rows, inputs: m.inputNames })),
-    methods: o.methods,
-    ...(o.methodOptions && Object.keys(o.methodOptions).length ? { methodOptions: o.methodOptions } : {}),
-    response: o.response,
-  };
+  const base = { ...mapsPlanBase(maps, o), verb: "cv" as const };
   if (!o.splits) {
     const reps = o.reps ?? 200;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 200" });
+    // The task list is held in memory: bound it (200 reps × 9 p × 117 maps × 4 methods is 842,400 divisions).
+    const divisions = reps * (o.ps?.length ?? 1) * Math.max(1, maps.meta.length) * o.methods.length;
+    if (reps > MAX_REPS || divisions > MAX_DIVISIONS)
+      throw new VarmapError("E_USAGE", `--reps ${reps} asks for ${divisions.toLocaleString("en")} divisions (at most ${MAX_REPS.toLocaleString("en")} per p and ${MAX_DIVISIONS.toLocaleString("en")} in all)`, {
+        remedy: "use fewer repetitions; past a few hundred the mean ARE no longer moves (its standard error falls as 1/√reps)",
+      });
     return { plan: { ...base, generated: { ps: o.ps ?? [], reps, seed: o.seed ?? "1", repChunk: REP_CHUNK } } };
   }
   const sp = o.splits;
@@ -90,7 +120,7 @@ function cells(plan: CvPlan, results: ReadonlyMap<string, unknown>): Cell[] {
     if (!c) byKey.set(k, (c = { map, method, p, values: [], failed: 0 })), out.push(c);
     return c;
   };
-  for (const t of planTasks(plan)) {
+  for (const t of cvTasks(plan)) {
     const r = results.get(t.id) as CvResult | undefined;
     if (!r) throw new Error(`internal: no result for task ${t.id}`);
     if (t.kind === "cv-gen") {
@@ -123,13 +153,15 @@ function sd(v: readonly number[]): number {
 
 export const CV_FILES = ["are.csv", "table2.csv", "table2.md"];
 
-export const cvWriter: OutputWriter = {
-  files(plan: Plan) {
-    const p = plan as CvPlan;
-    return p.given?.predictions ? [...CV_FILES, "predictions.csv"] : CV_FILES;
+export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
+  verb: "cv",
+  module: import.meta.url,
+  tasks: cvTasks,
+  run: runCvTask,
+  files(plan) {
+    return plan.given?.predictions ? [...CV_FILES, "predictions.csv"] : CV_FILES;
   },
-  write(planAny: Plan, results, dir) {
-    const plan = planAny as CvPlan;
+  write(plan, results, dir) {
     const cs = cells(plan, results);
     const rows = cs.map((c) => [...plan.maps[c.map].values, c.method, c.p, c.values.length, c.failed, mean(c.values), sd(c.values)]);
     writeFileAtomic(join(dir, "are.csv"), csvText([...plan.factors, "method", "p", "reps", "failed", "are_mean", "are_sd"], rows));
@@ -179,7 +211,7 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
   const methodCol = plan.methods.length > 1;
   const f: string[][] = plan.factors.map(() => []);
   const p: number[] = [], rep: number[] = [], index: CellValue[] = [], method: string[] = [], pred: number[] = [];
-  for (const t of planTasks(plan)) {
+  for (const t of cvTasks(plan)) {
     if (t.kind !== "cv-given") continue;
     const r = results.get(t.id) as CvResult;
     r.pred!.forEach((values, i) => {
@@ -210,4 +242,91 @@ function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, d
   const lines = [csvRow(cols.map((c) => c.name))];
   for (let i = 0; i < n; i++) lines.push(csvRow(cols.map((c) => c.values[i] as string | number)));
   writeFileAtomic(join(dir, "predictions.csv"), lines.join("\n") + "\n");
+}
+
+export function cvTasks(plan: CvPlan): CvTask[] {
+  const tasks: CvTask[] = [];
+  plan.maps.forEach((_, map) => {
+    for (const method of plan.methods) {
+      if (plan.generated) {
+        const { ps, reps, repChunk } = plan.generated;
+        ps.forEach((_p, pIndex) => {
+          for (let r0 = 0; r0 < reps; r0 += repChunk)
+            tasks.push({ id: `cv/${map}/${method}/${pIndex}/${r0}`, kind: "cv-gen", map, method, pIndex, r0, r1: Math.min(reps, r0 + repChunk) });
+        });
+      } else if (plan.given) {
+        const n = plan.given.labels.length;
+        for (let s0 = 0; s0 < n; s0 += plan.given.chunk)
+          tasks.push({ id: `cvs/${map}/${method}/${s0}`, kind: "cv-given", map, method, s0, s1: Math.min(n, s0 + plan.given.chunk) });
+      }
+    }
+  });
+  return tasks;
+}
+
+// Per worker context, its recent split predictors (LSP's neighbour table of a map serves all its tasks).
+const predictorCaches = new WeakMap<CvContext, SplitPredictorCache>();
+
+function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>) {
+  let cache = predictorCaches.get(ctx);
+  if (!cache) predictorCaches.set(ctx, (cache = new SplitPredictorCache()));
+  const plan = ctx.plan;
+  // Every split of this map and method in the job, across the worker's tasks.
+  const splits = plan.given ? plan.given.labels.length : plan.generated!.ps.length * plan.generated!.reps;
+  return cache.get(JSON.stringify([mapIndex, method, plan.response, hyper]), () => mapSplitPredictor(map, method, plan.response, hyper, splits));
+}
+
+export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
+  const plan = ctx.plan;
+  const map = mapView(ctx.maps, task.map);
+  const out: CvResult = { are: [] };
+  const hyper = plan.methodOptions?.[task.method] ?? {};
+  const predictorFor = () => (task.method === "mean" ? undefined : cachedPredictor(ctx, map, task.map, task.method, hyper));
+  const fail = (i: number, code: string): void => {
+    out.are.push(null);
+    (out.errors ??= {})[String(i)] = code;
+  };
+  if (task.kind === "cv-gen") {
+    const g = plan.generated!;
+    const p = g.ps[task.pIndex];
+    const label = mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[task.map].values[i]])));
+    const divisions = [];
+    for (let rep = task.r0; rep < task.r1; rep++) {
+      // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
+      const stream = divisionStream(g.seed, label, p, rep);
+      divisions.push(randomDivision(map.rows, p, stream));
+    }
+    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
+    scores.forEach((r, i) => ("error" in r ? fail(i, r.error) : out.are.push(roundResult(r.are))));
+    return out;
+  }
+  const want = plan.given!.predictions;
+  if (want) (out.pred = []), (out.rows = []);
+  const ids = ctx.ids?.[task.map];
+  const divisions = [];
+  for (let s = task.s0; s < task.s1; s++) {
+    const trainList = ctx.givenTrain![task.map][s];
+    const inTrain = new Uint8Array(map.rows);
+    for (const i of trainList) inTrain[i] = 1;
+    const train = Int32Array.from(trainList).sort();
+    const test = new Int32Array(map.rows - train.length);
+    for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
+    divisions.push({ train, test });
+  }
+  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
+  for (let s = task.s0; s < task.s1; s++) {
+    const r = scores[s - task.s0],
+      test = divisions[s - task.s0].test;
+    if ("error" in r) {
+      fail(s - task.s0, r.error);
+      if (want) out.pred!.push([]), out.rows!.push([]);
+    } else {
+      out.are.push(roundResult(r.are));
+      if (want) {
+        out.pred!.push(Array.from(r.pred, roundResult));
+        out.rows!.push(Array.from(test, (i) => (ids ? ids[i] : i)));
+      }
+    }
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // (ts/data/random.ts, Philox4x32-10) keyed by (seed, "cv", map, p, rep): a division is a pure function of its
 // key, so it does not depend on which worker or shard draws it, nor on the order tasks run in.
 import { counterRng, type CounterRng, type RngKey } from "../data/random.js";
+import { VarmapError } from "../errors.js";
 
 /** The stream of one division. Seeds that are integers key as numbers ("7" and 7 give the same stream). */
 export function divisionStream(seed: string | number, map: string, p: number, rep: number): CounterRng {
@@ -40,4 +41,24 @@ export function randomDivision(n: number, p: number, stream: Pick<CounterRng, "i
     else test[b++] = i;
   }
   return { train, test };
+}
+
+/** Parses "a:b:step" (inclusive) or "a,b,c" into fractions in (0, 1), rounded to 1e-9 so 0.1·3 prints as 0.3. */
+export function parseFractions(s: string): number[] {
+  const bad = (): never => {
+    throw new VarmapError("E_USAGE", `--p '${s}' is not a list of training fractions`, { remedy: "use start:stop:step such as 0.1:0.9:0.1, or a list such as 0.5,0.9" });
+  };
+  const clean = (x: number): number => Math.round(x * 1e9) / 1e9;
+  let ps: number[];
+  if (s.includes(":")) {
+    const parts = s.split(":").map(Number);
+    if (parts.length !== 3 || parts.some((x) => !Number.isFinite(x)) || parts[2] <= 0 || parts[1] < parts[0]) bad();
+    const [a, b, st] = parts;
+    const n = Math.floor((b - a) / st + 1e-9);
+    ps = Array.from({ length: n + 1 }, (_, i) => clean(a + i * st));
+  } else ps = s.split(",").map((x) => clean(Number(x.trim())));
+  if (!ps.length || ps.some((p) => !(p > 0 && p < 1))) bad();
+  if (new Set(ps).size !== ps.length)
+    throw new VarmapError("E_USAGE", `--p '${s}' lists a training fraction twice`, { remedy: "list each fraction once (repetitions are --reps)" });
+  return ps;
 }

@@ -1,14 +1,45 @@
-// `varmap refit` through the pool: every map fitted with every chosen predictor (one task per map and method).
-// Writes models.json (the fitted models, restorable with predictorFromJSON) and a short summary.
+// `varmap refit` as a job: every map fitted with every chosen predictor (one task per map and method) and, with
+// mixtures, every configuration's runs (chunks of configurations). Writes models.json (the fitted models,
+// restorable with predictorFromJSON), distributions.csv and a short summary.
 import { join } from "node:path";
-import { csvText, writeFileAtomic } from "./files.js";
-import type { OutputWriter } from "./job.js";
-import { planTasks, type Plan, type RefitPlan } from "./plan.js";
-import { fingerprint, type SharedMaps } from "./shared-maps.js";
-import type { FitResult } from "./work.js";
-import type { MixResult } from "./mixtures.js";
-import type { MixtureOptions } from "./plan.js";
-export type { MixtureOptions };
+import { isVarmapError } from "../errors.js";
+import { csvText, writeFileAtomic } from "../pool/files.js";
+import type { JobContext, JobDefinition } from "../pool/job.js";
+import { mapView, type SharedMaps } from "../data/shared-maps.js";
+import { mapInputScaling } from "../cv/split.js";
+import { createPredictor } from "../predict/registry.js";
+import { matrix } from "../predict/matrix.js";
+import type { MixtureStarts } from "../backend/kernels/mixture.js";
+import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixtures.js";
+import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
+
+/** What refit fits to every configuration's runs. */
+export interface MixtureOptions {
+  families: string[];
+  kmax: number;
+  seed: number;
+  /** Start strategy (absent in plans written before it existed: full). */
+  starts?: MixtureStarts;
+  /** Configurations in the dataset, and the names of the columns that identify one (factors, then inputs). */
+  configs: number;
+  columns: string[];
+}
+
+export interface RefitPlan extends MapsPlan {
+  verb: "refit";
+  /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
+  mixtures?: MixtureOptions & { chunk: number };
+}
+
+export type RefitTask = { id: string; kind: "fit"; map: number; method: string } | { id: string; kind: "mix"; map: -1; c0: number; c1: number };
+
+export interface RefitContext extends JobContext<RefitPlan> {
+  maps: SharedMaps;
+  /** Every configuration's runs (with mixtures), in shared memory, and each configuration's key columns. */
+  runs?: MixRuns;
+}
+
+export type FitResult = { model: unknown } | { error: string; message: string };
 
 /** Configurations per mixture task: one kernel call per family fits them all. */
 export const MIX_CHUNK = 64;
@@ -17,34 +48,56 @@ export function refitPlan(
   maps: SharedMaps,
   o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; mixtures?: MixtureOptions },
 ): RefitPlan {
-  const factors = Object.keys(maps.meta[0]?.key ?? {});
-  return {
-    ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}),
-    format: "varmap-job",
-    version: 1,
-    verb: "refit",
-    fingerprint: fingerprint(maps),
-    factors,
-    maps: maps.meta.map((m) => ({ values: factors.map((f) => m.key[f]), rows: m.rows, inputs: m.inputNames })),
-    methods: o.methods,
-    ...(o.methodOptions && Object.keys(o.methodOptions).length ? { methodOptions: o.methodOptions } : {}),
-    response: o.response,
-  };
+  return { ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}), ...mapsPlanBase(maps, o), verb: "refit" };
+}
+
+export function refitTasks(plan: RefitPlan): RefitTask[] {
+  const tasks: RefitTask[] = [];
+  plan.maps.forEach((_, map) => {
+    for (const method of plan.methods) tasks.push({ id: `fit/${map}/${method}`, kind: "fit", map, method });
+  });
+  if (plan.mixtures) {
+    const { configs, chunk } = plan.mixtures;
+    for (let c0 = 0; c0 < configs; c0 += chunk) tasks.push({ id: `mix/${c0}`, kind: "mix", map: -1, c0, c1: Math.min(configs, c0 + chunk) });
+  }
+  return tasks;
+}
+
+function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult {
+  const plan = ctx.plan;
+  if (task.kind === "mix") {
+    if (!plan.mixtures || !ctx.runs) throw new Error(`internal: mixture task ${task.id} without runs`);
+    return fitMixtureChunk(ctx.runs, plan.mixtures, task.c0, task.c1);
+  }
+  const map = mapView(ctx.maps, task.map);
+  try {
+    const model = createPredictor(task.method, { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response }).fit(
+      matrix(map.X, map.rows, map.cols),
+      map.y,
+    );
+    return { model: model.toJSON() };
+  } catch (e) {
+    if (isVarmapError(e)) return { error: e.code, message: e.message };
+    throw e;
+  }
 }
 
 export const REFIT_FILES = ["models.json", "summary.csv", "summary.md"];
 
-export const refitWriter: OutputWriter = {
-  files(plan: Plan) {
-    return (plan as RefitPlan).mixtures ? [...REFIT_FILES, "distributions.csv"] : REFIT_FILES;
+export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
+  verb: "refit",
+  module: import.meta.url,
+  tasks: refitTasks,
+  run: runRefitTask,
+  files(plan) {
+    return plan.mixtures ? [...REFIT_FILES, "distributions.csv"] : REFIT_FILES;
   },
-  write(planAny: Plan, results, dir) {
-    const plan = planAny as RefitPlan;
+  write(plan, results, dir) {
     const models: unknown[] = [];
     const rows: (string | number)[][] = [];
     let failed = 0;
     const mix = plan.mixtures ? writeDistributions(plan, results, dir) : undefined;
-    for (const t of planTasks(plan)) {
+    for (const t of refitTasks(plan)) {
       if (t.kind !== "fit") continue;
       const r = results.get(t.id) as FitResult;
       const map = plan.maps[t.map];
@@ -84,7 +137,7 @@ function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknow
   const rows: (string | number)[][] = [];
   const counts: Record<string, number[]> = Object.fromEntries(m.families.map((f) => [f, new Array(m.kmax).fill(0)]));
   let none = 0;
-  for (const t of planTasks(plan)) {
+  for (const t of refitTasks(plan)) {
     if (t.kind !== "mix") continue;
     for (const c of (results.get(t.id) as MixResult).configs) {
       const b = c.best;

@@ -1,26 +1,25 @@
-// The bulk verbs' actions (cv, refit), shared by their CLI files and by `varmap demo`: load the data, pack the
-// maps for the workers, run the job into --out, print the summary.
+// The map verbs' actions (cv, refit), shared by their CLI files and by `varmap demo`: check the options, load the
+// data, pack the maps for the workers, run the job (ts/jobs/) into --out, print the summary.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
-import { addDataOptions, addRunOptions, splitList } from "../cli/options.js";
+import { addDataOptions, addRunOptions, splitList } from "./options.js";
 import { METHOD_NAMES } from "../predict/registry.js";
-import { METHOD_FLAGS, methodOptionsFromCli } from "../cli/method-options.js";
-import { describeKey } from "../cli/commands/fit.js";
+import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
+import { describeKey } from "./commands/fit.js";
 import { readSplitsFile } from "../cv/splits.js";
+import { parseFractions } from "../cv/divisions.js";
 import { tableFormat, writeTable } from "../data/write.js";
-import { readRecords, RESULTS } from "./store.js";
-import { cvPlan, cvWriter, predictionColumns } from "./cv.js";
-import { runJob, type JobSummary } from "./job.js";
-import { parseFractions, parseShard } from "./plan.js";
-import { parseWorkers } from "./pool.js";
-import { refitPlan, refitWriter, type MixtureOptions } from "./refit.js";
+import { readRecords, RESULTS } from "../pool/store.js";
+import { cvPlan, job as cvJob, predictionColumns } from "../jobs/cv.js";
+import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
+import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
 import { parseFamilies, parseStarts } from "../mixture/fit.js";
-import { packMaps } from "./shared-maps.js";
-import { sharedCopy } from "./threads.js";
+import { packMaps } from "../data/shared-maps.js";
+import { sharedCopy } from "../pool/threads.js";
 
 export type Opts = Record<string, unknown> & {
   out?: string;
@@ -64,7 +63,7 @@ async function loadMaps(file: string, opts: Opts) {
 }
 
 function jobOptions(opts: Opts, out: string, label: string) {
-  return { out, shard: parseShard(opts.shard), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
+  return jobOptionsFromCli(opts, out, label);
 }
 
 function report(s: JobSummary, opts: Opts, text: string): void {
@@ -127,7 +126,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
   try {
-    const s = await runJob({ maps, plan, givenTrain, ids }, cvWriter, jobOptions(opts, out, "cv"));
+    const s = await runJob(cvJob, { maps, plan, givenTrain, ids }, jobOptions(opts, out, "cv"));
     if (s.shard !== null) {
       report(s, opts, "");
       return s;
@@ -198,8 +197,8 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
   const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
-  const s = await runJob({ maps, plan, runs }, refitWriter, jobOptions(opts, opts.out, "refit"));
-  const files = refitWriter.files(plan).join(", ");
+  const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
+  const files = refitJob.files(plan).join(", ");
   const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";
   report(s, opts, text);
   return s;

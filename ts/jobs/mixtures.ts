@@ -2,8 +2,14 @@
 // family (ts/mixture/fit.ts), keyed by the global configuration index so results do not depend on the chunking.
 import { fitMixtures } from "../mixture/fit.js";
 import type { FamilyName } from "../mixture/families.js";
-import type { Task } from "./plan.js";
-import type { WorkContext } from "./work.js";
+import type { MixtureOptions } from "./refit.js";
+
+/** Every configuration's runs in shared memory (offsets per configuration) and each configuration's key columns. */
+export interface MixRuns {
+  runs: Float64Array;
+  offsets: Int32Array;
+  keys: string[][];
+}
 
 export interface MixBest {
   family: string;
@@ -27,28 +33,27 @@ export interface MixResult {
   }[];
 }
 
-export function fitMixtureChunk(ctx: WorkContext, task: Extract<Task, { kind: "mix" }>): MixResult {
-  const plan = ctx.plan;
-  if (plan.verb !== "refit" || !plan.mixtures || !ctx.runs) throw new Error(`internal: mixture task ${task.id} without runs`);
-  const { runs, offsets, keys } = ctx.runs;
-  const base = offsets[task.c0];
-  const off = new Int32Array(task.c1 - task.c0 + 1);
-  for (let c = task.c0; c <= task.c1; c++) off[c - task.c0] = offsets[c] - base;
-  const ids = Int32Array.from({ length: task.c1 - task.c0 }, (_, i) => task.c0 + i);
-  const fit = fitMixtures(runs.subarray(base, offsets[task.c1]), off, {
-    families: plan.mixtures.families as FamilyName[],
-    kmax: plan.mixtures.kmax,
-    seed: plan.mixtures.seed,
-    starts: plan.mixtures.starts,
+/** The mixtures of configurations c0..c1−1 (global indices key the random starts). */
+export function fitMixtureChunk(data: MixRuns, m: MixtureOptions, c0: number, c1: number): MixResult {
+  const { runs, offsets, keys } = data;
+  const base = offsets[c0];
+  const off = new Int32Array(c1 - c0 + 1);
+  for (let c = c0; c <= c1; c++) off[c - c0] = offsets[c] - base;
+  const ids = Int32Array.from({ length: c1 - c0 }, (_, i) => c0 + i);
+  const fit = fitMixtures(runs.subarray(base, offsets[c1]), off, {
+    families: m.families as FamilyName[],
+    kmax: m.kmax,
+    seed: m.seed,
+    starts: m.starts,
     configIds: ids,
   });
   const out: MixResult = { configs: [] };
-  const perConfig = plan.mixtures.families.length * plan.mixtures.kmax;
+  const perConfig = m.families.length * m.kmax;
   for (let i = 0; i < ids.length; i++) {
     const rows = fit.rows.slice(i * perConfig, (i + 1) * perConfig);
     const b = rows.find((r) => r.best);
     out.configs.push({
-      key: keys[task.c0 + i],
+      key: keys[c0 + i],
       n: off[i + 1] - off[i],
       best: b
         ? { family: b.family, k: b.k, loglik: b.loglik, bic: b.bic, iterations: b.iterations, converged: b.converged, floorBound: b.floorBound, params: b.params }
