@@ -194,7 +194,7 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
         expect(b.height).toBeGreaterThan(50);
       }
       // Readable on a laptop: nothing wider than the window.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
       const shot = join(root, "report.png");
       await page.screenshot({ path: shot, fullPage: true });
       expect(statSync(shot).size).toBeGreaterThan(50_000);
