@@ -12,6 +12,7 @@ import { pvmSpec, areOf, joinTruth, type PvmPoint } from "../../ts/report/plots/
 import { fdBins, histogramSpec } from "../../ts/report/plots/histogram.js";
 import { probabilitySpec } from "../../ts/report/plots/probability.js";
 import { bestCounts, bestCountsSpec } from "../../ts/report/plots/best-counts.js";
+import { gevSpec, gevTitle } from "../../ts/report/plots/gev.js";
 import { PLOT_KINDS } from "../../ts/report/plots/index.js";
 import { readTable, type Row } from "../../ts/report/table.js";
 import { Mixture } from "../../ts/mixture/model.js";
@@ -160,6 +161,29 @@ describe("histogram (P9), probability (P10), best-counts", () => {
     expect(c).toEqual([{ family: "normal", k: 2, count: 2 }, { family: "gamma", k: 1, count: 1 }]);
     const svg = await check(bestCountsSpec(c));
     expect(markCount(svg, "rect")).toBe(2);
+  });
+});
+
+describe("gev (P12)", () => {
+  it("four panels: points of pp, qq and return levels, the diagonals, curve, band, 20 bins and the density", async () => {
+    const n = 10, rows: Row[] = [];
+    for (let i = 1; i <= n; i++) {
+      const p = i / (n + 1), x = 10 + i / 5;
+      rows.push({ kind: "pp", x: p, y: p * 0.98, lo: "", hi: "", outlier: "" });
+      rows.push({ kind: "qq", x: x * 1.01, y: x, lo: "", hi: "", outlier: "" });
+      rows.push({ kind: "rl_point", x: -1 / Math.log(p), y: x, lo: x - 0.1, hi: x + 0.1, outlier: i === n ? "true" : "false" });
+    }
+    for (const f of [0.01, 0.1, 0.5, 0.9, 0.99]) rows.push({ kind: "rl_curve", x: -1 / Math.log(f), y: 10 + f * 2, lo: 9.9 + f * 2, hi: 10.1 + f * 2, outlier: "" });
+    for (let j = 0; j <= 20; j++) rows.push({ kind: "density", x: 10 + j / 10, y: Math.exp(-((j - 10) ** 2) / 20), lo: "", hi: "", outlier: "" });
+    const fit = { loc: 11.177514501984825, scale: 0.2048094195491263, shape: -0.00057829936676124215, se_loc: 0.01138767440234564, se_scale: 0.008188106804960045, se_shape: 0.03298087772753579 };
+    const svg = await check(gevSpec(rows, fit));
+    expect(markCount(svg, "symbol")).toBe(3 * n);
+    expect(markCount(svg, "line")).toBe(4); // 2 diagonals, the return-level curve, the density
+    expect(markCount(svg, "area")).toBe(1);
+    expect(markCount(svg, "rect")).toBe(20);
+    expect(texts(svg)).toContain(gevTitle(fit));
+    expect(gevTitle(fit)).toBe("μ = 11.18 ± 0.01139, σ = 0.2048 ± 0.008188, ξ = −0.0005783 ± 0.03298");
+    expect(svg).toContain('fill="#d62728"'); // the one outlier in red
   });
 });
 

@@ -110,6 +110,24 @@ describe.skipIf(!built || !hasShared)(`plots of the real MOANA map${!built ? " (
   });
 });
 
+describe.skipIf(!built || !hasShared)(`gev plot on the golden samples${!built ? " (dist not built)" : !hasShared ? ` (${sharedSkipReason})` : ""}`, () => {
+  it("the title shows the reference μ, σ, ξ and their SEs to 4 significant digits on xi_-0.00105", () => {
+    const fits = join(root, "gev.csv"), diag = join(root, "gev-diag.csv"), fig = join(root, "gev.svg");
+    const g = varmap("gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--out", fits, "--diagnostics", diag, "--quiet");
+    expect(g.status, g.stderr).toBe(0);
+    const p = varmap("plot", "gev", diag, "--fits", fits, "--config", "sample_id=xi_-0.00105", "--out", fig);
+    expect(p.status, p.stderr).toBe(0);
+    expect(p.stderr).not.toMatch(/renderer/);
+    const [head, ...lines] = readFileSync(goldenPath("gev-anchors.csv"), "utf8").trim().split(/\r?\n/);
+    const cols = head.split(",");
+    const ref = lines.map((l) => l.split(",")).find((c) => c[0] === "xi_-0.00105" && c[1] === "reference")!;
+    const v = (name: string) => String(Number(Number(ref[cols.indexOf(name)]).toPrecision(4))).replace(/^-/, "−");
+    const title = `μ = ${v("loc")} ± ${v("se_loc")}, σ = ${v("scale")} ± ${v("se_scale")}, ξ = ${v("shape")} ± ${v("se_shape")}`;
+    expect(title).toBe("μ = 11.18 ± 0.01139, σ = 0.2048 ± 0.008188, ξ = −0.0005783 ± 0.03298");
+    expect(readFileSync(fig, "utf8")).toContain(`>${title}<`);
+  });
+});
+
 describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm run build:ts)"}`, () => {
   it("a demo directory: every section, inline SVG only, no external reference", () => {
     const out = join(root, "report.html");

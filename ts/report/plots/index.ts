@@ -7,8 +7,9 @@ import { plot as are } from "./are.js";
 import { plot as histogram } from "./histogram.js";
 import { plot as probability } from "./probability.js";
 import { plot as bestCounts } from "./best-counts.js";
+import { plot as gev } from "./gev.js";
 
-export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts];
+export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev];
 
 export function plotKind(name: string): PlotKind | undefined {
   return PLOT_KINDS.find((k) => k.kind === name);
