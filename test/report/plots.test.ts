@@ -13,6 +13,7 @@ import { fdBins, histogramSpec } from "../../ts/report/plots/histogram.js";
 import { probabilitySpec } from "../../ts/report/plots/probability.js";
 import { bestCounts, bestCountsSpec } from "../../ts/report/plots/best-counts.js";
 import { gevSpec, gevTitle } from "../../ts/report/plots/gev.js";
+import { whatifSpec } from "../../ts/report/plots/whatif.js";
 import { PLOT_KINDS } from "../../ts/report/plots/index.js";
 import { readTable, type Row } from "../../ts/report/table.js";
 import { Mixture } from "../../ts/mixture/model.js";
@@ -184,6 +185,17 @@ describe("gev (P12)", () => {
     expect(texts(svg)).toContain(gevTitle(fit));
     expect(gevTitle(fit)).toBe("μ = 11.18 ± 0.01139, σ = 0.2048 ± 0.008188, ξ = −0.0005783 ± 0.03298");
     expect(svg).toContain('fill="#d62728"'); // the one outlier in red
+  });
+});
+
+describe("whatif (P16)", () => {
+  it("a point per candidate, the Pareto front connected, the best labelled with their rank", async () => {
+    const rows: Row[] = Array.from({ length: 12 }, (_, i) => ({ pred_mean: 100 + 10 * i, pred_cv: 0.05 + ((i * 7) % 5) / 50, rank: 12 - i, pareto: i >= 9 ? "true" : "false" }));
+    const svg = await check(whatifSpec(rows, { x: "pred_mean", y: "pred_cv", top: 3 }));
+    expect(markCount(svg, "symbol")).toBe(9 + 3 + 3); // other candidates, front, top-3 diamonds
+    expect(markCount(svg, "line")).toBe(1);
+    expect(texts(svg)).toEqual(expect.arrayContaining(["#1", "#2", "#3"]));
+    expect(texts(svg)).not.toContain("#4");
   });
 });
 

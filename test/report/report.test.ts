@@ -79,6 +79,9 @@ describe.skipIf(!built)(`varmap plot${built ? "" : " (dist not built: run npm ru
     const p = varmap("plot", "predicted-vs-measured", join(demo, "cv", "are.csv"), "--out", out);
     expect(p.status).toBe(2);
     expect(p.stderr).toMatch(/E_PLOT_COLUMNS.*'prediction'.*varmap predict/s);
+    const w = varmap("plot", "whatif", join(demo, "cv", "are.csv"), "--out", out);
+    expect(w.status).toBe(2);
+    expect(w.stderr).toMatch(/E_PLOT_COLUMNS.*'pred_mean', 'pred_cv', 'rank'.*varmap whatif/s);
     const f = varmap("plot", "are", join(demo, "cv", "are.csv"), "--out", join(root, "x.pdf"));
     expect(f.status).toBe(2);
     expect(f.stderr).toMatch(/E_USAGE/);
