@@ -23,7 +23,7 @@ import { pvmSpec, areOf, type PvmPoint } from "./plots/predicted-vs-measured.js"
 import { bestCounts, bestCountsSpec } from "./plots/best-counts.js";
 import { histogramSpec } from "./plots/histogram.js";
 import { probabilitySpec } from "./plots/probability.js";
-import { fitsByConfig } from "./fits.js";
+import { fitsByConfig, type FitEntry } from "./fits.js";
 
 export interface ReportOptions {
   /** The runs file; default: the demo directory's dataset. */
@@ -303,11 +303,13 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     let body = `<div class="pair">${table}${await figure(bestCountsSpec(counts), "How often each family and each k wins by BIC.")}</div>`;
     if (ds) {
       const key = layout.refit!.manifest.mixtures?.columns ?? [...ds.table.roles.factors, ...ds.table.roles.inputs];
-      const fits = fitsByConfig(dist, key, distFile);
       const n = opts.configs ?? 4;
       const byKey = new Map<string, number>();
       const pos = mapPositions(ds);
       for (const i of shown) for (const c of pos[i]) byKey.set(configKey(ds.table, c), c);
+      // Only the shown maps' fits are parsed (a whole design has 10⁵ of them).
+      const mine = dist.filter((r) => byKey.has(key.map((c) => String(r[c])).join("\u0000")));
+      const fits = mine.length ? fitsByConfig(mine, key, distFile) : new Map<string, FitEntry[]>();
       // The shown maps' most multimodal configurations by BIC (largest best k; data order within a k), as seed 001 Fig. 1 picks.
       const cand = [...fits.entries()].filter(([k]) => byKey.has(k)).map(([k, f]) => ({ c: byKey.get(k)!, best: f[0] }));
       cand.sort((a, b) => b.best.k - a.best.k || a.c - b.c);
