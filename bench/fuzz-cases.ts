@@ -4,7 +4,9 @@
 // function of its index (the counter-based generator), so a failing case is reproduced by its number alone.
 // Properties: no crash; an answer is either a coded VarmapError, or finite values that are not absurd (a
 // prediction inside the training inputs' convex hull within 1e6 × the largest |response|; a mixture log
-// likelihood per run below log(DBL_MAX)); native and wasm agree on the code, or on the values. Used by
+// likelihood per run below log(DBL_MAX)); native and wasm agree on the code, or on the values. Failures are
+// classed (uncoded error, non-finite, absurd, parity) so the test can hold the classes that are fixed while the
+// long run (bench/fuzz.ts) counts the rest. Used by
 // test/fuzz/fuzz.test.ts (a bounded number of cases in CI) and bench/fuzz.ts (a long run).
 import type { KernelBackend } from "../ts/backend/kernel.js";
 import { counterRng, type CounterRng } from "../ts/data/random.js";
@@ -13,10 +15,15 @@ import { fitMixtures } from "../ts/mixture/fit.js";
 import { FAMILY_NAMES, type FamilyName } from "../ts/mixture/families.js";
 import { createPredictor, METHOD_NAMES, predictorFromJSON } from "../ts/predict/registry.js";
 
+export type FailureKind = "uncoded" | "nonfinite" | "absurd" | "parity";
+
 export interface FuzzFailure {
   target: string;
   index: number;
+  kind: FailureKind;
   problem: string;
+  /** For predictors: the response scale of the case (log-scale predictions can overflow exp). */
+  response?: "linear" | "log";
 }
 
 /** One backend's answer: a code, or values. */
@@ -99,10 +106,12 @@ function predictAnswer(method: string, c: PredictCase, backend: KernelBackend): 
 }
 
 /** Problems with one answer on its own: uncoded errors, non-finite or absurd values. */
-function judge(a: Answer, bound: number): string | undefined {
-  if ("code" in a) return a.code.startsWith("UNCODED") ? a.code : undefined;
-  const bad = a.values.find((v) => !Number.isFinite(v) || Math.abs(v) > bound);
-  return bad === undefined ? undefined : `value ${bad} (bound ${bound.toExponential(2)})`;
+function judge(a: Answer, bound: number): { kind: FailureKind; problem: string } | undefined {
+  if ("code" in a) return a.code.startsWith("UNCODED") ? { kind: "uncoded", problem: a.code } : undefined;
+  const nonfinite = a.values.find((v) => !Number.isFinite(v));
+  if (nonfinite !== undefined) return { kind: "nonfinite", problem: `value ${nonfinite}` };
+  const bad = a.values.find((v) => Math.abs(v) > bound);
+  return bad === undefined ? undefined : { kind: "absurd", problem: `value ${bad} (bound ${bound.toExponential(2)})` };
 }
 
 /** Native and wasm agree: the same code, or values within `tol` relative to the scale of the answer. */
@@ -125,11 +134,11 @@ export function fuzzPredictors(seed: number, from: number, to: number, backends:
       const answers = backends.map((b) => predictAnswer(method, c, b));
       answers.forEach((a, k) => {
         const p = judge(a, 1e6 * ymax);
-        if (p) out.push({ target: `${method}/${backends[k].name}`, index, problem: p });
+        if (p) out.push({ target: `${method}/${backends[k].name}`, index, ...p, response: c.response });
       });
       if (answers.length === 2) {
         const p = compare(answers[0], answers[1], method === "mars" ? 1e-6 : 1e-9);
-        if (p) out.push({ target: `${method}/parity`, index, problem: p });
+        if (p) out.push({ target: `${method}/parity`, index, kind: "parity", problem: p, response: c.response });
       }
     }
   }
@@ -176,16 +185,16 @@ export function fuzzMixtures(seed: number, from: number, to: number, backends: K
     );
     answers.forEach((a, k) => {
       if ("code" in a) {
-        if (a.code.startsWith("UNCODED")) out.push({ target: `mixture/${backends[k].name}`, index, problem: a.code });
+        if (a.code.startsWith("UNCODED")) out.push({ target: `mixture/${backends[k].name}`, index, kind: "uncoded", problem: a.code });
         return;
       }
       // loglik per run (even entries) must be below log(DBL_MAX): a density above 1e308 is not a density.
       const bad = a.values.find((v, i) => (i % 2 === 0 ? !(v < 709.8) && v !== -Infinity : Number.isNaN(v)));
-      if (bad !== undefined) out.push({ target: `mixture/${backends[k].name}`, index, problem: `log L per run ${bad}` });
+      if (bad !== undefined) out.push({ target: `mixture/${backends[k].name}`, index, kind: "absurd", problem: `log L per run ${bad}` });
     });
     if (answers.length === 2) {
       const p = compare(answers[0], answers[1], 1e-6);
-      if (p) out.push({ target: "mixture/parity", index, problem: p });
+      if (p) out.push({ target: "mixture/parity", index, kind: "parity", problem: p });
     }
   }
   return out;

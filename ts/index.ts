@@ -51,3 +51,16 @@ export {
   type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
 } from "./evt/gev.js";
 export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
+export { parseShardOptions, arrayIndexFromEnv, ARRAY_INDEX_VARS } from "./pool/shard.js";
+export { cpuBudget, defaultWorkers, type CpuBudget } from "./pool/cpus.js";
+export { DirLock, readLock, LOCK_FILE, type LockInfo } from "./pool/lock.js";
+export { planSubmission, submit as slurmSubmit, mergeSubmitted, type SubmitRequest, type SubmitResult } from "./slurm/submit.js";
+export { jobStatus as slurmStatus, statusText as slurmStatusText, resubmitCommand, type JobStatus, type ShardStatus, type ShardState } from "./slurm/status.js";
+export { arrayScriptText, mergeScriptText, shellQuote } from "./slurm/script.js";
+export { readJob as readSlurmJob, type SlurmJob, type SbatchOptions } from "./slurm/layout.js";
+export { analyzeInterference, compareValues } from "./interference/analyze.js";
+export { readRuns, readSlices, type RunColumns, type SliceColumns } from "./interference/read.js";
+export { degradation, dilation, bootstrapDegradationCI } from "./interference/bootstrap.js";
+export { pairRelation, appClass, breakEvenPoints } from "./interference/classes.js";
+export { knownDegradation, interferenceWeight, standaloneBandwidth, interferenceRows, writeInterferenceSynth, INTERFERENCE_DESIGN, type InterferenceDesign } from "./interference/synth.js";
+export { DEFAULT_OPTIONS as INTERFERENCE_DEFAULTS, type InterferenceOptions, type InterferenceResult, type PairRow, type RunRecord, type SliceRecord } from "./interference/types.js";

@@ -64,11 +64,14 @@ export function configStats(table: Pick<ConfigTable, "count" | "runs" | "offsets
   return s;
 }
 
-/** 1, or the power of 2 that brings max |x| near 1 when it lies beyond 2^±500. */
-function powerOfTwoScale(x: Float64Array): number {
+/**
+ * 1, or the power of 2 that brings max |x| into [1, 2) when it lies beyond 2^±limit. Multiplying by it is exact,
+ * so sums of squares of extreme values can be formed without overflow or underflow and scaled back.
+ */
+export function powerOfTwoScale(x: ArrayLike<number>, limit = 500): number {
   let m = 0;
   for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
-  if (m === 0 || !Number.isFinite(m) || (m < 2 ** 500 && m > 2 ** -500)) return 1;
+  if (m === 0 || !Number.isFinite(m) || (m < 2 ** limit && m > 2 ** -limit)) return 1;
   return 2 ** Math.min(1000, -Math.floor(Math.log2(m))); // 2^1000 at most: 2^1023 is the largest power of 2
 }
 

@@ -13,7 +13,7 @@ import { buildMaps } from "../data/maps.js";
 import type { Dataset } from "../data/load.js";
 import { sharedCopy } from "../pool/threads.js";
 import { tableCsv } from "../data/write.js";
-import { mapKey } from "../cli/model-file.js";
+import { mapKey } from "../predict/models-file.js";
 import { mapInputScaling } from "../cv/split.js";
 import { createPredictor } from "../predict/registry.js";
 import { matrix, takeRows } from "../predict/matrix.js";

@@ -1,6 +1,7 @@
 // MARS (Friedman 1991; Fast MARS 1993) compatible with R's earth 5.3: the same defaults give the same model.
 // The kernel does the fit; this class holds options, the selected terms and a summary() like summary(earth).
 import { VarmapError } from "../errors.js";
+import { powerOfTwoScale } from "../data/stats.js";
 import { marsFit, marsPredict, type MarsKernelOptions } from "../backend/kernels/mars.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
@@ -103,7 +104,7 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
     const opts = this.resolvedOptions(X.cols);
     // MARS is scale-equivariant; responses far from 1 (beyond 2^±256) are fitted divided by a power of 2 (exact),
     // so squared sums cannot overflow or underflow in the kernel, and the coefficients are scaled back.
-    const scale = powerOfTwoScale(y);
+    const scale = powerOfTwoScale(y, 256);
     const ys = scale === 1 ? y : y.map((v) => v * scale);
     const r = marsFit(this.backend, X.data, ys, X.cols, opts as MarsKernelOptions);
     const d = X.cols;
@@ -230,12 +231,4 @@ function checkOptions(o: MarsOptions): void {
   num("fastBeta", o.fastBeta, 0);
   num("newvarPenalty", o.newvarPenalty, 0);
   num("adjustEndspan", o.adjustEndspan, 0);
-}
-
-/** 1, or the power of 2 that brings max |y| into [1, 2) when it lies beyond 2^±256. */
-function powerOfTwoScale(y: Float64Array): number {
-  let m = 0;
-  for (const v of y) m = Math.max(m, Math.abs(v));
-  if (m === 0 || (m < 2 ** 256 && m > 2 ** -256)) return 1;
-  return 2 ** Math.min(1000, -Math.floor(Math.log2(m))); // 2^1000 at most: 2^1023 is the largest power of 2
 }

@@ -2,7 +2,7 @@
 // their predictions, made map by map in one batch per model.
 import { VarmapError } from "../errors.js";
 import { formatOf, literal, openDb, queryRows } from "../data/duckdb.js";
-import { mapKey } from "../cli/model-file.js";
+import { mapKey } from "../predict/models-file.js";
 import { gridSize, parseAxes, type GridAxis } from "./grid.js";
 import { predictMap, type ModelSet } from "./models.js";
 import type { CandidateStats } from "./objective.js";

@@ -8,7 +8,7 @@ import { Delaunay, QueryStatus, type DelaunayLocation } from "../predict/delauna
 import { fromModelScale } from "../predict/scaling.js";
 import type { Predictor } from "../predict/estimator.js";
 import type { InputScalerJSON } from "../predict/scaling.js";
-import { mapKey, readModelsFile, type ModelsFile } from "../cli/model-file.js";
+import { mapKey, readModelsFile, type ModelsFile } from "../predict/models-file.js";
 import type { SpreadKind } from "./objective.js";
 
 export interface MapModels {

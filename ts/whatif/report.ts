@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import type { Column } from "../data/write.js";
-import { mapKey } from "../cli/model-file.js";
+import { mapKey } from "../predict/models-file.js";
 import type { Candidates, Predicted } from "./candidates.js";
 import type { ModelSet } from "./models.js";
 import type { ValidationRow } from "./run.js";

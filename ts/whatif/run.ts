@@ -4,7 +4,7 @@ import { VarmapError } from "../errors.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { counterRng } from "../data/random.js";
 import { QUANTILE_NAMES, type ConfigStats, type QuantileName } from "../data/types.js";
-import { mapKey } from "../cli/model-file.js";
+import { mapKey } from "../predict/models-file.js";
 import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candidates, type Predicted } from "./candidates.js";
 import type { ModelSet } from "./models.js";
 import { evaluate, type CandidateStats, type EvaluateOptions, type Evaluation, type SpreadKind } from "./objective.js";

@@ -66,7 +66,7 @@ export function register(program: Command): void {
       let refit;
       if (methods.length) {
         say(`refit: every map with ${methods.join(", ")} → ${refitOut}`);
-        refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, quiet: true, noStdout: true });
+        refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, noStdout: true });
       }
       const cvMethods = [...methods, "mean"].join(",");
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
@@ -85,7 +85,12 @@ export function register(program: Command): void {
             "",
             `Done in ${seconds.toFixed(1)} s. Outputs:`,
             `  dataset          ${data}`,
-            ...(methods.length ? [`  fitted models    ${join(refitOut, "models.json")} (summary: ${join(refitOut, "summary.md")})`] : []),
+            ...(methods.length
+              ? [
+                  `  fitted models    ${join(refitOut, "models.json")} (summary: ${join(refitOut, "summary.md")})`,
+                  `  distributions    ${join(refitOut, "distributions.csv")} (each configuration's best mixture)`,
+                ]
+              : []),
             `  ARE per map      ${join(cvOut, "are.csv")}`,
             `  Table 2          ${join(cvOut, "table2.md")} and table2.csv`,
             `  report           ${report} (open it in a browser)`,
