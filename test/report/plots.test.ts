@@ -14,6 +14,7 @@ import { probabilitySpec } from "../../ts/report/plots/probability.js";
 import { bestCounts, bestCountsSpec } from "../../ts/report/plots/best-counts.js";
 import { gevSpec, gevTitle } from "../../ts/report/plots/gev.js";
 import { whatifSpec } from "../../ts/report/plots/whatif.js";
+import { interferenceSpec } from "../../ts/report/plots/interference.js";
 import { PLOT_KINDS } from "../../ts/report/plots/index.js";
 import { readTable, type Row } from "../../ts/report/table.js";
 import { Mixture } from "../../ts/mixture/model.js";
@@ -196,6 +197,22 @@ describe("whatif (P16)", () => {
     expect(markCount(svg, "line")).toBe(1);
     expect(texts(svg)).toEqual(expect.arrayContaining(["#1", "#2", "#3"]));
     expect(texts(svg)).not.toContain("#4");
+  });
+});
+
+describe("interference (P13)", () => {
+  it("a bar per (probe, signal, chunk) at the fixed level of the other factors, self-pairs averaged, CI rules", async () => {
+    const rows: Row[] = [];
+    for (const fs of ["gpfs", "lustre"]) for (const probe of ["A", "B"]) for (const signal of ["A", "B"]) for (const chunk of [1, 16, 256]) {
+      const self = probe === signal;
+      for (const instance of self ? [1, 2] : [1]) rows.push({ fs, chunk_mib: chunk, probe, signal, instance, degradation: 10 * instance + chunk / 16, dilation: 5, ci_lo: 1, ci_hi: 30 });
+    }
+    const spec = interferenceSpec(rows, { value: "degradation", color: "chunk_mib", factors: ["fs", "chunk_mib"], fix: { fs: "gpfs" } });
+    const svg = await check(spec);
+    expect(markCount(svg, "rect")).toBe(2 * 2 * 3);
+    expect(markCount(svg, "rule")).toBe(2 * 3); // intervals only for the 6 non-self pairs (a self-pair's bar is a mean of 2 instances)
+    const self = (spec as { data: { values: { probe: string; signal: string; level: string; v: number }[] } }).data.values.find((v) => v.probe === "A" && v.signal === "A" && v.level === "16")!;
+    expect(self.v).toBeCloseTo(16, 12); // mean of 11 and 21
   });
 });
 

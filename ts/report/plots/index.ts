@@ -9,8 +9,9 @@ import { plot as probability } from "./probability.js";
 import { plot as bestCounts } from "./best-counts.js";
 import { plot as gev } from "./gev.js";
 import { plot as whatif } from "./whatif.js";
+import { plot as interference } from "./interference.js";
 
-export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif];
+export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif, interference];
 
 export function plotKind(name: string): PlotKind | undefined {
   return PLOT_KINDS.find((k) => k.kind === name);
