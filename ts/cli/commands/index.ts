@@ -18,5 +18,7 @@ import { register as slurm } from "./slurm.js";
 import { register as interference } from "./interference.js";
 import { register as samplesize } from "./samplesize.js";
 import { register as convergence } from "./convergence.js";
+import { register as plot } from "./plot.js";
+import { register as report } from "./report.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference, samplesize, convergence];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference, samplesize, convergence, plot, report];
