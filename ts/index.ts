@@ -28,6 +28,17 @@ export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
 export { CRITERIA, DEFAULT_GUARD, GUARD_OFF, guardVerdict, informationCriterion, responsibilityEntropy, runFolds, type Criterion as MixtureCriterion, type GuardOptions, type SplitScheme } from "./mixture/select.js";
 export { cvScores, selectModels, validateMixtures, summarizeValidation, formatValidation, type Selection, type ValidationResult } from "./mixture/validate.js";
+export { renderSvg, svgToPng, type TopLevelSpec } from "./report/render.js";
+export { writeFigure, figureFormat } from "./report/output.js";
+export { buildReport, writeReport, type ReportOptions, type ReportResult } from "./report/report.js";
+export { PLOT_KINDS, plotKind } from "./report/plots/index.js";
+export type { PlotKind } from "./report/plots/types.js";
+export { heatmapSpec } from "./report/plots/heatmap.js";
+export { pvmSpec } from "./report/plots/predicted-vs-measured.js";
+export { areSpec, areRows } from "./report/plots/are.js";
+export { histogramSpec, fdBins } from "./report/plots/histogram.js";
+export { probabilitySpec } from "./report/plots/probability.js";
+export { bestCountsSpec, bestCounts } from "./report/plots/best-counts.js";
 export { RunsNeededTable } from "./whatif/runs.js";
 export { paretoFronts } from "./whatif/pareto.js";
 export { evaluate, parseObjective, parsePareto, rankBy, type Criterion, type EvaluateOptions, type Evaluation, type SpreadKind } from "./whatif/objective.js";
@@ -42,3 +53,36 @@ export {
   type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
 } from "./evt/gev.js";
 export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
+export { parseShardOptions, arrayIndexFromEnv, ARRAY_INDEX_VARS } from "./pool/shard.js";
+export { cpuBudget, defaultWorkers, type CpuBudget } from "./pool/cpus.js";
+export { DirLock, readLock, LOCK_FILE, type LockInfo } from "./pool/lock.js";
+export { planSubmission, submit as slurmSubmit, mergeSubmitted, type SubmitRequest, type SubmitResult } from "./slurm/submit.js";
+export { jobStatus as slurmStatus, statusText as slurmStatusText, resubmitCommand, type JobStatus, type ShardStatus, type ShardState } from "./slurm/status.js";
+export { arrayScriptText, mergeScriptText, shellQuote } from "./slurm/script.js";
+export { readJob as readSlurmJob, type SlurmJob, type SbatchOptions } from "./slurm/layout.js";
+export { analyzeInterference, compareValues } from "./interference/analyze.js";
+export { readRuns, readSlices, type RunColumns, type SliceColumns } from "./interference/read.js";
+export { degradation, dilation, bootstrapDegradationCI } from "./interference/bootstrap.js";
+export { pairRelation, appClass, breakEvenPoints } from "./interference/classes.js";
+export { knownDegradation, interferenceWeight, standaloneBandwidth, interferenceRows, writeInterferenceSynth, INTERFERENCE_DESIGN, type InterferenceDesign } from "./interference/synth.js";
+export { DEFAULT_OPTIONS as INTERFERENCE_DEFAULTS, type InterferenceOptions, type InterferenceResult, type PairRow, type RunRecord, type SliceRecord } from "./interference/types.js";
+export { lspWeights, type LspWeights } from "./backend/kernels/lsp.js";
+export { QuantileFunction, EdfMixture, NormalDistribution, FamilyMixture, type RunDistribution, type MixtureComponent } from "./distribution/distributions.js";
+export { ksStatistic as distributionKsStatistic, ksThreshold, ksCoefficient, ksNoiseFloor, w1Relative, KS_LEVELS, type KsTest } from "./distribution/ks.js";
+export { interpolationWeights, WEIGHT_NAMES, type WeightSet, type WeightsName } from "./distribution/weights.js";
+export { averageQuantiles, configRuns, predictDistribution, predictMoments, DIST_NAMES, type ConfigRuns, type DistName, type MomentMethod } from "./distribution/methods.js";
+export { combineMixtures } from "./distribution/mixtures.js";
+export { validateSplit, scoreDistribution, type DistributionMap, type KsRecord } from "./distribution/validate.js";
+export { fitDistributionModels, predictMapDistributions, readDistributionModels, type DistributionModelsFile } from "./distribution/model.js";
+export {
+  deltaQuantileSE, quantileGradient, mixtureQuantile, mixtureScore, fisherExpected, fisherEmpirical, informationQuadForm, gammaQ,
+  quantileRunsNeeded, orderStatisticSE1, kdeDensity, bootstrapQuantileSE, mixtureMean, scaleMixture, gammaShapeCdfDerivative, parameterCount,
+  type BScale, type DeltaOptions, type DeltaResult, type QuantileSE, type FisherInformation,
+} from "./mixture/samplesize.js";
+export { sampleSizeRow, chooseFit, parseModelChoice, type SampleSizeOptions, type SampleSizeRow, type CandidateFit } from "./mixture/samplesize-config.js";
+export { integrateVector, digamma, trigamma } from "./mixture/quadrature.js";
+export {
+  measureConvergence, analyticPoints, ciFactors, chiSquareQuantile, subsetSds, runsNeededForPrecision,
+  type ConvergenceOptions, type ConvergenceResult, type CiKind, type SubsetMode,
+} from "./convergence/convergence.js";
+export { predictCurves, type CurveMode } from "./convergence/predict.js";

@@ -12,6 +12,7 @@ const NEAR_DUPLICATE2: f64 = 1e-12;
 const MIN_RCOND: f64 = 1e-6;
 const LSP_LSTSQ_FAILED: i32 = 12;
 const LSP_BAD_RADIUS: i32 = 13;
+const LSP_WEIGHTS_CAPACITY: i32 = 14;
 const EPS: f64 = 2.220446049250313e-16;
 const LEAF_SIZE: i32 = 16;
 const PRUNE_SLACK: f64 = 1.0 + 1e-9;
@@ -503,15 +504,18 @@ let peSwc: usize = 0;
 let peSlope: usize = 0;
 let peD: usize = 0;
 let peID: usize = 0;
+let peWid: usize = 0;
 
 // Scratch for evaluations over n nodes in m dimensions; false when out of memory.
 function evalScratch(n: i32, m: i32): bool {
-  peSw = heap.alloc(<usize>n * 8 + 8);
-  peSwc = heap.alloc(<usize>n * 8 + 8);
+  const slots = <usize>max(n, m + 1);
+  peSw = heap.alloc(slots * 8 + 8);
+  peSwc = heap.alloc(slots * 8 + 8);
+  peWid = heap.alloc(slots * 4 + 4);
   peSlope = heap.alloc(<usize>(m + 1) * 8);
   peD = heap.alloc(<usize>(m + 1) * 8);
   peID = heap.alloc(<usize>(m + 1) * 4);
-  return peSw != 0 && peSwc != 0 && peSlope != 0 && peD != 0 && peID != 0;
+  return peSw != 0 && peSwc != 0 && peSlope != 0 && peD != 0 && peID != 0 && peWid != 0;
 }
 function freeEvalScratch(): void {
   if (peSw) heap.free(peSw);
@@ -519,13 +523,15 @@ function freeEvalScratch(): void {
   if (peSlope) heap.free(peSlope);
   if (peD) heap.free(peD);
   if (peID) heap.free(peID);
-  peSw = peSwc = peSlope = peD = peID = 0;
+  if (peWid) heap.free(peWid);
+  peSw = peSwc = peSlope = peD = peID = peWid = 0;
 }
 
-// The weighted sum over the nc nodes at cover (ascending), f_k at a node, or LSHEPVAL's Shepard fallback when
-// nc = 0; the value at outp, the code at ierrp.
-function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: usize, cover: usize, nc: i32, outp: usize, ierrp: usize): void {
-  store<i32>(ierrp, 0);
+// LSHEPVAL's normalized weights at q (evalPoint and lspWeights share them): nodes at peWid, weights at peSw;
+// returns their count and stores the code at codep: 0 covering nodes, 1 the fallback's m + 1 inverse-distance
+// slots, 3 q is the node peWid[0] (weight 1; LSHEPVAL returns f_k).
+function pointWeights(Xp: usize, rw: usize, n: i32, m: i32, q: usize, cover: usize, nc: i32, codep: usize): i32 {
+  store<i32>(codep, 0);
   if (nc == 0) {
     // LSHEPVAL's fallback, exactly: all nodes in index order, m + 1 slots of 1/d.
     for (let s = 0; s <= m; ++s) {
@@ -550,11 +556,12 @@ function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: 
       st(peD, s, v * v);
       sum += v * v;
     }
-    let v = 0.0;
-    for (let s = 0; s <= m; ++s) v += (ld(peD, s) / sum) * ld(f, ldi(peID, s));
-    store<f64>(outp, v);
-    store<i32>(ierrp, 1);
-    return;
+    for (let s = 0; s <= m; ++s) {
+      st(peSw, s, ld(peD, s) / sum);
+      sti(peWid, s, ldi(peID, s));
+    }
+    store<i32>(codep, 1);
+    return m + 1;
   }
   let sum = 0.0;
   for (let i = 0; i < nc; ++i) {
@@ -563,22 +570,46 @@ function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: 
     const rk = ld(rw, k);
     const dist = Math.sqrt(sqdist(q, xk, m));
     if (rk - dist == rk) {
-      store<f64>(outp, ld(f, k));
-      return;
+      st(peSw, 0, 1.0);
+      sti(peWid, 0, k);
+      store<i32>(codep, 3);
+      return 1;
     }
     const t = (rk - dist) / (rk * dist);
     st(peSw, i, t * t);
+    sti(peWid, i, k);
+    sum += t * t;
+  }
+  for (let i = 0; i < nc; ++i) st(peSw, i, ld(peSw, i) / sum);
+  return nc;
+}
+
+// The weighted sum over the nc nodes at cover (ascending), f_k at a node, or LSHEPVAL's Shepard fallback when
+// nc = 0; the value at outp, the code at ierrp.
+function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: usize, cover: usize, nc: i32, outp: usize, ierrp: usize): void {
+  store<i32>(ierrp, 0);
+  const nw = pointWeights(Xp, rw, n, m, q, cover, nc, ierrp);
+  const code = load<i32>(ierrp);
+  if (code == 1) {
+    let v = 0.0;
+    for (let s = 0; s < nw; ++s) v += ld(peSw, s) * ld(f, ldi(peWid, s));
+    store<f64>(outp, v);
+    return;
+  }
+  if (code == 3) {
+    store<f64>(outp, ld(f, ldi(peWid, 0)));
+    store<i32>(ierrp, 0);
+    return;
+  }
+  let v = 0.0;
+  for (let i = 0; i < nc; ++i) {
+    const k = ldi(cover, i);
+    const xk = Xp + ((<usize>k * m) << 3);
     let s = 0.0;
     const ak = A + ((<usize>k * m) << 3);
     for (let j = 0; j < m; ++j) s += ld(ak, j) * (ld(q, j) - ld(xk, j));
     st(peSwc, i, s + ld(f, k));
-    sum += t * t;
-  }
-  let v = 0.0;
-  for (let i = 0; i < nc; ++i) {
-    const w = ld(peSw, i) / sum;
-    st(peSw, i, w);
-    v += w * ld(peSwc, i);
+    v += ld(peSw, i) * ld(peSwc, i);
   }
   store<f64>(outp, v);
   // LSHEPVAL's IER = 2 test on the hyperplane normals.
@@ -674,6 +705,61 @@ export function lspEval(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32
     coverSearch(0, 0.0);
     sortI32(cover, vCount);
     evalPoint(Xp, f, A, rw, n, m, q, cover, vCount, out + (<usize>iq << 3), ierr + (<usize>iq << 2));
+  }
+  freeTree();
+  freeEvalScratch();
+  if (cover) heap.free(cover);
+  if (off) heap.free(off);
+  return status;
+}
+
+export function lspWeights(Xp: usize, rw: usize, n: i32, m: i32, Q: usize, nq: i32, cap: i32, count: usize, code: usize, idx: usize, w: usize): i32 {
+  if (n < 1 || m < 1 || nq < 0 || cap < m + 1) return BAD_ARGUMENT;
+  if (!allFinite(Xp, <usize>n * m) || !allFinite(Q, <usize>nq * m)) return NONFINITE;
+  if (badRadius(rw, n)) return LSP_BAD_RADIUS;
+  if (!buildTree(Xp, n, m, n <= SCAN_ALL ? n : LEAF_SIZE)) {
+    freeTree();
+    return NO_MEMORY;
+  }
+  for (let p = 0; p < n; ++p) {
+    const r = ld(rw, ldi(perm, p));
+    st(reach2, p, r * r * PRUNE_SLACK);
+  }
+  for (let c = cells - 1; c >= 0; --c) {
+    const left = ldi(cLeft, c);
+    if (left < 0) {
+      let mx = 0.0;
+      const hi = ldi(cHi, c);
+      for (let i = ldi(cLo, c); i < hi; ++i) mx = max(mx, ld(rw, ldi(perm, i)));
+      st(cMax, c, mx);
+    } else {
+      st(cMax, c, max(ld(cMax, left), ld(cMax, ldi(cRight, c))));
+    }
+  }
+  const cover = heap.alloc(<usize>n * 4);
+  const off = heap.alloc(<usize>m * 8);
+  let status = OK;
+  if (!cover || !off || !evalScratch(n, m)) status = NO_MEMORY;
+  for (let j = 0; j < m && status == OK; ++j) st(off, j, 0.0);
+  for (let iq = 0; iq < nq && status == OK; ++iq) {
+    const q = Q + ((<usize>iq * m) << 3);
+    vRw = rw;
+    vQ = q;
+    vOff = off;
+    vCover = cover;
+    vCount = 0;
+    coverSearch(0, 0.0);
+    sortI32(cover, vCount);
+    const nw = pointWeights(Xp, rw, n, m, q, cover, vCount, code + (<usize>iq << 2));
+    sti(count, iq, nw);
+    if (nw > cap) {
+      status = LSP_WEIGHTS_CAPACITY;
+      break;
+    }
+    for (let s = 0; s < nw; ++s) {
+      sti(idx, iq * cap + s, ldi(peWid, s));
+      st(w, iq * cap + s, ld(peSw, s));
+    }
   }
   freeTree();
   freeEvalScratch();

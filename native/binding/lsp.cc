@@ -41,6 +41,26 @@ static Napi::Value LspEval(const Napi::CallbackInfo& info) {
 }
 VARMAP_EXPORT(lspEval, LspEval);
 
+// lspWeights(X: f64[n*m], rw: f64[n], n, m, Q: f64[nq*m], nq, cap, count: i32[nq], code: i32[nq], idx: i32[nq*cap], w: f64[nq*cap])
+static Napi::Value LspWeights(const Napi::CallbackInfo& info) {
+  Args a(info);
+  size_t lx = 0, lr = 0, lq = 0, lc = 0, lk = 0, li = 0, lw = 0;
+  double* X = a.f64(0, &lx);
+  double* rw = a.f64(1, &lr);
+  int32_t n = a.int32(2), m = a.int32(3);
+  double* Q = a.f64(4, &lq);
+  int32_t nq = a.int32(5), cap = a.int32(6);
+  int32_t* count = a.i32(7, &lc);
+  int32_t* code = a.i32(8, &lk);
+  int32_t* idx = a.i32(9, &li);
+  double* w = a.f64(10, &lw);
+  if (!a.ok() || n < 1 || m < 1 || nq < 0 || cap < m + 1 || lx < size_t(n) * m || lr < size_t(n) || lq < size_t(nq) * m ||
+      lc < size_t(nq) || lk < size_t(nq) || li < size_t(nq) * cap || lw < size_t(nq) * cap)
+    return a.status(varmap::BAD_ARGUMENT);
+  return a.status(varmap_binding::guarded([&] { return varmap::lsp_weights(X, rw, n, m, Q, nq, cap, count, code, idx, w); }));
+}
+VARMAP_EXPORT(lspWeights, LspWeights);
+
 // lspNeighbors(X: f64[n*m], n, m, K, nbr: i32[n*K], nd2: f64[n*K]) -> status
 static Napi::Value LspNeighbors(const Napi::CallbackInfo& info) {
   Args a(info);

@@ -376,12 +376,16 @@ int check_radii(const double* rw, int n) {
 struct PointEval {
   int m;
   std::vector<double> sw, swc, slope, D;
-  std::vector<int32_t> ID;
+  std::vector<int32_t> ID, wid;
   explicit PointEval(int m_) : m(m_), slope(m_ + 1), D(m_ + 1), ID(m_ + 1) {}
 
-  void run(const double* X, const double* f, const double* A, const double* rw, int n, const double* q,
-           const int32_t* cover, int nc, double* out, int32_t* ierr) {
-    *ierr = 0;
+  // LSHEPVAL's normalized weights at q (the evaluation below and lsp_weights share them): nodes in wid and
+  // weights in sw (sw.size() >= max(nc, m + 1)); returns their count. The fallback (nc == 0, code 1) gives the
+  // inverse-distance-squared weights of its m + 1 slots; a query at a node x_k (R_w - d == R_w) gives weight 1
+  // there (code 3, LSHEPVAL returns f_k).
+  int weights(const double* X, const double* rw, int n, const double* q, const int32_t* cover, int nc, int* code) {
+    *code = 0;
+    if (sw.size() < size_t(std::max(nc, m + 1))) sw.resize(std::max(nc, m + 1)), swc.resize(std::max(nc, m + 1)), wid.resize(std::max(nc, m + 1));
     if (nc == 0) {
       // LSHEPVAL's fallback, exactly: scan all nodes in index order keeping m + 1 slots of 1/d.
       std::fill(D.begin(), D.end(), 0.0);
@@ -400,33 +404,52 @@ struct PointEval {
       }
       double sum = 0.0;
       for (int s = 0; s <= m; ++s) D[s] *= D[s], sum += D[s];
+      for (int s = 0; s <= m; ++s) sw[s] = D[s] / sum, wid[s] = ID[s];
+      *code = 1;
+      return m + 1;
+    }
+    double sum = 0.0;
+    for (int i = 0; i < nc; ++i) {
+      const int32_t k = cover[i];
+      const double dist = std::sqrt(sqdist(q, X + size_t(k) * m, m));
+      if (rw[k] - dist == rw[k]) {
+        sw[0] = 1.0, wid[0] = k;
+        *code = 3;
+        return 1;
+      }
+      const double t = (rw[k] - dist) / (rw[k] * dist);
+      sw[i] = t * t;
+      wid[i] = k;
+      sum += sw[i];
+    }
+    for (int i = 0; i < nc; ++i) sw[i] /= sum;
+    return nc;
+  }
+
+  void run(const double* X, const double* f, const double* A, const double* rw, int n, const double* q,
+           const int32_t* cover, int nc, double* out, int32_t* ierr) {
+    *ierr = 0;
+    int code = 0;
+    const int nw = weights(X, rw, n, q, cover, nc, &code);
+    if (code == 1) {
       double v = 0.0;
-      for (int s = 0; s <= m; ++s) v += (D[s] / sum) * f[ID[s]];
+      for (int s = 0; s < nw; ++s) v += sw[s] * f[wid[s]];
       *out = v;
       *ierr = 1;
       return;
     }
-    if (sw.size() < size_t(nc)) sw.resize(nc), swc.resize(nc);
-    double sum = 0.0;
+    if (code == 3) {
+      *out = f[wid[0]];
+      return;
+    }
+    double v = 0.0;
     for (int i = 0; i < nc; ++i) {
       const int32_t k = cover[i];
       const double* xk = X + size_t(k) * m;
-      const double dist = std::sqrt(sqdist(q, xk, m));
-      if (rw[k] - dist == rw[k]) {
-        *out = f[k];
-        return;
-      }
-      const double t = (rw[k] - dist) / (rw[k] * dist);
-      sw[i] = t * t;
       double s = 0.0;
       const double* ak = A + size_t(k) * m;
       for (int j = 0; j < m; ++j) s += ak[j] * (q[j] - xk[j]);
       swc[i] = s + f[k];
-      sum += sw[i];
-    }
-    double v = 0.0;
-    for (int i = 0; i < nc; ++i) {
-      sw[i] /= sum;
       v += sw[i] * swc[i];
     }
     *out = v;
@@ -617,6 +640,32 @@ int lsp_eval(const double* X, const double* f, const double* A, const double* rw
     Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
     std::sort(cover.begin(), cover.end());
     point.run(X, f, A, rw, n, q, cover.data(), int(cover.size()), out + iq, ierr + iq);
+  }
+  return OK;
+}
+
+int lsp_weights(const double* X, const double* rw, int32_t n, int32_t m, const double* Q, int32_t nq, int32_t cap,
+                int32_t* count, int32_t* code, int32_t* idx, double* w) {
+  if (n < 1 || m < 1 || nq < 0 || cap < m + 1) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * m) || !all_finite(Q, size_t(nq) * m)) return NONFINITE;
+  if (check_radii(rw, n) != OK) return LSP_BAD_RADIUS;
+  KdTree tree(X, n, m, n <= kScanAll ? n : kLeafSize);
+  tree.setCellMax(rw);
+  std::vector<int32_t> cover;
+  cover.reserve(64);
+  std::vector<double> off(m, 0.0), scratch(tree.maxLeaf);
+  std::vector<int32_t> hits(tree.maxLeaf);
+  PointEval point(m);
+  for (int iq = 0; iq < nq; ++iq) {
+    const double* q = Q + size_t(iq) * m;
+    cover.clear();
+    Cover{tree, rw, q, off.data(), scratch.data(), hits.data(), cover}.search(0, 0.0);
+    std::sort(cover.begin(), cover.end());
+    int c = 0;
+    const int nw = point.weights(X, rw, n, q, cover.data(), int(cover.size()), &c);
+    count[iq] = nw, code[iq] = c;
+    if (nw > cap) return LSP_WEIGHTS_CAPACITY;
+    for (int s = 0; s < nw; ++s) idx[size_t(iq) * cap + s] = point.wid[s], w[size_t(iq) * cap + s] = point.sw[s];
   }
   return OK;
 }

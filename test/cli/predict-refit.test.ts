@@ -32,4 +32,23 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     expect(q.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[3])).toEqual(rows.map((l) => l.split(",")[4]));
     expect(readFileSync(join(dir, "refit", "models.json"), "utf8")).toMatch(/"inputs":\["x","z"\]/);
   });
+
+  it("summary: per map the method, inputs, coefficients or terms, and the in-sample fit given --data", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-summary-"));
+    const lines = ["g,x,z,y"];
+    for (const g of ["a", "b"]) for (let i = 0; i < 30; i++) lines.push(`${g},${i % 6},${Math.floor(i / 6)},${(g === "a" ? 1 : 2) + (i % 6) * 0.3 + Math.floor(i / 6) * 0.1}`);
+    const data = join(dir, "map.csv");
+    writeFileSync(data, lines.join("\n") + "\n");
+    const sel = ["--map", "--factors", "g", "--inputs", "x,z", "--response", "y"];
+    expect(varmap("refit", data, ...sel, "--methods", "lr,mars", "--out", join(dir, "refit"), "--quiet").status).toBe(0);
+    const s = varmap("summary", join(dir, "refit", "models.json"), "--data", data, ...sel);
+    expect(s.status, s.stderr).toBe(0);
+    expect(s.stdout).toMatch(/Map g=a: lr, 30 configurations/);
+    expect(s.stdout).toMatch(/\(Intercept\)/);
+    expect(s.stdout).toMatch(/GCV .* RSq/);
+    expect(s.stdout).toMatch(/In-sample \(30 configurations of --data\): R² 1\.0000/); // y is exactly linear in x, z
+    const j = JSON.parse(varmap("summary", join(dir, "refit", "models.json"), "--json").stdout);
+    expect(j.length).toBe(4);
+    expect(j[0].details.coefficients.length).toBe(3);
+  });
 });

@@ -40,3 +40,16 @@ describe("linear regression on extreme responses", () => {
     big.forEach((c, i) => expect(Math.abs(c / 1e300 - base[i])).toBeLessThan(1e-12 * Math.max(1, Math.abs(base[i]))));
   });
 });
+
+describe("a map without a varying input", () => {
+  it("says so (E_NO_INPUTS) instead of reporting a 1×0 matrix", async () => {
+    const { LinearRegression: LR } = await import("../../ts/predict/lr.js");
+    let code = "";
+    try {
+      new LR().fit({ data: new Float64Array(0), rows: 3, cols: 0 }, [1, 2, 3]);
+    } catch (e) {
+      code = (e as { code?: string }).code ?? "";
+    }
+    expect(code).toBe("E_NO_INPUTS");
+  });
+});

@@ -12,7 +12,7 @@ export function addDataOptions(cmd: Command): Command {
     .option("--map", "the table is an already aggregated map: one row per configuration")
     .option("--id <col>", "with --map: an id column to keep")
     .option("--where <sql>", "SQL predicate selecting rows before anything else")
-    .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90"]).default("sd"))
+    .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90", "cv"]).default("sd"))
     .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes)")
     .option("--log-response", "model the response on a log scale")
     .option("--allow-duplicate-runs", "accept repeated run indices within a configuration (e.g. restarted sessions)");
@@ -22,8 +22,9 @@ export function addDataOptions(cmd: Command): Command {
 export function addRunOptions(cmd: Command): Command {
   return cmd
     .option("--out <path>", "output file or directory")
-    .option("--workers <n>", "worker threads (default: one per core)")
-    .option("--shard <i/N>", "run only the i-th of N deterministic slices of the tasks")
+    .option("--workers <n>", "worker threads (default: the CPUs granted to this process: SLURM_CPUS_PER_TASK, else its CPU affinity)")
+    .option("--shard <i/N|auto>", "run only the i-th of N deterministic slices of the tasks; auto = i from the job array index")
+    .option("--shards <N>", "the number of slices, with --shard auto (or --shard i)")
     .option("--seed <s>", "seed of the deterministic generator", "1")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no progress or notes on stderr");

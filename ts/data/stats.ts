@@ -4,7 +4,7 @@ import { QUANTILE_LEVELS, QUANTILE_NAMES, type ConfigStats, type ConfigTable, ty
 
 /** Statistics that need at least two runs per configuration. */
 export function minRunsFor(stat: StatName): number {
-  return stat === "sd" || stat === "var" || stat === "ci90" ? 2 : 1;
+  return stat === "sd" || stat === "var" || stat === "ci90" || stat === "cv" ? 2 : 1;
 }
 
 export function configStats(table: Pick<ConfigTable, "count" | "runs" | "offsets">): ConfigStats {
@@ -90,6 +90,9 @@ export function statValues(s: ConfigStats, stat: StatName): Float64Array {
       return s.quantiles.q10;
     case "q90":
       return s.quantiles.q90;
+    case "cv":
+      // coefficient of variation sd/mean: the natural map for run counts (n* ∝ CV², spec A.4)
+      return s.sd.map((v, i) => v / s.mean[i]);
   }
 }
 

@@ -26,7 +26,7 @@ export interface ConfigTable {
   ids?: (number | string)[];
 }
 
-export type StatName = "sd" | "var" | "mean" | "q10" | "q90" | "ci90";
+export type StatName = "sd" | "var" | "mean" | "q10" | "q90" | "ci90" | "cv";
 
 /** Quantile levels computed per configuration (type 7), named q05 … q95. */
 export const QUANTILE_LEVELS = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95] as const;

@@ -5,8 +5,12 @@ import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
 import { job as whatif } from "./whatif.js";
 import { job as gev } from "./gev.js";
+import { job as interference } from "./interference.js";
+import { job as distributionCv } from "./distribution-cv.js";
+import { job as samplesize } from "./samplesize.js";
+import { job as convergence } from "./convergence.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, interference, distributionCv, samplesize, convergence];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
 import { writeFileAtomic } from "./files.js";
-import { parseShard, shardTasks, type Shard } from "./plan.js";
+import { shardTasks, type Shard } from "./plan.js";
+import { parseShardOptions } from "./shard.js";
 import { parseWorkers, runTasks } from "./pool.js";
 import { silentProgress, stderrProgress } from "./progress.js";
 import { RESULTS, ResultStore, RUN_LOG } from "./store.js";
@@ -73,8 +74,8 @@ export interface JobSummary {
 }
 
 /** The run flags every job verb shares (--shard, --workers, --no-resume, --quiet), parsed and checked. */
-export function jobOptionsFromCli(opts: { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out: string, label: string): JobOptions {
-  return { out, shard: parseShard(opts.shard), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
+export function jobOptionsFromCli(opts: { shard?: string; shards?: unknown; workers?: string; resume?: boolean; quiet?: boolean }, out: string, label: string): JobOptions {
+  return { out, shard: parseShardOptions(opts.shard, opts.shards as string | undefined), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
 }
 
 export function manifestOf(plan: JobPlan, shard: Shard | undefined): Record<string, unknown> {
@@ -133,5 +134,6 @@ export async function runJob<P extends JobPlan, T extends JobTask, C extends Job
       2,
     ) + "\n",
   );
+  store.release(); // on an error the lock goes at process exit (ts/pool/lock.ts)
   return { out: opts.out, tasks: mine.length, resumed, ran: mine.length - resumed, seconds, shard: manifest.shard as string | null, files, summary };
 }

@@ -1,10 +1,11 @@
 // `varmap merge`: the output directories of the N shards of one job → what one unsharded run writes.
 // Checks that every directory holds the same job (identical manifests but for the shard), that the shards are
 // exactly 1..N, each complete, then writes results.jsonl in task order and the verb's outputs.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "./files.js";
+import { checkMergeOut, MERGED_NOTE, writeDirAtomic } from "./fresh-dir.js";
 import type { AnyJob, JobPlan } from "./job.js";
 import { parseShard, shardTasks } from "./plan.js";
 import { JOURNAL, MANIFEST, readManifest, readRecords, recordLine, RESULTS, RUN_LOG, stableJson } from "./store.js";
@@ -16,6 +17,7 @@ export function mergeShards(
   jobFor: (verb: string) => AnyJob,
 ): { tasks: number; shards: number; files: string[]; summary: Record<string, unknown> } {
   if (!dirs.length) throw new VarmapError("E_USAGE", "merge needs the shard output directories", { remedy: "varmap merge out-1 out-2 … --out merged" });
+  checkMergeOut(out, dirs);
   let plan: JobPlan | undefined;
   let def: AnyJob | undefined;
   let planText = "";
@@ -51,11 +53,14 @@ export function mergeShards(
   const lost = tasks.filter((t) => !results.has(t.id));
   if (lost.length) throw new VarmapError("E_MERGE", `${lost.length} task result(s) missing, e.g. ${lost[0].id}`, { remedy: "rerun the shard that owns them (it resumes), then merge" });
 
-  mkdirSync(out, { recursive: true });
   const writer = def!;
-  writeFileAtomic(join(out, MANIFEST), stableJson({ ...plan!, shard: null }));
-  writeFileAtomic(join(out, RESULTS), tasks.map((t) => recordLine({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
-  const summary = writer.write(plan!, results, out);
-  writeFileAtomic(join(out, RUN_LOG), JSON.stringify({ note: "merged from shards", finished: new Date().toISOString(), shards: dirs }, null, 2) + "\n");
+  // Built in a fresh temporary directory renamed into place: --out ends up holding exactly these files.
+  const summary = writeDirAtomic(out, (dir) => {
+    writeFileAtomic(join(dir, MANIFEST), stableJson({ ...plan!, shard: null }));
+    writeFileAtomic(join(dir, RESULTS), tasks.map((t) => recordLine({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
+    const summary = writer.write(plan!, results, dir);
+    writeFileAtomic(join(dir, RUN_LOG), JSON.stringify({ note: MERGED_NOTE, finished: new Date().toISOString(), shards: dirs }, null, 2) + "\n");
+    return summary;
+  });
   return { tasks: tasks.length, shards: count, files: [MANIFEST, RESULTS, ...writer.files(plan!)], summary };
 }

@@ -1,15 +1,15 @@
-// Runs a job's tasks: on a Piscina pool (default one worker per core) or in-process (--workers 0), skipping
+// Runs a job's tasks: on a Piscina pool (default one worker per CPU granted, ts/pool/cpus.ts) or in-process (--workers 0), skipping
 // those the store already holds, appending each finished batch to the store, reporting progress.
-import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import { VarmapError, type ErrorLocation } from "../errors.js";
+import { defaultWorkers } from "./cpus.js";
 import type { JobDefinition, JobContext, JobPlan, JobTask } from "./job.js";
 import type { Progress } from "./progress.js";
 import type { TaskRecord } from "./store.js";
 import { workerFile } from "./threads.js";
 
 export function parseWorkers(s: string | number | undefined): number {
-  if (s === undefined || s === "") return availableParallelism();
+  if (s === undefined || s === "") return defaultWorkers();
   const n = Number(s);
   if (!Number.isInteger(n) || n < 0)
     throw new VarmapError("E_USAGE", `--workers '${s}' is not a non-negative integer`, { remedy: "give a worker count such as --workers 2 (0 = run in this thread)" });

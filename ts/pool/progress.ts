@@ -27,21 +27,29 @@ export function stderrProgress(label: string): Progress {
   let t0 = 0;
   let base = 0;
   let value = 0;
+  let idle = false; // nothing left to run: no bar (its ETA would be 0 tasks / 0 s, printed "NULL" cut to "LL")
   const rate = (): string => {
     const s = (Date.now() - t0) / 1000;
     return s > 0 ? ((value - base) / s).toFixed(1) : "0.0";
   };
   return {
     start(total, done) {
+      idle = done >= total;
+      if (idle) {
+        process.stderr.write(`${label}: all ${total} tasks already done\n`);
+        return;
+      }
       t0 = Date.now();
       base = value = done;
       bar.start(total, done, { rate: "0.0" });
     },
     tick(n) {
+      if (idle) return;
       value += n;
       bar.update(value, { rate: rate() });
     },
     stop() {
+      if (idle) return;
       bar.update(value, { rate: rate() });
       bar.stop();
     },

@@ -11,6 +11,7 @@ import { writeAll } from "../data/io.js";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "./files.js";
+import { DirLock } from "./lock.js";
 
 export interface TaskRecord<R = unknown> {
   id: string;
@@ -111,6 +112,8 @@ function processAlive(pid: number): boolean {
 
 export class ResultStore {
   private fd: number | undefined;
+  /** The directory's lock (ts/pool/lock.ts), held from construction to release(). */
+  private readonly lock: DirLock;
   readonly done = new Map<string, unknown>();
 
   /**
@@ -126,6 +129,17 @@ export class ResultStore {
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new VarmapError("E_OUT", `--out ${dir} exists and is not a directory`, { remedy: "give a directory path for --out" });
     mkdirSync(dir, { recursive: true });
+    this.lock = DirLock.acquire(dir);
+    try {
+      this.load(manifest, opts);
+    } catch (e) {
+      this.lock.release();
+      throw e;
+    }
+  }
+
+  private load(manifest: Record<string, unknown>, opts: { resume: boolean; outputs: readonly string[] }): void {
+    const dir = this.dir;
     removeStaleTemporaries(dir);
     const text = stableJson(manifest);
     const old = readManifest(dir);
@@ -164,6 +178,7 @@ export class ResultStore {
     if (!records.length) return;
     const text = records.map((r) => recordLine(r) + "\n").join("");
     writeAll(this.open(), text, join(this.dir, JOURNAL));
+    this.lock.refresh();
     for (const r of records) this.done.set(r.id, r.result);
   }
 
@@ -182,6 +197,12 @@ export class ResultStore {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  /** Closes the journal and gives up the directory's lock: call once the run has written everything. */
+  release(): void {
+    this.close();
+    this.lock.release();
   }
 }
 

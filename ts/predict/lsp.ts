@@ -4,7 +4,7 @@
 import { VarmapError, isVarmapError } from "../errors.js";
 import { checkStatus } from "../backend/status.js";
 import { getBackend } from "../backend/index.js";
-import { LSP_STATUS, LspStatus, lspEval, lspFitRaw, lspNeighborTable, lspSubsets, type LspNeighborTable } from "../backend/kernels/lsp.js";
+import { LSP_STATUS, LspStatus, LspWeightCode, lspEval, lspFitRaw, lspNeighborTable, lspSubsets, lspWeights, type LspNeighborTable } from "../backend/kernels/lsp.js";
 import { Predictor, checkMatrix, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
@@ -69,6 +69,16 @@ export class LinearShepard extends Predictor<LinearShepardState> {
     const r = this.evaluateScaled(this.transformQueries(Xq));
     if ((this.options.response ?? "linear") === "log") for (let i = 0; i < r.values.length; i++) r.values[i] = Math.exp(r.values[i]);
     return r;
+  }
+
+  /**
+   * The normalized Shepard weights W_k(q) / Σ W_k LSHEPVAL combines at each query (from the evaluation kernel),
+   * as sparse rows over the training nodes; `fallback` marks queries no radius covers (inverse-distance weights of
+   * m + 1 nodes). A query at a node has weight 1 there. Whole-distribution prediction mixes with these.
+   */
+  shepardWeights(Xq: Matrix): { offsets: Int32Array; index: Int32Array; weight: Float64Array; fallback: boolean[] } {
+    const w = lspWeights(this.backend, { X: this.X, rw: this.rw, m: this.dim }, this.transformQueries(Xq).data);
+    return { offsets: w.offsets, index: w.index, weight: w.weight, fallback: Array.from(w.code, (c) => c === LspWeightCode.FALLBACK) };
   }
 
   /** Number of nodes whose local least-squares fit was rank-deficient (minimum-norm solution used). */

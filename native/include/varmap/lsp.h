@@ -18,12 +18,13 @@
 //   11 LSP_DUPLICATE_POINTS two nodes coincide: rank[k] = -1 marks each node with a coincident neighbour
 //   12 LSP_LSTSQ_FAILED     a local least-squares problem did not converge (see lstsq.h)
 //   13 LSP_BAD_RADIUS       an evaluation was given a radius that is not positive and finite
+//   14 LSP_WEIGHTS_CAPACITY lsp_weights: a query has more weighted nodes than cap (count says how many)
 #pragma once
 #include <cstdint>
 
 namespace varmap {
 
-enum LspStatus : int { LSP_TOO_FEW_POINTS = 10, LSP_DUPLICATE_POINTS = 11, LSP_LSTSQ_FAILED = 12, LSP_BAD_RADIUS = 13 };
+enum LspStatus : int { LSP_TOO_FEW_POINTS = 10, LSP_DUPLICATE_POINTS = 11, LSP_LSTSQ_FAILED = 12, LSP_BAD_RADIUS = 13, LSP_WEIGHTS_CAPACITY = 14 };
 
 // X: n x m row-major nodes, f: n values. Writes A (n x m gradients), rw (n radii), rank (n local ranks).
 int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, double* rw, int32_t* rank);
@@ -31,6 +32,13 @@ int lsp_fit(const double* X, const double* f, int32_t n, int32_t m, double* A, d
 // Evaluates the fitted interpolant at Q (nq x m). Writes out (nq) and ierr (nq: 0, 1 fallback, 2 normals).
 int lsp_eval(const double* X, const double* f, const double* A, const double* rw, int32_t n, int32_t m,
              const double* Q, int32_t nq, double* out, int32_t* ierr);
+
+// LSHEPVAL's normalized Shepard weights at every row of Q, the ones lsp_eval combines: for query i, count[i]
+// (node, weight) pairs in idx/w[i * cap ..], code[i] 0 (nodes whose R_w covers q), 1 (the fallback's m + 1
+// inverse-distance nodes), 3 (q is a node: weight 1 there). Needs cap >= m + 1; a query with more
+// covering nodes than cap stops with LSP_WEIGHTS_CAPACITY (cap = max(n, m + 1) always suffices).
+int lsp_weights(const double* X, const double* rw, int32_t n, int32_t m, const double* Q, int32_t nq, int32_t cap,
+                int32_t* count, int32_t* code, int32_t* idx, double* w);
 
 // Many fits on subsets of one point set (cross-validation): a neighbour table computed once replaces each
 // fit's neighbour search and each evaluation's radius search, with results identical to lsp_fit + lsp_eval.

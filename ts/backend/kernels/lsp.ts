@@ -174,3 +174,47 @@ export function lspSubsets(
     ierr: ierr.subarray(queryOff[i], queryOff[i + 1]),
   }));
 }
+
+// ---- LSHEPVAL's Shepard weights (whole-distribution prediction, spec E.2 `--weights shepard`) ----
+
+export const LSP_WEIGHTS: KernelSpec = {
+  name: "lspWeights",
+  module: "lsp",
+  // X, rw, n, m, Q, nq, cap, count, code, idx, w
+  args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.int, arg.i32out, arg.i32out, arg.i32out, arg.f64out],
+  // The same checks as native/binding/lsp.cc.
+  lengths: ([X, rw, n, m, Q, nq, cap, count, code, idx, w]) => {
+    const [nn, mm, qq, cc] = [n as number, m as number, nq as number, cap as number];
+    return nn >= 1 && mm >= 1 && qq >= 0 && cc >= mm + 1 && (X as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn &&
+      (Q as Float64Array).length >= qq * mm && (count as Int32Array).length >= qq && (code as Int32Array).length >= qq &&
+      (idx as Int32Array).length >= qq * cc && (w as Float64Array).length >= qq * cc;
+  },
+};
+
+/** Per query: LSHEPVAL's code for the weights — 0 covering nodes, 1 the inverse-distance fallback, 3 the query is a node. */
+export const LspWeightCode = { COVERED: 0, FALLBACK: 1, AT_NODE: 3 } as const;
+
+export interface LspWeights {
+  /** Query q's (node, weight) pairs are index/weight[offsets[q] .. offsets[q + 1]). */
+  offsets: Int32Array;
+  index: Int32Array;
+  weight: Float64Array;
+  code: Int32Array;
+}
+
+/** The normalized weights LSHEPVAL combines at every row of Q (nq × m): the same kernel code as lspEval's. */
+export function lspWeights(backend: KernelBackend, model: { X: Float64Array; rw: Float64Array; m: number }, Q: Float64Array): LspWeights {
+  const n = model.rw.length, m = model.m, nq = Q.length / m;
+  const cap = Math.max(n, m + 1);
+  const count = new Int32Array(nq), code = new Int32Array(nq), idx = new Int32Array(nq * cap), w = new Float64Array(nq * cap);
+  checkStatus("lspWeights", backend.run(LSP_WEIGHTS, [model.X, model.rw, n, m, Q, nq, cap, count, code, idx, w]), {
+    ...LSP_STATUS,
+    14: ["E_INTERNAL", "more weighted nodes than the buffer holds", "please report this: the buffer holds every node"],
+  });
+  const offsets = new Int32Array(nq + 1);
+  for (let q = 0; q < nq; q++) offsets[q + 1] = offsets[q] + count[q];
+  const index = new Int32Array(offsets[nq]), weight = new Float64Array(offsets[nq]);
+  for (let q = 0; q < nq; q++)
+    for (let s = 0; s < count[q]; s++) (index[offsets[q] + s] = idx[q * cap + s]), (weight[offsets[q] + s] = w[q * cap + s]);
+  return { offsets, index, weight, code };
+}

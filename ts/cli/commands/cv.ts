@@ -5,14 +5,19 @@
 // for generated ones); --out keeps are.csv, table2.md, table2.csv and the resumable result store.
 import type { Command } from "commander";
 import { cvAction, registerCvOptions, type Opts } from "../bulk.js";
+import { addDistributionOptions, cvDistributionAction } from "../distribution.js";
 
 export function register(program: Command): void {
-  registerCvOptions(
-    program
-      .command("cv")
-      .description("cross-validation (generated or given divisions) on all cores: ARE per map, method and p; the Table 2")
-      .argument("<data>", "runs table (.csv or .parquet), or a map table with --map"),
+  addDistributionOptions(
+    registerCvOptions(
+      program
+        .command("cv")
+        .description("cross-validation (generated or given divisions) on all cores: ARE per map, method and p; the Table 2")
+        .argument("<data>", "runs table (.csv or .parquet), or a map table with --map"),
+    ),
+    "cv",
   ).action(async (file: string, opts: Opts) => {
+    if (opts.target === "distribution") return void (await cvDistributionAction(file, opts));
     await cvAction(file, opts);
   });
 }

@@ -72,8 +72,12 @@ export function register(program: Command): void {
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
       // cv prints the Table 2 (Markdown) on stdout unless --json.
       const cv = await cvAction(data, { ...common, methods: cvMethods, p: "0.1:0.9:0.1", reps: String(size.reps), out: cvOut, quiet: opts.quiet, noStdout: !!opts.json });
+      const report = join(out, "report.html");
+      say(`report: figures and tables → ${report}`);
+      const { writeReport } = await import("../../report/report.js");
+      await writeReport(out, report, { data, dataOptions: { preset: "moana" }, seed: opts.seed });
       const seconds = (Date.now() - t0) / 1000;
-      const summary = { data, refit: methods.length ? refitOut : null, cv: cvOut, methods, seconds, refitSummary: refit?.summary, table2: cv.summary?.table2 };
+      const summary = { data, refit: methods.length ? refitOut : null, cv: cvOut, report, methods, seconds, refitSummary: refit?.summary, table2: cv.summary?.table2 };
       if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
       else
         process.stdout.write(
@@ -89,6 +93,7 @@ export function register(program: Command): void {
               : []),
             `  ARE per map      ${join(cvOut, "are.csv")}`,
             `  Table 2          ${join(cvOut, "table2.md")} and table2.csv`,
+            `  report           ${report} (open it in a browser)`,
             "",
           ].join("\n"),
         );

@@ -9,16 +9,18 @@ import { createPredictor } from "../../predict/registry.js";
 import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
+import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
 
 export function register(program: Command): void {
   const cmd = program
     .command("fit")
     .description("fit one predictor per map and save the models as JSON")
     .argument("<data>", "runs table (.csv or .parquet), or a map table with --map");
-  addMethodOptions(addDataOptions(cmd))
+  addDistributionOptions(addMethodOptions(addDataOptions(cmd)), "fit")
     .option("--out <path>", "models file (.json); default: stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {
+      if (opts.target === "distribution") return fitDistributionAction(file, opts);
       const method = String(opts.method);
       const hyper = methodOptionsFromCli(opts, method);
       const load = optionsFromCli(opts);

@@ -10,8 +10,15 @@ import { register as mixture } from "./mixture.js";
 import { register as refit } from "./refit.js";
 import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
+import { register as summary } from "./summary.js";
 import { register as bench } from "./bench.js";
 import { register as whatif } from "./whatif.js";
 import { register as gev } from "./gev.js";
+import { register as slurm } from "./slurm.js";
+import { register as interference } from "./interference.js";
+import { register as samplesize } from "./samplesize.js";
+import { register as convergence } from "./convergence.js";
+import { register as plot } from "./plot.js";
+import { register as report } from "./report.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, whatif, gev];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference, samplesize, convergence, plot, report];

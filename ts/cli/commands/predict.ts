@@ -7,16 +7,20 @@ import { matrix } from "../../predict/matrix.js";
 import { predictorFromJSON } from "../../predict/registry.js";
 import type { Predictor } from "../../predict/estimator.js";
 import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-file.js";
+import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
+import { isDistributionModelsFile } from "../../distribution/model.js";
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command("predict")
     .description("predict the map statistic at new configurations with the models `varmap fit` or `varmap refit` saved")
     .argument("<models>", "models file written by `varmap fit --out`, or models.json of a `varmap refit` output (every method side by side)")
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
-    .option("--quiet", "no notes on stderr")
+    .option("--quiet", "no notes on stderr");
+  addDistributionPredictOptions(cmd)
     .action(async (modelsPath: string, opts: Record<string, unknown>) => {
+      if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
       const sets = readModelSets(modelsPath);
       const file = sets[0];
       const at = String(opts.at);

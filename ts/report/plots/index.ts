@@ -1,0 +1,18 @@
+// Every plot kind, in the order `varmap plot --help` lists them. Adding a kind = one file in this folder and
+// one line here.
+import type { PlotKind } from "./types.js";
+import { plot as heatmap } from "./heatmap.js";
+import { plot as predictedVsMeasured } from "./predicted-vs-measured.js";
+import { plot as are } from "./are.js";
+import { plot as histogram } from "./histogram.js";
+import { plot as probability } from "./probability.js";
+import { plot as bestCounts } from "./best-counts.js";
+import { plot as gev } from "./gev.js";
+import { plot as whatif } from "./whatif.js";
+import { plot as interference } from "./interference.js";
+
+export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif, interference];
+
+export function plotKind(name: string): PlotKind | undefined {
+  return PLOT_KINDS.find((k) => k.kind === name);
+}

@@ -1,0 +1,73 @@
+// Tables the plots read: plain rows (column → number or string), from CSV/Parquet/JSON output files, and the
+// check every plot kind makes first — the columns it needs, and which verb writes them when they are missing.
+import { readFileSync } from "node:fs";
+import { VarmapError } from "../errors.js";
+import { formatOf, literal, openDb, queryRows } from "../data/duckdb.js";
+
+export type Cell = number | string;
+export type Row = Record<string, Cell>;
+
+/** A cell as a number: numbers as they are, numeric text parsed exactly, anything else NaN. */
+export function num(v: Cell | undefined | null): number {
+  if (typeof v === "number") return v;
+  if (v === undefined || v === null || v === "") return NaN;
+  const x = Number(v);
+  return Number.isNaN(x) && !/^nan$/i.test(v) ? NaN : x;
+}
+
+/** Every row of a CSV, Parquet or JSON (array of objects) table; CSV cells that are numbers become numbers. */
+export async function readTable(path: string): Promise<Row[]> {
+  if (/\.json$/i.test(path)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(path, "utf8"));
+    } catch (e) {
+      throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV or Parquet file, or a JSON array of objects" });
+    }
+    if (!Array.isArray(data)) throw new VarmapError("E_READ", "a JSON table must be an array of objects", { location: { file: path }, remedy: "give a CSV or Parquet file, or a JSON array of objects" });
+    return data as Row[];
+  }
+  const db = await openDb();
+  try {
+    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    const rows = await queryRows(db.con, `SELECT * FROM ${src}`);
+    return rows.map((r) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(r)) out[k] = typeof v === "number" ? v : v === null ? "" : numericText(String(v));
+      return out;
+    });
+  } catch (e) {
+    if (e instanceof VarmapError) throw e;
+    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV file with a header line, or a Parquet file" });
+  } finally {
+    db.close();
+  }
+}
+
+function numericText(s: string): Cell {
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s.trim())) return Number(s);
+  if (/^(nan|-?inf(inity)?)$/i.test(s.trim())) return Number(s.trim().replace(/^(-?)inf(inity)?$/i, "$1Infinity").replace(/^nan$/i, "NaN"));
+  return s;
+}
+
+/** The columns of a table (those of its first row; every writer of these tables writes rectangular tables). */
+export function columnsOf(rows: readonly Row[]): string[] {
+  return rows.length ? Object.keys(rows[0]) : [];
+}
+
+/**
+ * Throws E_PLOT_COLUMNS naming the columns a plot kind needs and does not find, and the verb that writes a table
+ * with them. An empty table fails the same way (a plot of nothing is a mistake, not an empty picture).
+ */
+export function requireColumns(rows: readonly Row[], need: readonly string[], ctx: { kind: string; file?: string; writtenBy: string }): void {
+  if (!rows.length)
+    throw new VarmapError("E_PLOT_EMPTY", `the table has no rows to plot as '${ctx.kind}'`, { location: { file: ctx.file }, remedy: `give a table written by ${ctx.writtenBy}` });
+  const have = new Set(columnsOf(rows));
+  const missing = need.filter((c) => !have.has(c));
+  if (missing.length)
+    throw new VarmapError(
+      "E_PLOT_COLUMNS",
+      `plot '${ctx.kind}' needs the column${missing.length > 1 ? "s" : ""} ${missing.map((c) => `'${c}'`).join(", ")}, which the table does not have (it has ${[...have].join(", ")})`,
+      { location: { file: ctx.file, column: missing[0] }, remedy: `give a table written by ${ctx.writtenBy}` },
+    );
+}

@@ -1,0 +1,122 @@
+// The state of each shard of a `varmap slurm submit` job, from its output directory (a finished shard has
+// results.jsonl and no journal; a running one holds a live lock) and, when present, squeue (pending/running
+// tasks) and sacct (why a task ended). What is neither done nor queued is to be resubmitted.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readLock, staleReason } from "../pool/lock.js";
+import { jobFor } from "../jobs/index.js";
+import type { JobPlan } from "../pool/job.js";
+import { shardTasks } from "../pool/plan.js";
+import { JOURNAL, readManifest, readRecords, RESULTS } from "../pool/store.js";
+import { arrayScript, mergedDir, mergeScript, shardDir, type SlurmJob } from "./layout.js";
+import { accountedStates, queuedTasks } from "./scheduler.js";
+import { shellQuote } from "./script.js";
+
+export type ShardState = "done" | "running" | "pending" | "failed" | "missing";
+
+export interface ShardStatus {
+  index: number;
+  state: ShardState;
+  /** Tasks finished / tasks of the shard (when the shard directory says). */
+  done?: number;
+  tasks?: number;
+  detail: string;
+}
+
+export interface JobStatus {
+  out: string;
+  verb: string;
+  shards: ShardStatus[];
+  /** Where the scheduler's view came from. */
+  sources: string[];
+  merged: boolean;
+  /** Indices to resubmit (failed or missing) and the shell command that does it, merge included. */
+  resubmit: number[];
+  resubmitCommand?: string;
+}
+
+/** "1-3,5,7-8" from sorted indices. */
+export function indexRanges(xs: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    parts.push(j > i ? `${xs[i]}-${xs[j]}` : String(xs[i]));
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+/** One shell line: the array tasks `indices` again, and a new merge after them (afterany). */
+export function resubmitCommand(job: SlurmJob, indices: readonly number[]): string {
+  return `J=$(sbatch --parsable --array=${indexRanges(indices)} ${shellQuote(arrayScript(job.out))}) && sbatch --dependency=afterany:\${J%%;*} ${shellQuote(mergeScript(job.out))}`;
+}
+
+function shardFromDir(job: SlurmJob, i: number): Omit<ShardStatus, "index"> {
+  const dir = shardDir(job.out, i);
+  if (!existsSync(dir)) return { state: "missing", detail: "not started" };
+  const manifest = readManifest(dir);
+  const expected = job.shards > 1 ? `${i}/${job.shards}` : null;
+  if (!manifest) return { state: "failed", detail: "started, no manifest yet" };
+  if (manifest.shard !== expected) return { state: "failed", detail: `its manifest is shard ${String(manifest.shard)}, not ${expected}` };
+  let tasks: number | undefined;
+  try {
+    const { shard: _s, ...plan } = manifest;
+    tasks = shardTasks(jobFor(String(plan.verb)).tasks(plan as unknown as JobPlan), job.shards > 1 ? { index: i, count: job.shards } : undefined).length;
+  } catch {
+    tasks = undefined;
+  }
+  const journal = existsSync(join(dir, JOURNAL));
+  const done = readRecords(join(dir, RESULTS)).length + readRecords(join(dir, JOURNAL)).length;
+  if (!journal && existsSync(join(dir, RESULTS))) return { state: "done", done, tasks, detail: "" };
+  const lock = readLock(dir);
+  if (lock && !staleReason(lock)) return { state: "running", done, tasks, detail: lock.info ? `pid ${lock.info.pid} on ${lock.info.host}` : "locked" };
+  return { state: "failed", done, tasks, detail: "interrupted: partial results, no live run" };
+}
+
+export function jobStatus(job: SlurmJob): JobStatus {
+  const queued = queuedTasks(arrayScript(job.out));
+  const accounted = accountedStates(job.submissions.map((s) => s.arrayJob));
+  const sources = ["shard directories", ...(queued ? ["squeue"] : []), ...(accounted ? ["sacct"] : [])];
+  const shards: ShardStatus[] = [];
+  for (let i = 1; i <= job.shards; i++) {
+    const s: ShardStatus = { index: i, ...shardFromDir(job, i) };
+    const q = queued?.find((t) => t.index === i);
+    if (s.state !== "done" && q) {
+      const pending = /^(PENDING|CONFIGURING|REQUEUED|REQUEUE_HOLD|REQUEUE_FED|RESV_DEL_HOLD)/.test(q.state);
+      s.state = pending ? "pending" : "running";
+      s.detail = `job ${q.arrayJob}_${i} ${q.state}`;
+    } else if (s.state === "failed" || s.state === "missing") {
+      const a = accounted?.get(i);
+      if (a && !/^(RUNNING|PENDING|COMPLETED)/.test(a.state)) s.detail += `${s.detail ? "; " : ""}job ${a.job} ${a.state}`;
+    }
+    shards.push(s);
+  }
+  const resubmit = shards.filter((s) => s.state === "failed" || s.state === "missing").map((s) => s.index);
+  return {
+    out: job.out,
+    verb: job.verb,
+    shards,
+    sources,
+    merged: existsSync(join(mergedDir(job.out), RESULTS)),
+    resubmit,
+    resubmitCommand: resubmit.length ? resubmitCommand(job, resubmit) : undefined,
+  };
+}
+
+export function statusText(job: SlurmJob, st: JobStatus): string {
+  const lines = [`varmap ${job.verb} in ${job.shards} shard(s), ${job.out} (state from ${st.sources.join(", ")})`];
+  const last = job.submissions.at(-1);
+  if (last) lines.push(`last submitted ${last.at}: array job ${last.arrayJob} (tasks ${last.indices}), merge job ${last.mergeJob}`);
+  lines.push("shard  state    tasks     detail");
+  for (const s of st.shards)
+    lines.push(`${String(s.index).padEnd(6)} ${s.state.padEnd(8)} ${(s.tasks !== undefined ? `${s.done ?? 0}/${s.tasks}` : "-").padEnd(9)} ${s.detail}`.trimEnd());
+  const count = (k: ShardState) => st.shards.filter((s) => s.state === k).length;
+  lines.push(`${count("done")} done, ${count("running")} running, ${count("pending")} pending, ${count("failed")} failed, ${count("missing")} missing`);
+  lines.push(st.merged ? `merged outputs: ${mergedDir(job.out)}` : `not merged yet (${mergedDir(job.out)})`);
+  if (st.resubmitCommand) {
+    lines.push(`To resubmit shard(s) ${indexRanges(st.resubmit)} and the merge after them, run:`);
+    lines.push(`  ${st.resubmitCommand}`);
+  } else if (!st.merged && count("done") === job.shards) lines.push(`Every shard is done; to merge: sbatch ${shellQuote(mergeScript(job.out))}`);
+  return lines.join("\n") + "\n";
+}
