@@ -17,7 +17,8 @@ import { readRecords, RESULTS } from "../pool/store.js";
 import { cvPlan, job as cvJob, predictionColumns } from "../jobs/cv.js";
 import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
 import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
-import { parseFamilies, parseStarts } from "../mixture/fit.js";
+import { parseFamilies, parseKmax, parseStarts } from "../mixture/fit.js";
+import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
 
@@ -102,6 +103,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = positiveInt("--reps", opts.reps, 200);
+  const seed = parseSeedText(opts.seed);
   const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
   if (predictionsPath && !splits) throw new VarmapError("E_USAGE", "--predictions needs --splits", { remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)" });
   if (predictionsPath) tableFormat(predictionsPath);
@@ -118,7 +120,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
     response: opts.logResponse ? "log" : "linear",
     ps,
     reps,
-    seed: String(opts.seed ?? "1"),
+    seed,
     splits,
     predictions: !!predictionsPath,
     ids,
@@ -179,9 +181,12 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
-  const families = opts.mixtures === false || opts.map ? [] : parseFamilies(typeof opts.families === "string" ? opts.families : "all");
-  const kmax = positiveInt("--kmax", opts.kmax, 5);
+  // Every mixture flag is validated, even when no mixtures will be fitted (--no-mixtures, --map).
+  const allFamilies = parseFamilies(typeof opts.families === "string" ? opts.families : undefined);
+  const families = opts.mixtures === false || opts.map ? [] : allFamilies;
+  const kmax = parseKmax(opts.kmax);
   const starts = parseStarts(opts.starts);
+  const seed = parseIntegerSeed(opts.seed);
   const ds = await loadDataset(file, { ...optionsFromCli(opts), ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}) });
   if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
@@ -193,7 +198,6 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     runs = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: [] };
     for (let c = 0; c < t.count; c++)
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
-    const seed = /^\d+$/.test(String(opts.seed ?? "1")) ? Number(opts.seed ?? 1) : 1;
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
   const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });

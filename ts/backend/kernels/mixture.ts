@@ -12,6 +12,9 @@ export const MIXTURE_FIT: KernelSpec = {
   ],
 };
 
+/** The most components the kernels fit (KMAX in native/src/mixture.cc and wasm/mixture.ts). */
+export const MIXTURE_KMAX = 16;
+
 /** Family codes shared with the kernels (seed 001 Table 2 order). */
 export const FAMILY_CODES = { normal: 0, gamma: 1, weibull: 2, lognormal: 3, loglogistic: 4, frechet: 5 } as const;
 
