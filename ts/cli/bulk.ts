@@ -7,7 +7,7 @@ import { Option, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
 import { addDataOptions, addRunOptions, splitList } from "./options.js";
-import { METHOD_NAMES } from "../predict/registry.js";
+import { describeMethods, METHOD_NAMES } from "../predict/registry.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
 import { describeKey } from "./commands/fit.js";
 import { readSplitsFile } from "../cv/splits.js";
@@ -18,6 +18,7 @@ import { cvPlan, job as cvJob, predictionColumns } from "../jobs/cv.js";
 import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
 import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
 import { parseFamilies, parseKmax, parseStarts } from "../mixture/fit.js";
+import { FAMILY_NAMES } from "../mixture/families.js";
 import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
@@ -98,7 +99,7 @@ function flagKey(flag: string): string {
 
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
 export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp", ["mean"]);
+  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp");
   const methodOptions = hyperparameters(opts, methods);
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
@@ -164,7 +165,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 
 export function registerCvOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .option("--methods <list>", "predictors, comma-separated: lr, lsp, delaunay, mars (mean = constant baseline); default lr,lsp")
+    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default lr,lsp`)
     .option("--method <name>", "one predictor (the same as --methods with one name)")
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
@@ -210,8 +211,8 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
-    .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
+    .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
+    .option("--families <list>", `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions");

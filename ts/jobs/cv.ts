@@ -273,7 +273,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   const map = mapView(ctx.maps, task.map);
   const out: CvResult = { are: [] };
   const hyper = plan.methodOptions?.[task.method] ?? {};
-  const predictorFor = () => (task.method === "mean" ? undefined : cachedPredictor(ctx, map, task.map, task.method, hyper));
+  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
   const fail = (i: number, code: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { isVarmapError } from "../../errors.js";
 import { writeSynth } from "../../data/synth.js";
 import { parseIntegerSeed } from "../../data/option-values.js";
-import { METHOD_NAMES, createPredictor } from "../../predict/registry.js";
+import { PREDICTORS, createPredictor } from "../../predict/registry.js";
 import { fromRows } from "../../predict/matrix.js";
 import { cvAction, refitAction } from "../bulk.js";
 
@@ -15,7 +15,7 @@ import { cvAction, refitAction } from "../bulk.js";
 export const DEMO_SMALL = { maps: 2, reps: 10 };
 export const DEMO_FULL = { maps: undefined, reps: 200 };
 
-/** Predictors that are implemented in this build (a tiny fit succeeds), in registry order. */
+/** Predictors (not the baseline) that are implemented in this build (a tiny fit succeeds), in registry order. */
 export function availableMethods(): string[] {
   const X = fromRows([
     [0, 0], [1, 0], [0, 1], [1, 1], [0.5, 0.5], [0.2, 0.7], [0.8, 0.3], [0.3, 0.1], [0.6, 0.9], [0.9, 0.6],
@@ -23,7 +23,7 @@ export function availableMethods(): string[] {
     [0.45, 0.65], [0.65, 0.45], [0.35, 0.25], [0.75, 0.75],
   ]);
   const y = Array.from({ length: X.rows }, (_, i) => 1 + X.data[2 * i] + 2 * X.data[2 * i + 1] * X.data[2 * i]);
-  return METHOD_NAMES.filter((m) => {
+  return PREDICTORS.filter((p) => !p.baseline).map((p) => p.name).filter((m) => {
     try {
       createPredictor(m).fit(X, y).predict(X);
       return true;
@@ -70,7 +70,7 @@ export function register(program: Command): void {
         say(`refit: every map with ${methods.join(", ")} → ${refitOut}`);
         refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, quiet: true, noStdout: true });
       }
-      const cvMethods = [...methods, "mean"].join(",");
+      const cvMethods = [...methods, ...PREDICTORS.filter((p) => p.baseline).map((p) => p.name)].join(",");
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
       // cv prints the Table 2 (Markdown) on stdout unless --json.
       const cv = await cvAction(data, { ...common, methods: cvMethods, p: "0.1:0.9:0.1", reps: String(size.reps), out: cvOut, quiet: opts.quiet, noStdout: !!opts.json });
