@@ -31,6 +31,8 @@ const FORBIDDEN: Record<string, string[]> = {
   mixture: ["cli", "jobs", "pool", "bench"],
   backend: ["cli", "jobs", "pool", "bench", "cv", "data", "predict", "mixture"],
   bench: ["cli", "jobs", "pool"],
+  // Leaf utilities (generator, special functions): import nothing of ts/.
+  util: ["cli", "jobs", "pool", "bench", "cv", "data", "predict", "mixture", "backend", "errors"],
 };
 
 // Known exceptions, to be removed: mixture/parallel.ts runs `varmap mixture` on its own thread pool until the

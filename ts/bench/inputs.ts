@@ -1,16 +1,11 @@
 // Deterministic benchmark inputs: every run and every backend times the same numbers.
+import { mulberry32Uniform } from "../util/mulberry32.js";
 
 /** Uniform numbers in [0, 1) from a seeded generator (mulberry32). */
 export function uniform(length: number, seed: number): Float64Array {
-  let a = seed >>> 0;
+  const u = mulberry32Uniform(seed);
   const out = new Float64Array(length);
-  for (let i = 0; i < length; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  for (let i = 0; i < length; i++) out[i] = u();
   return out;
 }
 
