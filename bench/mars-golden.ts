@@ -2,8 +2,6 @@
 // predictions within 1e-6 relative of earth's, mean ARE per p (ours vs earth's), and our fit time per split.
 // Usage: node dist/bench/mars-golden.js [--shared DIR] [--variants d1,d2,d2nk200] [--reps N] [--json]
 // (backend: VARMAP_BACKEND=native|wasm; earth's times are read from regressors-fit-times.csv)
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Mars, type MarsOptions } from "../ts/predict/mars.js";
 import { sharedDir } from "./args.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MIXTURE_KMAX } from "../../ts/backend/kernels/mixture.js";
 import { parseIntegerSeed, parseSeedText, seedKey } from "../../ts/data/option-values.js";
-import { VarmapError } from "../../ts/errors.js";
+import type { VarmapError } from "../../ts/errors.js";
 import { parseFamilies, parseKmax } from "../../ts/mixture/fit.js";
 import { packageRoot } from "../../ts/package-root.js";
 

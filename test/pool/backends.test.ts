@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { METHOD_NAMES } from "../../ts/predict/registry.js";
-import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
+import { cvPlan, job as cvJob } from "../../ts/jobs/cv.js";
 import { runJob } from "../../ts/pool/job.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
 import { nativeBackend, nativeSkipReason } from "../helpers/backends.js";

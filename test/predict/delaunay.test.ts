@@ -5,7 +5,7 @@ import { delaunayLocate, DELAUNAY_LOCATE, QueryStatus } from "../../ts/backend/k
 import { Status } from "../../ts/backend/status.js";
 import type { KernelBackend } from "../../ts/backend/kernel.js";
 import { Delaunay } from "../../ts/predict/delaunay.js";
-import { matrix, fromRows, type Matrix } from "../../ts/predict/matrix.js";
+import { matrix, fromRows } from "../../ts/predict/matrix.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
 import { runConformance } from "./conformance.js";

@@ -292,7 +292,7 @@ function concatenate(parts: string[], dest: string): void {
     for (const p of parts) {
       const src = openSync(p, "r");
       try {
-        for (let n; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeSync(fd, buf, 0, n);
+        for (let n: number; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeSync(fd, buf, 0, n);
       } finally {
         closeSync(src);
       }

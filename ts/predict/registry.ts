@@ -68,7 +68,7 @@ export function createPredictor(method: string, options: PredictorOptions & Reco
 }
 
 export function predictorFromJSON(json: ModelJSON, options: PredictorOptions = {}): Predictor {
-  if (!json || json.format !== "varmap-model")
+  if (json?.format !== "varmap-model")
     throw new VarmapError("E_MODEL_FORMAT", "not a varmap model", { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
   return createPredictor(json.method, { ...json.options, ...options, inputs: json.inputs, response: json.response }).restore(json);
 }

@@ -65,7 +65,7 @@ export function register(program: Command): void {
       const common = { preset: "moana", stat: "sd", workers: opts.workers, seed: opts.seed, quiet: opts.quiet, resume: true };
       const refitOut = join(out, "refit");
       const cvOut = join(out, "cv");
-      let refit;
+      let refit: Awaited<ReturnType<typeof refitAction>> | undefined;
       if (methods.length) {
         say(`refit: every map with ${methods.join(", ")} → ${refitOut}`);
         refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, quiet: true, noStdout: true });
