@@ -66,7 +66,7 @@ export interface MixtureBatchResult {
 
 const SPECIFIC: Record<number, [string, string, string]> = {
   10: ["E_MIXTURE_NONPOSITIVE", "a run is zero or negative", "mixtures are fitted to positive measurements (throughput, time); remove or correct non-positive runs"],
-  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", "use families normal, gamma, weibull, lognormal, loglogistic, frechet and k between 1 and 16"],
+  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", `use families ${Object.keys(FAMILY_CODES).join(", ")} and k between 1 and ${MIXTURE_KMAX}`],
   12: ["E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"],
 };
 
