@@ -26,3 +26,6 @@ export { fitMixturesParallel } from "./mixture/parallel.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export { ERROR_CATALOGUE, errorCode, type ErrorCodeEntry } from "./errors/catalogue.js";
+export { PREDICTORS, type PredictorEntry } from "./predict/registry.js";
+export { MeanBaseline } from "./predict/mean.js";
