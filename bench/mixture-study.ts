@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
 import { fitMixtures } from "../ts/mixture/fit.js";
-import { fitMixturesParallel } from "../ts/mixture/parallel.js";
+import { fitMixturesParallel } from "../ts/jobs/mixture.js";
 import { Mixture } from "../ts/mixture/model.js";
 import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
 import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "./mixture-cases.js";

@@ -22,10 +22,24 @@ export { are, meanArePerP } from "./cv/are.js";
 export { Mars, type MarsOptions, type MarsTerm } from "./predict/mars.js";
 export { marsFit, marsPredict, type MarsFitResult, type MarsKernelOptions } from "./backend/kernels/mars.js";
 export { fitMixtures, parseFamilies, type MixtureFitOptions, type MixtureFitRow, type MixtureFitResult } from "./mixture/fit.js";
-export { fitMixturesParallel } from "./mixture/parallel.js";
+export { fitMixturesParallel } from "./jobs/mixture.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
+export { RunsNeededTable } from "./whatif/runs.js";
+export { paretoFronts } from "./whatif/pareto.js";
+export { evaluate, parseObjective, parsePareto, rankBy, type Criterion, type EvaluateOptions, type Evaluation, type SpreadKind } from "./whatif/objective.js";
+export { gridCandidates, fileCandidates, predictCandidates, type Candidates } from "./whatif/candidates.js";
+export { loadModelFiles, buildModelSet, predictMap, type ModelSet, type MapModels } from "./whatif/models.js";
+export { rankCandidates, holdoutRows, readTruth, validationRows, type Ranked, type ValidationRow } from "./whatif/run.js";
+export { validateMap, spearman, type ValidationMetrics } from "./whatif/validate.js";
+export { gevFitBatch, GEV_OUT, GevStatus, GEV_STATUS_NAMES, type GevBatchResult, type GevStatusName } from "./backend/kernels/gev.js";
+export {
+  fitGev, gevNllh, gevCdf, gevPdf, gevQuantile, returnLevel, quantileWithSe, expectedInformation, expectedCovariance,
+  profileShapeInterval, profileReturnLevelInterval, ksStatistic, andersonDarling, gevDiagnostics, blockMaxima, chi2OneSf,
+  type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
+} from "./evt/gev.js";
+export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
 export { ERROR_CATALOGUE, errorCode, type ErrorCodeEntry } from "./errors/catalogue.js";
 export { PREDICTORS, type PredictorEntry } from "./predict/registry.js";
 export { MeanBaseline } from "./predict/mean.js";

@@ -6,6 +6,10 @@ export { alloc, free } from "./lib/memory";
 
 const LSP_TOO_FEW_POINTS: i32 = 10;
 const LSP_DUPLICATE_POINTS: i32 = 11;
+// Squared relative distance under which the nearest other node counts as a duplicate (1e-6 in distance).
+const NEAR_DUPLICATE2: f64 = 1e-12;
+// Rank tolerance of the local fits: SHEPPACK's NP·ε, but never below 1e-6 (see native/src/lsp.cc kMinRcond).
+const MIN_RCOND: f64 = 1e-6;
 const LSP_LSTSQ_FAILED: i32 = 12;
 const LSP_BAD_RADIUS: i32 = 13;
 const EPS: f64 = 2.220446049250313e-16;
@@ -412,7 +416,7 @@ let nfWork: usize = 0;
 function nodeScratch(np: i32, m: i32): bool {
   nfNp = np;
   nfM = m;
-  nfRcond = <f64>np * EPS;
+  nfRcond = Math.max(<f64>np * EPS, MIN_RCOND);
   nfAlpha = heap.alloc(<usize>np * m * 8 + 8);
   nfBeta = heap.alloc(<usize>np * 8 + 8);
   nfOmega = heap.alloc(<usize>np * 8 + 8);
@@ -435,7 +439,9 @@ function freeNodeScratch(): void {
 function fitNode(Xp: usize, f: usize, k: i32, d2: usize, idx: usize, A: usize, rw: usize, rank: usize): i32 {
   const np = nfNp, m = nfM;
   const xk = Xp + ((<usize>k * m) << 3);
-  if (ld(d2, 0) == 0.0) {
+  // A coincident node (LSHEP would divide by zero), or a nearly coincident one: closer than 1e-6 of the
+  // neighbourhood's radius, its weight (R_p − d)/(R_p·d) swamps the local fit and predictions become garbage.
+  if (ld(d2, 0) <= NEAR_DUPLICATE2 * ld(d2, np - 1)) {
     sti(rank, k, -1);
     st(rw, k, 0.0);
     for (let j = 0; j < m; ++j) st(A, <usize>k * m + j, 0.0);

@@ -828,6 +828,8 @@ export function mars_fit(X: usize, yp: usize, n: i32, d: i32, opts: usize, dirsO
   const yMean = meanOf(y, 0, n);
   let tss: f64 = 0;
   for (let i = 0; i < n; ++i) tss += sq(unchecked(y[i]) - yMean);
+  // |y| near 1e154 overflows the squared sums: refuse (the TypeScript layer rescales y by a power of 2 first).
+  if (!isFinite(tss)) return NONFINITE;
   const ys = new StaticArray<f64>(n);
   for (let i = 0; i < n; ++i) unchecked((ys[i] = y[i]));
   if (o.scaleY) {

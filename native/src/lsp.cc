@@ -297,19 +297,29 @@ double diameter2(const double* X, int n, int m, double best) {
 }
 
 // Scratch for one node's local fit (NP neighbours in m dimensions).
+// Squared relative distance under which the nearest other node counts as a duplicate (1e-6 in distance).
+constexpr double kNearDuplicate2 = 1e-12;
+// Rank tolerance of the local fits: SHEPPACK's NP·ε, but never below 1e-6. A neighbourhood flat to 1e-6 along a
+// direction (a grid line whose points are offset by rounding noise) has no gradient information there; fitting
+// one amplifies the noise by 1e6 and more (predictions of 1e14 on data of 1e2 in fuzzing, 1e6 times the data when
+// the query lies off that line). No local system of the reference data comes near it: every golden is unchanged.
+constexpr double kMinRcond = 1e-6;
+
 struct NodeFit {
   int np, m;
   double rcond;
   std::vector<double> alpha, beta, omega, work;
   NodeFit(int np_, int m_)
-      : np(np_), m(m_), rcond(np_ * kLstsqEps), alpha(size_t(np_) * m_), beta(np_), omega(np_), work(lstsq_work_size(np_, m_)) {}
+      : np(np_), m(m_), rcond(std::max(np_ * kLstsqEps, kMinRcond)), alpha(size_t(np_) * m_), beta(np_), omega(np_), work(lstsq_work_size(np_, m_)) {}
 
   // LSHEP's local fit of node k of (X, f) from its NP nearest others (d2 ascending, idx their rows): writes
   // A[k], rw[k] = d_NP (before the diameter cap) and rank[k]. Returns OK, LSP_DUPLICATE_POINTS (node marked
   // rank -1) or LSP_LSTSQ_FAILED.
   int fit(const double* X, const double* f, int k, const double* d2, const int32_t* idx, double* A, double* rw, int32_t* rank) {
     const double* xk = X + size_t(k) * m;
-    if (d2[0] == 0.0) {  // a coincident node: LSHEP would divide by zero
+    // A coincident node (LSHEP would divide by zero), or a nearly coincident one: closer than 1e-6 of the
+    // neighbourhood's radius, its weight (R_p − d)/(R_p·d) swamps the local fit and predictions become garbage.
+    if (d2[0] <= kNearDuplicate2 * d2[np - 1]) {
       rank[k] = -1;
       rw[k] = 0.0;
       for (int j = 0; j < m; ++j) A[size_t(k) * m + j] = 0.0;

@@ -819,6 +819,8 @@ int mars_fit(const double* X, const double* y, int32_t n, int32_t d, const doubl
   const double yMean = mean_of(y, N);
   double tss = 0;
   for (size_t i = 0; i < N; ++i) tss += sq(y[i] - yMean);
+  // |y| near 1e154 overflows the squared sums: refuse (the TypeScript layer rescales y by a power of 2 first).
+  if (!std::isfinite(tss)) return NONFINITE;
   std::vector<double> ys(y, y + N);
   if (o.scaleY) {
     // R's scale(): mean and sum of squares accumulated in extended precision (long double) before rounding;

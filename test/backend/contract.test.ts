@@ -10,6 +10,7 @@ import { KNN_TOO_FEW_POINTS } from "../../ts/backend/kernels/neighbors.js";
 import { QueryStatus } from "../../ts/backend/kernels/delaunay.js";
 import { MARS_INFO_FIELDS, MARS_OPTION_FIELDS } from "../../ts/backend/kernels/mars.js";
 import { Status } from "../../ts/backend/status.js";
+import { GEV_OUT, GevStatus } from "../../ts/backend/kernels/gev.js";
 import { packageRoot } from "../../ts/package-root.js";
 
 const root = packageRoot();
@@ -27,10 +28,11 @@ function cppConstants(text: string): Map<string, number> {
   return out;
 }
 
-/** Top-level `const NAME: type = value;` of an AssemblyScript source. */
+/** Top-level `const NAME: type = value[, NAME: type = value];` of an AssemblyScript source. */
 function asConstants(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of stripComments(text).matchAll(/(?:^|\n)\s*(?:export\s+)?const\s+([A-Z][A-Z0-9_]*)\s*:\s*\w+\s*=\s*(-?[0-9][0-9.eE+-]*)\s*;/g)) out.set(m[1], num(m[2]));
+  for (const decl of stripComments(text).matchAll(/(?:^|\n)\s*(?:export\s+)?const\s+([^;]*);/g))
+    for (const m of decl[1].matchAll(/(?:^|,)\s*([A-Z][A-Z0-9_]*)\s*:\s*\w+\s*=\s*(-?[0-9][0-9.eE+-]*)\s*(?=,|$)/g)) out.set(m[1], num(m[2]));
   return out;
 }
 
@@ -96,10 +98,25 @@ describe("cross-language contract", () => {
     for (const [name, code] of Object.entries(QueryStatus)) expect(d.get(`QUERY_${name}`), name).toBe(code);
   });
 
+  it("gev: the per-configuration outcomes and the output layout match in C++, AssemblyScript and TypeScript", () => {
+    const c = native("gev");
+    const a = wasm("gev");
+    for (const [name, code] of Object.entries(GevStatus)) {
+      expect(c.get(`GEV_FIT_${name}`), name).toBe(code);
+      expect(a.get(`FIT_${name}`), name).toBe(code);
+    }
+    for (const k of ["LOC", "SCALE", "SHAPE", "NLLH", "COV", "GUMBEL_LOC", "GUMBEL_SCALE", "GUMBEL_NLLH", "GRAD_SE"]) expect(a.get(`OUT_${k}`), k).toBe(c.get(`GEV_${k}`));
+    expect(a.get("GEV_OUT")).toBe(GEV_OUT);
+    expect(Number(/kGevOut\s*=\s*(\d+)/.exec(read("native", "include", "varmap", "gev.h"))?.[1])).toBe(GEV_OUT);
+  });
+
   it("every kernel-specific status (>= 10) of a kernel is turned into an error by its TypeScript wrapper", () => {
     for (const m of modules) {
       const header = stripComments(read("native", "include", "varmap", `${m}.h`));
-      const codes = [...header.matchAll(/enum\s+\w*Status\s*(?::\s*\w+)?\s*\{([^}]*)\}/g)].flatMap((e) => [...e[1].matchAll(/=\s*(\d+)/g)].map((x) => Number(x[1])));
+      // Kernel return codes from 10 (an enum of per-item outcomes, such as gev's GevFitStatus, has none).
+      const codes = [...header.matchAll(/enum\s+\w*Status\s*(?::\s*\w+)?\s*\{([^}]*)\}/g)]
+        .flatMap((e) => [...e[1].matchAll(/=\s*(\d+)/g)].map((x) => Number(x[1])))
+        .filter((c) => c >= 10);
       const wrapper = read("ts", "backend", "kernels", `${m}.ts`);
       const named = new Map([...wrapper.matchAll(/export const ([A-Z_]+) = (\d+);/g)].map((x) => [x[1], Number(x[2])]));
       const handled = new Set([

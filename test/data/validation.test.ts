@@ -156,3 +156,19 @@ describe.skipIf(!hasCli)(`the varmap binary (${hasCli ? "dist built" : "run npm 
     expect(readdirSync(sub).sort()).toEqual(["bad.csv", "in.csv", "out.csv"]);
   });
 });
+
+describe("statistics of extreme values", () => {
+  it("gives the right mean and sd for runs near 1e307 and near 1e-310 (scaled sums), Infinity only for the unrepresentable variance", async () => {
+    const { configStats } = await import("../../ts/data/stats.js");
+    for (const scale of [1e307, 1e-300, 1]) {
+      const runs = Float64Array.from([1, 2, 3, 4], (v) => v * scale);
+      const st = configStats({ count: 1, runs, offsets: Int32Array.from([0, 4]) });
+      expect(Math.abs(st.mean[0] / (2.5 * scale) - 1)).toBeLessThan(1e-15);
+      expect(Math.abs(st.sd[0] / (Math.sqrt(5 / 3) * scale) - 1)).toBeLessThan(1e-15);
+      if (scale === 1) expect(st.var[0]).toBe(5 / 3);
+    }
+    const tiny = configStats({ count: 1, runs: Float64Array.from([1e-310, 2e-310, 3e-310]), offsets: Int32Array.from([0, 3]) });
+    expect(tiny.sd[0]).toBeGreaterThan(0);
+    expect(Math.abs(tiny.sd[0] / 1e-310 - 1)).toBeLessThan(1e-3); // subnormal inputs carry only ~13 bits here
+  });
+});

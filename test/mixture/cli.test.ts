@@ -1,6 +1,6 @@
 // `varmap mixture` end to end (needs `npm run build`): exit codes, the fits table, no partial output on bad input.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,5 +58,31 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal", "--kmax", "3", "--starts", "raced", "--out", out, "--quiet"]);
     expect(r.status).toBe(0);
     expect(readFileSync(out, "utf8").trim().split("\n").length).toBe(1 + 3 * 3);
+  });
+
+  it("keeps a journal in --job-dir: a run cut short resumes and writes the same table", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const r = rng(5);
+    const lines = ["x,run,y"];
+    for (let x = 0; x < 20; x++) for (let i = 0; i < 30; i++) lines.push(`${x},${i},${(100 + x + (i % 3) * 7 + r() * 3).toFixed(3)}`);
+    const data = join(dir, "runs.csv");
+    writeFileSync(data, lines.join("\n") + "\n");
+    const args = (out: string, job: string) => ["mixture", data, "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal,gamma", "--kmax", "2", "--out", out, "--job-dir", job, "--workers", "2"];
+    const job = join(dir, "job");
+    const first = run(args(join(dir, "a.csv"), job));
+    expect(first.status, first.stderr).toBe(0);
+    // Keep two of the three finished chunks as an interrupted run's journal (with a torn last line), then rerun.
+    const done = readFileSync(join(job, "results.jsonl"), "utf8").trim().split("\n");
+    expect(done.length).toBe(3);
+    rmSync(join(job, "results.jsonl"));
+    writeFileSync(join(job, "journal.jsonl"), `${done[0]}\n${done[2]}\n${done[1].slice(0, 40)}`);
+    const again = run(args(join(dir, "b.csv"), job));
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/resuming: 2 of 3 tasks/);
+    expect(readFileSync(join(dir, "b.csv"), "utf8")).toBe(readFileSync(join(dir, "a.csv"), "utf8"));
+    // Without --job-dir the journal lives beside --out while the job runs and is removed when it is done.
+    const plain = run(["mixture", data, "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal", "--kmax", "2", "--out", join(dir, "c.csv"), "--quiet"]);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(existsSync(join(dir, "c.csv.job"))).toBe(false);
   });
 });

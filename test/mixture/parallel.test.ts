@@ -2,7 +2,7 @@
 // same fits bit for bit, same best flags and resolutions (random starts are keyed by configuration id).
 import { describe, expect, it } from "vitest";
 import { fitMixtures } from "../../ts/mixture/fit.js";
-import { fitMixturesParallel } from "../../ts/mixture/parallel.js";
+import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
 import { rng } from "../helpers/backends.js";
 
 describe("fitMixturesParallel", () => {

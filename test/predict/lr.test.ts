@@ -28,3 +28,27 @@ describe(`LinearRegression on ${selected.name}`, () => {
     expect(p[0]).toBeCloseTo(9, 10);
   });
 });
+
+describe("linear regression on extreme responses", () => {
+  it("fits responses near 1e300 as the same model scaled (no NaN coefficients from overflowing norms)", async () => {
+    const { LinearRegression: LR } = await import("../../ts/predict/lr.js");
+    const X = { data: Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.2]), rows: 5, cols: 2 };
+    const y = [1, 2, 3, 4.5, 2.2];
+    const base = new LR({ inputs: { kind: "none" } }).fit(X, y).coefficients;
+    const big = new LR({ inputs: { kind: "none" } }).fit(X, y.map((v) => v * 1e300)).coefficients;
+    big.forEach((c, i) => expect(Math.abs(c / 1e300 - base[i])).toBeLessThan(1e-12 * Math.max(1, Math.abs(base[i]))));
+  });
+});
+
+describe("a map without a varying input", () => {
+  it("says so (E_NO_INPUTS) instead of reporting a 1×0 matrix", async () => {
+    const { LinearRegression: LR } = await import("../../ts/predict/lr.js");
+    let code = "";
+    try {
+      new LR().fit({ data: new Float64Array(0), rows: 3, cols: 0 }, [1, 2, 3]);
+    } catch (e) {
+      code = (e as { code?: string }).code ?? "";
+    }
+    expect(code).toBe("E_NO_INPUTS");
+  });
+});

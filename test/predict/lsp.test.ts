@@ -76,3 +76,24 @@ describe(`LinearShepard on ${selected.name}`, () => {
     }
   });
 });
+
+describe("LSP near-duplicate training points", () => {
+  it("refuses a point 1e-15 away from another (E_DUPLICATE_POINTS) instead of predicting garbage", async () => {
+    const { LinearShepard: LSP } = await import("../../ts/predict/lsp.js");
+    const r = rng(3);
+    const n = 60;
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) rows.push(r(), r());
+    const y = Array.from({ length: n }, (_, i) => 1 + rows[2 * i] + 2 * rows[2 * i + 1]);
+    const clean = new LSP({ inputs: { kind: "none" } }).fit({ data: Float64Array.from(rows), rows: n, cols: 2 }, y);
+    expect(clean.predict({ data: Float64Array.from([0.5, 0.5]), rows: 1, cols: 2 })[0]).toBeCloseTo(2.5, 6);
+    const near = [...rows, rows[0] + 1e-15, rows[1]];
+    let code = "";
+    try {
+      new LSP({ inputs: { kind: "none" } }).fit({ data: Float64Array.from(near), rows: n + 1, cols: 2 }, [...y, y[0] + 0.3]);
+    } catch (e) {
+      code = (e as { code?: string }).code ?? String(e);
+    }
+    expect(code).toBe("E_DUPLICATE_POINTS");
+  });
+});

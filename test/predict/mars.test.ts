@@ -49,6 +49,23 @@ describe(`Mars on ${selected.name}`, () => {
     expect(m.termLabels(["x"])).toContain("h(x-0.3)");
   });
 
+  it("fits responses near 1e±150 (and up to 1e308) as the same model scaled: no overflow in the squared sums", () => {
+    const f = (x: number[]) => 1 + Math.sin(3 * x[0]) + 2 * Math.max(0, x[1] - 0.5);
+    const { X, y } = synth(300, 3, 9, f, 0.05);
+    const base = new Mars(opts).fit({ data: X, rows: 300, cols: 3 }, y);
+    for (const c of [1e150, 1e-150, 1e300]) {
+      const m = new Mars(opts).fit({ data: X, rows: 300, cols: 3 }, y.map((v) => v * c));
+      expect(m.terms.length).toBe(base.terms.length);
+      m.terms.forEach((t, i) => {
+        expect(t.cuts).toEqual(base.terms[i].cuts);
+        expect(relErr(t.coef / c, base.terms[i].coef)).toBeLessThan(1e-12);
+      });
+      expect(relErr(m.stats.rsq, base.stats.rsq)).toBeLessThan(1e-12);
+    }
+    // The kernel itself refuses (never crashes on) squared sums that overflow.
+    expect(() => marsFit(selected, X, y.map((v) => v * 1e160), 3, defaults(3))).toThrow();
+  });
+
   it("fits an additive function well and keeps to degree 1 by default", () => {
     const f = (x: number[]) => Math.sin(3 * x[0]) + 2 * Math.max(0, x[1] - 0.5) + x[2];
     const { X, y } = synth(500, 4, 7, f);

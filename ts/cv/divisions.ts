@@ -58,5 +58,7 @@ export function parseFractions(s: string): number[] {
     ps = Array.from({ length: n + 1 }, (_, i) => clean(a + i * st));
   } else ps = s.split(",").map((x) => clean(Number(x.trim())));
   if (!ps.length || ps.some((p) => !(p > 0 && p < 1))) bad();
+  if (new Set(ps).size !== ps.length)
+    throw new VarmapError("E_USAGE", `--p '${s}' lists a training fraction twice`, { remedy: "list each fraction once (repetitions are --reps)" });
   return ps;
 }

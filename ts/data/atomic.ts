@@ -1,8 +1,9 @@
 // Writing files so that a failure or a crash never leaves a partial one: write a temporary file in the target's
 // directory, flush it to the disk, rename it into place (rename within a directory is atomic). Also the one CSV
 // quoting rule. No DuckDB here: the job engine's worker threads import this module.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { writeFileAll } from "./io.js";
 
 /** A temporary path next to `path` (same directory, so rename is atomic). */
 export function tempPathFor(path: string, ext = ""): string {
@@ -40,8 +41,7 @@ export async function writeAtomic(path: string, write: (tmp: string) => void | P
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = tempPathFor(path);
   try {
-    writeFileSync(tmp, text);
-    fsyncFile(tmp);
+    writeFileAll(tmp, text); // every byte written (or E_DISK_FULL), then fsynced
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });

@@ -28,6 +28,8 @@ export interface LoadOptions {
   /** A positive distribution family will be fitted: runs must be > 0 (`positiveReason` names it in messages). */
   requirePositive?: boolean;
   positiveReason?: string;
+  /** The verb works per configuration and needs no numeric inputs (gev): zero --inputs is allowed. */
+  allowNoInputs?: boolean;
   /** Where notes go (dropped configurations, constant columns); default: nowhere. */
   note?: (msg: string) => void;
 }
@@ -50,7 +52,7 @@ export function resolveRoles(opts: LoadOptions): ColumnRoles {
     response: opts.response ?? (opts.map ? opts.stat ?? "sd" : base.response ?? ""),
     run: opts.map ? undefined : opts.run ?? base.run,
   };
-  if (!roles.response || roles.inputs.length === 0) {
+  if (!roles.response || (roles.inputs.length === 0 && !opts.allowNoInputs)) {
     throw new VarmapError("E_USAGE", "no column roles: say which columns are inputs and which is the response", {
       remedy: "pass --preset moana|iozone, or --factors a,b --inputs x,y --response col [--run col]",
     });

@@ -35,21 +35,23 @@ export function configStats(table: Pick<ConfigTable, "count" | "runs" | "offsets
     if (scratch.length < n) scratch = new Float64Array(n);
     const x = scratch.subarray(0, n);
     x.set(runs.subarray(a, a + n));
+    // Values beyond 2^±500 are summed scaled by an exact power of 2, so sums and squares neither overflow
+    // (responses near 1e307) nor underflow (near 1e-310); within that range the scale is 1 and nothing changes.
+    const k = powerOfTwoScale(x);
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += x[i];
-    const mean = sum / n;
+    for (let i = 0; i < n; i++) sum += x[i] * k;
+    const meanK = sum / n;
     // Two passes: deviations from the mean keep sd exact to the last bits for large, tightly spread values.
     let m2 = 0;
     let m3 = 0;
     for (let i = 0; i < n; i++) {
-      const d = x[i] - mean;
+      const d = x[i] * k - meanK;
       m2 += d * d;
       m3 += d * d * d;
     }
-    const variance = n > 1 ? m2 / (n - 1) : NaN;
-    const sd = Math.sqrt(variance);
-    s.mean[c] = mean;
-    s.var[c] = variance;
+    const sd = n > 1 ? Math.sqrt(m2 / (n - 1)) / k : NaN;
+    s.mean[c] = meanK / k;
+    s.var[c] = n > 1 ? m2 / (n - 1) / k / k : NaN; // beyond 1.3e154 the variance itself is not representable: Infinity
     s.sd[c] = sd;
     x.sort();
     s.min[c] = x[0];
@@ -61,6 +63,17 @@ export function configStats(table: Pick<ConfigTable, "count" | "runs" | "offsets
     s.ci90[c] = n > 1 ? (2 * tQuantile(0.95, n - 1) * sd) / Math.sqrt(n) : NaN;
   }
   return s;
+}
+
+/**
+ * 1, or the power of 2 that brings max |x| into [1, 2) when it lies beyond 2^±limit. Multiplying by it is exact,
+ * so sums of squares of extreme values can be formed without overflow or underflow and scaled back.
+ */
+export function powerOfTwoScale(x: ArrayLike<number>, limit = 500): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]));
+  if (m === 0 || !Number.isFinite(m) || (m < 2 ** limit && m > 2 ** -limit)) return 1;
+  return 2 ** Math.min(1000, -Math.floor(Math.log2(m))); // 2^1000 at most: 2^1023 is the largest power of 2
 }
 
 /** The values of one named statistic (the map response). */

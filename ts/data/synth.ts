@@ -27,7 +27,8 @@
 //    Synthetic per-test medians: mean 2.1e6–3.6e6, cv 0.06–0.43.
 // Runs are rounded to 0.01 kB/s like the real files, and floored at 0.1% of μ so they stay positive (the log
 // families of seed 001 need positive data).
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { writeAll } from "./io.js";
 import { Worker } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
 import { familySampler, type Family } from "./families.js";
@@ -292,7 +293,7 @@ function concatenate(parts: string[], dest: string): void {
     for (const p of parts) {
       const src = openSync(p, "r");
       try {
-        for (let n: number; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeSync(fd, buf, 0, n);
+        for (let n: number; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeAll(fd, buf, dest, 0, n);
       } finally {
         closeSync(src);
       }
@@ -321,7 +322,7 @@ export function writeSynthPart(
     const out = Buffer.allocUnsafe(1 << 22);
     let pos = 0;
     const flush = () => {
-      writeSync(fd, out, 0, pos);
+      writeAll(fd, out, path, 0, pos);
       pos = 0;
     };
     if (header) pos += out.write([...plan.factorNames, ...INPUT_NAMES, "run", "throughput_kbps"].join(",") + "\n", pos, "latin1");

@@ -1,7 +1,8 @@
 // Output files for every verb: written to a temporary file in the target's directory and renamed into place,
 // so a failure never leaves a partial file behind. Tables go to CSV, JSON or Parquet by extension; numbers are
 // written in JavaScript's shortest round-trip form (String(x)), so they read back exactly.
-import { closeSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, rmSync } from "node:fs";
+import { writeAll, writeFileAll } from "./io.js";
 import { VarmapError } from "../errors.js";
 import { ident, literal, openDb } from "./duckdb.js";
 import { csvQuote, tempPathFor, writeAtomic, writeFileAtomic } from "./atomic.js";
@@ -30,12 +31,12 @@ export { tempPathFor, writeAtomic, writeFileAtomic };
 
 /** Writes a JSON document atomically (NaN and ±Infinity become null, as JSON has no such numbers). */
 export async function writeJsonAtomic(path: string, obj: unknown): Promise<void> {
-  await writeAtomic(path, (tmp) => writeFileSync(tmp, JSON.stringify(obj, null, 2) + "\n"));
+  await writeAtomic(path, (tmp) => writeFileAll(tmp, JSON.stringify(obj, null, 2) + "\n"));
 }
 
 /** Writes text atomically. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  await writeAtomic(path, (tmp) => writeFileSync(tmp, text));
+  await writeAtomic(path, (tmp) => writeFileAll(tmp, text));
 }
 
 /** Writes a table (columns of equal length) as CSV, JSON (array of row objects) or Parquet, by extension. */
@@ -46,7 +47,7 @@ export async function writeTable(path: string, columns: Column[]): Promise<void>
     if (c.values.length !== rows) throw new Error(`writeTable: column '${c.name}' has ${c.values.length} values, expected ${rows}`);
   }
   await writeAtomic(path, async (tmp) => {
-    if (format === "json") writeFileSync(tmp, tableJson(columns, rows));
+    if (format === "json") writeFileAll(tmp, tableJson(columns, rows));
     else if (format === "csv") writeCsvFile(tmp, columns, rows);
     else await writeParquetFile(tmp, columns, rows);
   });
@@ -74,11 +75,11 @@ function writeCsvFile(path: string, columns: Column[], rows: number): void {
     for (let i = 0; i < rows; i++) {
       buf += columns.map((c) => csvCell(c.values[i])).join(",") + "\n";
       if (buf.length > 1 << 20) {
-        writeSync(fd, buf);
+        writeAll(fd, buf, path);
         buf = "";
       }
     }
-    writeSync(fd, buf);
+    writeAll(fd, buf, path);
   } finally {
     closeSync(fd);
   }

@@ -17,8 +17,8 @@ export interface ErrorCodeEntry {
   area: ErrorArea;
 }
 
-export type ErrorArea = "usage" | "input data" | "models and predictions" | "kernels" | "jobs and outputs" | "mixtures";
-export const ERROR_AREAS: readonly ErrorArea[] = ["usage", "input data", "models and predictions", "kernels", "mixtures", "jobs and outputs"];
+export type ErrorArea = "usage" | "input data" | "models and predictions" | "kernels" | "jobs and outputs" | "mixtures" | "extreme values" | "environment";
+export const ERROR_AREAS: readonly ErrorArea[] = ["usage", "input data", "models and predictions", "kernels", "mixtures", "extreme values", "jobs and outputs", "environment"];
 
 const e = (area: ErrorArea, code: string, meaning: string, remedy: string): ErrorCodeEntry => ({ code, exit: 2, meaning, remedy, area });
 
@@ -56,6 +56,8 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
   e("models and predictions", "E_MODEL_FORMAT", "a models file or a saved model state is not what varmap wrote", "pass the JSON file `varmap fit --out` (or toJSON()) wrote"),
   e("models and predictions", "E_MODEL_STATE", "a saved model state is inconsistent (e.g. a radius that is not positive)", "refit the model; the saved state is corrupt"),
   e("models and predictions", "E_NOT_FITTED", "a model was asked to predict before it was fitted", "call fit(X, y) first"),
+  e("models and predictions", "E_NO_INPUTS", "no input varies among the training points: every input column is constant", "check --inputs and --where; a map whose configurations all share their inputs has nothing to predict from"),
+  e("models and predictions", "E_NOTHING_FITTED", "the method could fit none of the maps (each was skipped with its reason)", "see the reasons printed above; use a method that needs fewer configurations, or more data"),
   e("models and predictions", "E_UNKNOWN_MAP", "a configuration to predict belongs to a map the models file has no model for", "predict only maps the models file has"),
   e("models and predictions", "E_TOO_FEW_POINTS", "too few training points for the method in this many dimensions", "add configurations to the training set, use fewer inputs, or ask for fewer neighbours"),
   e("models and predictions", "E_DUPLICATE_POINTS", "two training points have the same inputs", "aggregate repeated configurations into one row before fitting"),
@@ -73,10 +75,20 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
   e("mixtures", "E_MIXTURE_NONPOSITIVE", "a run is zero or negative, but mixtures are fitted to positive measurements", "remove or correct non-positive runs"),
   e("mixtures", "E_MIXTURE_MODEL", "a mixture family code or number of components is out of range", "use the families `varmap mixture --help` lists and k between 1 and 16"),
   e("mixtures", "E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"),
+  // extreme values
+  e("extreme values", "E_GEV_DEGENERATE", "a configuration has fewer than 3 distinct values: no spread to fit a GEV to", "drop the configuration (--where)"),
+  e("extreme values", "E_GEV_UNBOUNDED", "the GEV likelihood grows without bound as ξ → −1 (runs piled at an upper endpoint)", "check the data, or use --tail lower"),
+  e("extreme values", "E_GEV_NOT_CONVERGED", "the GEV fit did not converge, or its information matrix is singular at the estimate", "check the runs for outliers or mixed regimes"),
   // jobs and outputs
   e("jobs and outputs", "E_OUT", "--out exists and is not a directory", "give a directory path for --out"),
   e("jobs and outputs", "E_OUT_MISMATCH", "--out holds the results of a different job (other data, options or shard)", "use a new --out directory, or pass --no-resume to discard its results and start over"),
+  e("jobs and outputs", "E_OUT_DAMAGED", "--out holds a damaged manifest, so its results cannot be trusted to belong to this job", "pass --no-resume to discard them and start over, or use a new --out directory"),
   e("jobs and outputs", "E_MERGE", "the directories given to `varmap merge` are not the complete shards of one job", "pass the --out directories of all shard runs of one job, run with identical options"),
+  // environment: the operating system refused (mapped from its error codes in cli/program.ts)
+  e("environment", "E_NOT_FOUND", "a file or directory does not exist, or a part of its path is not a directory", "check the path (relative paths start from the current directory)"),
+  e("environment", "E_PERMISSION", "permission denied, or the file system is read-only", "check the file's and its directory's permissions, or write elsewhere"),
+  e("environment", "E_DISK_FULL", "the disk (or the quota) is full", "free some space or write to another file system, then run the same command again (jobs resume)"),
+  e("environment", "E_RESOURCES", "too many open files", "raise the limit (ulimit -n) or use fewer --workers"),
 ];
 
 const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));

@@ -47,6 +47,8 @@ export interface CvResult {
 /** Repetitions per task: enough work per task to amortize dispatch, small enough to balance and checkpoint often. */
 export const REP_CHUNK = 25;
 export const SPLIT_CHUNK = 20;
+export const MAX_REPS = 100_000;
+export const MAX_DIVISIONS = 50_000_000;
 
 export type GivenSplits = SplitsFile;
 
@@ -68,6 +70,12 @@ export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTra
   if (!o.splits) {
     const reps = o.reps ?? 200;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 200" });
+    // The task list is held in memory: bound it (200 reps × 9 p × 117 maps × 4 methods is 842,400 divisions).
+    const divisions = reps * (o.ps?.length ?? 1) * Math.max(1, maps.meta.length) * o.methods.length;
+    if (reps > MAX_REPS || divisions > MAX_DIVISIONS)
+      throw new VarmapError("E_USAGE", `--reps ${reps} asks for ${divisions.toLocaleString("en")} divisions (at most ${MAX_REPS.toLocaleString("en")} per p and ${MAX_DIVISIONS.toLocaleString("en")} in all)`, {
+        remedy: "use fewer repetitions; past a few hundred the mean ARE no longer moves (its standard error falls as 1/√reps)",
+      });
     return { plan: { ...base, generated: { ps: o.ps ?? [], reps, seed: o.seed ?? "1", repChunk: REP_CHUNK } } };
   }
   const sp = o.splits;

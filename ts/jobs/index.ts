@@ -3,8 +3,10 @@ import { VarmapError } from "../errors.js";
 import type { AnyJob } from "../pool/job.js";
 import { job as cv } from "./cv.js";
 import { job as refit } from "./refit.js";
+import { job as whatif } from "./whatif.js";
+import { job as gev } from "./gev.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

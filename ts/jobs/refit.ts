@@ -102,13 +102,13 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       const r = results.get(t.id) as FitResult;
       const map = plan.maps[t.map];
       const key = Object.fromEntries(plan.factors.map((f, i) => [f, map.values[i]]));
-      if ("model" in r) models.push({ key, method: t.method, rows: map.rows, model: r.model });
+      if ("model" in r) models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model });
       else failed++;
       rows.push([...map.values, t.method, map.rows, "model" in r ? "ok" : r.error, "model" in r ? "" : r.message]);
     }
     writeFileAtomic(
       join(dir, "models.json"),
-      JSON.stringify({ format: "varmap-models", version: 1, factors: plan.factors, response: plan.response, models }) + "\n",
+      JSON.stringify({ format: "varmap-models", version: 1, factors: plan.factors, inputs: [...new Set(plan.maps.flatMap((m) => m.inputs))], response: plan.response, models }) + "\n",
     );
     writeFileAtomic(join(dir, "summary.csv"), csvText([...plan.factors, "method", "rows", "status", "message"], rows));
     const byMethod = plan.methods.map((m) => {

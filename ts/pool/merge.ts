@@ -7,7 +7,7 @@ import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "./files.js";
 import type { AnyJob, JobPlan } from "./job.js";
 import { parseShard, shardTasks } from "./plan.js";
-import { JOURNAL, MANIFEST, readManifest, readRecords, RESULTS, RUN_LOG, stableJson } from "./store.js";
+import { JOURNAL, MANIFEST, readManifest, readRecords, recordLine, RESULTS, RUN_LOG, stableJson } from "./store.js";
 
 /** `jobFor` names the job definition of a plan's verb (ts/jobs/index.ts). */
 export function mergeShards(
@@ -54,7 +54,7 @@ export function mergeShards(
   mkdirSync(out, { recursive: true });
   const writer = def!;
   writeFileAtomic(join(out, MANIFEST), stableJson({ ...plan!, shard: null }));
-  writeFileAtomic(join(out, RESULTS), tasks.map((t) => JSON.stringify({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
+  writeFileAtomic(join(out, RESULTS), tasks.map((t) => recordLine({ id: t.id, result: results.get(t.id) })).join("\n") + (tasks.length ? "\n" : ""));
   const summary = writer.write(plan!, results, out);
   writeFileAtomic(join(out, RUN_LOG), JSON.stringify({ note: "merged from shards", finished: new Date().toISOString(), shards: dirs }, null, 2) + "\n");
   return { tasks: tasks.length, shards: count, files: [MANIFEST, RESULTS, ...writer.files(plan!)], summary };

@@ -5,7 +5,7 @@ import { Piscina } from "piscina";
 import { VarmapError, type ErrorLocation } from "../errors.js";
 import type { JobDefinition, JobContext, JobPlan, JobTask } from "./job.js";
 import type { Progress } from "./progress.js";
-import type { ResultStore } from "./store.js";
+import type { TaskRecord } from "./store.js";
 import { workerFile } from "./threads.js";
 
 export function parseWorkers(s: string | number | undefined): number {
@@ -24,6 +24,12 @@ export interface RunOptions {
   progress: Progress;
 }
 
+/** Where finished tasks go: a job's ResultStore (journal on disk), or a map in memory. */
+export interface TaskSink {
+  readonly done: ReadonlyMap<string, unknown>;
+  append(records: readonly TaskRecord[]): void;
+}
+
 /** A VarmapError thrown in a worker, as the worker sends it back (see worker.ts). */
 interface WorkerError {
   varmapError: { code: string; message: string; location: ErrorLocation; remedy: string };
@@ -37,7 +43,7 @@ export async function runTasks<P extends JobPlan, T extends JobTask, C extends J
   def: JobDefinition<P, T, C>,
   ctx: C,
   tasks: readonly T[],
-  store: ResultStore,
+  store: TaskSink,
   opts: RunOptions,
 ): Promise<void> {
   const todo = tasks.filter((t) => !store.done.has(t.id));

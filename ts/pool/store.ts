@@ -6,7 +6,8 @@
 // truncated last line, which the next run drops (and cuts off before appending). A rerun with the same identity
 // skips every task found in either file; so a killed run's rerun finishes the job, and because results.jsonl is
 // written in task order from the same records, its outputs are byte-identical to an uninterrupted run's.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
+import { writeAll } from "../data/io.js";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "./files.js";
@@ -21,7 +22,50 @@ export const JOURNAL = "journal.jsonl";
 export const RESULTS = "results.jsonl";
 export const RUN_LOG = "run-log.json";
 
-/** Parses complete JSONL lines; a truncated or corrupt line (a killed writer) is skipped. */
+// Records as lines: {"id":…,"result":…,"sum":"xxxxxxxx"}. The sum (FNV-1a of the line without it) lets a reader
+// drop a line that a crash, a disk fault or an edit damaged, even when what is left is valid JSON: the task then
+// simply runs again. Non-finite numbers (an ARE of 0/0, an infinite bound) are kept as "\u0000NaN" etc., since
+// JSON would turn them into null, which reads back as a failure.
+const SUM_TAIL = 18; // ',"sum":"' + 8 hex digits + '"}'
+const NONFINITE_MARK = "\u0000";
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+function keepNonFinite(_key: string, v: unknown): unknown {
+  return typeof v === "number" && !Number.isFinite(v) ? NONFINITE_MARK + String(v) : v;
+}
+
+function restoreNonFinite(_key: string, v: unknown): unknown {
+  return typeof v === "string" && v.charCodeAt(0) === 0 ? Number(v.slice(1)) : v;
+}
+
+/** One record as a journal or results.jsonl line (without the newline). */
+export function recordLine(rec: TaskRecord): string {
+  const body = JSON.stringify({ id: rec.id, result: rec.result }, keepNonFinite);
+  return `${body.slice(0, -1)},"sum":"${fnv1a(body)}"}`;
+}
+
+/** The record of one line, or undefined when the line is damaged (its sum does not match, or no sum). */
+export function parseRecordLine(line: string): TaskRecord | undefined {
+  if (line.length <= SUM_TAIL || !line.endsWith('"}') || line.slice(-SUM_TAIL, -10) !== ',"sum":"') return undefined;
+  const body = line.slice(0, -SUM_TAIL) + "}";
+  if (fnv1a(body) !== line.slice(-10, -2)) return undefined;
+  try {
+    const rec = JSON.parse(body, restoreNonFinite) as TaskRecord;
+    return rec && typeof rec.id === "string" && "result" in rec ? rec : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses complete JSONL lines; a truncated, corrupt or edited line is skipped (its task runs again). */
 export function readRecords(path: string): TaskRecord[] {
   if (!existsSync(path)) return [];
   const text = readFileSync(path, "utf8");
@@ -29,24 +73,39 @@ export function readRecords(path: string): TaskRecord[] {
   const lines = text.split("\n");
   lines.pop(); // the part after the last newline: empty, or an unfinished line
   for (const line of lines) {
-    if (!line) continue;
-    try {
-      const rec = JSON.parse(line) as TaskRecord;
-      if (rec && typeof rec.id === "string" && "result" in rec) out.push(rec);
-    } catch {
-      /* a line damaged by a crash: the task simply runs again */
-    }
+    const rec = line ? parseRecordLine(line) : undefined;
+    if (rec) out.push(rec);
   }
   return out;
 }
 
-export function readManifest(dir: string): Record<string, unknown> | undefined {
+/** The manifest of an output directory; undefined when there is none, null when it exists but is damaged. */
+export function readManifest(dir: string): Record<string, unknown> | undefined | null {
   const p = join(dir, MANIFEST);
   if (!existsSync(p)) return undefined;
   try {
-    return JSON.parse(readFileSync(p, "utf8"));
+    const m = JSON.parse(readFileSync(p, "utf8"));
+    return m && typeof m === "object" && !Array.isArray(m) ? m : null;
   } catch {
-    return undefined; // manifest.json is written atomically; unreadable means not ours or damaged: start over
+    return null; // written atomically, so unreadable means damaged by hand or by another program
+  }
+}
+
+/** Temporary files of atomic writes (ts/pool/files.ts, ts/data/write.ts) whose writer is no longer running. */
+function removeStaleTemporaries(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const m = /^\..+\.(\d+)\.tmp$/.exec(name) ?? /^\..+\.tmp-(\d+)-[a-z0-9]+(\.[a-z]+)?$/.exec(name);
+    if (m && !processAlive(Number(m[1]))) rmSync(join(dir, name), { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -67,9 +126,14 @@ export class ResultStore {
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new VarmapError("E_OUT", `--out ${dir} exists and is not a directory`, { remedy: "give a directory path for --out" });
     mkdirSync(dir, { recursive: true });
+    removeStaleTemporaries(dir);
     const text = stableJson(manifest);
     const old = readManifest(dir);
-    const same = old !== undefined && stableJson(old) === text;
+    if (old === null && opts.resume)
+      throw new VarmapError("E_OUT_DAMAGED", `${join(dir, MANIFEST)} is damaged, so the results in ${dir} cannot be trusted to belong to this job`, {
+        remedy: "pass --no-resume to discard them and start over, or use a new --out directory",
+      });
+    const same = old !== undefined && old !== null && stableJson(old) === text;
     if (old !== undefined && !same && opts.resume)
       throw new VarmapError("E_OUT_MISMATCH", `${dir} holds the results of a different job (other data, options or shard)`, {
         remedy: "use a new --out directory, or pass --no-resume to discard its results and start over",
@@ -98,8 +162,8 @@ export class ResultStore {
   /** Records finished tasks (one write for the whole batch; each line is complete in itself). */
   append(records: readonly TaskRecord[]): void {
     if (!records.length) return;
-    const text = records.map((r) => JSON.stringify(r) + "\n").join("");
-    writeSync(this.open(), text);
+    const text = records.map((r) => recordLine(r) + "\n").join("");
+    writeAll(this.open(), text, join(this.dir, JOURNAL));
     for (const r of records) this.done.set(r.id, r.result);
   }
 
@@ -109,7 +173,7 @@ export class ResultStore {
     const lines: string[] = [];
     for (const id of order) {
       if (!this.done.has(id)) throw new Error(`internal: task ${id} has no result at finalize`);
-      lines.push(JSON.stringify({ id, result: this.done.get(id) }));
+      lines.push(recordLine({ id, result: this.done.get(id) }));
     }
     writeFileAtomic(join(this.dir, RESULTS), lines.length ? lines.join("\n") + "\n" : "");
     rmSync(join(this.dir, JOURNAL), { force: true });

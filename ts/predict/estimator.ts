@@ -61,6 +61,10 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   }
 
   fit(X: Matrix, y: ArrayLike<number>): this {
+    if (X.cols === 0)
+      throw new VarmapError("E_NO_INPUTS", `no input varies among the ${X.rows} training point(s): every input column is constant`, {
+        remedy: "check --inputs and --where; a map whose configurations all share their inputs has nothing to predict from",
+      });
     checkMatrix(X, "training inputs");
     if (y.length !== X.rows)
       throw new VarmapError("E_SHAPE", `${X.rows} training rows but ${y.length} responses`, { remedy: "give one response per training row" });

@@ -1,6 +1,8 @@
 // Linear regression with intercept: ordinary least squares on [1, x], solved by the batched least-squares
 // kernel (minimum-norm coefficients if the inputs are collinear, e.g. a constant input in a training split).
 import { EPSILON, lstsq } from "../backend/kernels/lstsq.js";
+import { powerOfTwoScale } from "../data/stats.js";
+import { VarmapError } from "../errors.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 
@@ -31,8 +33,14 @@ export class LinearRegression extends Predictor<LinearRegressionState> {
       design[i * p] = 1;
       design.set(X.data.subarray(i * X.cols, (i + 1) * X.cols), i * p + 1);
     }
-    const r = lstsq(this.backend, { A: design, b: y, offsets: Int32Array.from([0, X.rows]), n: p, rcond: Math.max(X.rows, p) * EPSILON });
-    this.coef = r.x;
+    // Responses beyond 2^±256 are fitted divided by an exact power of 2 (their squares would overflow in the
+    // kernel's norms) and the coefficients scaled back; least squares is equivariant, so nothing else changes.
+    const scale = powerOfTwoScale(y, 256);
+    const b = scale === 1 ? y : y.map((v) => v * scale);
+    const r = lstsq(this.backend, { A: design, b, offsets: Int32Array.from([0, X.rows]), n: p, rcond: Math.max(X.rows, p) * EPSILON });
+    this.coef = scale === 1 ? r.x : r.x.map((v) => v / scale);
+    if (!this.coef.every(Number.isFinite))
+      throw new VarmapError("E_DEGENERATE_DATA", "the least-squares coefficients are not finite", { remedy: "check the inputs for extreme values (beyond 1e150) and rescale them" });
     this.rank = r.rank[0];
   }
 

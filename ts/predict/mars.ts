@@ -1,6 +1,7 @@
 // MARS (Friedman 1991; Fast MARS 1993) compatible with R's earth 5.3: the same defaults give the same model.
 // The kernel does the fit; this class holds options, the selected terms and a summary() like summary(earth).
 import { VarmapError } from "../errors.js";
+import { powerOfTwoScale } from "../data/stats.js";
 import { marsFit, marsPredict, type MarsKernelOptions } from "../backend/kernels/mars.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
@@ -101,14 +102,19 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
     const opts = this.resolvedOptions(X.cols);
-    const r = marsFit(this.backend, X.data, y, X.cols, opts as MarsKernelOptions);
+    // MARS is scale-equivariant; responses far from 1 (beyond 2^±256) are fitted divided by a power of 2 (exact),
+    // so squared sums cannot overflow or underflow in the kernel, and the coefficients are scaled back.
+    const scale = powerOfTwoScale(y, 256);
+    const ys = scale === 1 ? y : y.map((v) => v * scale);
+    const r = marsFit(this.backend, X.data, ys, X.cols, opts as MarsKernelOptions);
     const d = X.cols;
     const terms: MarsTerm[] = [];
     for (let t = 0; t < r.termFlags.length; t++) {
       if (!(r.termFlags[t] & 2)) continue;
-      terms.push({ dirs: Array.from(r.dirs.subarray(t * d, (t + 1) * d)), cuts: Array.from(r.cuts.subarray(t * d, (t + 1) * d)), coef: r.coef[t] });
+      terms.push({ dirs: Array.from(r.dirs.subarray(t * d, (t + 1) * d)), cuts: Array.from(r.cuts.subarray(t * d, (t + 1) * d)), coef: r.coef[t] / scale });
     }
-    this.state = { terms, nForwardTerms: r.nFullSet, termCond: r.termCond, rss: r.rss, gcv: r.gcv, rsq: r.rsq, grsq: r.grsq, nTrain: X.rows, options: opts };
+    const s2 = scale * scale;
+    this.state = { terms, nForwardTerms: r.nFullSet, termCond: r.termCond, rss: r.rss / s2, gcv: r.gcv / s2, rsq: r.rsq, grsq: r.grsq, nTrain: X.rows, options: opts };
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {

@@ -33,7 +33,7 @@ export const LspStatus = { TOO_FEW_POINTS: 10, DUPLICATE_POINTS: 11, LSTSQ_FAILE
 
 export const LSP_STATUS: Record<number, [string, string, string]> = {
   10: ["E_TOO_FEW_POINTS", "LSP needs more than m + 1 nodes in m dimensions", "add configurations or use fewer inputs"],
-  11: ["E_DUPLICATE_POINTS", "two training points coincide", "aggregate duplicate configurations into one before fitting"],
+  11: ["E_DUPLICATE_POINTS", "two training points coincide or nearly coincide (closer than 1e-6 of their neighbourhood's radius)", "aggregate duplicate configurations into one before fitting"],
   12: ["E_LSTSQ_NO_CONVERGENCE", "a local least-squares fit did not converge", "please report this with the input that triggers it"],
   13: ["E_MODEL_STATE", "a radius of influence is not positive and finite", "refit the model; the saved state is corrupt"],
 };

@@ -68,7 +68,7 @@ export function register(program: Command): void {
       let refit: Awaited<ReturnType<typeof refitAction>> | undefined;
       if (methods.length) {
         say(`refit: every map with ${methods.join(", ")} → ${refitOut}`);
-        refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, quiet: true, noStdout: true });
+        refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, noStdout: true });
       }
       const cvMethods = [...methods, ...PREDICTORS.filter((p) => p.baseline).map((p) => p.name)].join(",");
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
@@ -83,7 +83,12 @@ export function register(program: Command): void {
             "",
             `Done in ${seconds.toFixed(1)} s. Outputs:`,
             `  dataset          ${data}`,
-            ...(methods.length ? [`  fitted models    ${join(refitOut, "models.json")} (summary: ${join(refitOut, "summary.md")})`] : []),
+            ...(methods.length
+              ? [
+                  `  fitted models    ${join(refitOut, "models.json")} (summary: ${join(refitOut, "summary.md")})`,
+                  `  distributions    ${join(refitOut, "distributions.csv")} (each configuration's best mixture)`,
+                ]
+              : []),
             `  ARE per map      ${join(cvOut, "are.csv")}`,
             `  Table 2          ${join(cvOut, "table2.md")} and table2.csv`,
             "",

@@ -8,7 +8,7 @@ import { matrix } from "../../predict/matrix.js";
 import { createPredictor } from "../../predict/registry.js";
 import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
-import type { ModelsFile } from "../model-file.js";
+import type { ModelsFile } from "../../predict/models-file.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -24,16 +24,30 @@ export function register(program: Command): void {
       const load = optionsFromCli(opts);
       const data = await loadDataset(file, load);
       const response = load.logResponse ? "log" : "linear";
-      const maps = data.maps.map((m) => {
+      // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
+      // file and on stderr; the command fails only when no map could be fitted.
+      const maps: ModelsFile["maps"] = [];
+      const skipped: NonNullable<ModelsFile["skipped"]> = [];
+      for (const m of data.maps) {
         const model = createPredictor(method, { ...hyper, inputs: mapInputScaling(m.normalization), response });
         try {
           model.fit(matrix(m.X, m.rows, m.inputNames.length), m.y);
+          maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON() });
         } catch (e) {
-          if (e instanceof VarmapError) process.stderr.write(`varmap: while fitting ${method} to map ${describeKey(m.key)} of ${file}:\n`);
-          throw e;
+          if (!(e instanceof VarmapError)) throw e;
+          if (data.maps.length === 1) {
+            process.stderr.write(`varmap: while fitting ${method} to map ${describeKey(m.key)} of ${file}:\n`);
+            throw e;
+          }
+          skipped.push({ key: m.key, rows: m.rows, code: e.code, reason: e.message });
+          if (!opts.quiet) process.stderr.write(`varmap: skipped map ${describeKey(m.key)} (${m.rows} configurations): [${e.code}] ${e.detail}\n`);
         }
-        return { key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON() };
-      });
+      }
+      if (!maps.length)
+        throw new VarmapError("E_NOTHING_FITTED", `${method} could fit none of the ${data.maps.length} maps of ${file}`, {
+          location: { file },
+          remedy: `see the reasons above; e.g. use a method that needs fewer configurations (lr needs inputs + 1, lsp inputs + 2)`,
+        });
       const out: ModelsFile = {
         format: "varmap-models",
         version: 1,
@@ -44,10 +58,11 @@ export function register(program: Command): void {
         factors: data.table.roles.factors,
         inputs: data.table.roles.inputs,
         maps,
+        ...(skipped.length ? { skipped } : {}),
       };
       if (opts.out) {
         await writeJsonAtomic(String(opts.out), out);
-        if (!opts.quiet) process.stderr.write(`varmap: fitted ${maps.length} ${method} model(s) into ${opts.out}\n`);
+        if (!opts.quiet) process.stderr.write(`varmap: fitted ${maps.length} ${method} model(s) into ${opts.out}${skipped.length ? `; ${skipped.length} map(s) skipped (listed under "skipped")` : ""}\n`);
       } else process.stdout.write(JSON.stringify(out) + "\n");
     });
 }

@@ -11,5 +11,7 @@ import { register as refit } from "./refit.js";
 import { register as demo } from "./demo.js";
 import { register as merge } from "./merge.js";
 import { register as bench } from "./bench.js";
+import { register as whatif } from "./whatif.js";
+import { register as gev } from "./gev.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench];
+export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, bench, whatif, gev];

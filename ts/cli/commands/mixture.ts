@@ -1,13 +1,17 @@
 // `varmap mixture <data>`: mixtures of six families (k = 1..kmax) fitted by EM to every configuration's runs,
 // BIC selection, and the summaries of seed 001 Tables 3, 4 and 5.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
 import { loadDataset, optionsFromCli } from "../../data/load.js";
-import { writeTable, type Column } from "../../data/write.js";
+import { tableFormat, writeTable, type Column } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import { parseFamilies, parseStarts, type MixtureFitResult } from "../../mixture/fit.js";
-import { fitMixturesParallel } from "../../mixture/parallel.js";
-import { parseWorkers } from "../../pool/pool.js";
+import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixture.js";
+import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
 
 export function register(program: Command): void {
@@ -23,15 +27,21 @@ export function register(program: Command): void {
     .option("--starts <s>", "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 15% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only", "full")
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
+    .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
+    .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
     .option("--json", "print the tables as JSON on stdout")
-    .option("--quiet", "no notes on stderr")
+    .option("--quiet", "no progress or notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {
       const families = parseFamilies(opts.families as string);
       const kmax = intOption(opts.kmax, "--kmax", 1, 16);
       const restarts = intOption(opts.restarts, "--restarts", 1, 1000);
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
       const starts = parseStarts(opts.starts);
-      const workers = parseWorkers(opts.workers as string | undefined);
+      const out = opts.out as string | undefined;
+      if (out) tableFormat(out);
+      const given = opts.jobDir as string | undefined;
+      const jobDir = given ?? (out ? `${out}.job` : undefined);
+      const jobOpts = jobOptionsFromCli({ workers: opts.workers as string | undefined, resume: opts.resume as boolean, quiet: !!opts.quiet }, jobDir ?? "", "mixture");
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
       const data = await loadDataset(file, {
         ...optionsFromCli(opts),
@@ -52,12 +62,22 @@ export function register(program: Command): void {
         offsets[i + 1] = runs.length;
       });
       note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
-      const fit = await fitMixturesParallel(Float64Array.from(runs), offsets, { families, kmax, restarts, seed, starts, configIds: Int32Array.from(keep), workers });
-      const out = opts.out as string | undefined;
+      // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
+      const ctx = mixtureContext(Float64Array.from(runs), offsets, Int32Array.from(keep), { families, kmax, restarts, seed, starts });
+      const dir = jobDir ?? mkdtempSync(join(tmpdir(), "varmap-mixture-"));
+      let fit: MixtureFitResult;
+      try {
+        await runJob(mixtureJob, ctx, { ...jobOpts, out: dir });
+        fit = assembleFits(ctx.plan, new Map(readRecords(join(dir, RESULTS)).map((r) => [r.id, r.result])));
+      } catch (e) {
+        if (!jobDir) rmSync(dir, { recursive: true, force: true });
+        throw e;
+      }
       if (out) {
         await writeTable(out, fitColumns(fit, keep, t));
         note?.(`wrote ${fit.rows.length} fits to ${out}`);
       }
+      if (!given) rmSync(dir, { recursive: true, force: true });
       const summary = summarizeFits(fit, families, kmax);
       if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
       else process.stdout.write(formatTables(summary));

@@ -6,18 +6,19 @@ import { writeTable, tableCsv, type Column } from "../../data/write.js";
 import { matrix } from "../../predict/matrix.js";
 import { predictorFromJSON } from "../../predict/registry.js";
 import type { Predictor } from "../../predict/estimator.js";
-import { mapKey, readModelsFile } from "../model-file.js";
+import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-file.js";
 
 export function register(program: Command): void {
   program
     .command("predict")
-    .description("predict the map statistic at new configurations with the models `varmap fit` saved")
-    .argument("<models>", "models file written by `varmap fit --out`")
+    .description("predict the map statistic at new configurations with the models `varmap fit` or `varmap refit` saved")
+    .argument("<models>", "models file written by `varmap fit --out`, or models.json of a `varmap refit` output (every method side by side)")
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (modelsPath: string, opts: Record<string, unknown>) => {
-      const file = readModelsFile(modelsPath);
+      const sets = readModelSets(modelsPath);
+      const file = sets[0];
       const at = String(opts.at);
       const rows = await readRows(at);
       const need = [...file.factors, ...file.inputs];
@@ -25,46 +26,49 @@ export function register(program: Command): void {
       const missing = need.find((c) => !have.has(c));
       if (missing)
         throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, { location: { file: at, column: missing }, remedy: `give the columns ${need.join(", ")}` });
-
-      const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
-      const models = new Map<string, Predictor>();
-      // Group rows by map, so each model predicts all its rows in one batch.
-      const groups = new Map<string, number[]>();
-      rows.forEach((r, i) => {
-        const key = mapKey(file.factors, Object.fromEntries(file.factors.map((f) => [f, String(r[f])])));
-        if (!byKey.has(key))
-          throw new VarmapError("E_UNKNOWN_MAP", `no model for the map ${file.factors.map((f) => `${f}=${r[f]}`).join(", ")}`, {
-            location: { file: at, row: i + 2 },
-            remedy: `predict only maps the models file has (${file.maps.length} fitted from ${file.source})`,
-          });
-        (groups.get(key) ?? groups.set(key, []).get(key)!).push(i);
-      });
       const numeric = (r: Record<string, unknown>, c: string, i: number): number => {
         const v = typeof r[c] === "number" ? (r[c] as number) : r[c] === null || r[c] === "" ? NaN : Number(r[c]);
         if (!Number.isFinite(v))
           throw new VarmapError("E_NONFINITE", `input '${c}' is ${r[c] === null ? "empty" : `'${r[c]}'`}, not a finite number`, { location: { file: at, row: i + 2, column: c }, remedy: "give a number for every input" });
         return v;
       };
-      const prediction = new Float64Array(rows.length);
-      for (const [key, idx] of groups) {
-        const m = byKey.get(key)!;
-        let model = models.get(key);
-        if (!model) models.set(key, (model = predictorFromJSON(m.model)));
-        const X = new Float64Array(idx.length * m.inputs.length);
-        idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
-        const p = model.predict(matrix(X, idx.length, m.inputs.length));
-        idx.forEach((i, k) => (prediction[i] = p[k]));
-      }
+      // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side.
+      const predictions = sets.map((set) => ({ name: sets.length === 1 ? "prediction" : `prediction_${set.method}`, values: predictWith(set, rows, at, numeric) }));
       const columns: Column[] = [
         ...file.factors.map((f) => ({ name: f, values: rows.map((r) => String(r[f])), type: "string" as const })),
         ...file.inputs.map((c) => ({ name: c, values: rows.map((r, i) => numeric(r, c, i)) })),
-        { name: "prediction", values: prediction },
+        ...predictions,
       ];
       if (opts.out) {
         await writeTable(String(opts.out), columns);
-        if (!opts.quiet) process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${file.method}) written to ${opts.out}\n`);
+        if (!opts.quiet) process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${sets.map((x) => x.method).join(", ")}) written to ${opts.out}\n`);
       } else process.stdout.write(tableCsv(columns));
     });
+}
+
+/** One method's predictions at every row, each map's rows in one batch. */
+function predictWith(file: ModelsFile, rows: Record<string, unknown>[], at: string, numeric: (r: Record<string, unknown>, c: string, i: number) => number): Float64Array {
+  const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
+  const groups = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const key = mapKey(file.factors, Object.fromEntries(file.factors.map((f) => [f, String(r[f])])));
+    if (!byKey.has(key))
+      throw new VarmapError("E_UNKNOWN_MAP", `no ${file.method} model for the map ${file.factors.map((f) => `${f}=${r[f]}`).join(", ")}`, {
+        location: { file: at, row: i + 2 },
+        remedy: `predict only maps the models file has (${file.maps.length} fitted from ${file.source})`,
+      });
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(i);
+  });
+  const prediction = new Float64Array(rows.length);
+  for (const [key, idx] of groups) {
+    const m = byKey.get(key)!;
+    const model: Predictor = predictorFromJSON(m.model);
+    const X = new Float64Array(idx.length * m.inputs.length);
+    idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
+    const p = model.predict(matrix(X, idx.length, m.inputs.length));
+    idx.forEach((i, k) => (prediction[i] = p[k]));
+  }
+  return prediction;
 }
 
 /** All rows of a CSV/Parquet file; CSV cells as text (numbers parsed by the caller, exactly). */
