@@ -69,7 +69,6 @@ describe.skipIf(!hasShared)(`MARS vs R earth on ${selected.name}`, () => {
     it(`${variant}: split p=0.5 rep 0 selects earth's terms with its coefficients and GCV`, () => {
       const { X, y, splits } = data!;
       const ref = earthModel(variant);
-      // biome-ignore lint/suspicious/noFocusedTests: fit() is this file's helper, not a focused test
       const { m } = fit(X, y, splits.find((s) => s.p === 0.5 && s.rep === 0)!, VARIANTS[variant]);
       const labels = m.termLabels(INPUTS);
       expect(new Set(labels)).toEqual(new Set(ref.coefs.keys()));
@@ -96,7 +95,6 @@ describe.skipIf(!hasShared)(`MARS vs R earth on ${selected.name}`, () => {
       const are = new Map<number, { ours: number; ref: number; k: number }>();
       const missed: string[] = [];
       for (const s of splits) {
-        // biome-ignore lint/suspicious/noFocusedTests: fit() is this file's helper, not a focused test
         const { test, pred } = fit(X, y, s, VARIANTS[variant]);
         let o = 0, e = 0, miss = 0;
         test.forEach((idx, k) => {

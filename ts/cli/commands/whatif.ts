@@ -143,7 +143,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   } else {
     const runsTable = new RunsNeededTable(precision, level);
     let candidates: Candidates;
-    let truth;
+    let truth: Awaited<ReturnType<typeof readTruth>>["truth"] | undefined;
     if (validate) ({ candidates, truth } = await readTruth(set!, validate, load));
     else candidates = opts.at !== undefined ? await fileCandidates(set!, String(opts.at)) : gridCandidates(set!, String(opts.grid), opts.fix === undefined ? undefined : String(opts.fix));
     const expected = opts.cvDir === undefined ? undefined : expectedAreOf(set!, candidates, await readExpectedAre(String(opts.cvDir), set!, set!.spreadMethod));
