@@ -53,6 +53,8 @@ export const PREDICTORS: readonly PredictorEntry[] = [
 ];
 
 export const METHOD_NAMES = PREDICTORS.map((p) => p.name);
+/** The predictors that model the data (every method but the baselines): the default wherever "every predictor" is meant. */
+export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
 
 /** "lr, lsp, delaunay, mars (mean = the constant baseline)": the method list for help texts. */
 export function describeMethods(): string {
