@@ -58,7 +58,7 @@ if (only !== "synthetic") {
   const { runs, offsets } = readIozone();
   const nconf = offsets.length - 1;
   const walls: number[] = [], cpus: number[] = [];
-  let last;
+  let last: ReturnType<typeof fitMixtures> | undefined;
   for (let r = 0; r < reps; r++) {
     const t = timed(() => fitMixtures(runs, offsets, { backend }));
     walls.push(t.wall);

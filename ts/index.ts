@@ -86,3 +86,6 @@ export {
   type ConvergenceOptions, type ConvergenceResult, type CiKind, type SubsetMode,
 } from "./convergence/convergence.js";
 export { predictCurves, type CurveMode } from "./convergence/predict.js";
+export { ERROR_CATALOGUE, errorCode, type ErrorCodeEntry } from "./errors/catalogue.js";
+export { PREDICTORS, type PredictorEntry } from "./predict/registry.js";
+export { MeanBaseline } from "./predict/mean.js";

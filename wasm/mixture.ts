@@ -13,6 +13,7 @@ const FAM_WEIBULL: i32 = 2;
 const FAM_LOGNORMAL: i32 = 3;
 const FAM_LOGLOGISTIC: i32 = 4;
 const FAM_FRECHET: i32 = 5;
+const FAM_COUNT: i32 = 6; // number of families (codes 0 .. FAM_COUNT - 1)
 
 const LOG_2PI: f64 = 1.8378770664093453;
 const PI: f64 = 3.141592653589793;
@@ -1218,7 +1219,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   let kmax = 1;
   for (let m = 0; m < nmodels; ++m) {
     const fam = ldi(models, 2 * m), k = ldi(models, 2 * m + 1);
-    if (fam < 0 || fam > 5 || k < 1 || k > KMAX || 3 * k > pstride) return MIXTURE_BAD_MODEL;
+    if (fam < 0 || fam >= FAM_COUNT || k < 1 || k > KMAX || 3 * k > pstride) return MIXTURE_BAD_MODEL;
     if (k > kmax) kmax = k;
   }
   const total = <usize>ldi(offsets, nconf);

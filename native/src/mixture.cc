@@ -1270,7 +1270,7 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
   int kmax = 1;
   for (int32_t m = 0; m < nmodels; ++m) {
     const int32_t fam = models[2 * m], k = models[2 * m + 1];
-    if (fam < 0 || fam > 5 || k < 1 || k > KMAX || 3 * k > pstride) return MIXTURE_BAD_MODEL;
+    if (fam < 0 || fam >= FAM_COUNT || k < 1 || k > KMAX || 3 * k > pstride) return MIXTURE_BAD_MODEL;
     if (k > kmax) kmax = k;
   }
   const size_t total = size_t(offsets[nconf]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EPSILON, LSTSQ, lstsq } from "../../ts/backend/kernels/lstsq.js";
 import { Status } from "../../ts/backend/status.js";
 import type { KernelBackend } from "../../ts/backend/kernel.js";
-import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend, relErr } from "../helpers/backends.js";
+import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
 
 interface Case { name: string; m: number; n: number; A: number[][]; b: number[]; w: number[] | null; rcond: number; rank: number; x: number[] }
 const fixtures: Case[] = JSON.parse(readFileSync(new URL("../fixtures/lstsq-numpy.json", import.meta.url), "utf8")).cases;

@@ -5,6 +5,7 @@ import type { KernelArg, KernelBackend, KernelSpec } from "../../ts/backend/kern
 import { DELAUNAY_LOCATE } from "../../ts/backend/kernels/delaunay.js";
 import { LSP_EVAL, LSP_FIT } from "../../ts/backend/kernels/lsp.js";
 import { MARS_FIT, MARS_PREDICT } from "../../ts/backend/kernels/mars.js";
+import { MIXTURE_FIT } from "../../ts/backend/kernels/mixture.js";
 import { Status } from "../../ts/backend/status.js";
 import { nativeBackend, wasmBackend } from "../helpers/backends.js";
 
@@ -23,11 +24,14 @@ const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
     new Float64Array(5), new Float64Array(5), new Float64Array(10)], [0, 1, 4, 5, 6, 7, 8, 9, 10]],
   ["mars_predict", MARS_PREDICT, () => [new Int32Array(2), new Float64Array(2), Float64Array.from([1]), 1, 2,
     Float64Array.from([0.3, 0.3]), 1, new Float64Array(1)], [0, 1, 2, 5, 7]],
+  ["mixtureFit", MIXTURE_FIT, () => [Float64Array.from([1, 2, 3, 4]), Int32Array.from([0, 4]), 1, Int32Array.from([0]), Int32Array.from([0, 1]), 1, 1, 1, 10,
+    1e-6, 3, 0, new Float64Array(1), new Float64Array(1), new Int32Array(1), new Uint8Array(1), new Uint8Array(1), new Float64Array(3),
+    new Float64Array(2), new Float64Array(1)], [0, 1, 3, 4, 12, 13, 14, 15, 16, 17, 18, 19]],
 ];
 
 function shortened(args: KernelArg[], i: number): KernelArg[] {
   const copy = args.slice();
-  const a = copy[i] as Float64Array | Int32Array;
+  const a = copy[i] as Float64Array | Int32Array | Uint8Array;
   copy[i] = a.subarray(0, a.length - 1);
   return copy;
 }

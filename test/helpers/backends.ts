@@ -2,6 +2,7 @@
 import { getBackend, type KernelBackend } from "../../ts/backend/index.js";
 import { loadNativeBackend } from "../../ts/backend/native.js";
 import { WasmBackend } from "../../ts/backend/wasm.js";
+import { mulberry32Uniform } from "../../ts/util/mulberry32.js";
 
 export const selected: KernelBackend = getBackend();
 const native = loadNativeBackend();
@@ -11,14 +12,7 @@ export const nativeSkipReason = `native addon unavailable (${native.reason}): pa
 
 /** Deterministic pseudo-random numbers for test data (mulberry32). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32Uniform(seed);
 }
 
 export function relErr(a: number, b: number): number {

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { availableMethods } from "../../ts/cli/commands/demo.js";
-import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
+import { METHOD_NAMES } from "../../ts/predict/registry.js";
+import { cvPlan, job as cvJob } from "../../ts/jobs/cv.js";
 import { runJob } from "../../ts/pool/job.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
 import { nativeBackend, nativeSkipReason } from "../helpers/backends.js";
@@ -19,8 +19,10 @@ function outputs(dir: string): Record<string, string> {
   return o;
 }
 
-const methods = availableMethods();
-const why = !nativeBackend ? nativeSkipReason : methods.length === 0 ? "no predictor implemented yet: backend parity of cv outputs skipped" : "";
+// Every registered predictor: a broken one fails here (its errors differ from the other backend's, or it fails on both
+// and the test below checks that every cell has an ARE).
+const methods = METHOD_NAMES;
+const why = !nativeBackend ? nativeSkipReason : "";
 
 describe.skipIf(why !== "")(`cv outputs on native and wasm workers${why ? ` (${why})` : ""}`, () => {
   it(`are byte-identical for ${methods.join(", ")}`, async () => {
@@ -43,5 +45,9 @@ describe.skipIf(why !== "")(`cv outputs on native and wasm workers${why ? ` (${w
     expect(outputs(dirs[1])).toEqual(outputs(dirs[0]));
     const cells = readFileSync(join(dirs[0], "are.csv"), "utf8").trim().split("\n");
     expect(cells.length).toBe(1 + 2 * methods.length * 3);
+    // Every method fitted every division (a predictor broken on both backends would agree with itself).
+    const head = cells[0].split(",");
+    const failed = cells.slice(1).filter((l) => Number(l.split(",")[head.indexOf("failed")]) !== 0);
+    expect(failed).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // Usage: node --import tsx test/pool/job-script.ts <out> <workers> <method> <maps> <reps>
 import { gridMaps } from "./fixtures.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
-import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
+import { cvPlan, job as cvJob } from "../../ts/jobs/cv.js";
 import { runJob } from "../../ts/pool/job.js";
 
 const [out, workers, method, nMaps, reps] = process.argv.slice(2);

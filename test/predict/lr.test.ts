@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import { LinearRegression } from "../../ts/predict/lr.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { selected } from "../helpers/backends.js";
-import { runConformance } from "./conformance.js";
 
-runConformance({ name: "lr", create: (o) => new LinearRegression(o), interpolates: false, minPoints: (d) => d + 1 });
+// The conformance suite runs on every registered predictor in registry-conformance.test.ts.
 
 describe(`LinearRegression on ${selected.name}`, () => {
   it("recovers an exact linear function and predicts it anywhere", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cvGivenSplits } from "../../ts/cv/given.js";
 import { mapInputScaling, predictSplit } from "../../ts/cv/split.js";
 import { splitRows } from "../../ts/cv/splits.js";
-import { VarmapError } from "../../ts/errors.js";
+import type { VarmapError } from "../../ts/errors.js";
 import { LinearShepard, LinearShepardSubsets } from "../../ts/predict/lsp.js";
 import { matrix, takeRows } from "../../ts/predict/matrix.js";
 import type { PredictorOptions } from "../../ts/predict/estimator.js";

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { LinearShepard } from "../../ts/predict/lsp.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { rng, selected } from "../helpers/backends.js";
-import { expectCode, runConformance } from "./conformance.js";
+import { expectCode } from "./conformance.js";
 import { referenceLsp } from "./lsp-reference.js";
 
-runConformance({ name: "lsp", create: (o) => new LinearShepard(o), interpolates: true, minPoints: (d) => d + 2 });
+// The conformance suite runs on every registered predictor in registry-conformance.test.ts.
 
 describe(`LinearShepard on ${selected.name}`, () => {
   it("reproduces a linear function everywhere a radius covers (local fits are exact)", () => {

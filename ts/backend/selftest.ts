@@ -8,6 +8,7 @@ import { marsFit, marsPredict } from "./kernels/mars.js";
 import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "./kernels/lsp.js";
 import { delaunayLocate } from "./kernels/delaunay.js";
 import { mixtureFit } from "./kernels/mixture.js";
+import { mulberry32Uniform } from "../util/mulberry32.js";
 import { GEV_OUT, gevFitBatch } from "./kernels/gev.js";
 
 export interface SelfTest {
@@ -20,13 +21,8 @@ export interface SelfTest {
 
 /** Deterministic numbers in [-5, 5) for parity batches (mulberry32). */
 function randomArray(length: number, seed: number): Float64Array {
-  let a = seed >>> 0;
-  return Float64Array.from({ length }, () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 10 - 5;
-  });
+  const u = mulberry32Uniform(seed);
+  return Float64Array.from({ length }, () => u() * 10 - 5);
 }
 
 function expectSame(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, what: string): void {

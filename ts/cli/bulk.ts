@@ -7,7 +7,7 @@ import { Option, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
 import { addDataOptions, addRunOptions, splitList } from "./options.js";
-import { METHOD_NAMES } from "../predict/registry.js";
+import { describeMethods, METHOD_NAMES } from "../predict/registry.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
 import { describeKey } from "./commands/fit.js";
 import { readSplitsFile } from "../cv/splits.js";
@@ -17,7 +17,9 @@ import { readRecords, RESULTS } from "../pool/store.js";
 import { cvPlan, job as cvJob, predictionColumns } from "../jobs/cv.js";
 import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
 import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
-import { parseFamilies, parseStarts } from "../mixture/fit.js";
+import { parseFamilies, parseKmax, parseStarts } from "../mixture/fit.js";
+import { FAMILY_NAMES } from "../mixture/families.js";
+import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
 
@@ -97,11 +99,12 @@ function flagKey(flag: string): string {
 
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
 export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp", ["mean"]);
+  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp");
   const methodOptions = hyperparameters(opts, methods);
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = positiveInt("--reps", opts.reps, 200);
+  const seed = parseSeedText(opts.seed);
   const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
   if (predictionsPath && !splits) throw new VarmapError("E_USAGE", "--predictions needs --splits", { remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)" });
   if (predictionsPath) tableFormat(predictionsPath);
@@ -118,7 +121,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
     response: opts.logResponse ? "log" : "linear",
     ps,
     reps,
-    seed: String(opts.seed ?? "1"),
+    seed,
     splits,
     predictions: !!predictionsPath,
     ids,
@@ -162,7 +165,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 
 export function registerCvOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .option("--methods <list>", "predictors, comma-separated: lr, lsp, delaunay, mars (mean = constant baseline); default lr,lsp")
+    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default lr,lsp`)
     .option("--method <name>", "one predictor (the same as --methods with one name)")
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
@@ -179,9 +182,12 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
-  const families = opts.mixtures === false || opts.map ? [] : parseFamilies(typeof opts.families === "string" ? opts.families : "all");
-  const kmax = positiveInt("--kmax", opts.kmax, 5);
+  // Every mixture flag is validated, even when no mixtures will be fitted (--no-mixtures, --map).
+  const allFamilies = parseFamilies(typeof opts.families === "string" ? opts.families : undefined);
+  const families = opts.mixtures === false || opts.map ? [] : allFamilies;
+  const kmax = parseKmax(opts.kmax);
   const starts = parseStarts(opts.starts);
+  const seed = parseIntegerSeed(opts.seed);
   const ds = await loadDataset(file, { ...optionsFromCli(opts), ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}) });
   if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
@@ -193,7 +199,6 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     runs = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: [] };
     for (let c = 0; c < t.count; c++)
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
-    const seed = /^\d+$/.test(String(opts.seed ?? "1")) ? Number(opts.seed ?? 1) : 1;
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
   const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
@@ -206,8 +211,8 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .addOption(new Option("--methods <list>", "predictors fitted to every map, comma-separated").default("lr,lsp"))
-    .option("--families <list>", "mixture families fitted to every configuration's runs: all or some of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
+    .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
+    .option("--families <list>", `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions");

@@ -30,6 +30,5 @@ export function addRunOptions(cmd: Command): Command {
     .option("--quiet", "no progress or notes on stderr");
 }
 
-export function splitList(s: string | undefined): string[] {
-  return s ? s.split(",").map((x) => x.trim()).filter(Boolean) : [];
-}
+// Defined in data/ (data/load.ts uses it too); re-exported for the commands.
+export { splitList } from "../data/option-values.js";

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
 import { isVarmapError, VarmapError } from "../errors.js";
+import { exitStatusOf } from "../errors/catalogue.js";
 import { packageRoot } from "../package-root.js";
 import { commands } from "./commands/index.js";
 
@@ -30,7 +31,7 @@ export function reportError(e: unknown): number {
   const user = isVarmapError(e) ? e : environmentError(e);
   if (user) {
     process.stderr.write(`varmap: error [${user.code}]: ${user.message}\n`);
-    return 2;
+    return exitStatusOf(user.code);
   }
   process.stderr.write(`varmap: internal error (a bug in varmap): ${(e as Error)?.stack ?? String(e)}\n`);
   process.stderr.write("Please report it with the command line and, if you can, the input that triggers it.\n");

@@ -1,13 +1,13 @@
 // Random train/test divisions for cross-validation, drawn from the data layer's counter-based generator
 // (ts/data/random.ts, Philox4x32-10) keyed by (seed, "cv", map, p, rep): a division is a pure function of its
 // key, so it does not depend on which worker or shard draws it, nor on the order tasks run in.
-import { counterRng, type CounterRng, type RngKey } from "../data/random.js";
+import { counterRng, type CounterRng } from "../data/random.js";
+import { seedKey } from "../data/option-values.js";
 import { VarmapError } from "../errors.js";
 
 /** The stream of one division. Seeds that are integers key as numbers ("7" and 7 give the same stream). */
 export function divisionStream(seed: string | number, map: string, p: number, rep: number): CounterRng {
-  const s: RngKey = typeof seed === "string" && /^\d+$/.test(seed) && Number.isSafeInteger(Number(seed)) ? Number(seed) : seed;
-  return counterRng(s, "cv", map, Math.round(p * 1e9), rep);
+  return counterRng(seedKey(seed), "cv", map, Math.round(p * 1e9), rep);
 }
 
 /** Number of training points for a fraction p of n (the golden splits round: 0.7 × 864 = 604.8 → 605). */

@@ -1,6 +1,6 @@
 // One cross-validation split inside a worker: the pure per-split unit of ts/cv (fit on the training rows with
-// the map's own normalization, predict the test rows) scored by ARE (seed 000 eq. 1), plus the constant
-// baseline "mean" (the training mean: the null model of a Table 2, and a predictor-free method for the pool).
+// the map's own normalization, predict the test rows) scored by ARE (seed 000 eq. 1). The constant baseline
+// "mean" (the null model of a Table 2) is a predictor of the registry like any other.
 import { isVarmapError } from "../errors.js";
 import { are as areOf } from "./are.js";
 import { mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
@@ -17,12 +17,6 @@ export function predictSplit(
   response: "linear" | "log",
   hyper: Record<string, unknown> = {},
 ): Float64Array {
-  if (method === "mean") {
-    let s = 0;
-    for (let i = 0; i < train.length; i++) s += response === "log" ? Math.log(map.y[train[i]]) : map.y[train[i]];
-    const c = s / Math.max(1, train.length);
-    return new Float64Array(test.length).fill(response === "log" ? Math.exp(c) : c);
-  }
   return cvPredictSplit(matrix(map.X, map.rows, map.cols), map.y, train, test, method, {
     ...hyper,
     inputs: mapInputScaling(map.meta.normalization),
@@ -60,7 +54,6 @@ export function scoreSplits(
   hyper: Record<string, unknown> = {},
   predictor?: SplitPredictor,
 ): ({ are: number; pred: Float64Array } | { error: string })[] {
-  if (method === "mean") return splits.map((s) => scoreSplit(map, s.train, s.test, method, response, hyper));
   const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
   return p.predict(splits).map((pred, i) =>
     pred instanceof Float64Array ? { are: areOf(pred, Float64Array.from(splits[i].test, (r) => map.y[r])), pred } : { error: pred.code },

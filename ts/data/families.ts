@@ -3,8 +3,9 @@
 import type { CounterRng } from "./random.js";
 import { logGamma } from "./stats.js";
 
-export const FAMILIES = ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"] as const;
-export type Family = (typeof FAMILIES)[number];
+/** The families a sampler exists for (not to be confused with mixture/families.ts FAMILIES, the fitted families' definitions). */
+export const SAMPLER_FAMILIES = ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"] as const;
+export type Family = (typeof SAMPLER_FAMILIES)[number];
 
 /** A sampler of one family with the given mean m > 0 and standard deviation s > 0. */
 export function familySampler(family: Family, m: number, s: number): (r: CounterRng) => number {

@@ -1,6 +1,6 @@
 // The data layer's entry point: every verb calls loadDataset(file, optionsFromCli(opts)).
 import { VarmapError } from "../errors.js";
-import { splitList } from "../cli/options.js";
+import { splitList } from "./option-values.js";
 import { buildMaps } from "./maps.js";
 import { presetOf } from "./presets.js";
 import { readConfigTable } from "./read.js";

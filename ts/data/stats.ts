@@ -1,6 +1,7 @@
 // Statistics of each configuration's runs: n, mean, sd (n − 1), variance, min, max, type-7 quantiles,
 // skewness and the width of the 90% confidence interval of the mean.
 import { QUANTILE_LEVELS, QUANTILE_NAMES, type ConfigStats, type ConfigTable, type QuantileName, type StatName } from "./types.js";
+import { logGamma } from "../util/special.js";
 
 /** Statistics that need at least two runs per configuration. */
 export function minRunsFor(stat: StatName): number {
@@ -156,16 +157,5 @@ export function betaReg(x: number, a: number, b: number): number {
   return (Math.exp(lnFront) * (f - 1)) / a;
 }
 
-/** log Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; ~1e-15 relative). */
-export function logGamma(x: number): number {
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905,
-    -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
-  x -= 1;
-  let a = c[0];
-  const t = x + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i] / (x + i);
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
-}
+// log Γ lives in util/special.ts; re-exported for existing importers.
+export { logGamma };

@@ -31,9 +31,13 @@ import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { writeAll } from "./io.js";
 import { Worker } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
-import { FAMILIES, familySampler } from "./families.js";
+import { familySampler, type Family } from "./families.js";
 import { counterRng, type CounterRng } from "./random.js";
 import { csvToParquet, tempPathFor, writeAtomic } from "./write.js";
+
+// The design's families, frozen: the seeded datasets draw a family by its index in this list, so a family added to
+// the samplers (families.ts) or to the mixture fits must not change every synthetic dataset. Never edit it.
+const SYNTHETIC_FAMILIES: readonly Family[] = ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"];
 
 export type DesignName = "moana" | "mixture";
 
@@ -169,7 +173,7 @@ export function generateRuns(plan: SynthPlan, seed: number | string, mapIndex: n
   const r = counterRng(seed, plan.design, id);
   let k = 1;
   for (let u = r.next(), acc = K_PROBS[0]; u >= acc && k < 5; acc += K_PROBS[k], k++);
-  const family = FAMILIES[r.int(FAMILIES.length)];
+  const family = SYNTHETIC_FAMILIES[r.int(SYNTHETIC_FAMILIES.length)];
   const w: number[] = [];
   const pos: number[] = [];
   for (let j = 0; j < k; j++) {
@@ -289,7 +293,7 @@ function concatenate(parts: string[], dest: string): void {
     for (const p of parts) {
       const src = openSync(p, "r");
       try {
-        for (let n; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeAll(fd, buf, dest, 0, n);
+        for (let n: number; (n = readSync(src, buf, 0, buf.length, null)) > 0; ) writeAll(fd, buf, dest, 0, n);
       } finally {
         closeSync(src);
       }

@@ -1,11 +1,12 @@
 // Output files for every verb: written to a temporary file in the target's directory and renamed into place,
 // so a failure never leaves a partial file behind. Tables go to CSV, JSON or Parquet by extension; numbers are
 // written in JavaScript's shortest round-trip form (String(x)), so they read back exactly.
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
+import { closeSync, openSync, rmSync } from "node:fs";
 import { writeAll, writeFileAll } from "./io.js";
-import { basename, dirname, join } from "node:path";
 import { VarmapError } from "../errors.js";
 import { ident, literal, openDb } from "./duckdb.js";
+import { csvQuote, tempPathFor, writeAtomic, writeFileAtomic } from "./atomic.js";
+export { csvQuote };
 
 export type CellValue = number | string | null;
 
@@ -25,26 +26,8 @@ export function tableFormat(path: string): TableFormat {
   throw new VarmapError("E_USAGE", `cannot tell the output format of '${path}'`, { remedy: "end the output path in .csv, .json or .parquet" });
 }
 
-/** A temporary path next to `path` (same directory, so rename is atomic). */
-export function tempPathFor(path: string, ext = ""): string {
-  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}${ext}`);
-}
-
-/**
- * Runs `write(tmp)` and renames tmp to `path`; on any failure removes tmp (and leaves `path` untouched).
- * `write` may create further temporaries with tempPathFor; it must remove them itself.
- */
-export async function writeAtomic(path: string, write: (tmp: string) => void | Promise<void>): Promise<void> {
-  mkdirSync(dirname(path) || ".", { recursive: true });
-  const tmp = tempPathFor(path);
-  try {
-    await write(tmp);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
+// The atomic writer (temp file, fsync, rename) is in atomic.ts (no DuckDB: the job engine's workers use it).
+export { tempPathFor, writeAtomic, writeFileAtomic };
 
 /** Writes a JSON document atomically (NaN and ±Infinity become null, as JSON has no such numbers). */
 export async function writeJsonAtomic(path: string, obj: unknown): Promise<void> {
@@ -81,8 +64,9 @@ export function tableCsv(columns: Column[]): string {
 export function csvCell(v: CellValue | undefined): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "number") return String(v); // shortest round-trip; NaN, Infinity, -Infinity read back in DuckDB
-  return /[",\n\r]/.test(v) || v === "" ? `"${v.replaceAll('"', '""')}"` : v;
+  return v === "" ? '""' : csvQuote(v); // "" stays distinct from a missing value
 }
+
 
 function writeCsvFile(path: string, columns: Column[], rows: number): void {
   const fd = openSync(path, "w");

@@ -8,7 +8,7 @@ import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../p
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
 import type { CellValue, Column } from "../data/write.js";
-import { fingerprint, mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
+import { mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
 import { divisionStream, randomDivision } from "../cv/divisions.js";
 import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData } from "../cv/scoring.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
@@ -281,7 +281,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   const map = mapView(ctx.maps, task.map);
   const out: CvResult = { are: [] };
   const hyper = plan.methodOptions?.[task.method] ?? {};
-  const predictorFor = () => (task.method === "mean" ? undefined : cachedPredictor(ctx, map, task.map, task.method, hyper));
+  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
   const fail = (i: number, code: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;

@@ -3,6 +3,8 @@
 // (mu, sigma) of log x: lognormal = normal, Weibull = smallest extreme value, loglogistic = logistic,
 // Fréchet = largest extreme value.
 import { FAMILY_CODES } from "../backend/kernels/mixture.js";
+import { mulberry32Open } from "../util/mulberry32.js";
+import { lgamma } from "../util/special.js";
 
 export type FamilyName = keyof typeof FAMILY_CODES;
 export const FAMILY_NAMES = Object.keys(FAMILY_CODES) as FamilyName[];
@@ -81,17 +83,8 @@ export function normQuantile(p: number): number {
   return x - u / (1 + (x * u) / 2);
 }
 
-/** log Γ(x), x > 0 (Stirling series after shifting above 15, as in the kernels). */
-export function lgamma(x: number): number {
-  let p = 1;
-  while (x < 15) {
-    p *= x;
-    x += 1;
-  }
-  const xi = 1 / x, x2 = xi * xi;
-  const series = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
-  return (x - 0.5) * Math.log(x) - x + LOG_SQRT_2PI + series - Math.log(p);
-}
+// log Γ lives in util/special.ts (with the data layer's Lanczos form); re-exported for existing importers.
+export { lgamma };
 
 /** Gamma log-density; for shapes >= 15 in the cancellation-free form the kernels use (Stirling). */
 export function gammaLogpdf(x: number, a: number, th: number): number {
@@ -193,14 +186,7 @@ export const FAMILIES: Record<FamilyName, Family> = {
     quantile: (p, a, th) => th * invertCdf((t) => gammaP(a, t), p, a * 0.5, a * 2),
     sample: (u, u2, a, th) => {
       // a deterministic stream from (u, u2): enough uniforms for the rejection loop
-      let s = Math.floor(u * 4294967296) ^ Math.floor(u2 * 4294967296);
-      const next = () => {
-        s = (s + 0x6d2b79f5) | 0;
-        let t = Math.imul(s ^ (s >>> 15), s | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-      };
-      return th * gammaDraw(a, next);
+      return th * gammaDraw(a, mulberry32Open(Math.floor(u * 4294967296) ^ Math.floor(u2 * 4294967296)));
     },
   },
   weibull: logFamily("weibull", (z) => z - Math.exp(z), (z) => -Math.expm1(-Math.exp(z)), (p) => Math.log(-Math.log1p(-p))),

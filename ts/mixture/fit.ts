@@ -2,7 +2,7 @@
 // and choose the best model of each configuration by BIC (seed 001 sec. 3.3).
 import type { KernelBackend } from "../backend/kernel.js";
 import { getBackend } from "../backend/index.js";
-import { MIXTURE_STARTS, mixtureFit, type MixtureStarts } from "../backend/kernels/mixture.js";
+import { MIXTURE_KMAX, MIXTURE_STARTS, mixtureFit, type MixtureStarts } from "../backend/kernels/mixture.js";
 import { VarmapError } from "../errors.js";
 import { FAMILIES, FAMILY_NAMES, type FamilyName } from "./families.js";
 import { Mixture } from "./model.js";
@@ -47,14 +47,28 @@ export interface MixtureFitResult {
   resolution: Float64Array;
 }
 
+/** The --families flag: "all" (the default) or a comma-separated list of distinct families. */
 export function parseFamilies(spec: string | undefined): FamilyName[] {
-  if (!spec || spec === "all") return [...FAMILY_NAMES];
-  return spec.split(",").map((s) => {
+  if (spec === undefined || spec === "all") return [...FAMILY_NAMES];
+  const remedy = `use all or a comma-separated list of ${FAMILY_NAMES.join(", ")}`;
+  if (spec.trim() === "") throw new VarmapError("E_USAGE", "--families is empty", { remedy: `${remedy} (or --no-mixtures for none)` });
+  const families = spec.split(",").map((s) => {
     const f = s.trim().toLowerCase().replace("é", "e");
     if (!(f in FAMILIES))
-      throw new VarmapError("E_USAGE", `unknown mixture family '${s}'`, { remedy: `use all or a comma-separated list of ${FAMILY_NAMES.join(", ")}` });
+      throw new VarmapError("E_USAGE", `unknown mixture family '${s}'`, { remedy });
     return f as FamilyName;
   });
+  if (new Set(families).size !== families.length) throw new VarmapError("E_USAGE", `--families lists a family twice: ${spec}`, { remedy: "list each family once" });
+  return families;
+}
+
+/** The --kmax flag: an integer from 1 to the kernels' limit (MIXTURE_KMAX). */
+export function parseKmax(v: unknown, flag = "--kmax"): number {
+  const s = v === undefined ? "5" : String(v).trim();
+  const k = Number(s);
+  if (!/^\d+$/.test(s) || k < 1 || k > MIXTURE_KMAX)
+    throw new VarmapError("E_USAGE", `${flag} must be an integer from 1 to ${MIXTURE_KMAX}, got '${String(v)}'`, { remedy: `e.g. ${flag} 5` });
+  return k;
 }
 
 /** The --starts flag: full (default), raced or partitions. */
@@ -69,8 +83,8 @@ export function parseStarts(spec: unknown): MixtureStarts {
 export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: MixtureFitOptions = {}): MixtureFitResult {
   const families = opts.families ?? [...FAMILY_NAMES];
   const kmax = opts.kmax ?? 5;
-  if (!Number.isInteger(kmax) || kmax < 1 || kmax > 16)
-    throw new VarmapError("E_USAGE", `--kmax must be an integer from 1 to 16, got ${kmax}`);
+  if (!Number.isInteger(kmax) || kmax < 1 || kmax > MIXTURE_KMAX)
+    throw new VarmapError("E_USAGE", `--kmax must be an integer from 1 to ${MIXTURE_KMAX}, got ${kmax}`);
   const backend = opts.backend ?? getBackend();
   const nconf = offsets.length - 1;
   const rows: MixtureFitRow[] = [];

@@ -1,20 +1,10 @@
 // Output files: written to a temporary name in the same directory, then renamed, so a reader (or a rerun after
 // kill -9) sees either the old file or the complete new one, never a partial one. Numbers are formatted with a
 // documented rounding so outputs are identical across backends whose kernels agree to their tolerance.
-import { renameSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { writeFileAll } from "../data/io.js";
+import { csvQuote, writeFileAtomic } from "../data/atomic.js";
 
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileAll(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
+// One atomic writer (temp file, fsync, rename) for every output: data/atomic.ts's, re-exported for the engine.
+export { writeFileAtomic };
 
 /** Significant digits kept in result values (ARE and its summaries). See formatValue. */
 export const RESULT_DIGITS = 10;
@@ -34,10 +24,9 @@ export function formatValue(x: number): string {
   return String(roundResult(x));
 }
 
-/** One CSV field: quoted when it holds a comma, quote or newline. */
+/** One CSV field of a result file: numbers rounded (formatValue), text quoted by data/write.ts's rule. */
 export function csvField(v: string | number): string {
-  const s = typeof v === "number" ? formatValue(v) : v;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvQuote(typeof v === "number" ? formatValue(v) : v);
 }
 
 export function csvRow(r: readonly (string | number)[]): string {

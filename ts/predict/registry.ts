@@ -1,30 +1,76 @@
-// The predictors by method name, for the CLI, cross-validation and model files.
+// The predictors by method name, for the CLI, cross-validation and model files. Adding a predictor is one entry
+// here (name, help text, constructor, hyperparameter flags): the CLI's --method choices, its flags and their help,
+// the cv/refit method lists and the conformance and parity suites all iterate this list.
 import { VarmapError } from "../errors.js";
 import type { ModelJSON, Predictor, PredictorOptions } from "./estimator.js";
+import { anyInt, atLeastMinusOne, nonNegative, nonNegativeInt, positiveInt, yesNo, type HyperparameterFlag } from "./hyperparameters.js";
 import { LinearRegression } from "./lr.js";
 import { LinearShepard } from "./lsp.js";
 import { Delaunay } from "./delaunay.js";
 import { Mars } from "./mars.js";
+import { MeanBaseline } from "./mean.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
-const factories: Record<string, Factory> = {
-  lr: (o) => new LinearRegression(o),
-  lsp: (o) => new LinearShepard(o),
-  delaunay: (o) => new Delaunay(o),
-  mars: (o) => new Mars(o),
-};
+export interface PredictorEntry {
+  name: string;
+  /** One line for help texts. */
+  description: string;
+  create: Factory;
+  /** Hyperparameter flags (lr and lsp have none: they reproduce R lm and SHEPPACK as they are). */
+  flags: readonly HyperparameterFlag[];
+  /** The constant baseline: a reference in cv tables, not a model worth fitting by default (demo leaves it out). */
+  baseline?: boolean;
+}
 
-export const METHOD_NAMES = Object.keys(factories);
+export const PREDICTORS: readonly PredictorEntry[] = [
+  { name: "lr", description: "linear regression (R lm)", create: (o) => new LinearRegression(o), flags: [] },
+  { name: "lsp", description: "linear Shepard interpolation (SHEPPACK LSHEP)", create: (o) => new LinearShepard(o), flags: [] },
+  {
+    name: "delaunay",
+    description: "Delaunay interpolation (DelaunaySparse)",
+    create: (o) => new Delaunay(o),
+    flags: [{ flag: "--max-extrapolation <x>", description: "largest projection distance (normalized units) accepted outside the hull", option: "maxExtrapolation", parse: nonNegative }],
+  },
+  {
+    name: "mars",
+    description: "multivariate adaptive regression splines (R earth)",
+    create: (o) => new Mars(o),
+    flags: [
+      { flag: "--degree <n>", description: "maximum interaction degree", option: "degree", parse: positiveInt },
+      { flag: "--nk <n>", description: "maximum number of terms in the forward pass", option: "nk", parse: positiveInt },
+      { flag: "--thresh <x>", description: "forward pass stops when R² improves by less than this (default 0.001)", option: "thresh", parse: nonNegative },
+      { flag: "--penalty <x>", description: "GCV cost per knot (default 2 for degree 1, 3 otherwise; -1 = free)", option: "penalty", parse: atLeastMinusOne },
+      { flag: "--minspan <n>", description: "cases between knots (0 = Friedman's formula; < 0 = number of knots)", option: "minspan", parse: anyInt },
+      { flag: "--endspan <n>", description: "cases at each end without knots (0 = Friedman's formula)", option: "endspan", parse: nonNegativeInt },
+      { flag: "--fast-k <n>", description: "Fast MARS parent queue length (default 20; 0 = all parents)", option: "fastK", parse: nonNegativeInt },
+      { flag: "--fast-beta <x>", description: "Fast MARS ageing coefficient (default 1)", option: "fastBeta", parse: nonNegative },
+      { flag: "--newvar-penalty <x>", description: "penalty for a predictor's first entry (default 0)", option: "newvarPenalty", parse: nonNegative },
+      { flag: "--auto-linpreds <yes|no>", description: "a best knot at an input's minimum enters as a linear term (default yes)", option: "autoLinpreds", parse: yesNo },
+    ],
+  },
+  { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },
+];
+
+export const METHOD_NAMES = PREDICTORS.map((p) => p.name);
+/** The predictors that model the data (every method but the baselines): the default wherever "every predictor" is meant. */
+export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
+
+/** "lr, lsp, delaunay, mars (mean = the constant baseline)": the method list for help texts. */
+export function describeMethods(): string {
+  const models = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
+  const baselines = PREDICTORS.filter((p) => p.baseline).map((p) => `${p.name} = ${p.description}`);
+  return models.join(", ") + (baselines.length ? ` (${baselines.join("; ")})` : "");
+}
 
 export function createPredictor(method: string, options: PredictorOptions & Record<string, unknown> = {}): Predictor {
-  const f = factories[method];
-  if (!f) throw new VarmapError("E_METHOD", `unknown method '${method}'`, { remedy: `use one of ${METHOD_NAMES.join(", ")}` });
-  return f(options);
+  const entry = PREDICTORS.find((p) => p.name === method);
+  if (!entry) throw new VarmapError("E_METHOD", `unknown method '${method}'`, { remedy: `use one of ${METHOD_NAMES.join(", ")}` });
+  return entry.create(options);
 }
 
 export function predictorFromJSON(json: ModelJSON, options: PredictorOptions = {}): Predictor {
-  if (!json || json.format !== "varmap-model")
+  if (json?.format !== "varmap-model")
     throw new VarmapError("E_MODEL_FORMAT", "not a varmap model", { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
   return createPredictor(json.method, { ...json.options, ...options, inputs: json.inputs, response: json.response }).restore(json);
 }

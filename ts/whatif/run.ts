@@ -9,7 +9,7 @@ import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candi
 import type { ModelSet } from "./models.js";
 import { evaluate, type CandidateStats, type EvaluateOptions, type Evaluation, type SpreadKind } from "./objective.js";
 import type { CandidateSpace } from "./report.js";
-import { RunsNeededTable } from "./runs.js";
+import type { RunsNeededTable } from "./runs.js";
 import { validateMap, type ValidationMetrics } from "./validate.js";
 
 export interface Ranked {

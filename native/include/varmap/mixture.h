@@ -8,12 +8,12 @@ namespace varmap {
 // Families (the order of seed 001 Table 2). Normal and gamma live on x; the others are location-scale
 // families of y = log x (lognormal = normal, Weibull = smallest extreme value, loglogistic = logistic,
 // Fréchet = largest extreme value), with parameters (mu, sigma) of that log-domain distribution.
-enum MixtureFamily : int32_t { FAM_NORMAL = 0, FAM_GAMMA = 1, FAM_WEIBULL = 2, FAM_LOGNORMAL = 3, FAM_LOGLOGISTIC = 4, FAM_FRECHET = 5 };
+enum MixtureFamily : int32_t { FAM_NORMAL = 0, FAM_GAMMA = 1, FAM_WEIBULL = 2, FAM_LOGNORMAL = 3, FAM_LOGLOGISTIC = 4, FAM_FRECHET = 5, FAM_COUNT = 6 };
 
 // Kernel-specific status codes.
 enum MixtureStatus : int {
   MIXTURE_NONPOSITIVE = 10,  // a run is <= 0 (every family is fitted to runs divided by their mean)
-  MIXTURE_BAD_MODEL = 11,    // family outside 0..5, k outside 1..pstride/3
+  MIXTURE_BAD_MODEL = 11,    // family outside 0..FAM_COUNT-1, k outside 1..pstride/3
   MIXTURE_TOO_FEW = 12,      // a configuration has fewer than 2 runs
 };
 

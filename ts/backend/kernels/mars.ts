@@ -3,6 +3,13 @@
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
+/** The option vector's layout, in order (enum MarsOpt in native/include/varmap/mars.h; checked by test/backend/contract.test.ts). */
+export const MARS_OPTION_FIELDS = ["degree", "nk", "thresh", "penalty", "minspan", "endspan", "fastK", "fastBeta", "newvarPenalty", "autoLinpreds", "adjustEndspan", "scaleY"] as const;
+/** The info vector's layout, in order (enum MarsInfo in mars.h). */
+export const MARS_INFO_FIELDS = ["nTerms", "termCond", "nFullSet", "nSelected", "rss", "gcv", "rsq", "grsq", "tss", "forwardRsq"] as const;
+const MO_COUNT = MARS_OPTION_FIELDS.length;
+const MI_COUNT = MARS_INFO_FIELDS.length;
+
 export const MARS_FIT: KernelSpec = {
   name: "mars_fit",
   module: "mars",
@@ -10,7 +17,7 @@ export const MARS_FIT: KernelSpec = {
   // The same checks as native/binding/mars.cc (MO_COUNT = 12 options, MI_COUNT = 10 info values, nk = opts[1]).
   lengths: ([X, y, n, d, opts, dirs, cuts, flags, coef, rss, info]) => {
     const [nn, dd, o] = [n as number, d as number, opts as Float64Array];
-    if (nn < 0 || dd < 1 || o.length < 12 || (info as Float64Array).length < 10) return false;
+    if (nn < 0 || dd < 1 || o.length < MO_COUNT || (info as Float64Array).length < MI_COUNT) return false;
     const nk = o[1];
     if (!(nk >= 1 && nk <= 1000)) return false;
     const k = Math.trunc(nk);
@@ -78,30 +85,31 @@ export interface MarsFitResult {
 export function marsFit(backend: KernelBackend, X: Float64Array, y: Float64Array, d: number, o: MarsKernelOptions): MarsFitResult {
   const n = y.length;
   const nk = o.nk;
-  const opts = Float64Array.from([o.degree, nk, o.thresh, o.penalty, o.minspan, o.endspan, o.fastK, o.fastBeta, o.newvarPenalty, o.autoLinpreds ? 1 : 0, o.adjustEndspan, o.scaleY ? 1 : 0]);
+  const opts = Float64Array.from(MARS_OPTION_FIELDS, (f) => Number(o[f])); // booleans as 0/1
   const dirs = new Int32Array(nk * d);
   const cuts = new Float64Array(nk * d);
   const termFlags = new Int32Array(nk);
   const coef = new Float64Array(nk);
   const rssPerSubset = new Float64Array(nk);
-  const info = new Float64Array(10);
+  const info = new Float64Array(MI_COUNT);
   checkStatus("mars_fit", backend.run(MARS_FIT, [X, y, n, d, opts, dirs, cuts, termFlags, coef, rssPerSubset, info]), specific);
+  const at = (f: (typeof MARS_INFO_FIELDS)[number]) => info[MARS_INFO_FIELDS.indexOf(f)];
   return {
-    nTerms: info[0],
-    termCond: info[1],
-    nFullSet: info[2],
-    nSelected: info[3],
-    rss: info[4],
-    gcv: info[5],
-    rsq: info[6],
-    grsq: info[7],
-    tss: info[8],
-    forwardRsq: info[9],
+    nTerms: at("nTerms"),
+    termCond: at("termCond"),
+    nFullSet: at("nFullSet"),
+    nSelected: at("nSelected"),
+    rss: at("rss"),
+    gcv: at("gcv"),
+    rsq: at("rsq"),
+    grsq: at("grsq"),
+    tss: at("tss"),
+    forwardRsq: at("forwardRsq"),
     dirs,
     cuts,
     termFlags,
     coef,
-    rssPerSubset: rssPerSubset.slice(0, info[2]),
+    rssPerSubset: rssPerSubset.slice(0, at("nFullSet")),
   };
 }
 

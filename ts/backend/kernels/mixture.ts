@@ -1,5 +1,5 @@
 // Mixture EM over a batch of configurations × (family, k): one kernel call (native/src/mixture.cc, wasm/mixture.ts).
-import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import { arg, type KernelArg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 import { VarmapError } from "../../errors.js";
 
@@ -10,7 +10,19 @@ export const MIXTURE_FIT: KernelSpec = {
     arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int, arg.int,
     arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out, arg.f64out,
   ],
+  // The same checks as native/binding/mixture.cc.
+  lengths: ([runs, offsets, nconf, ids, models, nmodels, , , , , pstride, , loglik, bic, iterations, converged, floorBound, params, resolution, work]) => {
+    const [nc, nm, ps, off] = [nconf as number, nmodels as number, pstride as number, offsets as Int32Array];
+    if (nc < 0 || nm < 0 || ps < 1 || off.length < nc + 1 || (ids as Int32Array).length < nc || (models as Int32Array).length < 2 * nm) return false;
+    const nr = nc * nm;
+    const len = (a: KernelArg) => (a as Float64Array | Int32Array | Uint8Array).length;
+    return off[nc] >= 0 && len(runs) >= off[nc] && [loglik, bic, iterations, converged, floorBound, work].every((a) => len(a) >= nr) &&
+      len(params) >= nr * ps && len(resolution) >= 2 * nc;
+  },
 };
+
+/** The most components the kernels fit (KMAX in native/src/mixture.cc and wasm/mixture.ts). */
+export const MIXTURE_KMAX = 16;
 
 /** Family codes shared with the kernels (seed 001 Table 2 order). */
 export const FAMILY_CODES = { normal: 0, gamma: 1, weibull: 2, lognormal: 3, loglogistic: 4, frechet: 5 } as const;
@@ -54,7 +66,7 @@ export interface MixtureBatchResult {
 
 const SPECIFIC: Record<number, [string, string, string]> = {
   10: ["E_MIXTURE_NONPOSITIVE", "a run is zero or negative", "mixtures are fitted to positive measurements (throughput, time); remove or correct non-positive runs"],
-  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", "use families normal, gamma, weibull, lognormal, loglogistic, frechet and k between 1 and 16"],
+  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", `use families ${Object.keys(FAMILY_CODES).join(", ")} and k between 1 and ${MIXTURE_KMAX}`],
   12: ["E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"],
 };
 

@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { VarmapError } from "../../errors.js";
 import { writeSynth, type DesignName } from "../../data/synth.js";
 import { writeInterferenceSynth } from "../../interference/synth.js";
+import { parseSeedText, seedKey } from "../../data/option-values.js";
 
 export function register(program: Command): void {
   program
@@ -19,7 +20,7 @@ export function register(program: Command): void {
     .action(async (opts: { design: DesignName | "interference"; seed: string; maps?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean }) => {
       if (!opts.out) throw new VarmapError("E_USAGE", "synth needs --out", { remedy: "e.g. varmap synth --design moana --out moana.csv" });
       const maps = opts.maps === undefined ? undefined : Number(opts.maps);
-      const seed = /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : opts.seed;
+      const seed = seedKey(parseSeedText(opts.seed));
       const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
       if (!(Number.isInteger(workers) && workers >= 1)) throw new VarmapError("E_USAGE", `--workers must be a positive integer (got ${opts.workers})`, { remedy: "e.g. --workers 2" });
       const t0 = performance.now();

@@ -9,7 +9,7 @@ import { loadDataset, optionsFromCli } from "../../data/load.js";
 import { tableCsv, writeTable } from "../../data/write.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
-import { METHOD_NAMES } from "../../predict/registry.js";
+import { METHOD_NAMES, MODEL_NAMES } from "../../predict/registry.js";
 import { QUANTILE_NAMES } from "../../data/types.js";
 import { addDataOptions, splitList } from "../options.js";
 import { fileCandidates, gridCandidates, type Candidates } from "../../whatif/candidates.js";
@@ -46,7 +46,7 @@ export function register(program: Command): void {
     .option("--cv-dir <dir>", "output directory of `varmap cv` for the spread method: its ARE per map becomes expected_are")
     .option("--validate <path>", "measured configurations (runs table with the data flags, or a map table with --map and columns mean, sd): rank them and compare")
     .option("--holdout <p>", "hold out this share of each map's configurations of [data], fit every --methods on the rest, rank and compare")
-    .option("--methods <list>", `with --holdout: predictors to compare (default ${METHOD_NAMES.join(",")})`)
+    .option("--methods <list>", `with --holdout: predictors to compare (default ${MODEL_NAMES.join(",")})`)
     .option("--spread-stat <stat>", "with --holdout: spread statistic to model (sd, var, cv, q05…q95)", "sd")
     .option("--seed <s>", "seed of the held-out selection", "1")
     .option("--workers <n>", "with --holdout: worker threads (default one per core; 0 = this thread); results never depend on it")
@@ -96,7 +96,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     if (!data) throw usage("--holdout needs the runs table as an argument", "varmap whatif runs.csv --preset moana --holdout 0.5 --seed 1 --out whatif.csv");
     for (const f of ["mean", "spread", "runsModel", "at", "grid", "fix", "cvDir"] as const)
       if (opts[f] !== undefined) throw usage(`--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply with --holdout`, "--holdout fits its own models on the training configurations of [data]");
-    methods = opts.methods === undefined ? [...METHOD_NAMES] : splitList(String(opts.methods));
+    methods = opts.methods === undefined ? [...MODEL_NAMES] : splitList(String(opts.methods));
     const bad = methods.find((m) => !METHOD_NAMES.includes(m));
     if (bad || methods.length === 0) throw usage(`--methods names '${bad ?? ""}'`, `use some of ${METHOD_NAMES.join(", ")}`);
     spreadKind = spreadKindOf(String(opts.spreadStat), "--spread-stat");
@@ -143,7 +143,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   } else {
     const runsTable = new RunsNeededTable(precision, level);
     let candidates: Candidates;
-    let truth;
+    let truth: Awaited<ReturnType<typeof readTruth>>["truth"] | undefined;
     if (validate) ({ candidates, truth } = await readTruth(set!, validate, load));
     else candidates = opts.at !== undefined ? await fileCandidates(set!, String(opts.at)) : gridCandidates(set!, String(opts.grid), opts.fix === undefined ? undefined : String(opts.fix));
     const expected = opts.cvDir === undefined ? undefined : expectedAreOf(set!, candidates, await readExpectedAre(String(opts.cvDir), set!, set!.spreadMethod));

@@ -1,6 +1,6 @@
 // The k nearest neighbours of each query.
-import { knn } from "../../ts/backend/kernels/neighbors.js";
-import { lazy, uniform } from "../data.js";
+import { knn } from "../../backend/kernels/neighbors.js";
+import { lazy, uniform } from "../inputs.js";
 import type { BenchSuite } from "../runner.js";
 
 /** Plain TypeScript brute force with a sorted insertion list (ties by lower index). */

@@ -2,11 +2,11 @@
 // n = 50,000, d = 20. One operation = one complete fit (forward pass, rank fix, pruning, coefficients).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { marsFit, type MarsKernelOptions } from "../../ts/backend/kernels/mars.js";
-import { uniform } from "../data.js";
-import { loadMoana } from "../mars-golden.js";
+import { marsFit, type MarsKernelOptions } from "../../backend/kernels/mars.js";
+import { uniform } from "../inputs.js";
+import { loadMoana } from "../moana.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
-import { sharedDir } from "../args.js";
+import { sharedDir } from "../shared-dir.js";
 
 function earthDefaults(d: number, degree: number, nk?: number): MarsKernelOptions {
   return {

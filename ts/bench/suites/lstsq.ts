@@ -1,6 +1,6 @@
 // Batched weighted least squares of the LSP shape: each node's local linear fit, NP = 6 rows x 4 unknowns.
-import { lstsq } from "../../ts/backend/kernels/lstsq.js";
-import { lazy, uniform } from "../data.js";
+import { lstsq } from "../../backend/kernels/lstsq.js";
+import { lazy, uniform } from "../inputs.js";
 import type { BenchSuite } from "../runner.js";
 
 /**

@@ -1,9 +1,9 @@
 // Mixture EM (all six families) on the real IOzone configurations: one batched call per family, k = 1..5.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FAMILY_CODES, mixtureFit } from "../../ts/backend/kernels/mixture.js";
+import { FAMILY_CODES, mixtureFit } from "../../backend/kernels/mixture.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
-import { sharedDir } from "../args.js";
+import { sharedDir } from "../shared-dir.js";
 
 /** The first `count` configurations of iozone-2018.csv (runs grouped by the key columns), or a synthetic stand-in. */
 function configurations(count: number): { runs: Float64Array; offsets: Int32Array } {

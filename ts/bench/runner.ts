@@ -1,14 +1,14 @@
 // The kernel benchmark runner shared by `npm run bench` (bench/run.ts) and `varmap bench` (ts/cli/commands/bench.ts).
-// Suites are discovered by listing bench/suites/ (dist/bench/suites/ once compiled); see bench/run.ts for their shape.
+// Suites are discovered by listing ts/bench/suites/ (dist/ts/bench/suites/ once compiled); see bench/run.ts for their shape.
 import Benchmark from "benchmark";
 import { readdirSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { KernelBackend } from "../ts/backend/kernel.js";
-import { loadNativeBackend } from "../ts/backend/native.js";
-import { WasmBackend } from "../ts/backend/wasm.js";
-import { VarmapError } from "../ts/errors.js";
+import type { KernelBackend } from "../backend/kernel.js";
+import { loadNativeBackend } from "../backend/native.js";
+import { WasmBackend } from "../backend/wasm.js";
+import { VarmapError } from "../errors.js";
 
 /** One workload of a kernel, timed on the native and wasm backends and as plain TypeScript. */
 export interface BenchCase {

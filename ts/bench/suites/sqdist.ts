@@ -1,6 +1,6 @@
 // Squared distances from q query rows to n data rows.
-import { sqdist } from "../../ts/backend/kernels/distances.js";
-import { lazy, uniform } from "../data.js";
+import { sqdist } from "../../backend/kernels/distances.js";
+import { lazy, uniform } from "../inputs.js";
 import type { BenchSuite } from "../runner.js";
 
 /** The plain TypeScript loop the kernel replaces. */

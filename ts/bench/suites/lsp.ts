@@ -2,8 +2,8 @@
 // in [0,1]^d, f = Σ sin(3 x_j), 1,100 queries), generated here with the same distribution so the suite runs
 // without ../shared; and cross-validation's many-subset path on a map shaped like MOANA's. bench/lsp-workload.ts
 // times the exact golden files against SHEPPACK's anchors.
-import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "../../ts/backend/kernels/lsp.js";
-import { uniform } from "../data.js";
+import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "../../backend/kernels/lsp.js";
+import { uniform } from "../inputs.js";
 import type { BenchSuite } from "../runner.js";
 
 function problem(d: number, n: number) {

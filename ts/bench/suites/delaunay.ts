@@ -2,7 +2,7 @@
 // cases at d >= 8 time a subset of the queries so that benchmark.js's samples stay short; the full runs and the
 // 180-split MOANA pass are in bench/delaunay-workload.ts. Inputs: ../shared/golden's synthetic problems when
 // present, else generated ones of the same shape (bench/delaunay-data.ts).
-import { delaunayLocate } from "../../ts/backend/kernels/delaunay.js";
+import { delaunayLocate } from "../../backend/kernels/delaunay.js";
 import { querySubset, syntheticProblem, type SyntheticProblem } from "../delaunay-data.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
 

@@ -1,0 +1,50 @@
+// Hyperparameter flags: how a predictor's options are spelled on the command line and parsed. Each predictor
+// lists its own in the registry (ts/predict/registry.ts); the CLI builds its flags and help from there.
+import { VarmapError } from "../errors.js";
+
+export interface HyperparameterFlag {
+  /** Commander flag, e.g. "--degree <n>". */
+  flag: string;
+  /** Help text without the method prefix (the CLI adds "mars: "). */
+  description: string;
+  /** The predictor option it sets. */
+  option: string;
+  parse: (value: string, flag: string) => unknown;
+}
+
+export function positiveInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new VarmapError("E_USAGE", `${flag} ${v} is not a positive integer`, { remedy: `e.g. ${flag} 2` });
+  return n;
+}
+
+export function nonNegative(v: string, flag: string): number {
+  const x = Number(v);
+  if (!Number.isFinite(x) || x < 0) throw new VarmapError("E_USAGE", `${flag} ${v} is not a non-negative number`, { remedy: `e.g. ${flag} 0.1` });
+  return x;
+}
+
+export function anyInt(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new VarmapError("E_USAGE", `${flag} ${v} is not an integer`, { remedy: `e.g. ${flag} 0` });
+  return n;
+}
+
+export function nonNegativeInt(v: string, flag: string): number {
+  const n = anyInt(v, flag);
+  if (n < 0) throw new VarmapError("E_USAGE", `${flag} ${v} is negative`, { remedy: `e.g. ${flag} 0` });
+  return n;
+}
+
+export function atLeastMinusOne(v: string, flag: string): number {
+  const x = Number(v);
+  if (!Number.isFinite(x) || x < -1) throw new VarmapError("E_USAGE", `${flag} ${v} is not a number ≥ -1`, { remedy: `e.g. ${flag} 3` });
+  return x;
+}
+
+export function yesNo(v: string, flag: string): boolean {
+  const s = v.toLowerCase();
+  if (["yes", "true", "1"].includes(s)) return true;
+  if (["no", "false", "0"].includes(s)) return false;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither yes nor no`, { remedy: `e.g. ${flag} no` });
+}
