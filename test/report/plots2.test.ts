@@ -92,6 +92,8 @@ describe("samplesize (P11)", () => {
     const svg = await check(samplesizeSpec(pts, { taus: [0.5, 0.1] }));
     expect(markCount(svg, "line")).toBe(2);
     expect(markCount(svg, "rule")).toBe(2 + 3);
+    expect(markCount(svg, "text")).toBe(2); // the τ labels
+    expect(texts(svg)).toEqual(expect.arrayContaining(["q = 0.1", "q = 0.9", "τ = 0.1"])); // legend and labels
     const path = /<g class="mark-line role-mark[^"]*"[^>]*>\s*<path[^>]* d="([^"]*)"/.exec(svg)![1];
     expect(path.split(/L/).length).toBe(900);
   });
@@ -128,7 +130,7 @@ describe("ks (P17)", () => {
     expect(markCount(svg, "line")).toBe(2 * 4);
     expect(markCount(svg, "symbol")).toBe(2 * 4 * 2);
     const at = await check(ksSpec(pts, { histogramP: 0.7, ksTest: "one-sample" }));
-    expect(texts(at).join(" ")).toMatch(/one-sample KS thresholds at the median run count n = 50; histogram at p = 0.7/);
+    expect(texts(at).join(" ")).toMatch(/one-sample KS thresholds for p = 0.05, 0.01, 0.001, 1e-06 at the median run count n = 50; histogram at p = 0.7/);
   });
 
   it("a table without its columns: E_PLOT_COLUMNS naming them and varmap cv --target distribution", async () => {

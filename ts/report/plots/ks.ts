@@ -68,7 +68,7 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
   const levelSort = KS_LEVEL_NAMES.map((l) => `p = ${l}`);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Whole-distribution prediction: KS on held-out configurations", subtitle: `${test} KS thresholds at the median run count n = ${short(n)}${opts.histogramP === undefined ? "" : `; histogram at p = ${opts.histogramP}`}` },
+    title: { text: opts.title ?? "Whole-distribution prediction: KS on held-out configurations", subtitle: `red rules, left to right: the ${test} KS thresholds for p = ${KS_LEVEL_NAMES.join(", ")} at the median run count n = ${short(n)}${opts.histogramP === undefined ? "" : `; histogram at p = ${opts.histogramP}`}` },
     hconcat: [
       {
         title: { text: "KS statistic per method", fontSize: 12 },
@@ -92,14 +92,16 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
         height: 240,
         title: { text: "Rejected (%) vs training fraction", fontSize: 12 },
         data: { values: rates },
-        mark: { type: "line", point: { filled: true, size: 30 } },
         encoding: {
           x: { field: "p", type: "quantitative", title: "training fraction p", scale: { zero: false } },
           y: { field: "pct", type: "quantitative", title: "rejected (%)", scale: { domain: [0, 100] } },
           color: { field: "method", type: "nominal", sort: methods, scale: { scheme: "tableau10" } },
-          strokeDash: { field: "level", type: "nominal", sort: levelSort, title: "level" },
           tooltip: [{ field: "method" }, { field: "p" }, { field: "level" }, { field: "pct", format: ".1f" }, { field: "predictions" }],
         },
+        layer: [
+          { mark: { type: "line", strokeWidth: 1.8 }, encoding: { strokeDash: { field: "level", type: "nominal", sort: levelSort, title: "level" } } },
+          { mark: { type: "point", filled: true, size: 30 }, encoding: { detail: { field: "level", type: "nominal" } } },
+        ],
       },
     ],
   } as TopLevelSpec;

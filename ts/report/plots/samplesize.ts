@@ -38,10 +38,11 @@ export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: num
   const log = pts.every((p) => p.gamma > 0);
   const x = { field: "n", type: "quantitative", title: "runs n", scale: { type: "log" } };
   const colour = { field: "curve", type: "nominal", title: "quantile", sort: curves, scale: { scheme: "tableau10" } };
-  const label = opts.label ? `${opts.label}: ` : "";
+  const tauRows = taus.map((tau) => ({ tau, label: `τ = ${short(tau)}` }));
+  const about = `|Γ_q(n)|, relative standard error of the q-quantile from n runs; dashed: the targets τ; rules: n*, the fewest runs that meet τ`;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? `${label}Runs needed for the quantiles`, subtitle: `|Γ_q(n)|, relative standard error of the q-quantile from n runs; rules at τ = ${taus.map((t) => short(t)).join(", ")} and at n*` },
+    title: { text: opts.title ?? "Runs needed for the quantiles", subtitle: opts.label ? [opts.label, about] : about },
     width: 460,
     height: 280,
     layer: [
@@ -50,9 +51,10 @@ export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: num
         mark: { type: "line", strokeWidth: 2 },
         encoding: { x, y: { field: "gamma", type: "quantitative", title: "|Γ_q(n)|", scale: log ? { type: "log" } : { zero: true } }, color: colour, tooltip: [{ field: "curve" }, { field: "n" }, { field: "gamma", format: ".4g" }] },
       },
-      { data: { values: taus.map((tau) => ({ tau, label: `τ = ${short(tau)}` })) }, mark: { type: "rule", color: "#555", strokeDash: [5, 3] }, encoding: { y: { field: "tau", type: "quantitative" } } },
+      { data: { values: tauRows }, mark: { type: "rule", color: "#555", strokeDash: [5, 3] }, encoding: { y: { field: "tau", type: "quantitative" } } },
+      { data: { values: tauRows }, mark: { type: "text", align: "right", baseline: "bottom", dy: -2, color: "#555", fontSize: 10 }, encoding: { y: { field: "tau", type: "quantitative" }, x: { value: 456 }, text: { field: "label" } } },
       ...(stars.length
-        ? [{ data: { values: stars }, mark: { type: "rule", strokeWidth: 1 }, encoding: { x: { field: "n", type: "quantitative" }, color: { ...colour, legend: null }, tooltip: [{ field: "label" }] } }]
+        ? [{ data: { values: stars }, mark: { type: "rule", strokeWidth: 1 }, encoding: { x: { field: "n", type: "quantitative" }, color: colour, tooltip: [{ field: "label" }] } }]
         : []),
     ],
   } as TopLevelSpec;
