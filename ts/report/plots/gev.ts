@@ -76,7 +76,7 @@ export function gevSpec(diag: readonly Row[], fit: GevParamsSe | undefined, opts
 }
 
 /** --config "col=value,…" → the rows of that configuration (default: the first configuration in the table). */
-function selectConfig(rows: readonly Row[], keyCols: readonly string[], sel: unknown, file: string): { rows: Row[]; label: string; key: Record<string, string> } {
+export function selectConfig(rows: readonly Row[], keyCols: readonly string[], sel: unknown, file: string): { rows: Row[]; label: string; key: Record<string, string> } {
   let want: Record<string, string>;
   if (typeof sel === "string" && sel.trim()) {
     want = {};

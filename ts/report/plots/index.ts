@@ -10,8 +10,11 @@ import { plot as bestCounts } from "./best-counts.js";
 import { plot as gev } from "./gev.js";
 import { plot as whatif } from "./whatif.js";
 import { plot as interference } from "./interference.js";
+import { plot as convergence } from "./convergence.js";
+import { plot as samplesize } from "./samplesize.js";
+import { plot as ks } from "./ks.js";
 
-export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif, interference];
+export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif, interference, convergence, samplesize, ks];
 
 export function plotKind(name: string): PlotKind | undefined {
   return PLOT_KINDS.find((k) => k.kind === name);
