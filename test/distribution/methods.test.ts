@@ -2,7 +2,7 @@
 // training configuration, CDF mixing of mixtures = the explicit finite mixture.
 import { describe, expect, it } from "vitest";
 import { quantile7 } from "../../ts/data/stats.js";
-import { EdfMixture, QuantileFunction, type RunDistribution } from "../../ts/distribution/distributions.js";
+import { EdfMixture, type QuantileFunction, type RunDistribution } from "../../ts/distribution/distributions.js";
 import { ksStatistic } from "../../ts/distribution/ks.js";
 import { averageQuantiles, configRuns, predictDistribution, predictMoments, sortedRunsOf } from "../../ts/distribution/methods.js";
 import { combineMixtures } from "../../ts/distribution/mixtures.js";
@@ -76,7 +76,7 @@ describe("every method predicts a valid distribution", () => {
   const pick = (rows: number[]) => Float64Array.from(rows.flatMap((r) => [g.U[2 * r], g.U[2 * r + 1]]));
   const sub = configRuns(
     trainRows.flatMap((r) => Array.from(sortedRunsOf(g.runs, r))),
-    trainRows.reduce((o, r) => (o.push(o[o.length - 1] + 40), o), [0]),
+    trainRows.reduce((o, _r) => (o.push(o[o.length - 1] + 40), o), [0]),
   );
   for (const weights of ["delaunay", "nearest", "shepard"] as const)
     it(`${weights} weights are convex and every method gives a monotone CDF in [0, 1] inverting its quantile function`, () => {

@@ -119,7 +119,7 @@ export async function readRuns(file: string, cols: RunColumns): Promise<RunRecor
     const experiment = text(cells[k++], file, row, cols.experiment);
     const app = text(cells[k++], file, row, cols.app);
     const instance = cols.instance ? text(cells[k++], file, row, cols.instance) : null;
-    const factors = cols.factors.map((f) => cells[k++] ?? "");
+    const factors = cols.factors.map((_f) => cells[k++] ?? "");
     const run = cols.run ? number(cells[k++], file, row, cols.run, "run index") : null;
     const value = cols.response ? number(cells[k++], file, row, cols.response, "response") : null;
     const noise = cols.noise ? number(cells[k++], file, row, cols.noise, "noise ratio") : null;

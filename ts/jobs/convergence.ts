@@ -70,7 +70,8 @@ export function measureChunk(ctx: ConvergenceContext, c0: number, c1: number): C
 /** convergence.csv / curves.csv columns and the summary from every configuration's measured curves. */
 export function convergenceOutputs(plan: ConvergencePlan, results: ConvergenceResult[], keyValues: string[][]) {
   const keys = { ...plan.keys, values: keyValues };
-  let predicted, pred;
+  let predicted: ReturnType<typeof predictAll>["predicted"] | undefined;
+  let pred: Parameters<typeof convergenceSummary>[2];
   if (plan.predict && plan.maps) {
     const p = predictAll(plan.maps, results, plan.options, plan.predict);
     predicted = p.predicted;

@@ -5,7 +5,7 @@ import { fitMixturesParallel } from "../jobs/mixture.js";
 import type { MixtureFitOptions, MixtureFitResult, MixtureFitRow } from "./fit.js";
 import {
   GUARD_OFF, foldBatch, guardVerdict, informationCriterion, runFolds, runSpread,
-  type Criterion, type GuardOptions, type GuardVerdict, type RunSpread, type SplitScheme,
+  type Criterion, type GuardOptions, type GuardVerdict, type SplitScheme,
 } from "./select.js";
 
 export interface SelectOptions {

@@ -28,7 +28,7 @@ export async function rankMapsSql(file: string, roles: ColumnRoles, where?: stri
         ${where ? `WHERE COALESCE((${where}), false)` : ""}
       ) GROUP BY ${[...fk, ...roles.inputs.map((_, j) => `x${j}`)].join(", ")}
     ) WHERE n >= 2 GROUP BY ${fk.join(", ")} ORDER BY ${fk.join(", ")}`;
-  let db;
+  let db: Awaited<ReturnType<typeof openDb>> | undefined;
   try {
     db = await openDb();
     const rows = await queryRows(db.con, sql);

@@ -74,7 +74,7 @@ export function themed(spec: TopLevelSpec): TopLevelSpec {
 export async function renderSvg(spec: TopLevelSpec): Promise<RenderResult> {
   const warnings: string[] = [];
   const logger = collector(warnings);
-  let vg;
+  let vg: ReturnType<typeof compile>["spec"];
   try {
     vg = compile(themed(spec), { logger: logger as never }).spec;
   } catch (e) {

@@ -3,7 +3,7 @@
 // not reach it; a first npx on a fresh cache also rebuilds the package inside the job), and `exec` node so the
 // task's signals reach it. The shard count is written into the script, so `sbatch --array=2 array.sh` reruns
 // shard 2 of N (SLURM_ARRAY_TASK_COUNT would be 1 there).
-import { arrayScript, logDir, mergeScript, shardDir, type SlurmJob } from "./layout.js";
+import { arrayScript, logDir, shardDir, type SlurmJob } from "./layout.js";
 
 /** A word for a POSIX shell: as is when it is plainly safe, else single-quoted. */
 export function shellQuote(s: string): string {
