@@ -5,7 +5,7 @@
 import { loadDataset, optionsFromCli } from "../ts/data/load.js";
 import { fitMixturesParallel } from "../ts/jobs/mixture.js";
 import { DEFAULT_GUARD, GUARD_OFF } from "../ts/mixture/select.js";
-import { formatValidation, selectModels, validateMixtures, type Arm } from "../ts/mixture/validate.js";
+import { formatValidation, selectModels, validateMixtures, type Arm } from "../ts/jobs/mixture-validate.js";
 import { flag } from "./args.js";
 
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";

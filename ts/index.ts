@@ -27,7 +27,7 @@ export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
 export { CRITERIA, DEFAULT_GUARD, GUARD_OFF, guardVerdict, informationCriterion, responsibilityEntropy, runFolds, type Criterion as MixtureCriterion, type GuardOptions, type SplitScheme } from "./mixture/select.js";
-export { cvScores, selectModels, validateMixtures, summarizeValidation, formatValidation, type Selection, type ValidationResult } from "./mixture/validate.js";
+export { cvScores, selectModels, validateMixtures, summarizeValidation, formatValidation, type Selection, type ValidationResult } from "./jobs/mixture-validate.js";
 export { renderSvg, svgToPng, type TopLevelSpec } from "./report/render.js";
 export { writeFigure, figureFormat } from "./report/output.js";
 export { buildReport, writeReport, type ReportOptions, type ReportResult } from "./report/report.js";

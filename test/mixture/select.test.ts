@@ -5,7 +5,7 @@ import { Mixture } from "../../ts/mixture/model.js";
 import {
   DEFAULT_GUARD, GUARD_OFF, foldBatch, guardVerdict, informationCriterion, parseCriterion, responsibilityEntropy, runFolds, runSpread,
 } from "../../ts/mixture/select.js";
-import { cvScores, isCatastrophic, selectModels, summarizeValidation, validateMixtures } from "../../ts/mixture/validate.js";
+import { cvScores, isCatastrophic, selectModels, summarizeValidation, validateMixtures } from "../../ts/jobs/mixture-validate.js";
 import { rng } from "../helpers/backends.js";
 import { hasShared, sharedSkipReason } from "../helpers/shared.js";
 import { pickIozone, readIozone } from "./iozone.js";

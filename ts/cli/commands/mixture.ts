@@ -14,7 +14,7 @@ import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
 import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
-import { formatValidation, isCatastrophic, selectModels, summarizeValidation, validateMixtures, type Selection, type ValidationResult } from "../../mixture/validate.js";
+import { formatValidation, isCatastrophic, selectModels, summarizeValidation, validateMixtures, type Selection, type ValidationResult } from "../../jobs/mixture-validate.js";
 import { parseWorkers } from "../../pool/pool.js";
 
 /** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */

@@ -1,12 +1,12 @@
 // Selection by criterion with the degeneracy guard, and validation on held-back runs (issue 17).
 // Every fit is batched: one fitMixtures call per family per fold over all configurations (offsets), run on the
 // job engine's thread pool by fitMixturesParallel (chunks of configurations, keyed by their global ids).
-import { fitMixturesParallel } from "../jobs/mixture.js";
-import type { MixtureFitOptions, MixtureFitResult, MixtureFitRow } from "./fit.js";
+import { fitMixturesParallel } from "./mixture.js";
+import type { MixtureFitOptions, MixtureFitResult, MixtureFitRow } from "../mixture/fit.js";
 import {
   GUARD_OFF, foldBatch, guardVerdict, informationCriterion, runFolds, runSpread,
   type Criterion, type GuardOptions, type GuardVerdict, type SplitScheme,
-} from "./select.js";
+} from "../mixture/select.js";
 
 export interface SelectOptions {
   criterion: Criterion;
