@@ -45,6 +45,21 @@ function atLeastMinusOne(v: string, flag: string): number {
   return x;
 }
 
+function rbfKernel(v: string, flag: string): string {
+  if (v === "tps" || v === "cubic") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither tps nor cubic`, { remedy: `e.g. ${flag} tps` });
+}
+
+function gcvOrNonNegative(v: string, flag: string): "gcv" | number {
+  return v === "gcv" ? "gcv" : nonNegative(v, flag);
+}
+
+function atLeastTwo(v: string, flag: string): number {
+  const n = positiveInt(v, flag);
+  if (n < 2) throw new VarmapError("E_USAGE", `${flag} ${v} is below 2`, { remedy: `e.g. ${flag} 40` });
+  return n;
+}
+
 function yesNo(v: string, flag: string): boolean {
   const s = v.toLowerCase();
   if (["yes", "true", "1"].includes(s)) return true;
@@ -64,6 +79,9 @@ export const METHOD_FLAGS: MethodFlag[] = [
   { flag: "--fast-beta <x>", description: "mars: Fast MARS ageing coefficient (default 1)", methods: ["mars"], option: "fastBeta", parse: nonNegative },
   { flag: "--newvar-penalty <x>", description: "mars: penalty for a predictor's first entry (default 0)", methods: ["mars"], option: "newvarPenalty", parse: nonNegative },
   { flag: "--auto-linpreds <yes|no>", description: "mars: a best knot at an input's minimum enters as a linear term (default yes)", methods: ["mars"], option: "autoLinpreds", parse: yesNo },
+  { flag: "--rbf-kernel <name>", description: "rbf: tps (r² log r, default) or cubic (r³)", methods: ["rbf"], option: "kernel", parse: rbfKernel },
+  { flag: "--rbf-smoothing <gcv|x>", description: "rbf: smoothing λ, gcv (default: generalized cross-validation) or a number", methods: ["rbf"], option: "smoothing", parse: gcvOrNonNegative },
+  { flag: "--rbf-runs <n>", description: "rbf: fix λ at the sampling variance of a log sd from n runs, 1/(2(n−1)) (needs --log-response)", methods: ["rbf"], option: "runs", parse: atLeastTwo },
   { flag: "--max-extrapolation <x>", description: "delaunay: largest projection distance (normalized units) accepted outside the hull", methods: ["delaunay"], option: "maxExtrapolation", parse: nonNegative },
 ];
 

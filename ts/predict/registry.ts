@@ -5,6 +5,7 @@ import { LinearRegression } from "./lr.js";
 import { LinearShepard } from "./lsp.js";
 import { Delaunay } from "./delaunay.js";
 import { Mars } from "./mars.js";
+import { Rbf } from "./rbf.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -13,6 +14,7 @@ const factories: Record<string, Factory> = {
   lsp: (o) => new LinearShepard(o),
   delaunay: (o) => new Delaunay(o),
   mars: (o) => new Mars(o),
+  rbf: (o) => new Rbf(o),
 };
 
 export const METHOD_NAMES = Object.keys(factories);
