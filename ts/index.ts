@@ -40,3 +40,6 @@ export {
   type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
 } from "./evt/gev.js";
 export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
+export { Rbf, RBF_MAX_POINTS, type RbfOptions, type RbfState, type RbfKernel } from "./predict/rbf.js";
+export { symeig, type SymeigResult } from "./backend/kernels/symeig.js";
+export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FACTOR, type DetailedPrediction } from "./predict/estimator.js";
