@@ -9,6 +9,7 @@ import { expectCode, runConformance } from "./conformance.js";
 
 runConformance({ name: "rbf", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2 });
 runConformance({ name: "rbf cubic, fixed smoothing", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2, dims: [2, 3], options: { kernel: "cubic", smoothing: 0.001 } });
+runConformance({ name: "rbf anisotropic", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2, dims: [2], options: { anisotropic: true } });
 // λ = 0 on distinct scattered points is the exact interpolating spline.
 runConformance({ name: "rbf interpolating", create: (o) => new Rbf(o), interpolates: true, tolerance: 1e-8, minPoints: (d) => d + 2, dims: [1, 2, 4], options: { smoothing: 0 } });
 
@@ -73,6 +74,17 @@ describe("rbf", () => {
     for (const v of m.predict(X)) expect(Number.isFinite(v)).toBe(true);
   });
 
+  it("anisotropic: per-input scales chosen by GCV, never a worse GCV score than the isotropic fit", () => {
+    // y varies 8 times faster along x0 than along x1.
+    const { X, y } = scattered(80, 2, 8, (x) => Math.sin(6 * x[0]) + Math.sin(0.75 * x[1]), 0.05);
+    const iso = new Rbf().fit(X, y).smoothing;
+    const an = new Rbf({ anisotropic: true }).fit(X, y).smoothing;
+    expect(iso.scales).toEqual([1, 1]);
+    expect(an.gcv).toBeLessThanOrEqual(iso.gcv);
+    expect(an.scales[0]).toBeGreaterThanOrEqual(an.scales[1]);
+    expectCode(() => new Rbf({ anisotropic: "yes" as never }), "E_OPTION");
+  });
+
   it("runs: R fixes λ at the sampling variance of a log sd, 1/(2(R − 1))", () => {
     const { X, y } = scattered(30, 2, 7, (x) => Math.exp(f(x)));
     const m = new Rbf({ runs: 40, response: "log" }).fit(X, y);
@@ -91,7 +103,7 @@ describe("rbf", () => {
 
   it("is registered and takes its CLI flags", () => {
     expect(createPredictor("rbf")).toBeInstanceOf(Rbf);
-    expect(methodOptionsFromCli({ rbfKernel: "cubic", rbfSmoothing: "gcv" }, "rbf")).toEqual({ kernel: "cubic", smoothing: "gcv" });
+    expect(methodOptionsFromCli({ rbfKernel: "cubic", rbfSmoothing: "gcv", rbfAnisotropic: "yes" }, "rbf")).toEqual({ kernel: "cubic", smoothing: "gcv", anisotropic: true });
     expect(methodOptionsFromCli({ rbfSmoothing: "0.01", rbfRuns: undefined }, "rbf")).toEqual({ smoothing: 0.01 });
     expectCode(() => methodOptionsFromCli({ rbfKernel: "gauss" }, "rbf"), "E_USAGE");
     expectCode(() => methodOptionsFromCli({ rbfRuns: "40" }, "lsp"), "E_USAGE");

@@ -82,6 +82,7 @@ export const METHOD_FLAGS: MethodFlag[] = [
   { flag: "--rbf-kernel <name>", description: "rbf: tps (r² log r, default) or cubic (r³)", methods: ["rbf"], option: "kernel", parse: rbfKernel },
   { flag: "--rbf-smoothing <gcv|x>", description: "rbf: smoothing λ, gcv (default: generalized cross-validation) or a number", methods: ["rbf"], option: "smoothing", parse: gcvOrNonNegative },
   { flag: "--rbf-runs <n>", description: "rbf: fix λ at the sampling variance of a log sd from n runs, 1/(2(n−1)) (needs --log-response)", methods: ["rbf"], option: "runs", parse: atLeastTwo },
+  { flag: "--rbf-anisotropic <yes|no>", description: "rbf: also choose one scale per input by GCV (10-20 fits; default no)", methods: ["rbf"], option: "anisotropic", parse: yesNo },
   { flag: "--max-extrapolation <x>", description: "delaunay: largest projection distance (normalized units) accepted outside the hull", methods: ["delaunay"], option: "maxExtrapolation", parse: nonNegative },
 ];
 

@@ -29,14 +29,21 @@ export interface RbfOptions extends PredictorOptions {
   smoothing?: "gcv" | number;
   /** Runs per configuration: fixes λ = 1/(2(runs − 1)), the sampling variance of a log sd (log response only). */
   runs?: number;
+  /**
+   * Also choose one scale per input (a factor in [1/16, 16] on the normalized input, by greedy doubling/halving)
+   * by the same GCV score: an anisotropic spline. About 10 to 20 fits instead of one; default false.
+   */
+  anisotropic?: boolean;
 }
 
 export interface RbfState {
   kernel: RbfKernel;
   /** The λ used. */
   lambda: number;
-  /** GCV score at λ (NaN-free; 0 when λ was fixed). */
+  /** GCV score at λ. */
   gcv: number;
+  /** Scale of each normalized input (all 1 unless anisotropic). */
+  scales: number[];
   /** Training inputs (normalized), row-major. */
   centers: number[];
   /** Kernel weights, one per center. */
@@ -62,13 +69,15 @@ function phi(kernel: RbfKernel, r: number): number {
 export class Rbf extends Predictor<RbfState, RbfOptions> {
   readonly method = "rbf";
   private state?: RbfState;
-  private centers = new Float64Array(0);
-  private c = new Float64Array(0);
-  private a = new Float64Array(0);
+  private centers: Float64Array = new Float64Array(0);
+  private c: Float64Array = new Float64Array(0);
+  private a: Float64Array = new Float64Array(0);
 
   constructor(options: RbfOptions = {}) {
     super(options);
-    const { kernel, smoothing, runs } = options;
+    const { kernel, smoothing, runs, anisotropic } = options;
+    if (anisotropic !== undefined && typeof anisotropic !== "boolean")
+      throw new VarmapError("E_OPTION", `rbf: anisotropic must be true or false, got ${String(anisotropic)}`, { remedy: "use anisotropic: true" });
     if (kernel !== undefined && kernel !== "tps" && kernel !== "cubic")
       throw new VarmapError("E_OPTION", `rbf: kernel must be tps or cubic, got ${String(kernel)}`, { remedy: "use kernel: \"tps\"" });
     if (smoothing !== undefined && smoothing !== "gcv" && !(typeof smoothing === "number" && Number.isFinite(smoothing) && smoothing >= 0))
@@ -92,7 +101,34 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
   }
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
-    const n = X.rows, d = X.cols;
+    const d = X.cols;
+    let scales = new Array<number>(d).fill(1);
+    let best = this.solve(X, y, scales);
+    if (this.options.anisotropic) {
+      // Greedy: per input, halve or double its scale while the GCV score improves (two passes over the inputs).
+      for (let pass = 0; pass < 2; pass++)
+        for (let j = 0; j < d; j++)
+          for (const f of [0.5, 2]) {
+            for (;;) {
+              const trial = scales.slice();
+              trial[j] *= f;
+              if (trial[j] < 1 / 16 || trial[j] > 16) break;
+              const fit = this.solve(X, y, trial);
+              if (!(fit.gcv < best.gcv)) break;
+              (best = fit), (scales = trial);
+            }
+          }
+    }
+    this.centers = best.centers;
+    this.c = best.c;
+    this.a = best.a;
+    this.state = { kernel: this.kernelName, lambda: best.lambda, gcv: best.gcv, scales, centers: [], c: [], a: [], notes: best.notes };
+  }
+
+  /** One fit on the inputs multiplied column-wise by `scales`. */
+  private solve(X0: Matrix, y: Float64Array, scales: number[]): { centers: Float64Array; c: Float64Array; a: Float64Array; lambda: number; gcv: number; notes: string[] } {
+    const n = X0.rows, d = X0.cols;
+    const X: Matrix = scales.every((v) => v === 1) ? X0 : { ...X0, data: X0.data.map((v, i) => v * scales[i % d]) };
     if (n > RBF_MAX_POINTS)
       throw new VarmapError("E_TOO_MANY_POINTS", `rbf: the exact solve takes at most ${RBF_MAX_POINTS} training points, got ${n}`, {
         remedy: "use another method (mars, lsp, delaunay) for larger maps, or subsample",
@@ -197,6 +233,13 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
         notes.push(`smoothing raised from ${requested} to ${floor}: the system is ill-conditioned (near-duplicate inputs)`);
         lambda = floor;
       }
+      let rss = 0, tr = 0;
+      for (let i = 0; i < m; i++) {
+        const f = lambda / (mu[i] + lambda);
+        rss += (f * z[i]) ** 2;
+        tr += f;
+      }
+      gcv = tr > 0 ? (n * rss) / (tr * tr) : 0;
     }
 
     // c = Q [0; Uᵀ diag(1/(μ + λ)) z]; the tail from R a = (Qᵀ (y − K c − λ c))[:q].
@@ -235,14 +278,13 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     if (!c.every(Number.isFinite) || !a.every(Number.isFinite))
       throw new VarmapError("E_RBF_ILL_CONDITIONED", "rbf: the spline coefficients are not finite", { remedy: "check the inputs for extreme values, or give a larger --rbf-smoothing" });
 
-    this.centers = Float64Array.from(X.data);
-    this.c = c;
-    this.a = a;
-    this.state = { kernel, lambda, gcv, centers: [], c: [], a: [], notes };
+    return { centers: Float64Array.from(X.data), c, a, lambda, gcv, notes };
   }
 
-  protected predictScaled(Xq: Matrix): Float64Array {
-    const d = Xq.cols, n = this.c.length, kernel = this.kernelName;
+  protected predictScaled(Xq0: Matrix): Float64Array {
+    const d = Xq0.cols, n = this.c.length, kernel = this.kernelName;
+    const scales = this.state!.scales;
+    const Xq: Matrix = scales.every((v) => v === 1) ? Xq0 : { ...Xq0, data: Xq0.data.map((v, i) => v * scales[i % d]) };
     const out = new Float64Array(Xq.rows);
     for (let r = 0; r < Xq.rows; r++) {
       let s = this.a[0];
@@ -261,18 +303,18 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
   }
 
   /** λ used, its GCV score and the notes of the fit. */
-  get smoothing(): { lambda: number; gcv: number; notes: string[] } {
+  get smoothing(): { lambda: number; gcv: number; scales: number[]; notes: string[] } {
     if (!this.state) throw new VarmapError("E_NOT_FITTED", "this rbf model has not been fitted", { remedy: "call fit(X, y) first" });
-    return { lambda: this.state.lambda, gcv: this.state.gcv, notes: [...this.state.notes] };
+    return { lambda: this.state.lambda, gcv: this.state.gcv, scales: [...this.state.scales], notes: [...this.state.notes] };
   }
 
   protected stateJSON(): RbfState {
     const s = this.state!;
-    return { kernel: s.kernel, lambda: s.lambda, gcv: s.gcv, centers: Array.from(this.centers), c: Array.from(this.c), a: Array.from(this.a), notes: [...s.notes] };
+    return { kernel: s.kernel, lambda: s.lambda, gcv: s.gcv, scales: [...s.scales], centers: Array.from(this.centers), c: Array.from(this.c), a: Array.from(this.a), notes: [...s.notes] };
   }
 
   protected loadState(state: RbfState): void {
-    this.state = { ...state, notes: [...state.notes] };
+    this.state = { ...state, scales: [...state.scales], notes: [...state.notes] };
     this.centers = Float64Array.from(state.centers);
     this.c = Float64Array.from(state.c);
     this.a = Float64Array.from(state.a);
