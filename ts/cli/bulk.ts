@@ -162,7 +162,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 
 export function registerCvOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .option("--methods <list>", "predictors, comma-separated: lr, lsp, delaunay, mars (mean = constant baseline); default lr,lsp")
+    .option("--methods <list>", "predictors, comma-separated: lr, lsp, delaunay, mars, rbf (mean = constant baseline); default lr,lsp")
     .option("--method <name>", "one predictor (the same as --methods with one name)")
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
