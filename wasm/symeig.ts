@@ -149,7 +149,7 @@ function tql2(W: usize, n: i32, d: usize, e: usize): i32 {
 // std::hypot's scaling, so overflow cannot occur for large arguments.
 function hypot(a: f64, b: f64): f64 {
   const x = Math.abs(a), y = Math.abs(b);
-  const big = Math.max(x, y), small = Math.min(x, y);
+  const big = x > y ? x : y, small = x > y ? y : x;
   if (big == 0.0 || !isFinite<f64>(big)) return big;
   const q = small / big;
   return big * Math.sqrt(1.0 + q * q);

@@ -8,6 +8,16 @@ namespace varmap {
 
 namespace {
 
+// The same formula as wasm/symeig.ts's hypot (std::hypot rounds differently), so both backends agree to the bit
+// on the rotations.
+double hypot2(double a, double b) {
+  const double x = std::fabs(a), y = std::fabs(b);
+  const double big = x > y ? x : y, small = x > y ? y : x;
+  if (big == 0.0 || !std::isfinite(big)) return big;
+  const double q = small / big;
+  return big * std::sqrt(1.0 + q * q);
+}
+
 // Householder tridiagonalization (tred2). V: m x m row-major, on entry the matrix, on exit the orthogonal
 // transformation; d: diagonal, e: subdiagonal (e[0] = 0).
 void tred2(double* V, int n, double* d, double* e) {
@@ -101,7 +111,7 @@ int tql2(double* W, int n, double* d, double* e) {
         if (++iter > 30 * n + 30) return SYMEIG_NO_CONVERGENCE;
         double g = d[l];
         double p = (d[l + 1] - g) / (2.0 * e[l]);
-        double r = std::hypot(p, 1.0);
+        double r = hypot2(p, 1.0);
         if (p < 0) r = -r;
         d[l] = e[l] / (p + r);
         d[l + 1] = e[l] * (p + r);
@@ -118,7 +128,7 @@ int tql2(double* W, int n, double* d, double* e) {
           s2 = s;
           g = c * e[i];
           h = c * p;
-          r = std::hypot(p, e[i]);
+          r = hypot2(p, e[i]);
           e[i + 1] = s * r;
           s = e[i] / r;
           c = p / r;

@@ -102,6 +102,12 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
     const d = X.cols;
+    // Responses are fitted divided by a power of 2 near their magnitude (exact): GCV sums of squares of responses
+    // near 1e-300 or 1e300 would under- or overflow.
+    let ymax = 0;
+    for (const v of y) ymax = Math.max(ymax, Math.abs(v));
+    const yScale = ymax > 0 ? 2 ** -Math.round(Math.log2(ymax)) : 1;
+    if (yScale !== 1) y = y.map((v) => v * yScale);
     let scales = new Array<number>(d).fill(1);
     let best = this.solve(X, y, scales);
     if (this.options.anisotropic) {
@@ -120,8 +126,10 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
           }
     }
     this.centers = best.centers;
-    this.c = best.c;
-    this.a = best.a;
+    this.c = yScale === 1 ? best.c : best.c.map((v) => v / yScale);
+    this.a = yScale === 1 ? best.a : best.a.map((v) => v / yScale);
+    // The GCV score is reported on the response's own scale (λ is scale-free: the fit is linear in y).
+    best.gcv /= yScale * yScale;
     this.state = { kernel: this.kernelName, lambda: best.lambda, gcv: best.gcv, scales, centers: [], c: [], a: [], notes: best.notes };
   }
 
