@@ -89,3 +89,6 @@ export { predictCurves, type CurveMode } from "./convergence/predict.js";
 export { ERROR_CATALOGUE, errorCode, type ErrorCodeEntry } from "./errors/catalogue.js";
 export { PREDICTORS, type PredictorEntry } from "./predict/registry.js";
 export { MeanBaseline } from "./predict/mean.js";
+export { Rbf, RBF_MAX_POINTS, type RbfOptions, type RbfState, type RbfKernel } from "./predict/rbf.js";
+export { symeig, type SymeigResult } from "./backend/kernels/symeig.js";
+export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FACTOR, type DetailedPrediction } from "./predict/estimator.js";

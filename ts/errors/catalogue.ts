@@ -111,6 +111,9 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
   e("usage", "E_PLOT_JOIN", "two tables of a plot do not share the keys that join them", "give tables written from the same data"),
   e("usage", "E_PLOT_CELLS", "the heatmap's axes do not identify single cells", "choose axes (and fixed values) that leave one value per cell"),
   e("jobs and outputs", "E_REPORT_DIR", "the directory is not an output directory of refit, cv or demo", "pass the --out directory of varmap refit, cv or demo"),
+  e("kernels", "E_SYMEIG_NO_CONVERGENCE", "the symmetric eigendecomposition did not converge", "please report this with the input that triggers it"),
+  e("models and predictions", "E_TOO_MANY_POINTS", "the method's dense solve is limited in size and the map has more training points", "use lsp, delaunay or mars on maps this large, or subsample"),
+  e("models and predictions", "E_RBF_ILL_CONDITIONED", "the spline's linear system is singular or not finite even with smoothing", "remove duplicate configurations or rescale the inputs; or use another method"),
 ];
 
 const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));

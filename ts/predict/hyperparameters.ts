@@ -48,3 +48,18 @@ export function yesNo(v: string, flag: string): boolean {
   if (["no", "false", "0"].includes(s)) return false;
   throw new VarmapError("E_USAGE", `${flag} ${v} is neither yes nor no`, { remedy: `e.g. ${flag} no` });
 }
+
+export function rbfKernel(v: string, flag: string): string {
+  if (v === "tps" || v === "cubic") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither tps nor cubic`, { remedy: `e.g. ${flag} tps` });
+}
+
+export function gcvOrNonNegative(v: string, flag: string): "gcv" | number {
+  return v === "gcv" ? "gcv" : nonNegative(v, flag);
+}
+
+export function atLeastTwo(v: string, flag: string): number {
+  const n = positiveInt(v, flag);
+  if (n < 2) throw new VarmapError("E_USAGE", `${flag} ${v} is below 2`, { remedy: `e.g. ${flag} 40` });
+  return n;
+}

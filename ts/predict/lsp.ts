@@ -5,7 +5,7 @@ import { VarmapError, isVarmapError } from "../errors.js";
 import { checkStatus } from "../backend/status.js";
 import { getBackend } from "../backend/index.js";
 import { LSP_STATUS, LspStatus, LspWeightCode, lspEval, lspFitRaw, lspNeighborTable, lspSubsets, lspWeights, type LspNeighborTable } from "../backend/kernels/lsp.js";
-import { Predictor, checkMatrix, type PredictorOptions } from "./estimator.js";
+import { Predictor, checkMatrix, clampLogPredictions, logRangeOf, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
 
@@ -165,7 +165,11 @@ export class LinearShepardSubsets {
         if (!isVarmapError(e)) throw e; // e.g. out of memory: every split by the ordinary path
       }
       results.forEach((r, b) => {
-        if (r.status === 0) out[batch[b]] = fromModelScale(Float64Array.from(r.values), this.options.response ?? "linear");
+        if (r.status !== 0) return;
+        const values = Float64Array.from(r.values);
+        // The same safe log range as Predictor.predict (the shared table bypasses it).
+        if (this.options.response === "log") clampLogPredictions(values, logRangeOf(Float64Array.from(splits[batch[b]].train, (t) => this.fModel![t])));
+        out[batch[b]] = fromModelScale(values, this.options.response ?? "linear");
       });
     }
     return splits.map((s, i) => out[i] ?? this.predictOne(s));

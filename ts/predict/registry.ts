@@ -3,12 +3,13 @@
 // the cv/refit method lists and the conformance and parity suites all iterate this list.
 import { VarmapError } from "../errors.js";
 import type { ModelJSON, Predictor, PredictorOptions } from "./estimator.js";
-import { anyInt, atLeastMinusOne, nonNegative, nonNegativeInt, positiveInt, yesNo, type HyperparameterFlag } from "./hyperparameters.js";
+import { anyInt, atLeastMinusOne, atLeastTwo, gcvOrNonNegative, nonNegative, nonNegativeInt, positiveInt, rbfKernel, yesNo, type HyperparameterFlag } from "./hyperparameters.js";
 import { LinearRegression } from "./lr.js";
 import { LinearShepard } from "./lsp.js";
 import { Delaunay } from "./delaunay.js";
 import { Mars } from "./mars.js";
 import { MeanBaseline } from "./mean.js";
+import { Rbf } from "./rbf.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -21,6 +22,8 @@ export interface PredictorEntry {
   flags: readonly HyperparameterFlag[];
   /** The constant baseline: a reference in cv tables, not a model worth fitting by default (demo leaves it out). */
   baseline?: boolean;
+  /** Left out of the demo's refit and cv (a dense O(n³) solve per fit would make the one-minute demo several minutes). */
+  notInDemo?: boolean;
 }
 
 export const PREDICTORS: readonly PredictorEntry[] = [
@@ -49,12 +52,26 @@ export const PREDICTORS: readonly PredictorEntry[] = [
       { flag: "--auto-linpreds <yes|no>", description: "a best knot at an input's minimum enters as a linear term (default yes)", option: "autoLinpreds", parse: yesNo },
     ],
   },
+  {
+    name: "rbf",
+    description: "thin-plate (or cubic) spline with a linear tail, smoothing chosen by GCV",
+    create: (o) => new Rbf(o),
+    notInDemo: true,
+    flags: [
+      { flag: "--rbf-kernel <name>", description: "tps (r² log r, default) or cubic (r³)", option: "kernel", parse: rbfKernel },
+      { flag: "--rbf-smoothing <gcv|x>", description: "smoothing λ, gcv (default: generalized cross-validation) or a number", option: "smoothing", parse: gcvOrNonNegative },
+      { flag: "--rbf-runs <n>", description: "fix λ at the sampling variance of a log sd from n runs, 1/(2(n−1)) (needs --log-response)", option: "runs", parse: atLeastTwo },
+      { flag: "--rbf-anisotropic <yes|no>", description: "also choose one scale per input by GCV (10-20 fits; default no)", option: "anisotropic", parse: yesNo },
+    ],
+  },
   { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },
 ];
 
 export const METHOD_NAMES = PREDICTORS.map((p) => p.name);
 /** The predictors that model the data (every method but the baselines): the default wherever "every predictor" is meant. */
 export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
+/** The predictors the demo fits and cross-validates. */
+export const DEMO_NAMES = PREDICTORS.filter((p) => !p.baseline && !p.notInDemo).map((p) => p.name);
 
 /** "lr, lsp, delaunay, mars (mean = the constant baseline)": the method list for help texts. */
 export function describeMethods(): string {

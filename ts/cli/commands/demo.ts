@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { isVarmapError } from "../../errors.js";
 import { writeSynth } from "../../data/synth.js";
 import { parseIntegerSeed } from "../../data/option-values.js";
-import { MODEL_NAMES, PREDICTORS, createPredictor } from "../../predict/registry.js";
+import { DEMO_NAMES, PREDICTORS, createPredictor } from "../../predict/registry.js";
 import { fromRows } from "../../predict/matrix.js";
 import { cvAction, refitAction } from "../bulk.js";
 
@@ -23,7 +23,7 @@ export function availableMethods(): string[] {
     [0.45, 0.65], [0.65, 0.45], [0.35, 0.25], [0.75, 0.75],
   ]);
   const y = Array.from({ length: X.rows }, (_, i) => 1 + X.data[2 * i] + 2 * X.data[2 * i + 1] * X.data[2 * i]);
-  return MODEL_NAMES.filter((m) => {
+  return DEMO_NAMES.filter((m) => {
     try {
       createPredictor(m).fit(X, y).predict(X);
       return true;

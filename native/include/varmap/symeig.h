@@ -1,0 +1,25 @@
+// Symmetric eigendecomposition A = U diag(w) U^T of one dense m x m matrix: the dense solve of the rbf
+// predictor (one decomposition serves the smoothing spline at every smoothing parameter of its GCV grid).
+//
+// Method: Householder reduction to tridiagonal form with accumulated transformations, then the implicit QL
+// algorithm with Wilkinson-like shifts (EISPACK tred2/tql2, as in the public-domain JAMA formulation). Backward
+// stable: the computed eigenpairs are exact for a matrix within O(eps ||A||) of A, whatever its conditioning.
+// The eigenvalues are returned unsorted; eigenvector i is row i of the output (so U^T v is m dot products of
+// contiguous rows).
+//
+// Status codes (besides status.h's generic ones):
+//   10 SYMEIG_NO_CONVERGENCE: an eigenvalue needed more than 30 m QL iterations (not observed; guards the loop).
+#pragma once
+#include <cstdint>
+
+#include "varmap/status.h"
+
+namespace varmap {
+
+enum SymeigStatus : int { SYMEIG_NO_CONVERGENCE = 10 };
+
+// A: m x m row-major, symmetric (only its values are read, the lower triangle wins where they differ); on
+// return row i holds the unit eigenvector of eigenvalue w[i]. work: 2 m doubles.
+int symeig(double* A, int32_t m, double* w, double* work);
+
+}  // namespace varmap

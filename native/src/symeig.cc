@@ -1,0 +1,179 @@
+#include "varmap/symeig.h"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace varmap {
+
+namespace {
+
+// The same formula as wasm/symeig.ts's hypot (std::hypot rounds differently), so both backends agree to the bit
+// on the rotations.
+double hypot2(double a, double b) {
+  const double x = std::fabs(a), y = std::fabs(b);
+  const double big = x > y ? x : y, small = x > y ? y : x;
+  if (big == 0.0 || !std::isfinite(big)) return big;
+  const double q = small / big;
+  return big * std::sqrt(1.0 + q * q);
+}
+
+// Householder tridiagonalization (tred2). V: m x m row-major, on entry the matrix, on exit the orthogonal
+// transformation; d: diagonal, e: subdiagonal (e[0] = 0).
+void tred2(double* V, int n, double* d, double* e) {
+  auto at = [&](int i, int j) -> double& { return V[size_t(i) * n + j]; };
+  for (int j = 0; j < n; ++j) d[j] = at(n - 1, j);
+  for (int i = n - 1; i > 0; --i) {
+    double scale = 0.0, h = 0.0;
+    for (int k = 0; k < i; ++k) scale += std::fabs(d[k]);
+    if (scale == 0.0) {
+      e[i] = d[i - 1];
+      for (int j = 0; j < i; ++j) {
+        d[j] = at(i - 1, j);
+        at(i, j) = 0.0;
+        at(j, i) = 0.0;
+      }
+    } else {
+      for (int k = 0; k < i; ++k) {
+        d[k] /= scale;
+        h += d[k] * d[k];
+      }
+      double f = d[i - 1];
+      double g = std::sqrt(h);
+      if (f > 0) g = -g;
+      e[i] = scale * g;
+      h -= f * g;
+      d[i - 1] = f - g;
+      for (int j = 0; j < i; ++j) e[j] = 0.0;
+      for (int j = 0; j < i; ++j) {
+        f = d[j];
+        at(j, i) = f;
+        g = e[j] + at(j, j) * f;
+        for (int k = j + 1; k <= i - 1; ++k) {
+          g += at(k, j) * d[k];
+          e[k] += at(k, j) * f;
+        }
+        e[j] = g;
+      }
+      f = 0.0;
+      for (int j = 0; j < i; ++j) {
+        e[j] /= h;
+        f += e[j] * d[j];
+      }
+      const double hh = f / (h + h);
+      for (int j = 0; j < i; ++j) e[j] -= hh * d[j];
+      for (int j = 0; j < i; ++j) {
+        f = d[j];
+        g = e[j];
+        for (int k = j; k <= i - 1; ++k) at(k, j) -= (f * e[k] + g * d[k]);
+        d[j] = at(i - 1, j);
+        at(i, j) = 0.0;
+      }
+    }
+    d[i] = h;
+  }
+  for (int i = 0; i < n - 1; ++i) {
+    at(n - 1, i) = at(i, i);
+    at(i, i) = 1.0;
+    const double h = d[i + 1];
+    if (h != 0.0) {
+      for (int k = 0; k <= i; ++k) d[k] = at(k, i + 1) / h;
+      for (int j = 0; j <= i; ++j) {
+        double g = 0.0;
+        for (int k = 0; k <= i; ++k) g += at(k, i + 1) * at(k, j);
+        for (int k = 0; k <= i; ++k) at(k, j) -= g * d[k];
+      }
+    }
+    for (int k = 0; k <= i; ++k) at(k, i + 1) = 0.0;
+  }
+  for (int j = 0; j < n; ++j) {
+    d[j] = at(n - 1, j);
+    at(n - 1, j) = 0.0;
+  }
+  at(n - 1, n - 1) = 1.0;
+  e[0] = 0.0;
+}
+
+// Implicit QL on the tridiagonal (d, e). W: the transformation transposed (row i = column i of tred2's V), so the
+// rotations touch two contiguous rows.
+int tql2(double* W, int n, double* d, double* e) {
+  for (int i = 1; i < n; ++i) e[i - 1] = e[i];
+  e[n - 1] = 0.0;
+  double f = 0.0, tst1 = 0.0;
+  const double eps = 2.220446049250313e-16;
+  for (int l = 0; l < n; ++l) {
+    tst1 = std::fmax(tst1, std::fabs(d[l]) + std::fabs(e[l]));
+    int m = l;
+    while (m < n - 1 && !(std::fabs(e[m]) <= eps * tst1)) ++m;
+    if (m > l) {
+      int iter = 0;
+      do {
+        if (++iter > 30 * n + 30) return SYMEIG_NO_CONVERGENCE;
+        double g = d[l];
+        double p = (d[l + 1] - g) / (2.0 * e[l]);
+        double r = hypot2(p, 1.0);
+        if (p < 0) r = -r;
+        d[l] = e[l] / (p + r);
+        d[l + 1] = e[l] * (p + r);
+        const double dl1 = d[l + 1];
+        double h = g - d[l];
+        for (int i = l + 2; i < n; ++i) d[i] -= h;
+        f += h;
+        p = d[m];
+        double c = 1.0, c2 = c, c3 = c, s = 0.0, s2 = 0.0;
+        const double el1 = e[l + 1];
+        for (int i = m - 1; i >= l; --i) {
+          c3 = c2;
+          c2 = c;
+          s2 = s;
+          g = c * e[i];
+          h = c * p;
+          r = hypot2(p, e[i]);
+          e[i + 1] = s * r;
+          s = e[i] / r;
+          c = p / r;
+          p = c * d[i] - s * g;
+          d[i + 1] = h + s * (c * g + s * d[i]);
+          double* wi = W + size_t(i) * n;
+          double* wj = W + size_t(i + 1) * n;
+          for (int k = 0; k < n; ++k) {
+            h = wj[k];
+            wj[k] = s * wi[k] + c * h;
+            wi[k] = c * wi[k] - s * h;
+          }
+        }
+        p = -s * s2 * c3 * el1 * e[l] / dl1;
+        e[l] = s * p;
+        d[l] = c * p;
+      } while (std::fabs(e[l]) > eps * tst1);
+    }
+    d[l] += f;
+    e[l] = 0.0;
+  }
+  return OK;
+}
+
+}  // namespace
+
+int symeig(double* A, int32_t m, double* w, double* work) {
+  if (m < 0) return BAD_ARGUMENT;
+  if (m == 0) return OK;
+  if (!all_finite(A, size_t(m) * m)) return NONFINITE;
+  // The lower triangle is authoritative: symmetrize so tred2 sees an exactly symmetric matrix.
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < i; ++j) A[size_t(j) * m + i] = A[size_t(i) * m + j];
+  double* e = work;
+  tred2(A, m, w, e);
+  // Transpose in place: rows become the columns tql2 rotates.
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < i; ++j) {
+      const double t = A[size_t(i) * m + j];
+      A[size_t(i) * m + j] = A[size_t(j) * m + i];
+      A[size_t(j) * m + i] = t;
+    }
+  const int st = tql2(A, m, w, e);
+  if (st != OK) return st;
+  return all_finite(w, size_t(m)) ? OK : INTERNAL;
+}
+
+}  // namespace varmap

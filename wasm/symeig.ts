@@ -1,0 +1,179 @@
+// Symmetric eigendecomposition (mirror of native/src/symeig.cc): Householder tridiagonalization, implicit QL.
+import { OK, BAD_ARGUMENT, NONFINITE, NO_MEMORY, INTERNAL, allFinite } from "./lib/status";
+export { alloc, free } from "./lib/memory";
+
+const SYMEIG_NO_CONVERGENCE: i32 = 10;
+const EPS: f64 = 2.220446049250313e-16;
+
+// @ts-ignore: decorator
+@inline function ld(p: usize, i: usize): f64 { return load<f64>(p + (i << 3)); }
+// @ts-ignore: decorator
+@inline function st(p: usize, i: usize, v: f64): void { store<f64>(p + (i << 3), v); }
+
+function tred2(V: usize, n: i32, d: usize, e: usize): void {
+  const N = <usize>n;
+  for (let j: usize = 0; j < N; ++j) st(d, j, ld(V, (N - 1) * N + j));
+  for (let ii = n - 1; ii > 0; --ii) {
+    const i = <usize>ii;
+    let scale = 0.0, h = 0.0;
+    for (let k: usize = 0; k < i; ++k) scale += Math.abs(ld(d, k));
+    if (scale == 0.0) {
+      st(e, i, ld(d, i - 1));
+      for (let j: usize = 0; j < i; ++j) {
+        st(d, j, ld(V, (i - 1) * N + j));
+        st(V, i * N + j, 0.0);
+        st(V, j * N + i, 0.0);
+      }
+    } else {
+      for (let k: usize = 0; k < i; ++k) {
+        const v = ld(d, k) / scale;
+        st(d, k, v);
+        h += v * v;
+      }
+      let f = ld(d, i - 1);
+      let g = Math.sqrt(h);
+      if (f > 0) g = -g;
+      st(e, i, scale * g);
+      h -= f * g;
+      st(d, i - 1, f - g);
+      for (let j: usize = 0; j < i; ++j) st(e, j, 0.0);
+      for (let j: usize = 0; j < i; ++j) {
+        f = ld(d, j);
+        st(V, j * N + i, f);
+        g = ld(e, j) + ld(V, j * N + j) * f;
+        for (let k = j + 1; k + 1 <= i; ++k) {
+          g += ld(V, k * N + j) * ld(d, k);
+          st(e, k, ld(e, k) + ld(V, k * N + j) * f);
+        }
+        st(e, j, g);
+      }
+      f = 0.0;
+      for (let j: usize = 0; j < i; ++j) {
+        st(e, j, ld(e, j) / h);
+        f += ld(e, j) * ld(d, j);
+      }
+      const hh = f / (h + h);
+      for (let j: usize = 0; j < i; ++j) st(e, j, ld(e, j) - hh * ld(d, j));
+      for (let j: usize = 0; j < i; ++j) {
+        f = ld(d, j);
+        g = ld(e, j);
+        for (let k = j; k + 1 <= i; ++k) st(V, k * N + j, ld(V, k * N + j) - (f * ld(e, k) + g * ld(d, k)));
+        st(d, j, ld(V, (i - 1) * N + j));
+        st(V, i * N + j, 0.0);
+      }
+    }
+    st(d, i, h);
+  }
+  for (let i: usize = 0; i + 1 < N; ++i) {
+    st(V, (N - 1) * N + i, ld(V, i * N + i));
+    st(V, i * N + i, 1.0);
+    const h = ld(d, i + 1);
+    if (h != 0.0) {
+      for (let k: usize = 0; k <= i; ++k) st(d, k, ld(V, k * N + i + 1) / h);
+      for (let j: usize = 0; j <= i; ++j) {
+        let g = 0.0;
+        for (let k: usize = 0; k <= i; ++k) g += ld(V, k * N + i + 1) * ld(V, k * N + j);
+        for (let k: usize = 0; k <= i; ++k) st(V, k * N + j, ld(V, k * N + j) - g * ld(d, k));
+      }
+    }
+    for (let k: usize = 0; k <= i; ++k) st(V, k * N + i + 1, 0.0);
+  }
+  for (let j: usize = 0; j < N; ++j) {
+    st(d, j, ld(V, (N - 1) * N + j));
+    st(V, (N - 1) * N + j, 0.0);
+  }
+  st(V, (N - 1) * N + N - 1, 1.0);
+  st(e, 0, 0.0);
+}
+
+function tql2(W: usize, n: i32, d: usize, e: usize): i32 {
+  const N = <usize>n;
+  for (let i: usize = 1; i < N; ++i) st(e, i - 1, ld(e, i));
+  st(e, N - 1, 0.0);
+  let f = 0.0, tst1 = 0.0;
+  for (let li = 0; li < n; ++li) {
+    const l = <usize>li;
+    tst1 = Math.max(tst1, Math.abs(ld(d, l)) + Math.abs(ld(e, l)));
+    let mi = li;
+    while (mi < n - 1 && !(Math.abs(ld(e, <usize>mi)) <= EPS * tst1)) ++mi;
+    if (mi > li) {
+      let iter = 0;
+      do {
+        if (++iter > 30 * n + 30) return SYMEIG_NO_CONVERGENCE;
+        let g = ld(d, l);
+        let p = (ld(d, l + 1) - g) / (2.0 * ld(e, l));
+        let r = hypot(p, 1.0);
+        if (p < 0) r = -r;
+        st(d, l, ld(e, l) / (p + r));
+        st(d, l + 1, ld(e, l) * (p + r));
+        const dl1 = ld(d, l + 1);
+        let h = g - ld(d, l);
+        for (let i = l + 2; i < N; ++i) st(d, i, ld(d, i) - h);
+        f += h;
+        p = ld(d, <usize>mi);
+        let c = 1.0, c2 = c, c3 = c, s = 0.0, s2 = 0.0;
+        const el1 = ld(e, l + 1);
+        for (let ii = mi - 1; ii >= li; --ii) {
+          const i = <usize>ii;
+          c3 = c2;
+          c2 = c;
+          s2 = s;
+          g = c * ld(e, i);
+          h = c * p;
+          r = hypot(p, ld(e, i));
+          st(e, i + 1, s * r);
+          s = ld(e, i) / r;
+          c = p / r;
+          p = c * ld(d, i) - s * g;
+          st(d, i + 1, h + s * (c * g + s * ld(d, i)));
+          const wi = W + ((i * N) << 3);
+          const wj = W + (((i + 1) * N) << 3);
+          for (let k: usize = 0; k < N; ++k) {
+            const hk = ld(wj, k);
+            const wik = ld(wi, k);
+            st(wj, k, s * wik + c * hk);
+            st(wi, k, c * wik - s * hk);
+          }
+        }
+        p = -s * s2 * c3 * el1 * ld(e, l) / dl1;
+        st(e, l, s * p);
+        st(d, l, c * p);
+      } while (Math.abs(ld(e, l)) > EPS * tst1);
+    }
+    st(d, l, ld(d, l) + f);
+    st(e, l, 0.0);
+  }
+  return OK;
+}
+
+// std::hypot's scaling, so overflow cannot occur for large arguments.
+function hypot(a: f64, b: f64): f64 {
+  const x = Math.abs(a), y = Math.abs(b);
+  const big = x > y ? x : y, small = x > y ? y : x;
+  if (big == 0.0 || !isFinite<f64>(big)) return big;
+  const q = small / big;
+  return big * Math.sqrt(1.0 + q * q);
+}
+
+// A: m x m row-major symmetric (lower triangle wins); on return row i is the eigenvector of w[i].
+export function symeig(A: usize, m: i32, w: usize): i32 {
+  if (m < 0) return BAD_ARGUMENT;
+  if (m == 0) return OK;
+  const M = <usize>m;
+  if (!allFinite(A, M * M)) return NONFINITE;
+  for (let i: usize = 0; i < M; ++i)
+    for (let j: usize = 0; j < i; ++j) st(A, j * M + i, ld(A, i * M + j));
+  const e = heap.alloc((2 * M + 1) << 3);
+  if (!e) return NO_MEMORY;
+  tred2(A, m, w, e);
+  for (let i: usize = 0; i < M; ++i)
+    for (let j: usize = 0; j < i; ++j) {
+      const t = ld(A, i * M + j);
+      st(A, i * M + j, ld(A, j * M + i));
+      st(A, j * M + i, t);
+    }
+  const s = tql2(A, m, w, e);
+  heap.free(e);
+  if (s != OK) return s;
+  return allFinite(w, M) ? OK : INTERNAL;
+}
