@@ -34,9 +34,20 @@ function timed(fn: () => void): { wall: number; cpu: number } {
   return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
-console.log(`backend ${backend.name}, repeats ${repeats}, load average at start ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `backend ${backend.name}, repeats ${repeats}, load average at start ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);
 if (only !== "moana")
-  for (const [d, n] of [[4, 1000], [4, 10000], [8, 1000], [8, 10000], [20, 1000], [20, 10000]]) {
+  for (const [d, n] of [
+    [4, 1000],
+    [4, 10000],
+    [8, 1000],
+    [8, 10000],
+    [20, 1000],
+    [20, 10000],
+  ]) {
     if (quick && d * n > 80000) continue;
     const p = syntheticProblem(d, n);
     const nq = p.Q.length / d;
@@ -44,7 +55,9 @@ if (only !== "moana")
     const wall = median(runs.map((r) => r.wall)) / nq;
     const cpu = median(runs.map((r) => r.cpu)) / nq;
     const anchor = ANCHOR_MS[`${d},${n}`];
-    console.log(`synthetic d=${d} n=${n} (${p.source}, ${nq} queries): ${wall.toFixed(3)} ms/query wall, ${cpu.toFixed(3)} ms/query cpu; DelaunaySparse ${anchor} ms -> ${(anchor / cpu).toFixed(2)}x (cpu), ${(anchor / wall).toFixed(2)}x (wall)`);
+    console.log(
+      `synthetic d=${d} n=${n} (${p.source}, ${nq} queries): ${wall.toFixed(3)} ms/query wall, ${cpu.toFixed(3)} ms/query cpu; DelaunaySparse ${anchor} ms -> ${(anchor / cpu).toFixed(2)}x (cpu), ${(anchor / wall).toFixed(2)}x (wall)`,
+    );
   }
 const m = only === "synthetic" ? undefined : moanaSplits();
 if (m) {
@@ -58,6 +71,12 @@ if (m) {
   const runs = Array.from({ length: repeats }, () => timed(pass));
   const wall = median(runs.map((r) => r.wall)) / 1000;
   const cpu = median(runs.map((r) => r.cpu)) / 1000;
-  console.log(`MOANA 180-split pass (fit + predict per split): ${wall.toFixed(3)} s wall, ${cpu.toFixed(3)} s cpu; DelaunaySparse ${ANCHOR_CV_S} s -> ${(ANCHOR_CV_S / cpu).toFixed(1)}x (cpu), ${(ANCHOR_CV_S / wall).toFixed(1)}x (wall); target <= 1.04 s`);
+  console.log(
+    `MOANA 180-split pass (fit + predict per split): ${wall.toFixed(3)} s wall, ${cpu.toFixed(3)} s cpu; DelaunaySparse ${ANCHOR_CV_S} s -> ${(ANCHOR_CV_S / cpu).toFixed(1)}x (cpu), ${(ANCHOR_CV_S / wall).toFixed(1)}x (wall); target <= 1.04 s`,
+  );
 } else if (only !== "synthetic") console.log("MOANA pass skipped: ../shared/golden not found (set VARMAP_SHARED)");
-console.log(`load average at end ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load average at end ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);

@@ -50,9 +50,25 @@ const dists = flag("dists", "quantile,cdf,locscale,normal");
 const weights = flag("weights", "delaunay");
 const out = join(work, `distcv-${mode}`);
 rmSync(out, { recursive: true, force: true });
-const common = ["--preset", "moana", "--target", "distribution", "--dists", dists, "--weights", weights, "--workers", workers, "--out", out, "--quiet", "--json"];
+const common = [
+  "--preset",
+  "moana",
+  "--target",
+  "distribution",
+  "--dists",
+  dists,
+  "--weights",
+  weights,
+  "--workers",
+  workers,
+  "--out",
+  out,
+  "--quiet",
+  "--json",
+];
 let args: string[];
-if (mode === "fread") args = ["cv", join(sharedDir(), "data", "moana-cfq-noop-fread.csv"), ...common, "--splits", join(sharedDir(), "golden", "moana-splits.json")];
+if (mode === "fread")
+  args = ["cv", join(sharedDir(), "data", "moana-cfq-noop-fread.csv"), ...common, "--splits", join(sharedDir(), "golden", "moana-splits.json")];
 else if (mode === "design") args = ["cv", designData(), ...common, "--p", flag("p", "0.5"), "--reps", flag("reps", "20"), "--seed", "1"];
 else throw new Error(`unknown mode ${mode}: use fread or design`);
 
@@ -62,9 +78,24 @@ const json = JSON.parse(r.stdout) as { seconds: number; tasks: number; summary: 
 const md = readFileSync(join(out, "ks.md"), "utf8");
 rmSync(out, { recursive: true, force: true });
 const result = {
-  mode, workers: Number(workers), dists, weights, tasks: json.tasks, maps: json.summary.maps,
-  wallSeconds: r.wall, jobSeconds: json.seconds, cpuSeconds: r.cpu, meanKsInside: json.summary.meanKsInside,
-  env: { cores: cpus().length, loadavgBefore: load0, loadavgAfter: loadavg(), backend: process.env.VARMAP_BACKEND ?? "auto", node: process.version, when: new Date().toISOString() },
+  mode,
+  workers: Number(workers),
+  dists,
+  weights,
+  tasks: json.tasks,
+  maps: json.summary.maps,
+  wallSeconds: r.wall,
+  jobSeconds: json.seconds,
+  cpuSeconds: r.cpu,
+  meanKsInside: json.summary.meanKsInside,
+  env: {
+    cores: cpus().length,
+    loadavgBefore: load0,
+    loadavgAfter: loadavg(),
+    backend: process.env.VARMAP_BACKEND ?? "auto",
+    node: process.version,
+    when: new Date().toISOString(),
+  },
 };
 process.stderr.write(md + "\n");
 process.stdout.write(JSON.stringify(result, null, 2) + "\n");

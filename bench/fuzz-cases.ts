@@ -99,7 +99,9 @@ function predictAnswer(method: string, c: PredictCase, backend: KernelBackend): 
   return answer(() => {
     const model = createPredictor(method, { backend: backend.name, response: c.response }).fit({ data: c.X, rows: c.n, cols: c.d }, c.y);
     const p = Array.from(model.predict({ data: c.Q, rows: c.nq, cols: c.d }));
-    const again = Array.from(predictorFromJSON(JSON.parse(JSON.stringify(model.toJSON())), { backend: backend.name }).predict({ data: c.Q, rows: c.nq, cols: c.d }));
+    const again = Array.from(
+      predictorFromJSON(JSON.parse(JSON.stringify(model.toJSON())), { backend: backend.name }).predict({ data: c.Q, rows: c.nq, cols: c.d }),
+    );
     if (again.some((v, i) => !Object.is(v, p[i]))) throw new Error("the JSON round trip changed a prediction");
     return p;
   });
@@ -117,7 +119,8 @@ function judge(a: Answer, bound: number): { kind: FailureKind; problem: string }
 /** Native and wasm agree: the same code, or values within `tol` relative to the scale of the answer. */
 function compare(a: Answer, b: Answer, tol: number): string | undefined {
   if ("code" in a || "code" in b) {
-    const ca = "code" in a ? a.code : "values", cb = "code" in b ? b.code : "values";
+    const ca = "code" in a ? a.code : "values",
+      cb = "code" in b ? b.code : "values";
     return ca === cb ? undefined : `native ${ca}, wasm ${cb}`;
   }
   const scale = Math.max(1e-300, ...a.values.map(Math.abs));

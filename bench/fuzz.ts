@@ -26,8 +26,14 @@ while (Date.now() < end) {
   mixtureCases += 20;
 }
 const counts = new Map<string, number>();
-for (const f of failures) counts.set(`${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`, (counts.get(`${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`) ?? 0) + 1);
-console.log(`fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× 4 methods × ${backends.length} backends), ${mixtureCases} mixture cases`);
+for (const f of failures)
+  counts.set(
+    `${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`,
+    (counts.get(`${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`) ?? 0) + 1,
+  );
+console.log(
+  `fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× 4 methods × ${backends.length} backends), ${mixtureCases} mixture cases`,
+);
 console.log(`crashes: 0 (the process is alive); failures: ${failures.length}`);
 for (const [k, n] of [...counts].sort()) console.log(`  ${k}: ${n}`);
 const shown = new Set<string>();

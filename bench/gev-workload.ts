@@ -21,16 +21,20 @@ const x = new Float64Array(configs * runs);
 const offsets = new Int32Array(configs + 1);
 for (let c = 0; c < configs; c++) {
   const r = counterRng(1, "gev-workload", c);
-  const loc = 5 + 495 * r.next(), scale = loc * (0.01 + 0.19 * r.next()), shape = -0.3 + 0.7 * r.next();
+  const loc = 5 + 495 * r.next(),
+    scale = loc * (0.01 + 0.19 * r.next()),
+    shape = -0.3 + 0.7 * r.next();
   for (let i = 0; i < runs; i++) x[c * runs + i] = gevQuantile(1 - r.next(), { loc, scale, shape });
   offsets[c + 1] = (c + 1) * runs;
 }
 
 function measure(backend: KernelBackend): void {
-  let best = Infinity, wall = Infinity;
+  let best = Infinity,
+    wall = Infinity;
   let result = gevFitBatch(backend, x, offsets);
   for (let k = 0; k < repeats; k++) {
-    const c0 = process.cpuUsage(), w0 = performance.now();
+    const c0 = process.cpuUsage(),
+      w0 = performance.now();
     result = gevFitBatch(backend, x, offsets);
     const cpu = process.cpuUsage(c0);
     best = Math.min(best, (cpu.user + cpu.system) / 1e6);
@@ -42,10 +46,18 @@ function measure(backend: KernelBackend): void {
     counts[result.status[c]] = (counts[result.status[c]] ?? 0) + 1;
     iters += result.iterations[c];
   }
-  process.stdout.write(JSON.stringify({
-    backend: backend.name, configs, runs, cpu_seconds: +best.toFixed(3), wall_seconds: +wall.toFixed(3),
-    fits_per_second: Math.round(configs / best), mean_iterations: +(iters / configs).toFixed(2), status_counts: counts,
-  }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      backend: backend.name,
+      configs,
+      runs,
+      cpu_seconds: +best.toFixed(3),
+      wall_seconds: +wall.toFixed(3),
+      fits_per_second: Math.round(configs / best),
+      mean_iterations: +(iters / configs).toFixed(2),
+      status_counts: counts,
+    }) + "\n",
+  );
 }
 
 const native = loadNativeBackend();

@@ -29,7 +29,15 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 const design = { ...INTERFERENCE_DESIGN, procs: Array.from({ length: 93 }, (_, i) => 8 * (i + 1)), reps: 5 };
 const file = join(dir, "runs.csv");
 const made = await writeInterferenceSynth(file, 1, design);
-const cols = { experiment: "experiment", app: "app", instance: "instance", factors: ["fs", "chunk_mib", "procs"], run: "rep", response: "bw_gbps", noise: "server_ratio" };
+const cols = {
+  experiment: "experiment",
+  app: "app",
+  instance: "instance",
+  factors: ["fs", "chunk_mib", "procs"],
+  run: "rep",
+  response: "bw_gbps",
+  noise: "server_ratio",
+};
 const opts = { ...DEFAULT_OPTIONS, metric: "throughput" as const, aggregate, bootstrap: B, factorNames: cols.factors, noiseMax: 0.1 };
 
 const read: number[] = [];
@@ -51,7 +59,45 @@ for (let r = 0; r < reps; r++) {
   pairs = res.pairs.length;
   pairExecutions = new Set(res.pairs.map((p) => JSON.stringify([p.factors, [p.probe, p.signal].sort()]))).size;
   t0 = performance.now();
-  const out = spawnSync(process.execPath, [join(packageRoot(), "dist", "ts", "cli", "main.js"), "interference", file, "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", aggregate, "--bootstrap", String(B), "--out", join(dir, "pairs.csv"), "--matrix", join(dir, "matrix.csv"), "--apps", join(dir, "apps.csv"), "--workers", String(workers), "--no-resume", "--quiet"], { encoding: "utf8" });
+  const out = spawnSync(
+    process.execPath,
+    [
+      join(packageRoot(), "dist", "ts", "cli", "main.js"),
+      "interference",
+      file,
+      "--experiment",
+      "experiment",
+      "--app",
+      "app",
+      "--instance",
+      "instance",
+      "--factors",
+      "fs,chunk_mib,procs",
+      "--run",
+      "rep",
+      "--response",
+      "bw_gbps",
+      "--metric",
+      "throughput",
+      "--noise",
+      "server_ratio",
+      "--aggregate",
+      aggregate,
+      "--bootstrap",
+      String(B),
+      "--out",
+      join(dir, "pairs.csv"),
+      "--matrix",
+      join(dir, "matrix.csv"),
+      "--apps",
+      join(dir, "apps.csv"),
+      "--workers",
+      String(workers),
+      "--no-resume",
+      "--quiet",
+    ],
+    { encoding: "utf8" },
+  );
   cli.push((performance.now() - t0) / 1000);
   if (out.status !== 0) throw new Error(`varmap interference failed: ${out.stderr}`);
 }

@@ -34,7 +34,8 @@ function main() {
   const { X, y, splits, earth, earthMs } = loadMoana(shared);
   const report: Record<string, unknown> = {};
   for (const v of variants) {
-    let match = 0, total = 0;
+    let match = 0,
+      total = 0;
     const perP = new Map<number, { ours: number[]; ref: number[]; ms: number[] }>();
     const mismatchedSplits: string[] = [];
     for (const s of splits) {
@@ -46,7 +47,8 @@ function main() {
         times.push(r.fitMs);
       }
       let splitMiss = 0;
-      let areO = 0, areE = 0;
+      let areO = 0,
+        areE = 0;
       r.test.forEach((idx, k) => {
         const e = earth.get(`${v}/${s.p}/${s.rep}/${idx}`);
         if (e === undefined) throw new Error(`no earth prediction for ${v} ${s.p} ${s.rep} ${idx}`);
@@ -68,14 +70,26 @@ function main() {
       const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
       const med = (a: number[]) => [...a].sort((x, z) => x - z)[Math.floor(a.length / 2)];
       const earthMedian = med(earthMs.get(`${v}/${p}`) ?? [NaN]);
-      return { p, areOurs: mean(e.ours), areEarth: mean(e.ref), relDiff: mean(e.ours) / mean(e.ref) - 1, fitMsMedian: med(e.ms), earthFitMsMedian: earthMedian, speedRatio: med(e.ms) / earthMedian };
+      return {
+        p,
+        areOurs: mean(e.ours),
+        areEarth: mean(e.ref),
+        relDiff: mean(e.ours) / mean(e.ref) - 1,
+        fitMsMedian: med(e.ms),
+        earthFitMsMedian: earthMedian,
+        speedRatio: med(e.ms) / earthMedian,
+      };
     });
     report[v] = { matchFraction: match / total, testPoints: total, mismatchedSplits, perP: rows };
     if (!args.includes("--json")) {
-      console.log(`== ${v}: predictions within 1e-6 of earth: ${(100 * match / total).toFixed(2)}% of ${total}; splits with mismatches: ${mismatchedSplits.length} ${mismatchedSplits.join(" ")}`);
+      console.log(
+        `== ${v}: predictions within 1e-6 of earth: ${((100 * match) / total).toFixed(2)}% of ${total}; splits with mismatches: ${mismatchedSplits.length} ${mismatchedSplits.join(" ")}`,
+      );
       console.log("   p    ARE ours     ARE earth    rel.diff   fit ms ours  fit ms earth  ours/earth   (medians over splits of each split's fastest fit)");
       for (const r of rows)
-        console.log(`  ${r.p.toFixed(1)}  ${r.areOurs.toFixed(6)}  ${r.areEarth.toFixed(6)}  ${(100 * r.relDiff).toFixed(3).padStart(7)}%  ${r.fitMsMedian.toFixed(3).padStart(10)}  ${r.earthFitMsMedian.toFixed(3).padStart(12)}  ${r.speedRatio.toFixed(3).padStart(10)}`);
+        console.log(
+          `  ${r.p.toFixed(1)}  ${r.areOurs.toFixed(6)}  ${r.areEarth.toFixed(6)}  ${(100 * r.relDiff).toFixed(3).padStart(7)}%  ${r.fitMsMedian.toFixed(3).padStart(10)}  ${r.earthFitMsMedian.toFixed(3).padStart(12)}  ${r.speedRatio.toFixed(3).padStart(10)}`,
+        );
     }
   }
   if (args.includes("--json")) console.log(JSON.stringify(report, null, 1));

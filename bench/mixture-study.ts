@@ -22,14 +22,18 @@ const shared = sharedDir();
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 function timed<T>(f: () => T): { value: T; wall: number; cpu: number } {
-  const c0 = process.cpuUsage(), t0 = performance.now();
+  const c0 = process.cpuUsage(),
+    t0 = performance.now();
   const value = f();
   const c = process.cpuUsage(c0);
   return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
 }
 
 function readIozone(): { runs: Float64Array; offsets: Int32Array } {
-  const lines = readFileSync(join(shared, "data", "iozone-2018.csv"), "utf8").trim().split(/\r?\n/).slice(1);
+  const lines = readFileSync(join(shared, "data", "iozone-2018.csv"), "utf8")
+    .trim()
+    .split(/\r?\n/)
+    .slice(1);
   const groups = new Map<string, number[]>();
   for (const l of lines) {
     const c = l.split(",");
@@ -57,7 +61,8 @@ async function fitOnWorkers(runs: Float64Array, offsets: Int32Array, workers: nu
 if (only !== "synthetic") {
   const { runs, offsets } = readIozone();
   const nconf = offsets.length - 1;
-  const walls: number[] = [], cpus: number[] = [];
+  const walls: number[] = [],
+    cpus: number[] = [];
   let last: ReturnType<typeof fitMixtures> | undefined;
   for (let r = 0; r < reps; r++) {
     const t = timed(() => fitMixtures(runs, offsets, { backend }));
@@ -65,10 +70,13 @@ if (only !== "synthetic") {
     cpus.push(t.cpu);
     last = t.value;
   }
-  console.log(`[${backend.name}] all 30 models × ${nconf} IOzone configurations: median wall ${median(walls).toFixed(2)} s, CPU ${median(cpus).toFixed(2)} s (single thread); reps ${reps}`);
+  console.log(
+    `[${backend.name}] all 30 models × ${nconf} IOzone configurations: median wall ${median(walls).toFixed(2)} s, CPU ${median(cpus).toFixed(2)} s (single thread); reps ${reps}`,
+  );
   const workers = Number(arg("--workers") ?? 0);
   if (workers > 0) {
-    const pw: number[] = [], pc: number[] = [];
+    const pw: number[] = [],
+      pc: number[] = [];
     let same = true;
     for (let r = 0; r < reps; r++) {
       const c0 = process.cpuUsage();
@@ -80,7 +88,9 @@ if (only !== "synthetic") {
         if (!Object.is(row.loglik, p.loglik[i])) same = false;
       });
     }
-    console.log(`[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s, CPU ${median(pc).toFixed(2)} s (fitMixturesParallel, as varmap mixture --workers; threads started inside the timing); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`);
+    console.log(
+      `[${backend.name}] the same on ${workers} worker threads: median wall ${median(pw).toFixed(2)} s, CPU ${median(pc).toFixed(2)} s (fitMixturesParallel, as varmap mixture --workers; threads started inside the timing); log L ${same ? "identical to" : "DIFFERENT from"} the single-thread fits`,
+    );
   }
   const s = summarizeFits(last!, ["normal", "gamma", "weibull", "lognormal", "loglogistic", "frechet"], 5);
   console.log(formatTables(s));
@@ -107,7 +117,9 @@ if (only !== "real") {
     const best = t.value.rows.find((r) => r.best)!;
     if (best.k === c.w.length) right++;
     const fitTrue = t.value.rows.find((r) => r.k === c.w.length)!;
-    console.log(`${c.family} true k=${c.w.length}: BIC k=${best.k}; fit of true k ${JSON.stringify(fitTrue.params, (_, v) => (typeof v === "number" ? Number(v.toPrecision(5)) : v))} (${t.cpu.toFixed(1)} CPU-s)`);
+    console.log(
+      `${c.family} true k=${c.w.length}: BIC k=${best.k}; fit of true k ${JSON.stringify(fitTrue.params, (_, v) => (typeof v === "number" ? Number(v.toPrecision(5)) : v))} (${t.cpu.toFixed(1)} CPU-s)`,
+    );
   }
   console.log(`synthetic n = 100,000: BIC chose the true k in ${right}/${all.length} cases`);
 }

@@ -12,7 +12,11 @@ const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
 const workers = Number(flag("--workers") ?? 2);
 const only = flag("--only");
 // Guard settings to study (defaults: DEFAULT_GUARD); --no-cv drops the cv arms (6 fits per fold instead of 1).
-const guard = { ...DEFAULT_GUARD, minRunsPerParam: Number(flag("--min-runs-per-param") ?? DEFAULT_GUARD.minRunsPerParam), relativeScale: Number(flag("--rel-scale") ?? DEFAULT_GUARD.relativeScale) };
+const guard = {
+  ...DEFAULT_GUARD,
+  minRunsPerParam: Number(flag("--min-runs-per-param") ?? DEFAULT_GUARD.minRunsPerParam),
+  relativeScale: Number(flag("--rel-scale") ?? DEFAULT_GUARD.relativeScale),
+};
 const noCv = process.argv.includes("--no-cv");
 const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
 const t = data.table;
@@ -28,8 +32,10 @@ if (only !== "validate") {
   const t1 = performance.now();
   const s = await selectModels(runs, offsets, configIds, full, { ...base, criterion: "cv", guard: DEFAULT_GUARD });
   const t2 = performance.now();
-  process.stdout.write(`criterion cv, 5 folds, ${t.count} configurations x ${full.rows.length / t.count} models, ${workers} workers: ` +
-    `full fit ${((t1 - t0) / 1000).toFixed(2)} s + cv folds and selection ${((t2 - t1) / 1000).toFixed(2)} s = ${((t2 - t0) / 1000).toFixed(2)} s; guard binds in ${s.guardBinds}\n`);
+  process.stdout.write(
+    `criterion cv, 5 folds, ${t.count} configurations x ${full.rows.length / t.count} models, ${workers} workers: ` +
+      `full fit ${((t1 - t0) / 1000).toFixed(2)} s + cv folds and selection ${((t2 - t1) / 1000).toFixed(2)} s = ${((t2 - t0) / 1000).toFixed(2)} s; guard binds in ${s.guardBinds}\n`,
+  );
 }
 if (only !== "timing") {
   const all: Arm[] = [

@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { refitAction } from "../ts/cli/bulk.js";
 import { flag } from "./args.js";
 
-const RUN_COLUMN = "run", RESPONSE_COLUMN = "throughput_kbps";
+const RUN_COLUMN = "run",
+  RESPONSE_COLUMN = "throughput_kbps";
 const workers = Number(flag("--workers") ?? 2);
 const wanted = flag("--configs") ?? flag("--limit");
 const data = flag("--data") ?? join(tmpdir(), "varmap-mixture-design.csv");
@@ -54,14 +55,26 @@ if (n < total) {
 }
 
 const out = flag("--out") ?? join(work, "refit");
-const c0 = process.cpuUsage(), t0 = performance.now();
+const c0 = process.cpuUsage(),
+  t0 = performance.now();
 const startStrategy = flag("--starts") ?? "full";
-await refitAction(file, { preset: "iozone", methods: "lr", families: "all", kmax: "5", starts: startStrategy, out, workers: String(workers), resume: false, quiet: true });
+await refitAction(file, {
+  preset: "iozone",
+  methods: "lr",
+  families: "all",
+  kmax: "5",
+  starts: startStrategy,
+  out,
+  workers: String(workers),
+  resume: false,
+  quiet: true,
+});
 const wall = (performance.now() - t0) / 1000;
 const cu = process.cpuUsage(c0);
 const cpu = (cu.user + cu.system) / 1e6;
 const counts = readFileSync(join(out, "distributions.csv"), "utf8").trim().split(/\r?\n/).length - 1;
-console.log(`${counts} of ${total} configurations × 30 mixtures (${startStrategy} starts; + lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`);
-if (n < total)
-  console.log(`extrapolated to all ${total}: wall ${((wall * total) / n / 60).toFixed(2)} min, CPU ${((cpu * total) / n / 60).toFixed(2)} min`);
+console.log(
+  `${counts} of ${total} configurations × 30 mixtures (${startStrategy} starts; + lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`,
+);
+if (n < total) console.log(`extrapolated to all ${total}: wall ${((wall * total) / n / 60).toFixed(2)} min, CPU ${((cpu * total) / n / 60).toFixed(2)} min`);
 if (!flag("--out")) rmSync(work, { recursive: true, force: true });

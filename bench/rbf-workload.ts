@@ -20,7 +20,7 @@ function timed(fn: () => void): { wall: number; cpu: number } {
 }
 
 let seed = 1;
-const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 const d = 4;
 console.log(`rbf workload on ${backend.name}, load average ${loadavg()[0].toFixed(1)}`);
 for (const n of sizes) {
@@ -33,5 +33,7 @@ for (const n of sizes) {
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) A[i * n + j] = Math.abs(i - j) ** 3;
   const eig = timed(() => symeig(backend, A, n));
   const pred = timed(() => model.predict(Q));
-  console.log(`n = ${n}: fit ${fit.wall.toFixed(0)} ms wall / ${fit.cpu.toFixed(0)} ms CPU (symeig ${eig.cpu.toFixed(0)} ms CPU); 1,000 predictions ${pred.cpu.toFixed(0)} ms CPU`);
+  console.log(
+    `n = ${n}: fit ${fit.wall.toFixed(0)} ms wall / ${fit.cpu.toFixed(0)} ms CPU (symeig ${eig.cpu.toFixed(0)} ms CPU); 1,000 predictions ${pred.cpu.toFixed(0)} ms CPU`,
+  );
 }

@@ -40,7 +40,8 @@ if (!existsSync(join(dir, "cv", "table2.csv"))) {
 
 const runs = Number(flag("runs", "3"));
 const out = join(dir, "report.html");
-const times: number[] = [], cpu: number[] = [];
+const times: number[] = [],
+  cpu: number[] = [];
 let last: { figures: number; bytes: number; seconds: number; cpuSeconds: number } | undefined;
 for (let i = 0; i < runs; i++) {
   const r = varmap(["report", dir, "--out", out, "--json", "--quiet"]);

@@ -45,7 +45,13 @@ function fail(message: string): never {
   process.stderr.write(`bench: ${message}\n`);
   process.exit(2);
 }
-const list = (s?: string) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : undefined);
+const list = (s?: string) =>
+  s
+    ? s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 
 const targets = (list(flag("--backends")) ?? [...TARGETS]) as Target[];
 const bad = targets.filter((t) => !TARGETS.includes(t));

@@ -25,7 +25,8 @@ const work = mkdtempSync(join(tmpdir(), "varmap-samplesize-workload-"));
 const shared = sharedDir();
 
 async function timed(label: string, f: () => Promise<void>): Promise<void> {
-  const c0 = process.cpuUsage(), t0 = performance.now();
+  const c0 = process.cpuUsage(),
+    t0 = performance.now();
   await f();
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
@@ -37,9 +38,27 @@ const quiet = { quiet: true, workers, resume: false };
 if (parts.includes("A")) {
   await timed("A. samplesize, 274 IOzone configurations from scratch (30 fits each)", () =>
     samplesizeAction(join(shared, "data", "iozone-2018.csv"), {
-      ...quiet, preset: "iozone", out: join(work, "iozone"), curves: "curves.csv", families: "all", kmax: "5", restarts: "5", starts: "full",
-      model: "best-unfloored", q: "0.1,0.9", threshold: "0.5,0.1", n: "1:900", method: "delta", reps: "400", density: "model",
-      information: "expected", center: "none", stats: "q,mean,sd,var", precision: "0.05", level: "0.95", seed: "1",
+      ...quiet,
+      preset: "iozone",
+      out: join(work, "iozone"),
+      curves: "curves.csv",
+      families: "all",
+      kmax: "5",
+      restarts: "5",
+      starts: "full",
+      model: "best-unfloored",
+      q: "0.1,0.9",
+      threshold: "0.5,0.1",
+      n: "1:900",
+      method: "delta",
+      reps: "400",
+      density: "model",
+      information: "expected",
+      center: "none",
+      stats: "q,mean,sd,var",
+      precision: "0.05",
+      level: "0.95",
+      seed: "1",
     }),
   );
 }
@@ -77,10 +96,13 @@ if (parts.includes("B")) {
     pickedIdx.push(c);
     for (let r = starts[c]; r < starts[c + 1]; r++) picked.push(lines[r]);
   }
-  const slice = join(work, "slice.csv"), sliceFits = join(work, "slice-fits.csv");
+  const slice = join(work, "slice.csv"),
+    sliceFits = join(work, "slice-fits.csv");
   writeFileSync(slice, picked.join("\n") + "\n");
   process.stderr.write(`fitting ${sliceN} slice configurations (not timed)\n`);
-  const f = spawnSync(process.execPath, [cli, "mixture", slice, "--preset", "iozone", "--out", sliceFits, "--workers", workers, "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+  const f = spawnSync(process.execPath, [cli, "mixture", slice, "--preset", "iozone", "--out", sliceFits, "--workers", workers, "--quiet"], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (f.status !== 0) throw new Error(`varmap mixture failed (${f.status})`);
   // Every design configuration gets the fits of slice configuration (c mod sliceN), under its own key.
   const fl = readFileSync(sliceFits, "utf8").split(/\r?\n/).filter(Boolean);
@@ -105,15 +127,51 @@ if (parts.includes("B")) {
   writeFileSync(allFits, out.join("\n") + "\n");
   await timed(`B. samplesize, ${total} design configurations from existing fits (${out.length - 1} fit rows)`, () =>
     samplesizeAction(design, {
-      ...quiet, preset: "iozone", fits: allFits, out: join(work, "design"), families: "all", kmax: "5", restarts: "5", starts: "full",
-      model: "best-unfloored", q: "0.1,0.9", threshold: "0.5,0.1", n: "1:900", method: "delta", reps: "400", density: "model",
-      information: "expected", center: "none", stats: "q,mean,sd,var", precision: "0.05", level: "0.95", seed: "1",
+      ...quiet,
+      preset: "iozone",
+      fits: allFits,
+      out: join(work, "design"),
+      families: "all",
+      kmax: "5",
+      restarts: "5",
+      starts: "full",
+      model: "best-unfloored",
+      q: "0.1,0.9",
+      threshold: "0.5,0.1",
+      n: "1:900",
+      method: "delta",
+      reps: "400",
+      density: "model",
+      information: "expected",
+      center: "none",
+      stats: "q,mean,sd,var",
+      precision: "0.05",
+      level: "0.95",
+      seed: "1",
     }),
   );
 }
 
 const fread = join(shared, "data", "moana-cfq-noop-fread.csv");
-const conv = { ...quiet, preset: "moana", ci: "sd", level: "0.9", from: "10", levels: "0.75,0.9", subsets: "average", repsSubsets: "200", p: "0.9", reps: "20", predictCurve: "per-m", precision: "0.05", seed: "1" };
-if (parts.includes("C")) await timed("C. convergence, fread map (864 × 31 sizes × 200 subsets)", () => convergenceAction(fread, { ...conv, out: join(work, "conv") }));
-if (parts.includes("D")) await timed("D. convergence --predict delaunay --p 0.9, 20 divisions", () => convergenceAction(fread, { ...conv, predict: "delaunay", out: join(work, "conv-pred") }));
+const conv = {
+  ...quiet,
+  preset: "moana",
+  ci: "sd",
+  level: "0.9",
+  from: "10",
+  levels: "0.75,0.9",
+  subsets: "average",
+  repsSubsets: "200",
+  p: "0.9",
+  reps: "20",
+  predictCurve: "per-m",
+  precision: "0.05",
+  seed: "1",
+};
+if (parts.includes("C"))
+  await timed("C. convergence, fread map (864 × 31 sizes × 200 subsets)", () => convergenceAction(fread, { ...conv, out: join(work, "conv") }));
+if (parts.includes("D"))
+  await timed("D. convergence --predict delaunay --p 0.9, 20 divisions", () =>
+    convergenceAction(fread, { ...conv, predict: "delaunay", out: join(work, "conv-pred") }),
+  );
 process.stdout.write(`outputs in ${work}\n`);

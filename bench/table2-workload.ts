@@ -49,7 +49,26 @@ function median(v: number[]): number {
 function cv(data: string, method: string, workers: string, reps: string, where: string | undefined): { wall: number; job: number } {
   const out = join(work, `cv-${method}-${workers}`);
   rmSync(out, { recursive: true, force: true });
-  const args = ["cv", data, "--preset", "moana", "--methods", method, "--p", "0.1:0.9:0.1", "--reps", reps, "--seed", "1", "--out", out, "--workers", workers, "--quiet", "--json"];
+  const args = [
+    "cv",
+    data,
+    "--preset",
+    "moana",
+    "--methods",
+    method,
+    "--p",
+    "0.1:0.9:0.1",
+    "--reps",
+    reps,
+    "--seed",
+    "1",
+    "--out",
+    out,
+    "--workers",
+    workers,
+    "--quiet",
+    "--json",
+  ];
   if (where) args.push("--where", where);
   const r = varmap(args);
   rmSync(out, { recursive: true, force: true });

@@ -61,13 +61,24 @@ if (!existsSync(data)) console.log(`synth --design moana: ${f(varmap(["synth", "
 for (const method of methods) {
   const models = { mean: join(dir, `${method}-mean.json`), sd: join(dir, `${method}-sd.json`) };
   for (const stat of ["mean", "sd"] as const)
-    if (!existsSync(models[stat])) console.log(`fit ${method} ${stat}: ${f(varmap(["fit", data, "--preset", "moana", "--stat", stat, "--method", method, "--out", models[stat], "--quiet"]))} s`);
+    if (!existsSync(models[stat]))
+      console.log(
+        `fit ${method} ${stat}: ${f(varmap(["fit", data, "--preset", "moana", "--stat", stat, "--method", method, "--out", models[stat], "--quiet"]))} s`,
+      );
   for (let rep = 0; rep < repeats; rep++) {
     const load = timed(() => loadModelFiles(models.mean, models.sd));
     const set = load.value;
     const cands = timed(() => gridCandidates(set, GRID, undefined));
     const objective = parseObjective("max-mean", "sd");
-    const opts: EvaluateOptions = { spreadKind: "sd", precision: 0.05, level: 0.95, responseKind: "throughput", secondsPerRun: 1, objective, pareto: parsePareto("mean,cv", objective, "throughput", "sd") };
+    const opts: EvaluateOptions = {
+      spreadKind: "sd",
+      precision: 0.05,
+      level: 0.95,
+      responseKind: "throughput",
+      secondsPerRun: 1,
+      objective,
+      pareto: parsePareto("mean,cv", objective, "throughput", "sd"),
+    };
     const rank = timed(() => rankCandidates(set, cands.value, opts, new RunsNeededTable(0.05, 0.95)));
     const out = join(dir, `whatif-${method}.csv`);
     const write = await timedAsync(async () => {
@@ -84,7 +95,19 @@ for (const method of methods) {
         `predict + rank + Pareto ${w(rank)}, write ${top === undefined ? "all rows" : `top ${top}`} ${w(write)}; total ${f(wall)} s wall, ${f(cpu)} s cpu (target ≤ 30 s)`,
     );
   }
-  const args = ["whatif", "--mean", models.mean, "--spread", models.sd, "--grid", GRID, "--out", join(dir, `whatif-cli-${method}.csv`), "--quiet", ...(top === undefined ? [] : ["--top", String(top)])];
+  const args = [
+    "whatif",
+    "--mean",
+    models.mean,
+    "--spread",
+    models.sd,
+    "--grid",
+    GRID,
+    "--out",
+    join(dir, `whatif-cli-${method}.csv`),
+    "--quiet",
+    ...(top === undefined ? [] : ["--top", String(top)]),
+  ];
   console.log(`${method}: node dist/ts/cli/main.js ${args.join(" ")}: ${f(varmap(args))} s wall end to end`);
 }
 console.log(`load average at end ${loadavg().map(f).join(" ")}`);

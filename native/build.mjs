@@ -13,7 +13,10 @@ if (process.env.VARMAP_NATIVE_JOBS) args.push("--parallel", process.env.VARMAP_N
 const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
 const ok = result.status === 0;
 mkdirSync(dirname(statusFile), { recursive: true });
-writeFileSync(statusFile, JSON.stringify({ ok, at: new Date().toISOString(), error: ok ? null : `cmake-js exited with ${result.status ?? result.error?.message}` }, null, 2));
+writeFileSync(
+  statusFile,
+  JSON.stringify({ ok, at: new Date().toISOString(), error: ok ? null : `cmake-js exited with ${result.status ?? result.error?.message}` }, null, 2),
+);
 if (!ok) {
   console.warn("varmap: the native (C++) addon did not build; varmap will run on its WebAssembly backend.");
   console.warn("varmap: to get the faster native backend install a C++17 compiler and cmake, then run `npm run build:native`.");

@@ -16,9 +16,7 @@ export class VarmapError extends Error {
 
   constructor(code: string, message: string, opts: { location?: ErrorLocation; remedy?: string; cause?: unknown } = {}) {
     const where = formatLocation(opts.location ?? {});
-    const full = [where ? `${where}: ${message}` : message, opts.remedy ? `How to fix: ${opts.remedy}` : ""]
-      .filter(Boolean)
-      .join(". ");
+    const full = [where ? `${where}: ${message}` : message, opts.remedy ? `How to fix: ${opts.remedy}` : ""].filter(Boolean).join(". ");
     super(full, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "VarmapError";
     this.code = code;

@@ -26,8 +26,27 @@ export { fitMixturesParallel } from "./jobs/mixture.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
-export { CRITERIA, DEFAULT_GUARD, GUARD_OFF, guardVerdict, informationCriterion, responsibilityEntropy, runFolds, type Criterion as MixtureCriterion, type GuardOptions, type SplitScheme } from "./mixture/select.js";
-export { cvScores, selectModels, validateMixtures, summarizeValidation, formatValidation, type Selection, type ValidationResult } from "./jobs/mixture-validate.js";
+export {
+  CRITERIA,
+  DEFAULT_GUARD,
+  GUARD_OFF,
+  guardVerdict,
+  informationCriterion,
+  responsibilityEntropy,
+  runFolds,
+  type Criterion as MixtureCriterion,
+  type GuardOptions,
+  type SplitScheme,
+} from "./mixture/select.js";
+export {
+  cvScores,
+  selectModels,
+  validateMixtures,
+  summarizeValidation,
+  formatValidation,
+  type Selection,
+  type ValidationResult,
+} from "./jobs/mixture-validate.js";
 export { renderSvg, svgToPng, type TopLevelSpec } from "./report/render.js";
 export { writeFigure, figureFormat } from "./report/output.js";
 export { buildReport, writeReport, type ReportOptions, type ReportResult } from "./report/report.js";
@@ -48,9 +67,27 @@ export { rankCandidates, holdoutRows, readTruth, validationRows, type Ranked, ty
 export { validateMap, spearman, type ValidationMetrics } from "./whatif/validate.js";
 export { gevFitBatch, GEV_OUT, GevStatus, GEV_STATUS_NAMES, type GevBatchResult, type GevStatusName } from "./backend/kernels/gev.js";
 export {
-  fitGev, gevNllh, gevCdf, gevPdf, gevQuantile, returnLevel, quantileWithSe, expectedInformation, expectedCovariance,
-  profileShapeInterval, profileReturnLevelInterval, ksStatistic, andersonDarling, gevDiagnostics, blockMaxima, chi2OneSf,
-  type GevFit, type GevParams, type ReturnLevel, type DiagRow, type Interval,
+  fitGev,
+  gevNllh,
+  gevCdf,
+  gevPdf,
+  gevQuantile,
+  returnLevel,
+  quantileWithSe,
+  expectedInformation,
+  expectedCovariance,
+  profileShapeInterval,
+  profileReturnLevelInterval,
+  ksStatistic,
+  andersonDarling,
+  gevDiagnostics,
+  blockMaxima,
+  chi2OneSf,
+  type GevFit,
+  type GevParams,
+  type ReturnLevel,
+  type DiagRow,
+  type Interval,
 } from "./evt/gev.js";
 export { fitGevConfigs, gevColumnNames, DEFAULT_GEV_OPTIONS, type GevRunOptions, type GevConfigResult } from "./evt/configs.js";
 export { parseShardOptions, arrayIndexFromEnv, ARRAY_INDEX_VARS } from "./pool/shard.js";
@@ -64,26 +101,76 @@ export { analyzeInterference, compareValues } from "./interference/analyze.js";
 export { readRuns, readSlices, type RunColumns, type SliceColumns } from "./interference/read.js";
 export { degradation, dilation, bootstrapDegradationCI } from "./interference/bootstrap.js";
 export { pairRelation, appClass, breakEvenPoints } from "./interference/classes.js";
-export { knownDegradation, interferenceWeight, standaloneBandwidth, interferenceRows, writeInterferenceSynth, INTERFERENCE_DESIGN, type InterferenceDesign } from "./interference/synth.js";
-export { DEFAULT_OPTIONS as INTERFERENCE_DEFAULTS, type InterferenceOptions, type InterferenceResult, type PairRow, type RunRecord, type SliceRecord } from "./interference/types.js";
+export {
+  knownDegradation,
+  interferenceWeight,
+  standaloneBandwidth,
+  interferenceRows,
+  writeInterferenceSynth,
+  INTERFERENCE_DESIGN,
+  type InterferenceDesign,
+} from "./interference/synth.js";
+export {
+  DEFAULT_OPTIONS as INTERFERENCE_DEFAULTS,
+  type InterferenceOptions,
+  type InterferenceResult,
+  type PairRow,
+  type RunRecord,
+  type SliceRecord,
+} from "./interference/types.js";
 export { lspWeights, type LspWeights } from "./backend/kernels/lsp.js";
 export { QuantileFunction, EdfMixture, NormalDistribution, FamilyMixture, type RunDistribution, type MixtureComponent } from "./distribution/distributions.js";
 export { ksStatistic as distributionKsStatistic, ksThreshold, ksCoefficient, ksNoiseFloor, w1Relative, KS_LEVELS, type KsTest } from "./distribution/ks.js";
 export { interpolationWeights, WEIGHT_NAMES, type WeightSet, type WeightsName } from "./distribution/weights.js";
-export { averageQuantiles, configRuns, predictDistribution, predictMoments, DIST_NAMES, type ConfigRuns, type DistName, type MomentMethod } from "./distribution/methods.js";
+export {
+  averageQuantiles,
+  configRuns,
+  predictDistribution,
+  predictMoments,
+  DIST_NAMES,
+  type ConfigRuns,
+  type DistName,
+  type MomentMethod,
+} from "./distribution/methods.js";
 export { combineMixtures } from "./distribution/mixtures.js";
 export { validateSplit, scoreDistribution, type DistributionMap, type KsRecord } from "./distribution/validate.js";
 export { fitDistributionModels, predictMapDistributions, readDistributionModels, type DistributionModelsFile } from "./distribution/model.js";
 export {
-  deltaQuantileSE, quantileGradient, mixtureQuantile, mixtureScore, fisherExpected, fisherEmpirical, informationQuadForm, gammaQ,
-  quantileRunsNeeded, orderStatisticSE1, kdeDensity, bootstrapQuantileSE, mixtureMean, scaleMixture, gammaShapeCdfDerivative, parameterCount,
-  type BScale, type DeltaOptions, type DeltaResult, type QuantileSE, type FisherInformation,
+  deltaQuantileSE,
+  quantileGradient,
+  mixtureQuantile,
+  mixtureScore,
+  fisherExpected,
+  fisherEmpirical,
+  informationQuadForm,
+  gammaQ,
+  quantileRunsNeeded,
+  orderStatisticSE1,
+  kdeDensity,
+  bootstrapQuantileSE,
+  mixtureMean,
+  scaleMixture,
+  gammaShapeCdfDerivative,
+  parameterCount,
+  type BScale,
+  type DeltaOptions,
+  type DeltaResult,
+  type QuantileSE,
+  type FisherInformation,
 } from "./mixture/samplesize.js";
 export { sampleSizeRow, chooseFit, parseModelChoice, type SampleSizeOptions, type SampleSizeRow, type CandidateFit } from "./mixture/samplesize-config.js";
 export { integrateVector, digamma, trigamma } from "./mixture/quadrature.js";
 export {
-  measureConvergence, analyticPoints, ciFactors, chiSquareQuantile, subsetSds, runsNeededForPrecision,
-  type ConvergenceOptions, type ConvergenceResult, type CiKind, type SubsetMode,
+  measureConvergence,
+  analyticPoints,
+  ciFactors,
+  chiSquareQuantile,
+  subsetSds,
+  runsNeededForPrecision,
+  type ConvergenceOptions,
+  type ConvergenceResult,
+  type CiKind,
+  type SubsetMode,
 } from "./convergence/convergence.js";
 export { predictCurves, type CurveMode } from "./convergence/predict.js";
 export { ERROR_CATALOGUE, errorCode, type ErrorCodeEntry } from "./errors/catalogue.js";

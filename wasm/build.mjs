@@ -16,9 +16,15 @@ const modules = readdirSync(join(root, "wasm"))
   .filter((m) => only.length === 0 || only.includes(m));
 let failed = 0;
 for (const m of modules) {
-  const r = spawnSync(process.execPath, [asc, join("wasm", `${m}.ts`), "-o", join(outDir, `${m}.wasm`),
-    "-O3", "--enable", "simd", "--use", "abort=", "--runtime", "incremental"], { cwd: root, stdio: "inherit" });
-  if (r.status !== 0) { console.error(`varmap: wasm module ${m} failed to compile`); failed++; }
+  const r = spawnSync(
+    process.execPath,
+    [asc, join("wasm", `${m}.ts`), "-o", join(outDir, `${m}.wasm`), "-O3", "--enable", "simd", "--use", "abort=", "--runtime", "incremental"],
+    { cwd: root, stdio: "inherit" },
+  );
+  if (r.status !== 0) {
+    console.error(`varmap: wasm module ${m} failed to compile`);
+    failed++;
+  }
 }
 if (failed) process.exit(1);
 console.log(`varmap: compiled ${modules.length} wasm module(s) into dist/wasm`);

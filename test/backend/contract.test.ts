@@ -42,7 +42,9 @@ const native = (module: string) => {
   return m;
 };
 const wasm = (module: string) => asConstants(read("wasm", `${module}.ts`));
-const modules = readdirSync(join(root, "wasm")).filter((f) => f.endsWith(".ts")).map((f) => f.replace(/\.ts$/, ""));
+const modules = readdirSync(join(root, "wasm"))
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.replace(/\.ts$/, ""));
 
 describe("cross-language contract", () => {
   it("every kernel module has its three parts", () => {
@@ -69,10 +71,30 @@ describe("cross-language contract", () => {
 
   it("the constants that must be shared are found in both (the parsers see them)", () => {
     const need: Record<string, string[]> = {
-      mixture: ["MIXTURE_NONPOSITIVE", "MIXTURE_BAD_MODEL", "MIXTURE_TOO_FEW", "FAM_NORMAL", "FAM_FRECHET", "FAM_COUNT", "KMAX", "SHORT_ITER", "PRUNE_AT", "DUP_TOL", "EXP_TINY"],
+      mixture: [
+        "MIXTURE_NONPOSITIVE",
+        "MIXTURE_BAD_MODEL",
+        "MIXTURE_TOO_FEW",
+        "FAM_NORMAL",
+        "FAM_FRECHET",
+        "FAM_COUNT",
+        "KMAX",
+        "SHORT_ITER",
+        "PRUNE_AT",
+        "DUP_TOL",
+        "EXP_TINY",
+      ],
       lsp: ["LSP_TOO_FEW_POINTS", "LSP_DUPLICATE_POINTS", "LSP_LSTSQ_FAILED", "LSP_BAD_RADIUS"],
       mars: ["MARS_SINGULAR"],
-      delaunay: ["DELAUNAY_DUPLICATE", "DELAUNAY_DEGENERATE", "DELAUNAY_TOO_FEW", "DELAUNAY_NO_CONVERGE", "QUERY_INSIDE", "QUERY_EXTRAPOLATED", "QUERY_TOO_FAR"],
+      delaunay: [
+        "DELAUNAY_DUPLICATE",
+        "DELAUNAY_DEGENERATE",
+        "DELAUNAY_TOO_FEW",
+        "DELAUNAY_NO_CONVERGE",
+        "QUERY_INSIDE",
+        "QUERY_EXTRAPOLATED",
+        "QUERY_TOO_FAR",
+      ],
       neighbors: ["KNN_TOO_FEW_POINTS"],
     };
     for (const [m, names] of Object.entries(need))
@@ -105,7 +127,8 @@ describe("cross-language contract", () => {
       expect(c.get(`GEV_FIT_${name}`), name).toBe(code);
       expect(a.get(`FIT_${name}`), name).toBe(code);
     }
-    for (const k of ["LOC", "SCALE", "SHAPE", "NLLH", "COV", "GUMBEL_LOC", "GUMBEL_SCALE", "GUMBEL_NLLH", "GRAD_SE"]) expect(a.get(`OUT_${k}`), k).toBe(c.get(`GEV_${k}`));
+    for (const k of ["LOC", "SCALE", "SHAPE", "NLLH", "COV", "GUMBEL_LOC", "GUMBEL_SCALE", "GUMBEL_NLLH", "GRAD_SE"])
+      expect(a.get(`OUT_${k}`), k).toBe(c.get(`GEV_${k}`));
     expect(a.get("GEV_OUT")).toBe(GEV_OUT);
     expect(Number(/kGevOut\s*=\s*(\d+)/.exec(read("native", "include", "varmap", "gev.h"))?.[1])).toBe(GEV_OUT);
   });
@@ -131,10 +154,16 @@ describe("cross-language contract", () => {
   it("mars: the option and info layouts are the same in C++, AssemblyScript and TypeScript", () => {
     const c = native("mars");
     const key = (s: string) => s.toLowerCase().replace(/_/g, "");
-    const nativeOpts = [...c].filter(([k]) => k.startsWith("MO_") && k !== "MO_COUNT").sort((x, y) => x[1] - y[1]).map(([k]) => key(k.slice(3)));
+    const nativeOpts = [...c]
+      .filter(([k]) => k.startsWith("MO_") && k !== "MO_COUNT")
+      .sort((x, y) => x[1] - y[1])
+      .map(([k]) => key(k.slice(3)));
     expect(nativeOpts).toEqual(MARS_OPTION_FIELDS.map(key));
     expect(c.get("MO_COUNT")).toBe(MARS_OPTION_FIELDS.length);
-    const nativeInfo = [...c].filter(([k]) => k.startsWith("MI_") && k !== "MI_COUNT").sort((x, y) => x[1] - y[1]).map(([k]) => key(k.slice(3)));
+    const nativeInfo = [...c]
+      .filter(([k]) => k.startsWith("MI_") && k !== "MI_COUNT")
+      .sort((x, y) => x[1] - y[1])
+      .map(([k]) => key(k.slice(3)));
     expect(nativeInfo).toEqual(MARS_INFO_FIELDS.map(key));
     expect(c.get("MI_COUNT")).toBe(MARS_INFO_FIELDS.length);
     // wasm reads option i at byte offset 8·i: `o.<field> = … load<f64>(opts + 8i)`.

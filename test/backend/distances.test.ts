@@ -31,7 +31,14 @@ describe(`sqdist on ${selected.name}`, () => {
 describe(`sqdist blocked kernel on ${selected.name}`, () => {
   it("equals the plain summation loop bit for bit at ragged sizes (partial tiles and panels)", () => {
     const r = rng(11);
-    for (const [n, nq, d] of [[1, 1, 1], [7, 3, 2], [9, 2, 3], [517, 5, 4], [1030, 3, 8], [70, 4, 300]]) {
+    for (const [n, nq, d] of [
+      [1, 1, 1],
+      [7, 3, 2],
+      [9, 2, 3],
+      [517, 5, 4],
+      [1030, 3, 8],
+      [70, 4, 300],
+    ]) {
       const X = Float64Array.from({ length: n * d }, () => r() * 2e3 - 1e3);
       const Q = Float64Array.from({ length: nq * d }, () => r() * 2e3 - 1e3);
       const got = sqdist(selected, X, Q, d);
@@ -72,4 +79,3 @@ describe("kernels read SharedArrayBuffer-backed arrays (what the worker pool pas
     expect(Array.from(out)).toEqual([5, 8, 1]);
   });
 });
-

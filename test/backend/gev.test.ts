@@ -25,7 +25,8 @@ describe.skipIf(!nativeBackend)("gev kernel parity (native vs wasm)", () => {
 
   it("1,000 random samples: the same statuses, parameters within 1e-10, nllh and SEs within 1e-9", () => {
     const { x, offsets } = batch(1000);
-    const a = gevFitBatch(nativeBackend!, x, offsets), b = gevFitBatch(wasmBackend, x, offsets);
+    const a = gevFitBatch(nativeBackend!, x, offsets),
+      b = gevFitBatch(wasmBackend, x, offsets);
     let ok = 0;
     for (let k = 0; k < 1000; k++) {
       expect(b.status[k]).toBe(a.status[k]);
@@ -48,7 +49,14 @@ describe.skipIf(!nativeBackend)("gev kernel parity (native vs wasm)", () => {
     const good = () => [x, Int32Array.from([0, 3, 6]), 2, 100, new Float64Array(2 * GEV_OUT), new Int32Array(4)];
     for (const backend of [nativeBackend!, wasmBackend]) {
       expect(backend.run(GEV, good())).toBe(Status.OK);
-      for (const [i, v] of [[0, new Float64Array(5)], [1, Int32Array.from([0, 3])], [4, new Float64Array(2 * GEV_OUT - 1)], [5, new Int32Array(3)], [1, Int32Array.from([0, 4, 3])], [3, 0]] as const) {
+      for (const [i, v] of [
+        [0, new Float64Array(5)],
+        [1, Int32Array.from([0, 3])],
+        [4, new Float64Array(2 * GEV_OUT - 1)],
+        [5, new Int32Array(3)],
+        [1, Int32Array.from([0, 4, 3])],
+        [3, 0],
+      ] as const) {
         const args = good();
         args[i] = v;
         expect(backend.run(GEV, args)).toBe(Status.BAD_ARGUMENT);

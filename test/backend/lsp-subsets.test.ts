@@ -8,7 +8,8 @@ import { nativeBackend, nativeSkipReason, relErr, rng, selected, wasmBackend } f
 
 /** n distinct points in d dimensions: on a coarse grid (distance ties, rank-deficient fits) or scattered. */
 function points(r: () => number, n: number, d: number, grid: boolean): Float64Array {
-  const seen = new Set<string>(), out: number[] = [];
+  const seen = new Set<string>(),
+    out: number[] = [];
   while (out.length < n * d) {
     const p = Array.from({ length: d }, () => (grid ? Math.floor(r() * 5) / 4 : r()));
     if (!seen.has(p.join(","))) seen.add(p.join(",")), out.push(...p);
@@ -19,7 +20,8 @@ function points(r: () => number, n: number, d: number, grid: boolean): Float64Ar
 /** Random subsets (ascending) holding a fraction p of the rows, and query rows: the rest, some training rows, a repeat. */
 function subsets(r: () => number, n: number, d: number, ps: number[]) {
   return ps.map((p) => {
-    const train: number[] = [], rest: number[] = [];
+    const train: number[] = [],
+      rest: number[] = [];
     for (let i = 0; i < n; i++) (r() < p ? train : rest).push(i);
     while (train.length < d + 2) train.push(rest.pop()!), train.sort((a, b) => a - b);
     const query = [...rest, train[0], train[train.length - 1], rest[0] ?? train[1]];
@@ -33,7 +35,8 @@ function expectSame(b: KernelBackend, table: LspNeighborTable, f: Float64Array, 
   const d = table.m;
   const res = lspSubsets(b, table, f, subs);
   subs.forEach((s, i) => {
-    const Xt = gather(table.X, d, s.train), ft = Float64Array.from(s.train, (r) => f[r]);
+    const Xt = gather(table.X, d, s.train),
+      ft = Float64Array.from(s.train, (r) => f[r]);
     const fit = lspFit(b, Xt, ft, d);
     const ev = lspEval(b, { X: Xt, f: ft, A: fit.A, rw: fit.rw, m: d }, gather(table.X, d, s.query));
     expect(res[i].status).toBe(Status.OK);
@@ -46,10 +49,16 @@ function expectSame(b: KernelBackend, table: LspNeighborTable, f: Float64Array, 
 }
 
 describe(`lsp subset kernels on ${selected.name}`, () => {
-  for (const [n, d, grid] of [[400, 4, true], [300, 2, false], [250, 8, false], [120, 3, true]] as const)
+  for (const [n, d, grid] of [
+    [400, 4, true],
+    [300, 2, false],
+    [250, 8, false],
+    [120, 3, true],
+  ] as const)
     it(`equal lspFit + lspEval per subset: n=${n} d=${d} ${grid ? "grid" : "scattered"}`, () => {
       const r = rng(n + d);
-      const X = points(r, n, d, grid), f = Float64Array.from({ length: n }, () => r() * 10 - 2);
+      const X = points(r, n, d, grid),
+        f = Float64Array.from({ length: n }, () => r() * 10 - 2);
       const subs = subsets(r, n, d, [0.05, 0.1, 0.3, 0.5, 0.9]);
       expectSame(selected, lspNeighborTable(selected, X, d), f, subs);
       // A shallow table: most nodes fall back to the k-d tree (fit) and to testing every query (evaluation).
@@ -75,10 +84,30 @@ describe(`lsp subset kernels on ${selected.name}`, () => {
       { train: Int32Array.from([0, 1, 2, 4, 5]), query: q },
     ]);
     expect(res.map((s) => s.status)).toEqual([LspStatus.TOO_FEW_POINTS, LspStatus.DUPLICATE_POINTS, Status.OK]);
-    expect(Array.from(res[1].rank)).toEqual(Array.from(lspFitRaw(selected, gather(X, 2, Int32Array.from([0, 1, 2, 4, 6])), Float64Array.from([1, 2, 3, 5, 7]), 2).rank));
+    expect(Array.from(res[1].rank)).toEqual(
+      Array.from(lspFitRaw(selected, gather(X, 2, Int32Array.from([0, 1, 2, 4, 6])), Float64Array.from([1, 2, 3, 5, 7]), 2).rank),
+    );
     const call = (train: number[], query: number[]) =>
-      selected.run(LSP_SUBSETS, [X, f, 7, 2, t.nbr, t.nd2, t.K, 1, Int32Array.from([0, train.length]), Int32Array.from(train), Int32Array.from([0, query.length]), Int32Array.from(query),
-        new Float64Array(2 * train.length), new Float64Array(train.length), new Int32Array(train.length), new Int32Array(1), new Float64Array(query.length), new Int32Array(query.length)]);
+      selected.run(LSP_SUBSETS, [
+        X,
+        f,
+        7,
+        2,
+        t.nbr,
+        t.nd2,
+        t.K,
+        1,
+        Int32Array.from([0, train.length]),
+        Int32Array.from(train),
+        Int32Array.from([0, query.length]),
+        Int32Array.from(query),
+        new Float64Array(2 * train.length),
+        new Float64Array(train.length),
+        new Int32Array(train.length),
+        new Int32Array(1),
+        new Float64Array(query.length),
+        new Int32Array(query.length),
+      ]);
     expect(call([0, 1, 2, 4], [3])).toBe(Status.OK);
     expect(call([0, 2, 1, 4], [3])).toBe(Status.BAD_ARGUMENT); // not ascending
     expect(call([0, 1, 2, 7], [3])).toBe(Status.BAD_ARGUMENT); // no row 7
@@ -89,13 +118,19 @@ describe(`lsp subset kernels on ${selected.name}`, () => {
 describe("lsp subset kernels: parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`same table, results to 1e-12 relative${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     const r = rng(11);
-    for (const [n, d, grid] of [[400, 4, true], [300, 5, false]] as const) {
-      const X = points(r, n, d, grid), f = Float64Array.from({ length: n }, () => r() * 10);
-      const ta = lspNeighborTable(nativeBackend!, X, d), tb = lspNeighborTable(wasmBackend, X, d);
+    for (const [n, d, grid] of [
+      [400, 4, true],
+      [300, 5, false],
+    ] as const) {
+      const X = points(r, n, d, grid),
+        f = Float64Array.from({ length: n }, () => r() * 10);
+      const ta = lspNeighborTable(nativeBackend!, X, d),
+        tb = lspNeighborTable(wasmBackend, X, d);
       expect(Array.from(ta.nbr)).toEqual(Array.from(tb.nbr));
       expect(Array.from(ta.nd2)).toEqual(Array.from(tb.nd2));
       const subs = subsets(r, n, d, [0.1, 0.5, 0.8]);
-      const a = lspSubsets(nativeBackend!, ta, f, subs), b = lspSubsets(wasmBackend, tb, f, subs);
+      const a = lspSubsets(nativeBackend!, ta, f, subs),
+        b = lspSubsets(wasmBackend, tb, f, subs);
       a.forEach((x, i) => {
         expect(Array.from(x.rank)).toEqual(Array.from(b[i].rank));
         expect(Array.from(x.rw)).toEqual(Array.from(b[i].rw));

@@ -22,7 +22,8 @@ describe("lspWeights", () => {
     const ev = lspEval(selected, { X, f, A: new Float64Array(X.length), rw: fit.rw, m }, Q);
     let worst = 0;
     for (let q = 0; q < 200; q++) {
-      let s = 0, v = 0;
+      let s = 0,
+        v = 0;
       for (let k = w.offsets[q]; k < w.offsets[q + 1]; k++) {
         expect(w.weight[k]).toBeGreaterThanOrEqual(0);
         s += w.weight[k];
@@ -40,7 +41,8 @@ describe("lspWeights", () => {
   it.skipIf(!nativeBackend)("native and wasm agree exactly", () => {
     const { X, f, Q, m } = problem(12, 500, 4, 300);
     const fit = lspFit(wasmBackend, X, f, m);
-    const a = lspWeights(nativeBackend!, { X, rw: fit.rw, m }, Q), b = lspWeights(wasmBackend, { X, rw: fit.rw, m }, Q);
+    const a = lspWeights(nativeBackend!, { X, rw: fit.rw, m }, Q),
+      b = lspWeights(wasmBackend, { X, rw: fit.rw, m }, Q);
     expect(a.offsets).toEqual(b.offsets);
     expect(a.index).toEqual(b.index);
     expect(a.code).toEqual(b.code);

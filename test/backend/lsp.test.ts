@@ -34,19 +34,27 @@ describe(`lsp kernels on ${selected.name}`, () => {
     const bad = Float64Array.from(r.rw);
     bad[1] = 0;
     expect(selected.run(LSP_EVAL, [X, f, r.A, bad, 4, 2, Float64Array.from([0.5, 0.5]), 1, new Float64Array(1), new Int32Array(1)])).toBe(LspStatus.BAD_RADIUS);
-    expect(selected.run(LSP_EVAL, [X, f, r.A, r.rw, 4, 2, Float64Array.from([0.5, Infinity]), 1, new Float64Array(1), new Int32Array(1)])).toBe(Status.NONFINITE);
+    expect(selected.run(LSP_EVAL, [X, f, r.A, r.rw, 4, 2, Float64Array.from([0.5, Infinity]), 1, new Float64Array(1), new Int32Array(1)])).toBe(
+      Status.NONFINITE,
+    );
   });
 });
 
 describe("lsp parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`fit and evaluation agree to 1e-12 relative${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     const r = rng(3);
-    for (const [n, d] of [[300, 2], [500, 4], [400, 8], [60, 3]]) {
+    for (const [n, d] of [
+      [300, 2],
+      [500, 4],
+      [400, 8],
+      [60, 3],
+    ]) {
       // Half the problems on a coarse grid (ties, rank-deficient fits), half scattered.
       const grid = n === 500;
       const X = Float64Array.from({ length: n * d }, () => (grid ? Math.floor(r() * 7) / 6 : r()));
       // drop duplicates of the grid
-      const seen = new Set<string>(), keep: number[] = [];
+      const seen = new Set<string>(),
+        keep: number[] = [];
       for (let i = 0; i < n; i++) {
         const key = Array.from(X.subarray(i * d, i * d + d)).join(",");
         if (!seen.has(key)) seen.add(key), keep.push(i);
@@ -54,7 +62,8 @@ describe("lsp parity native vs wasm", () => {
       const Xu = Float64Array.from(keep.flatMap((i) => Array.from(X.subarray(i * d, i * d + d))));
       const f = Float64Array.from(keep, () => r() * 10);
       const Q = Float64Array.from({ length: 200 * d }, () => r() * 1.4 - 0.2);
-      const a = lspFit(nativeBackend!, Xu, f, d), b = lspFit(wasmBackend, Xu, f, d);
+      const a = lspFit(nativeBackend!, Xu, f, d),
+        b = lspFit(wasmBackend, Xu, f, d);
       expect(Array.from(a.rank)).toEqual(Array.from(b.rank));
       expect(Array.from(a.rw)).toEqual(Array.from(b.rw));
       for (let i = 0; i < a.A.length; i++) expect(Math.abs(a.A[i] - b.A[i])).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(a.A[i])));

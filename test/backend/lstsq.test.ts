@@ -5,7 +5,17 @@ import { Status } from "../../ts/backend/status.js";
 import type { KernelBackend } from "../../ts/backend/kernel.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
 
-interface Case { name: string; m: number; n: number; A: number[][]; b: number[]; w: number[] | null; rcond: number; rank: number; x: number[] }
+interface Case {
+  name: string;
+  m: number;
+  n: number;
+  A: number[][];
+  b: number[];
+  w: number[] | null;
+  rcond: number;
+  rank: number;
+  x: number[];
+}
 const fixtures: Case[] = JSON.parse(readFileSync(new URL("../fixtures/lstsq-numpy.json", import.meta.url), "utf8")).cases;
 
 /** Solves one fixture case alone. */
@@ -21,7 +31,8 @@ function solveCase(b: KernelBackend, c: Case) {
 }
 
 function normRelErr(got: ArrayLike<number>, want: ArrayLike<number>): number {
-  let d = 0, s = 0;
+  let d = 0,
+    s = 0;
   for (let i = 0; i < want.length; i++) {
     d += (got[i] - want[i]) ** 2;
     s += want[i] ** 2;
@@ -75,11 +86,24 @@ describe(`lstsq on ${selected.name}`, () => {
   });
 
   it("returns status codes for NaN/Inf and bad offsets, never crashes", () => {
-    const x = new Float64Array(2), rank = new Int32Array(1);
-    const A = Float64Array.from([1, 0, 0, 1]), b = Float64Array.from([1, 1]);
+    const x = new Float64Array(2),
+      rank = new Int32Array(1);
+    const A = Float64Array.from([1, 0, 0, 1]),
+      b = Float64Array.from([1, 1]);
     const off = Int32Array.from([0, 2]);
     const run = (args: Partial<Record<string, unknown>>) =>
-      selected.run(LSTSQ, [args.A ?? A, args.b ?? b, args.w ?? new Float64Array(2), args.weighted ?? 0, args.off ?? off, 1, args.n ?? 2, args.rcond ?? -1, x, rank] as never);
+      selected.run(LSTSQ, [
+        args.A ?? A,
+        args.b ?? b,
+        args.w ?? new Float64Array(2),
+        args.weighted ?? 0,
+        args.off ?? off,
+        1,
+        args.n ?? 2,
+        args.rcond ?? -1,
+        x,
+        rank,
+      ] as never);
     expect(run({})).toBe(Status.OK);
     expect(run({ A: Float64Array.from([1, NaN, 0, 1]) })).toBe(Status.NONFINITE);
     expect(run({ b: Float64Array.from([Infinity, 1]) })).toBe(Status.NONFINITE);
@@ -93,14 +117,32 @@ describe(`lstsq on ${selected.name}`, () => {
   });
 
   it("rejects buffers shorter than the offsets say (both backends)", () => {
-    expect(selected.run(LSTSQ, [Float64Array.from([1, 2]), Float64Array.from([1]), new Float64Array(0), 0, Int32Array.from([0, 2]), 1, 2, -1, new Float64Array(2), new Int32Array(1)])).toBe(Status.BAD_ARGUMENT);
+    expect(
+      selected.run(LSTSQ, [
+        Float64Array.from([1, 2]),
+        Float64Array.from([1]),
+        new Float64Array(0),
+        0,
+        Int32Array.from([0, 2]),
+        1,
+        2,
+        -1,
+        new Float64Array(2),
+        new Int32Array(1),
+      ]),
+    ).toBe(Status.BAD_ARGUMENT);
   });
 });
 
 describe("lstsq parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`agrees to 1e-12 relative on random and rank-deficient batches${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     const r = rng(11);
-    for (const [rows, n] of [[6, 4], [13, 9], [3, 5], [40, 3]]) {
+    for (const [rows, n] of [
+      [6, 4],
+      [13, 9],
+      [3, 5],
+      [40, 3],
+    ]) {
       const nprob = 300;
       const offsets = Int32Array.from({ length: nprob + 1 }, (_, k) => k * rows);
       const A = Float64Array.from({ length: nprob * rows * n }, () => r() * 2 - 1);
@@ -116,7 +158,8 @@ describe("lstsq parity native vs wasm", () => {
       const c = lstsq(wasmBackend, { A, b, w, offsets, n, rcond: rows * EPSILON });
       expect(Array.from(a.rank)).toEqual(Array.from(c.rank));
       for (let k = 0; k < nprob; k++) {
-        const xa = a.x.subarray(k * n, k * n + n), xc = c.x.subarray(k * n, k * n + n);
+        const xa = a.x.subarray(k * n, k * n + n),
+          xc = c.x.subarray(k * n, k * n + n);
         const scale = Math.max(...Array.from(xa, Math.abs), 1e-300);
         for (let j = 0; j < n; j++) expect(Math.abs(xa[j] - xc[j]) / scale).toBeLessThanOrEqual(1e-12);
       }

@@ -5,8 +5,10 @@ import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend, relErr } f
 
 /** Plain reference: sort every candidate by (squared distance, index). */
 function reference(X: Float64Array, Q: Float64Array, d: number, k: number, exclude?: Int32Array) {
-  const n = X.length / d, nq = Q.length / d;
-  const indices: number[] = [], distances: number[] = [];
+  const n = X.length / d,
+    nq = Q.length / d;
+  const indices: number[] = [],
+    distances: number[] = [];
   for (let i = 0; i < nq; i++) {
     const cand: [number, number][] = [];
     for (let j = 0; j < n; j++) {
@@ -57,7 +59,12 @@ describe(`knn on ${selected.name}`, () => {
 
   it("matches a sorting reference on tie-heavy integer grids across panel boundaries", () => {
     const r = rng(3);
-    for (const [n, nq, d, k] of [[1500, 40, 3, 7], [700, 25, 2, 30], [90, 10, 11, 90], [300, 20, 1, 1]]) {
+    for (const [n, nq, d, k] of [
+      [1500, 40, 3, 7],
+      [700, 25, 2, 30],
+      [90, 10, 11, 90],
+      [300, 20, 1, 1],
+    ]) {
       const X = Float64Array.from({ length: n * d }, () => Math.floor(r() * 5));
       const Q = Float64Array.from({ length: nq * d }, () => Math.floor(r() * 5));
       const got = knn(selected, X, Q, d, k);
@@ -107,7 +114,12 @@ describe(`knn on ${selected.name}`, () => {
 describe("knn parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`gives identical indices and distances to 1e-12 on random batches${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     const r = rng(19);
-    for (const [n, nq, d, k] of [[2000, 60, 4, 7], [500, 40, 8, 15], [301, 30, 1, 5], [64, 64, 20, 63]]) {
+    for (const [n, nq, d, k] of [
+      [2000, 60, 4, 7],
+      [500, 40, 8, 15],
+      [301, 30, 1, 5],
+      [64, 64, 20, 63],
+    ]) {
       const X = Float64Array.from({ length: n * d }, () => r() * 10 - 5);
       const Q = Float64Array.from({ length: nq * d }, (_, t) => (t % 3 === 0 ? X[t % (n * d)] : r() * 10 - 5));
       for (const exclude of [undefined, Int32Array.from({ length: nq }, (_, i) => (i * 7) % n)]) {

@@ -15,18 +15,71 @@ const marsOpts = Float64Array.from([1, 5, 0.001, 2, 0, 0, 20, 1, 0, 1, 0, 0]);
 
 // Each case: the spec, a valid argument list, and the index of the argument to shorten.
 const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
-  ["delaunayLocate", DELAUNAY_LOCATE, () => [X, 5, 2, Float64Array.from([0.3, 0.3]), 1, 1e-10, Infinity, new Int32Array(3),
-    new Float64Array(3), new Int32Array(1), new Float64Array(1), new Int32Array(4)], [0, 3, 7, 8, 9, 10, 11]],
+  [
+    "delaunayLocate",
+    DELAUNAY_LOCATE,
+    () => [
+      X,
+      5,
+      2,
+      Float64Array.from([0.3, 0.3]),
+      1,
+      1e-10,
+      Infinity,
+      new Int32Array(3),
+      new Float64Array(3),
+      new Int32Array(1),
+      new Float64Array(1),
+      new Int32Array(4),
+    ],
+    [0, 3, 7, 8, 9, 10, 11],
+  ],
   ["lspFit", LSP_FIT, () => [X, f, 5, 2, new Float64Array(10), new Float64Array(5), new Int32Array(5)], [0, 1, 4, 5, 6]],
-  ["lspEval", LSP_EVAL, () => [X, f, new Float64Array(10), new Float64Array(5).fill(1), 5, 2, Float64Array.from([0.3, 0.3]), 1,
-    new Float64Array(1), new Int32Array(1)], [0, 1, 2, 3, 6, 8, 9]],
-  ["mars_fit", MARS_FIT, () => [X, f, 5, 2, marsOpts, new Int32Array(10), new Float64Array(10), new Int32Array(5),
-    new Float64Array(5), new Float64Array(5), new Float64Array(10)], [0, 1, 4, 5, 6, 7, 8, 9, 10]],
-  ["mars_predict", MARS_PREDICT, () => [new Int32Array(2), new Float64Array(2), Float64Array.from([1]), 1, 2,
-    Float64Array.from([0.3, 0.3]), 1, new Float64Array(1)], [0, 1, 2, 5, 7]],
-  ["mixtureFit", MIXTURE_FIT, () => [Float64Array.from([1, 2, 3, 4]), Int32Array.from([0, 4]), 1, Int32Array.from([0]), Int32Array.from([0, 1]), 1, 1, 1, 10,
-    1e-6, 3, 0, new Float64Array(1), new Float64Array(1), new Int32Array(1), new Uint8Array(1), new Uint8Array(1), new Float64Array(3),
-    new Float64Array(2), new Float64Array(1)], [0, 1, 3, 4, 12, 13, 14, 15, 16, 17, 18, 19]],
+  [
+    "lspEval",
+    LSP_EVAL,
+    () => [X, f, new Float64Array(10), new Float64Array(5).fill(1), 5, 2, Float64Array.from([0.3, 0.3]), 1, new Float64Array(1), new Int32Array(1)],
+    [0, 1, 2, 3, 6, 8, 9],
+  ],
+  [
+    "mars_fit",
+    MARS_FIT,
+    () => [X, f, 5, 2, marsOpts, new Int32Array(10), new Float64Array(10), new Int32Array(5), new Float64Array(5), new Float64Array(5), new Float64Array(10)],
+    [0, 1, 4, 5, 6, 7, 8, 9, 10],
+  ],
+  [
+    "mars_predict",
+    MARS_PREDICT,
+    () => [new Int32Array(2), new Float64Array(2), Float64Array.from([1]), 1, 2, Float64Array.from([0.3, 0.3]), 1, new Float64Array(1)],
+    [0, 1, 2, 5, 7],
+  ],
+  [
+    "mixtureFit",
+    MIXTURE_FIT,
+    () => [
+      Float64Array.from([1, 2, 3, 4]),
+      Int32Array.from([0, 4]),
+      1,
+      Int32Array.from([0]),
+      Int32Array.from([0, 1]),
+      1,
+      1,
+      1,
+      10,
+      1e-6,
+      3,
+      0,
+      new Float64Array(1),
+      new Float64Array(1),
+      new Int32Array(1),
+      new Uint8Array(1),
+      new Uint8Array(1),
+      new Float64Array(3),
+      new Float64Array(2),
+      new Float64Array(1),
+    ],
+    [0, 1, 3, 4, 12, 13, 14, 15, 16, 17, 18, 19],
+  ],
 ];
 
 function shortened(args: KernelArg[], i: number): KernelArg[] {
@@ -36,7 +89,10 @@ function shortened(args: KernelArg[], i: number): KernelArg[] {
   return copy;
 }
 
-const backends: [string, KernelBackend | undefined][] = [["native", nativeBackend], ["wasm", wasmBackend]];
+const backends: [string, KernelBackend | undefined][] = [
+  ["native", nativeBackend],
+  ["wasm", wasmBackend],
+];
 for (const [bname, backend] of backends) {
   describe.skipIf(!backend)(`short buffers on ${bname}`, () => {
     for (const [name, spec, args, shorten] of cases) {

@@ -17,7 +17,8 @@ function randomSymmetric(m: number, seed: number): Float64Array {
 
 /** max_k ‖A v_k − w_k v_k‖ and max |v_iᵀ v_j − δ_ij|. */
 function residuals(A: Float64Array, m: number, w: Float64Array, V: Float64Array): { eig: number; orth: number } {
-  let eig = 0, orth = 0;
+  let eig = 0,
+    orth = 0;
   for (let k = 0; k < m; k++) {
     for (let i = 0; i < m; i++) {
       let s = 0;
@@ -51,7 +52,7 @@ describe(`symeig on ${selected.name}`, () => {
   it("handles a singular matrix with repeated rows (near-duplicate points) and the zero matrix", () => {
     const m = 6;
     const A = randomSymmetric(m, 5);
-    for (let j = 0; j < m; j++) A[1 * m + j] = A[0 * m + j], A[j * m + 1] = A[j * m + 0];
+    for (let j = 0; j < m; j++) (A[1 * m + j] = A[0 * m + j]), (A[j * m + 1] = A[j * m + 0]);
     A[1 * m + 1] = A[0];
     const r = symeig(selected, A, m);
     expect(Math.min(...Array.from(r.values, Math.abs))).toBeLessThan(1e-13);
@@ -73,7 +74,8 @@ describe("symeig parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`same eigenvalues to 1e-12 and eigenvectors up to sign${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     for (const m of [2, 9, 64]) {
       const A = randomSymmetric(m, 100 + m);
-      const a = symeig(nativeBackend!, A, m), b = symeig(wasmBackend, A, m);
+      const a = symeig(nativeBackend!, A, m),
+        b = symeig(wasmBackend, A, m);
       const scale = Math.max(...Array.from(a.values, Math.abs));
       for (let k = 0; k < m; k++) {
         expect(Math.abs(a.values[k] - b.values[k])).toBeLessThanOrEqual(1e-12 * scale);

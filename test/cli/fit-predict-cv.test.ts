@@ -77,21 +77,40 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
     expect(r.err).toMatch(/--degree applies to mars/);
   });
 
-  it.skipIf(!hasShared)(`cv on the MOANA map with given splits writes p,rep,index,prediction and the ARE per p${hasShared ? "" : " — " + sharedSkipReason}`, () => {
-    const out = join(dir, "cv.csv");
-    const r = varmap("cv", goldenPath("moana-map.csv"), "--map", "--id", "index", "--inputs", "u_freq,u_threads,u_fsize,u_rsize", "--response", "sd",
-      "--splits", goldenPath("moana-splits.json"), "--method", "lsp", "--predictions", out, "--json");
-    expect(r.code, r.err).toBe(0);
-    const summary = JSON.parse(r.out);
-    expect(summary.maps[0].are.map((t: { p: number }) => t.p)).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
-    const text = readFileSync(out, "utf8");
-    expect(text.split("\n")[0]).toBe("p,rep,index,prediction");
-    expect(text.trim().split("\n")).toHaveLength(77761);
-    // First reference row: p 0.1, rep 0, index 0
-    const first = text.split("\n")[1].split(",").map(Number);
-    expect(first.slice(0, 3)).toEqual([0.1, 0, 0]);
-    expect(Math.abs(first[3] - -80205.69393251296) / 80205.69393251296).toBeLessThan(1e-8);
-  });
+  it.skipIf(!hasShared)(
+    `cv on the MOANA map with given splits writes p,rep,index,prediction and the ARE per p${hasShared ? "" : " — " + sharedSkipReason}`,
+    () => {
+      const out = join(dir, "cv.csv");
+      const r = varmap(
+        "cv",
+        goldenPath("moana-map.csv"),
+        "--map",
+        "--id",
+        "index",
+        "--inputs",
+        "u_freq,u_threads,u_fsize,u_rsize",
+        "--response",
+        "sd",
+        "--splits",
+        goldenPath("moana-splits.json"),
+        "--method",
+        "lsp",
+        "--predictions",
+        out,
+        "--json",
+      );
+      expect(r.code, r.err).toBe(0);
+      const summary = JSON.parse(r.out);
+      expect(summary.maps[0].are.map((t: { p: number }) => t.p)).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+      const text = readFileSync(out, "utf8");
+      expect(text.split("\n")[0]).toBe("p,rep,index,prediction");
+      expect(text.trim().split("\n")).toHaveLength(77761);
+      // First reference row: p 0.1, rep 0, index 0
+      const first = text.split("\n")[1].split(",").map(Number);
+      expect(first.slice(0, 3)).toEqual([0.1, 0, 0]);
+      expect(Math.abs(first[3] - -80205.69393251296) / 80205.69393251296).toBeLessThan(1e-8);
+    },
+  );
 
   // Without --splits, cv generates divisions on the pool (issue #8); --predictions still needs given splits.
   it("cv --predictions without --splits is a usage error", () => {

@@ -13,7 +13,9 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
   it("predicts with every method of a refit models.json, one column per method, equal to fit's models", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-predict-"));
     const lines = ["g,x,z,y"];
-    for (const g of ["a", "b"]) for (let i = 0; i < 30; i++) lines.push(`${g},${i % 6},${Math.floor(i / 6)},${(g === "a" ? 1 : 2) + (i % 6) * 0.3 + Math.floor(i / 6) * 0.1 + ((i * 37) % 11) / 50}`);
+    for (const g of ["a", "b"])
+      for (let i = 0; i < 30; i++)
+        lines.push(`${g},${i % 6},${Math.floor(i / 6)},${(g === "a" ? 1 : 2) + (i % 6) * 0.3 + Math.floor(i / 6) * 0.1 + ((i * 37) % 11) / 50}`);
     const data = join(dir, "map.csv");
     writeFileSync(data, lines.join("\n") + "\n");
     const sel = ["--map", "--factors", "g", "--inputs", "x,z", "--response", "y"];
@@ -29,14 +31,21 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     const f = varmap("fit", data, ...sel, "--method", "lsp", "--out", join(dir, "lsp.json"), "--quiet");
     expect(f.status, f.stderr).toBe(0);
     const q = varmap("predict", join(dir, "lsp.json"), "--at", at);
-    expect(q.stdout.trim().split("\n").slice(1).map((l) => l.split(",")[3])).toEqual(rows.map((l) => l.split(",")[4]));
+    expect(
+      q.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[3]),
+    ).toEqual(rows.map((l) => l.split(",")[4]));
     expect(readFileSync(join(dir, "refit", "models.json"), "utf8")).toMatch(/"inputs":\["x","z"\]/);
   });
 
   it("summary: per map the method, inputs, coefficients or terms, and the in-sample fit given --data", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-summary-"));
     const lines = ["g,x,z,y"];
-    for (const g of ["a", "b"]) for (let i = 0; i < 30; i++) lines.push(`${g},${i % 6},${Math.floor(i / 6)},${(g === "a" ? 1 : 2) + (i % 6) * 0.3 + Math.floor(i / 6) * 0.1}`);
+    for (const g of ["a", "b"])
+      for (let i = 0; i < 30; i++) lines.push(`${g},${i % 6},${Math.floor(i / 6)},${(g === "a" ? 1 : 2) + (i % 6) * 0.3 + Math.floor(i / 6) * 0.1}`);
     const data = join(dir, "map.csv");
     writeFileSync(data, lines.join("\n") + "\n");
     const sel = ["--map", "--factors", "g", "--inputs", "x,z", "--response", "y"];

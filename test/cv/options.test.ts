@@ -30,7 +30,14 @@ describe("cross-validation options", () => {
 
   it("checks given splits: p in (0, 1), one label per split, each training id once", () => {
     expect(() => readSplitsFile(splitsFile([{ p: 1.5, rep: 0, train: [0, 1] }]))).toThrow(/outside \(0, 1\)/);
-    expect(() => readSplitsFile(splitsFile([{ p: 0.5, rep: 0, train: [0, 1] }, { p: 0.5, rep: 0, train: [2, 3] }]))).toThrow(/repeats the label/);
+    expect(() =>
+      readSplitsFile(
+        splitsFile([
+          { p: 0.5, rep: 0, train: [0, 1] },
+          { p: 0.5, rep: 0, train: [2, 3] },
+        ]),
+      ),
+    ).toThrow(/repeats the label/);
     expect(() => readSplitsFile(splitsFile([{ p: 0.5, rep: 0, train: [0, 0] }]))).toThrow(/more than once/);
     expect(readSplitsFile(splitsFile([{ p: 0.5, rep: 0, train: [0, 1] }])).splits.length).toBe(1);
   });

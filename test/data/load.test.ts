@@ -73,7 +73,12 @@ describe.skipIf(!hasShared)(`real data (${hasShared ? "../shared present" : shar
   });
 
   it("reads an aggregated map (--map --id) and a --where selection", async () => {
-    const { maps } = await loadDataset(goldenPath("moana-map.csv"), { map: true, inputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"], response: "sd", id: "index" });
+    const { maps } = await loadDataset(goldenPath("moana-map.csv"), {
+      map: true,
+      inputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"],
+      response: "sd",
+      id: "index",
+    });
     expect(maps[0].rows).toBe(864);
     expect(maps[0].ids.slice(0, 3)).toEqual([0, 1, 2]);
     const golden = readCsv(goldenPath("moana-map.csv"));
@@ -92,7 +97,14 @@ describe("maps", () => {
 
   it("groups by factors, normalizes to [0,1] or log2 then [0,1], drops constant columns with a note", async () => {
     const notes: string[] = [];
-    const { maps } = await loadDataset(file("m.csv", csv), { factors: ["site"], inputs: ["x", "c", "k"], run: "run", response: "y", logInputs: ["x"], note: (m) => notes.push(m) });
+    const { maps } = await loadDataset(file("m.csv", csv), {
+      factors: ["site"],
+      inputs: ["x", "c", "k"],
+      run: "run",
+      response: "y",
+      logInputs: ["x"],
+      note: (m) => notes.push(m),
+    });
     expect(maps.map((m) => m.key.site)).toEqual(["a", "b"]);
     const a = maps[0];
     expect(a.inputNames).toEqual(["x", "k"]);

@@ -4,9 +4,21 @@ import { counterRng, philox4x32 } from "../../ts/data/random.js";
 describe("philox4x32-10", () => {
   // Known-answer vectors of Random123 (kat_vectors, philox4x32 10 rounds).
   const kat: [number[], number[], number[]][] = [
-    [[0, 0, 0, 0], [0, 0], [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]],
-    [[0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff], [0xffffffff, 0xffffffff], [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]],
-    [[0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0], [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]],
+    [
+      [0, 0, 0, 0],
+      [0, 0],
+      [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8],
+    ],
+    [
+      [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff],
+      [0xffffffff, 0xffffffff],
+      [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd],
+    ],
+    [
+      [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
+      [0xa4093822, 0x299f31d0],
+      [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1],
+    ],
   ];
   it.each(kat)("ctr %j key %j", (c, k, want) => {
     const out = new Uint32Array(4);
@@ -28,11 +40,15 @@ describe("counterRng", () => {
 
   it("draws uniforms in [0,1) and normals with the right moments", () => {
     const r = counterRng(1, 0);
-    let s = 0, s2 = 0, lo = 1, hi = 0;
+    let s = 0,
+      s2 = 0,
+      lo = 1,
+      hi = 0;
     const n = 100_000;
     for (let i = 0; i < n; i++) {
       const u = r.next();
-      lo = Math.min(lo, u); hi = Math.max(hi, u);
+      lo = Math.min(lo, u);
+      hi = Math.max(hi, u);
       s += u;
     }
     expect(lo).toBeGreaterThanOrEqual(0);
@@ -41,7 +57,8 @@ describe("counterRng", () => {
     s = 0;
     for (let i = 0; i < n; i++) {
       const z = r.normal();
-      s += z; s2 += z * z;
+      s += z;
+      s2 += z * z;
     }
     expect(Math.abs(s / n)).toBeLessThan(0.02);
     expect(Math.abs(s2 / n - 1)).toBeLessThan(0.02);

@@ -104,7 +104,11 @@ describe("Parquet", () => {
 describe.skipIf(!existsSync(cli))("CLI", () => {
   it("varmap synth with 2 workers writes the bytes of the in-process single-threaded writer; a bad --maps exits 2", async () => {
     const out = join(dir, "cli.csv");
-    const r = spawnSync(process.execPath, [cli, "synth", "--design", "moana", "--maps", "2", "--seed", "3", "--workers", "2", "--out", out, "--quiet", "--json"], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [cli, "synth", "--design", "moana", "--maps", "2", "--seed", "3", "--workers", "2", "--out", out, "--quiet", "--json"],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2 * 810 * 40, configurations: 2 * 810, maps: 2 });
     const single = join(dir, "single.csv");

@@ -13,7 +13,10 @@ const strs = ["plain", "with,comma", 'with "quote"', "", "a\nb", "x", "y", "z", 
 async function readBack(path: string, fmt: string): Promise<Record<string, unknown>[]> {
   const db = await openDb();
   try {
-    return await queryRows(db.con, fmt === "parquet" ? `SELECT * FROM read_parquet('${path}')` : `SELECT * FROM read_csv('${path}', header = true, types = {'v': 'DOUBLE', 's': 'VARCHAR'})`);
+    return await queryRows(
+      db.con,
+      fmt === "parquet" ? `SELECT * FROM read_parquet('${path}')` : `SELECT * FROM read_csv('${path}', header = true, types = {'v': 'DOUBLE', 's': 'VARCHAR'})`,
+    );
   } finally {
     db.close();
   }

@@ -53,11 +53,19 @@ describe.skipIf(!built)(`distribution fit / predict CLI${built ? "" : " — dist
     const sum = readFileSync(join(dir, "q-summary.csv"), "utf8").trim().split("\n");
     expect(sum[0]).toBe("host,freq,threads,mean,sd,q05,q10,q25,q50,q75,q90,q95,extrapolated,distance");
     // (1, 1) of map b is a training configuration: its own mean.
-    const runsB11 = readFileSync(runs, "utf8").trim().split("\n").filter((l) => l.startsWith("b,1,1,")).map((l) => Number(l.split(",")[4]));
+    const runsB11 = readFileSync(runs, "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("b,1,1,"))
+      .map((l) => Number(l.split(",")[4]));
     expect(Number(sum[2].split(",")[3])).toBeCloseTo(runsB11.reduce((a, b) => a + b, 0) / runsB11.length, 6);
     const c = varmap("predict", models, "--at", at, "--output", "cdf", "--grid-points", "9");
     expect(c.code, c.err).toBe(0);
-    const F = c.out.trim().split("\n").slice(1).map((l) => Number(l.split(",")[4]));
+    const F = c.out
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => Number(l.split(",")[4]));
     expect(F.length).toBe(18);
     expect(F[0]).toBe(0);
     expect(F[8]).toBe(1);
@@ -67,10 +75,12 @@ describe.skipIf(!built)(`distribution fit / predict CLI${built ? "" : " — dist
   });
 
   it("round-trips the models file exactly: re-serialized models predict the same bytes", () => {
-    const a = join(dir, "rt.json"), b = join(dir, "rt2.json");
+    const a = join(dir, "rt.json"),
+      b = join(dir, "rt2.json");
     expect(varmap("fit", runs, ...cols, "--target", "distribution", "--dist", "locscale", "--out", a).code).toBe(0);
     writeFileSync(b, JSON.stringify(JSON.parse(readFileSync(a, "utf8"))));
-    const pa = varmap("predict", a, "--at", at), pb = varmap("predict", b, "--at", at);
+    const pa = varmap("predict", a, "--at", at),
+      pb = varmap("predict", b, "--at", at);
     expect(pa.code, pa.err).toBe(0);
     expect(pb.out).toBe(pa.out);
   });
@@ -87,7 +97,10 @@ describe.skipIf(!built)("E.6 bad input: coded errors, remedies, no partial outpu
   };
 
   it("a training configuration with fewer than 2 runs is skipped with a note", () => {
-    const r = spawnSync(process.execPath, [cli, "fit", runs, ...cols, "--target", "distribution", "--out", join(dir, "skip.json")], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [cli, "fit", runs, ...cols, "--target", "distribution", "--out", join(dir, "skip.json")], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/fewer than|too few|dropped/i);
     const file = JSON.parse(readFileSync(join(dir, "skip.json"), "utf8"));
@@ -95,7 +108,8 @@ describe.skipIf(!built)("E.6 bad input: coded errors, remedies, no partial outpu
   });
   it("--levels outside 10 … 10,000: E_USAGE, nothing written", () => {
     const had = before();
-    for (const k of ["5", "20000", "abc"]) expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--levels", k, "--out", join(dir, "x.json")), "E_USAGE", /10 to 10,000/);
+    for (const k of ["5", "20000", "abc"])
+      expectUsage(varmap("fit", runs, ...cols, "--target", "distribution", "--levels", k, "--out", join(dir, "x.json")), "E_USAGE", /10 to 10,000/);
     expect(new Set(readdirSync(dir))).toEqual(had);
   });
   it("unknown --dist / --weights, --dist params, a --map table: E_USAGE", () => {
@@ -108,7 +122,9 @@ describe.skipIf(!built)("E.6 bad input: coded errors, remedies, no partial outpu
     const tiny = join(dir, "tiny.csv");
     writeFileSync(tiny, "x,y,run,t\n0,0,0,1\n0,0,1,2\n1,0,0,3\n1,0,1,4\n0,1,0,5\n0,1,1,6\n");
     const models = join(dir, "tiny.json");
-    expect(varmap("fit", tiny, "--inputs", "x,y", "--response", "t", "--run", "run", "--target", "distribution", "--weights", "shepard", "--out", models).code).toBe(0);
+    expect(
+      varmap("fit", tiny, "--inputs", "x,y", "--response", "t", "--run", "run", "--target", "distribution", "--weights", "shepard", "--out", models).code,
+    ).toBe(0);
     writeFileSync(join(dir, "tiny-at.csv"), "x,y\n0.5,0.5\n");
     const r = varmap("predict", models, "--at", join(dir, "tiny-at.csv"), "--out", join(dir, "tiny-pred.csv"));
     expectUsage(r, "E_TOO_FEW_POINTS", /add configurations/);

@@ -64,7 +64,11 @@ describe.skipIf(!built)(`cv --target distribution${built ? "" : " — dist/ts/cl
   });
 
   it("a test configuration with fewer than 5 runs gets no KS (too_few_runs = 1)", () => {
-    const rows = read("w1", "ks.csv").trim().split("\n").slice(1).map((l) => l.split(","));
+    const rows = read("w1", "ks.csv")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(","));
     const few = rows.filter((r) => r[15] === "1");
     expect(few.length).toBeGreaterThan(0);
     for (const r of few) {
@@ -91,7 +95,6 @@ function countMissing(summary: string[]): number {
   let missing = 0;
   for (const map of ["a", "b"])
     for (const method of ["quantile", "cdf", "locscale", "normal"])
-      for (const p of ["0.5", "0.8"])
-        for (const pts of ["inside", "extrapolated", "all"]) if (!have.has(`${map},${method},delaunay,${p},${pts}`)) missing++;
+      for (const p of ["0.5", "0.8"]) for (const pts of ["inside", "extrapolated", "all"]) if (!have.has(`${map},${method},delaunay,${p},${pts}`)) missing++;
   return missing;
 }

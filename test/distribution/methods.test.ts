@@ -12,11 +12,14 @@ import { rng } from "../helpers/backends.js";
 
 function grid(seed: number, side: number) {
   const r = rng(seed);
-  const U: number[] = [], runs: number[] = [], offsets = [0];
+  const U: number[] = [],
+    runs: number[] = [],
+    offsets = [0];
   for (let i = 0; i < side; i++)
     for (let j = 0; j < side; j++) {
       U.push(i / (side - 1), j / (side - 1));
-      const mu = 100 + 50 * i + 20 * j * j, s = 5 + 3 * j;
+      const mu = 100 + 50 * i + 20 * j * j,
+        s = 5 + 3 * j;
       for (let k = 0; k < 40; k++) runs.push(mu + s * (r() + r() + r() - 1.5) * 2);
       offsets.push(runs.length);
     }
@@ -26,7 +29,8 @@ function grid(seed: number, side: number) {
 describe("quantile averaging", () => {
   it("with equal run counts, the knots are exactly the weighted averages of the order statistics", () => {
     const g = grid(1, 4);
-    const idx = [0, 5, 10], w = [0.2, 0.3, 0.5];
+    const idx = [0, 5, 10],
+      w = [0.2, 0.3, 0.5];
     const Q = averageQuantiles(g.runs, idx, w);
     expect(Q.levels.length).toBe(40);
     for (let j = 0; j < 40; j++) {
@@ -49,7 +53,8 @@ function checkValidCdf(F: RunDistribution, exactInverse: boolean) {
   // Plain comparisons in the loops (an expect per point is slow); one expect on the list of violations.
   const bad: string[] = [];
   let prev = -1;
-  const lo = F.quantile(0.001), hi = F.quantile(0.999);
+  const lo = F.quantile(0.001),
+    hi = F.quantile(0.999);
   for (let k = 0; k <= 2000; k++) {
     const x = lo - 0.1 * (hi - lo) + (1.2 * (hi - lo) * k) / 2000;
     const v = F.cdf(x);
@@ -57,7 +62,8 @@ function checkValidCdf(F: RunDistribution, exactInverse: boolean) {
     prev = v;
   }
   for (let j = 1; j < 100; j++) {
-    const p = j / 100, x = F.quantile(p);
+    const p = j / 100,
+      x = F.quantile(p);
     if (exactInverse ? !(Math.abs(F.cdf(x) - p) <= 1e-12) : !(F.cdf(x) >= p - 1e-12 && F.cdfLeft(x) <= p + 1e-12)) bad.push(`F(Q(${p})) = ${F.cdf(x)}`);
   }
   // The batch sweep (used for W1) gives exactly quantile() at ascending levels.
@@ -116,7 +122,11 @@ describe("at a training configuration", () => {
 
 describe("CDF mixing of per-configuration mixtures", () => {
   it("equals the explicit finite mixture: pdf and cdf to 1e-14 at 1,000 points", () => {
-    const mixes2 = [new Mixture("normal", [0.3, 0.7], [10, 14], [1, 2]), new Mixture("gamma", [1], [9], [1.3]), new Mixture("lognormal", [0.5, 0.5], [2.3, 2.6], [0.1, 0.2])];
+    const mixes2 = [
+      new Mixture("normal", [0.3, 0.7], [10, 14], [1, 2]),
+      new Mixture("gamma", [1], [9], [1.3]),
+      new Mixture("lognormal", [0.5, 0.5], [2.3, 2.6], [0.1, 0.2]),
+    ];
     const w = [0.2, 0.5, 0.3];
     const F = combineMixtures(mixes2, w);
     expect(F.components.length).toBe(5);
@@ -125,7 +135,7 @@ describe("CDF mixing of per-configuration mixtures", () => {
       const x = 3 + (20 * k) / 999;
       const cdf = mixes2.reduce((s, m, i) => s + w[i] * m.cdf(x), 0);
       const pdf = mixes2.reduce((s, m, i) => s + w[i] * m.pdf(x), 0);
-      worst = Math.max(worst, Math.abs(F.cdf(x) - cdf), Math.abs(F.pdf(x) - pdf) / Math.max(pdf, 1e-300) * Math.min(pdf, 1));
+      worst = Math.max(worst, Math.abs(F.cdf(x) - cdf), (Math.abs(F.pdf(x) - pdf) / Math.max(pdf, 1e-300)) * Math.min(pdf, 1));
     }
     expect(worst).toBeLessThanOrEqual(1e-14);
   });
@@ -133,7 +143,8 @@ describe("CDF mixing of per-configuration mixtures", () => {
 
 describe("EDF mixture", () => {
   it("is Σ w_i F_i with the right mean and sd", () => {
-    const a = Float64Array.from([1, 2, 3]), b = Float64Array.from([2, 10]);
+    const a = Float64Array.from([1, 2, 3]),
+      b = Float64Array.from([2, 10]);
     const F = new EdfMixture([a, b], [0.4, 0.6]);
     expect(F.cdf(2)).toBeCloseTo(0.4 * (2 / 3) + 0.6 * 0.5, 15);
     expect(F.cdfLeft(2)).toBeCloseTo(0.4 * (1 / 3), 15);

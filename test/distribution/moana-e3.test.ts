@@ -40,7 +40,9 @@ describe.skipIf(!hasShared)("E.3 bars on moana-cfq-noop-fread", () => {
     for (const p of [0.9, 0.5, 0.1]) {
       expect(sums.get(`quantile,${p},in`)!.n).toBe(COUNTS[p]);
       for (const m of Object.keys(TABLE)) {
-        report.push(`${m} p=${p}: inside ${mean(m, p).toFixed(4)} (table ${TABLE[m][p]}), extrapolated ${sums.get(`${m},${p},out`)?.n ?? 0} points, mean KS ${sums.has(`${m},${p},out`) ? mean(m, p, "out").toFixed(4) : "-"}`);
+        report.push(
+          `${m} p=${p}: inside ${mean(m, p).toFixed(4)} (table ${TABLE[m][p]}), extrapolated ${sums.get(`${m},${p},out`)?.n ?? 0} points, mean KS ${sums.has(`${m},${p},out`) ? mean(m, p, "out").toFixed(4) : "-"}`,
+        );
         expect(Math.abs(mean(m, p) - TABLE[m][p])).toBeLessThanOrEqual(0.02);
       }
       expect(mean("quantile", p)).toBeLessThanOrEqual(mean("cdf", p) - 0.05);

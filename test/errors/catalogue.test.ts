@@ -9,7 +9,9 @@ import { packageRoot } from "../../ts/package-root.js";
 const root = packageRoot();
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Every quoted "E_…" literal in ts/, except the catalogue itself, with the files that use it. */

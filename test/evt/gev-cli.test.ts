@@ -16,8 +16,11 @@ const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { en
 /** Configurations a (GEV ξ = 0.1, 200 runs), b (ξ = −0.2, 120 runs), c (5 runs), d (constant, 30 runs). */
 function dataset(dir: string, extra: string[] = []): string {
   const lines = ["g,run,t"];
-  const add = (g: string, n: number, v: (i: number) => number) => { for (let i = 0; i < n; i++) lines.push(`${g},${i},${v(i)}`); };
-  const ra = counterRng(1, "a"), rb = counterRng(1, "b");
+  const add = (g: string, n: number, v: (i: number) => number) => {
+    for (let i = 0; i < n; i++) lines.push(`${g},${i},${v(i)}`);
+  };
+  const ra = counterRng(1, "a"),
+    rb = counterRng(1, "b");
   add("a", 200, () => gevQuantile(1 - ra.next(), { loc: 20, scale: 2, shape: 0.1 }));
   add("b", 120, () => gevQuantile(1 - rb.next(), { loc: 5, scale: 0.5, shape: -0.2 }));
   add("c", 5, (i) => 1 + i);
@@ -31,7 +34,8 @@ function dataset(dir: string, extra: string[] = []): string {
 describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
   it.skipIf(!hasShared)("reproduces the golden reference fits on gev-samples.csv (1e-9)", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-gev-"));
-    const out = join(dir, "gev.csv"), diag = join(dir, "diag.csv");
+    const out = join(dir, "gev.csv"),
+      diag = join(dir, "diag.csv");
     const r = run(["gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--out", out, "--diagnostics", diag, "--quiet"]);
     expect(r.status, r.stderr).toBe(0);
     const rows = readCsv(out);
@@ -46,7 +50,9 @@ describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
     }
     // --information expected: SEs from the Fisher information, close to (not equal to) the observed ones.
     const exp = join(dir, "expected.csv");
-    expect(run(["gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--information", "expected", "--out", exp, "--quiet"]).status).toBe(0);
+    expect(
+      run(["gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--information", "expected", "--out", exp, "--quiet"]).status,
+    ).toBe(0);
     for (const row of readCsv(exp)) {
       const obs = rows.find((x) => x.sample_id === row.sample_id)!;
       expect(Number(row.loc)).toBe(Number(obs.loc));
@@ -63,7 +69,23 @@ describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-gev-"));
     const file = dataset(dir);
     const out = join(dir, "gev.csv");
-    const r = run(["gev", file, "--factors", "g", "--run", "run", "--response", "t", "--return-periods", "10,50", "--gumbel", "--profile", "--out", out, "--json"]);
+    const r = run([
+      "gev",
+      file,
+      "--factors",
+      "g",
+      "--run",
+      "run",
+      "--response",
+      "t",
+      "--return-periods",
+      "10,50",
+      "--gumbel",
+      "--profile",
+      "--out",
+      out,
+      "--json",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).flags).toEqual({ ok: 2, too_few_runs: 1, degenerate: 1 });
     const rows = readCsv(out);
@@ -103,7 +125,14 @@ describe.skipIf(!existsSync(cli))("varmap gev (CLI)", () => {
     const file = dataset(dir);
     const out = join(dir, "gev.csv");
     const base = ["gev", file, "--factors", "g", "--run", "run", "--response", "t", "--out", out];
-    for (const extra of [["--return-periods", "1,10"], ["--return-periods", "x"], ["--block", "0"], ["--level", "1.5"], ["--block", "20"], ["--min-runs", "2"]]) {
+    for (const extra of [
+      ["--return-periods", "1,10"],
+      ["--return-periods", "x"],
+      ["--block", "0"],
+      ["--level", "1.5"],
+      ["--block", "20"],
+      ["--min-runs", "2"],
+    ]) {
       const r = run([...base, ...extra]);
       expect(r.status, extra.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/E_USAGE|--/);
@@ -122,7 +151,11 @@ describe.skipIf(!existsSync(cli))("varmap gev on the job engine", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-gev-job-"));
     const file = dataset(dir);
     const base = ["gev", file, "--factors", "g", "--run", "run", "--response", "t", "--chunk", "1", "--quiet"];
-    const whole = join(dir, "whole"), s1 = join(dir, "s1"), s2 = join(dir, "s2"), merged = join(dir, "merged"), direct = join(dir, "direct.csv");
+    const whole = join(dir, "whole"),
+      s1 = join(dir, "s1"),
+      s2 = join(dir, "s2"),
+      merged = join(dir, "merged"),
+      direct = join(dir, "direct.csv");
     expect(run([...base, "--out", whole, "--diagnostics", "--workers", "2"]).status).toBe(0);
     expect(run([...base, "--out", s1, "--diagnostics", "--shard", "1/2"]).status).toBe(0);
     expect(run([...base, "--out", s2, "--diagnostics", "--shard", "2/2"]).status).toBe(0);

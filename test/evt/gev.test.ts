@@ -3,8 +3,19 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  expectedCovariance, fitGev, gevL, gevNllh, gevQuantile, profileReturnLevelInterval, profileShapeInterval, quantileWithSe, returnLevel,
-  andersonDarling, ksStatistic, gevCdf, type GevParams,
+  expectedCovariance,
+  fitGev,
+  gevL,
+  gevNllh,
+  gevQuantile,
+  profileReturnLevelInterval,
+  profileShapeInterval,
+  quantileWithSe,
+  returnLevel,
+  andersonDarling,
+  ksStatistic,
+  gevCdf,
+  type GevParams,
 } from "../../ts/evt/gev.js";
 import { counterRng } from "../../ts/data/random.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
@@ -28,16 +39,31 @@ function detailCovariances(): Map<string, number[]> {
     const m = /^--- (\S+)/.exec(lines[i]);
     if (!m) continue;
     const j = lines.findIndex((l, k) => k > i && l.includes("reference covariance"));
-    out.set(m[1], [1, 2, 3].flatMap((d) => lines[j + d].trim().split(/\s+/).map(Number)));
+    out.set(
+      m[1],
+      [1, 2, 3].flatMap((d) => lines[j + d].trim().split(/\s+/).map(Number)),
+    );
   }
   return out;
 }
 
 /** The B.4 return levels at T = 10, 100, 1000: [z, SE] (derived with the 50-digit Hessian). */
 const RETURN_LEVELS: Record<string, [number, number][]> = {
-  "xi_-0.00105": [[11.6381111560396, 0.02523017757], [12.1184163167402, 0.07162956806], [12.589363737881, 0.1551247844]],
-  "xi_0.15": [[11.8160998109268, 0.0408848576], [12.7360730414125, 0.1577839262], [14.0266297613571, 0.4386552361]],
-  "xi_-0.2": [[11.5495704899965, 0.01583085984], [11.7930270116163, 0.03045786916], [11.938888094522, 0.05088986634]],
+  "xi_-0.00105": [
+    [11.6381111560396, 0.02523017757],
+    [12.1184163167402, 0.07162956806],
+    [12.589363737881, 0.1551247844],
+  ],
+  "xi_0.15": [
+    [11.8160998109268, 0.0408848576],
+    [12.7360730414125, 0.1577839262],
+    [14.0266297613571, 0.4386552361],
+  ],
+  "xi_-0.2": [
+    [11.5495704899965, 0.01583085984],
+    [11.7930270116163, 0.03045786916],
+    [11.938888094522, 0.05088986634],
+  ],
 };
 
 describe.skipIf(!hasShared)(`GEV golden anchors on ${selected.name}`, () => {
@@ -123,7 +149,8 @@ describe("GEV likelihood: smooth through ξ = 0, analytic derivatives", () => {
   it("nllh, gradient and Hessian change by ≤ 1e-8 relative between ξ = ±1e-9 and 0, and linearly", () => {
     const at = (xi: number) => gevNllh(x, { loc: 3.1, scale: 0.45, shape: xi });
     const [em, e0, ep] = [at(-1e-9), at(0), at(1e-9)];
-    const gScale = Math.max(...e0.g.map(Math.abs)), hScale = Math.max(...e0.H.map(Math.abs));
+    const gScale = Math.max(...e0.g.map(Math.abs)),
+      hScale = Math.max(...e0.H.map(Math.abs));
     for (const e of [em, ep]) {
       expect(relErr(e.f, e0.f)).toBeLessThanOrEqual(1e-8);
       e.g.forEach((g, k) => expect(Math.abs(g - e0.g[k])).toBeLessThanOrEqual(1e-8 * gScale));
@@ -151,7 +178,8 @@ describe("GEV likelihood: smooth through ξ = 0, analytic derivatives", () => {
     for (const z of [-3, 0.5, 4]) {
       const xi = 0.1 / Math.abs(z);
       for (const s of [1, -1]) {
-        const a = gevL(z, s * xi * (1 - 1e-12)), b = gevL(z, s * xi * (1 + 1e-12));
+        const a = gevL(z, s * xi * (1 - 1e-12)),
+          b = gevL(z, s * xi * (1 + 1e-12));
         expect(relErr(a.L, b.L)).toBeLessThanOrEqual(1e-11);
         expect(relErr(a.Lx, b.Lx)).toBeLessThanOrEqual(1e-11);
         expect(relErr(a.Lxx, b.Lxx)).toBeLessThanOrEqual(1e-11);
@@ -168,7 +196,8 @@ describe("GEV likelihood: smooth through ξ = 0, analytic derivatives", () => {
       const keys = ["loc", "scale", "shape"] as const;
       keys.forEach((k, a) => {
         const h = 1e-6;
-        const up = gevNllh(y, { ...p, [k]: p[k] + h }), dn = gevNllh(y, { ...p, [k]: p[k] - h });
+        const up = gevNllh(y, { ...p, [k]: p[k] + h }),
+          dn = gevNllh(y, { ...p, [k]: p[k] - h });
         expect(Math.abs((up.f - dn.f) / (2 * h) - e.g[a])).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(e.g[a])) * 10);
         for (let b = 0; b < 3; b++)
           expect(Math.abs((up.g[b] - dn.g[b]) / (2 * h) - e.H[3 * a + b])).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(e.H[3 * a + b])));
@@ -243,7 +272,11 @@ describe(`GEV kernel statuses on ${selected.name}`, () => {
 
   it("works in any units: a sample scaled by 1e6 and shifted gives the scaled estimates and the same shape", () => {
     const y = draw(150, { loc: 1, scale: 0.1, shape: 0.2 }, "units");
-    const a = fitGev(selected, y), b = fitGev(selected, y.map((v) => 5e8 + 1e6 * v));
+    const a = fitGev(selected, y),
+      b = fitGev(
+        selected,
+        y.map((v) => 5e8 + 1e6 * v),
+      );
     expect(relErr(b.params.loc, 5e8 + 1e6 * a.params.loc)).toBeLessThan(1e-12);
     expect(relErr(b.params.scale, 1e6 * a.params.scale)).toBeLessThan(1e-9);
     expect(Math.abs(b.params.shape - a.params.shape)).toBeLessThan(1e-8);

@@ -17,7 +17,9 @@ export function dataPath(name: string): string {
 
 /** A small CSV reader for reference files (numbers where they parse, strings elsewhere). */
 export function readCsv(path: string): Record<string, number | string>[] {
-  const [head, ...lines] = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.length > 0);
+  const [head, ...lines] = readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   const cols = head.split(",");
   return lines.map((l) => {
     const cells = l.split(",");

@@ -39,14 +39,30 @@ describe("Table 2 (seed 003, Lustre, probe OWC at 1 MiB)", () => {
 
 describe("time metric", () => {
   it("t_alone = 10, t_int = 50: dilation 400% (a factor of five) and D = 80%", () => {
-    const res = analyzeInterference(records([["a", "X", 10], ["b", "Y", 10], ["p", "X", 50], ["p", "Y", 12]]), options({ metric: "time" }));
+    const res = analyzeInterference(
+      records([
+        ["a", "X", 10],
+        ["b", "Y", 10],
+        ["p", "X", 50],
+        ["p", "Y", 12],
+      ]),
+      options({ metric: "time" }),
+    );
     const x = find(res, "X", "Y");
     expect(x.dilation).toBe(400);
     expect(x.degradation).toBe(80);
     expect(find(res, "Y", "X").dilation).toBeCloseTo(20, 12);
   });
   it("best of repetitions is the minimum time, and for throughput the maximum", () => {
-    const rows = records([["a1", "X", 12], ["a2", "X", 10], ["b", "Y", 5], ["p1", "X", 50], ["p1", "Y", 6], ["p2", "X", 40], ["p2", "Y", 7]]);
+    const rows = records([
+      ["a1", "X", 12],
+      ["a2", "X", 10],
+      ["b", "Y", 5],
+      ["p1", "X", 50],
+      ["p1", "Y", 6],
+      ["p2", "X", 40],
+      ["p2", "Y", 7],
+    ]);
     const t = analyzeInterference(rows, options({ metric: "time" }));
     expect([find(t, "X", "Y").bAlone, find(t, "X", "Y").bInt]).toEqual([10, 40]);
     const b = analyzeInterference(rows, options());
@@ -61,7 +77,10 @@ describe("classes (C.2.4) on the paper's qualitative GPFS 1 MiB picture", () => 
     WS: { OWC: 48, WS: 52, AW: 82 },
     AW: { OWC: 15, WS: 18, AW: 49 },
   };
-  const res = analyzeInterference(fromDegradations(() => D, ["1"], ["OWC", "WS", "AW"]), options());
+  const res = analyzeInterference(
+    fromDegradations(() => D, ["1"], ["OWC", "WS", "AW"]),
+    options(),
+  );
   it("AW dominates OWC and WS; OWC and WS are even", () => {
     expect(find(res, "OWC", "AW").relation).toBe("AW dominates OWC");
     expect(find(res, "WS", "AW").relation).toBe("AW dominates WS");
@@ -105,7 +124,15 @@ describe("break-even along the chunk size (Fig. 6)", () => {
     expect(res.breakeven![0].breakeven!).toBeCloseTo(101.59366732596479, 9);
   });
   it("a table without pair executions is E_NO_DATA", () => {
-    expect(() => analyzeInterference(records([["a", "X", 1], ["b", "Y", 2]]), options())).toThrow(expect.objectContaining({ code: "E_NO_DATA", message: expect.stringMatching(/no pair executions/) }));
+    expect(() =>
+      analyzeInterference(
+        records([
+          ["a", "X", 1],
+          ["b", "Y", 2],
+        ]),
+        options(),
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_NO_DATA", message: expect.stringMatching(/no pair executions/) }));
   });
   it("a sweep column that is not a factor, or not numeric, is E_USAGE", () => {
     const rows = records(TABLE2);
@@ -119,7 +146,10 @@ describe("bootstrap CIs (median, mean)", () => {
     records([
       ...alone.map((v, i): [string, string, number] => [`a${i}`, "X", v]),
       ...[1, 2, 3].map((i): [string, string, number] => [`b${i}`, "Y", 10]),
-      ...int.flatMap((v, i): [string, string, number][] => [[`p${i}`, "X", v], [`p${i}`, "Y", 5]]),
+      ...int.flatMap((v, i): [string, string, number][] => [
+        [`p${i}`, "X", v],
+        [`p${i}`, "Y", 5],
+      ]),
       ...extra,
     ]);
   it("identical repetitions give an interval of zero width at D", () => {
@@ -136,7 +166,11 @@ describe("bootstrap CIs (median, mean)", () => {
     expect(base.ciHi!).toBeGreaterThan(base.degradation);
     const again = find(analyzeInterference(reps(alone, int), options({ aggregate: "median" })), "X", "Y");
     expect([again.ciLo, again.ciHi]).toEqual([base.ciLo, base.ciHi]);
-    const shuffled = reps(alone, int, [["z1", "Z", 3], ["q1", "Z", 1], ["q1", "X", 5]]).reverse();
+    const shuffled = reps(alone, int, [
+      ["z1", "Z", 3],
+      ["q1", "Z", 1],
+      ["q1", "X", 5],
+    ]).reverse();
     const other = find(analyzeInterference(shuffled, options({ aggregate: "median" })), "X", "Y");
     expect([other.ciLo, other.ciHi]).toEqual([base.ciLo, base.ciHi]);
     // (the median's interval takes few distinct values with 5 runs; the mean's shows the seed)
@@ -166,7 +200,9 @@ describe("noise filter (--noise, §2.2)", () => {
     expect(res.summary.droppedByNoise).toBe(2);
     expect(find(res, "X", "Y")).toMatchObject({ bAlone: 10, bInt: 5, nInt: 1 });
     const all = rows.map((r) => (r.experiment === "p" ? { ...r, noise: 1.5 } : r));
-    expect(() => analyzeInterference(all, options())).toThrow(expect.objectContaining({ code: "E_NO_DATA", message: expect.stringMatching(/pair X .*against Y/) }));
+    expect(() => analyzeInterference(all, options())).toThrow(
+      expect.objectContaining({ code: "E_NO_DATA", message: expect.stringMatching(/pair X .*against Y/) }),
+    );
   });
 });
 

@@ -56,7 +56,14 @@ describe("bootstrap", () => {
   });
   it("median and mean intervals equal a plain sort-every-resample bootstrap on the same draws", () => {
     const r = counterRng(4, "data");
-    for (const [na, ni] of [[5, 5], [4, 6], [7, 3], [1, 5], [10, 10], [8, 2]]) {
+    for (const [na, ni] of [
+      [5, 5],
+      [4, 6],
+      [7, 3],
+      [1, 5],
+      [10, 10],
+      [8, 2],
+    ]) {
       const alone = Float64Array.from({ length: na }, () => 10 + r.normal()).sort();
       const int = Float64Array.from({ length: ni }, () => 5 + r.normal()).sort();
       for (const how of ["median", "mean"] as const) {

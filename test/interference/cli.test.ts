@@ -28,7 +28,22 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     const r = varmap(d, "interference", "runs.csv", ...COLS, "--out", "pairs.csv", "--matrix", "matrix.csv", "--apps", "apps.csv", "--json", "--quiet");
     expect(r.code, r.err).toBe(0);
     const pairs = readCsv(join(d, "pairs.csv"));
-    expect(Object.keys(pairs[0]).slice(0, 14)).toEqual(["fs", "chunk_mib", "probe", "signal", "instance", "b_alone", "b_int", "degradation", "dilation", "ci_lo", "ci_hi", "n_alone", "n_int", "sd_ratio"]);
+    expect(Object.keys(pairs[0]).slice(0, 14)).toEqual([
+      "fs",
+      "chunk_mib",
+      "probe",
+      "signal",
+      "instance",
+      "b_alone",
+      "b_int",
+      "degradation",
+      "dilation",
+      "ci_lo",
+      "ci_hi",
+      "n_alone",
+      "n_int",
+      "sd_ratio",
+    ]);
     const d1 = pairs.find((p) => p.probe === "OWC" && p.signal === "AW")!;
     expect(Math.abs((d1.degradation as number) - 66.197183098591)).toBeLessThan(1e-12);
     const ws = pairs.find((p) => p.probe === "WS")!;
@@ -41,17 +56,38 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
 
   // C.5: each bad input → exit 2, its code, the row/pair named, a remedy, and no output files.
   const bad: [string, string, string[], string, RegExp][] = [
-    ["unmatched instance", TABLE2_CSV.replace("s3,AW,lustre,1,1,42.2\n", ""), COLS, "E_NO_STANDALONE", /row 9.*no standalone execution of AW at fs=lustre, chunk_mib=1 to compare the pair AW \(probe\) against OWC/],
+    [
+      "unmatched instance",
+      TABLE2_CSV.replace("s3,AW,lustre,1,1,42.2\n", ""),
+      COLS,
+      "E_NO_STANDALONE",
+      /row 9.*no standalone execution of AW at fs=lustre, chunk_mib=1 to compare the pair AW \(probe\) against OWC/,
+    ],
     ["three instances in one execution", TABLE2_CSV + "p3,WS,lustre,1,1,5\n", COLS, "E_USAGE", /experiment 'p3' has 3 rows.*n-way/],
     ["--sweep not a factor", TABLE2_CSV, [...COLS, "--sweep", "procs"], "E_USAGE", /--sweep procs is not one of the --factors/],
     ["--sweep not numeric", TABLE2_CSV, [...COLS, "--sweep", "fs"], "E_USAGE", /--sweep fs is not a positive number/],
     ["--metric missing", TABLE2_CSV, COLS.slice(0, -2), "E_USAGE", /needs --metric throughput\|time/],
-    ["a table outside the directory of --out", TABLE2_CSV, [...COLS, "--sweep", "chunk_mib", "--breakeven", "sub/b.csv"], "E_USAGE", /--breakeven sub\/b.csv is not in the directory of --out/],
-    ["bandwidth ≤ 0", TABLE2_CSV.replace("p2,WS,lustre,1,1,19.8", "p2,WS,lustre,1,1,0"), COLS, "E_NONPOSITIVE_RESPONSE", /row 8.*bandwidth 0 of WS in experiment 'p2'/],
+    [
+      "a table outside the directory of --out",
+      TABLE2_CSV,
+      [...COLS, "--sweep", "chunk_mib", "--breakeven", "sub/b.csv"],
+      "E_USAGE",
+      /--breakeven sub\/b.csv is not in the directory of --out/,
+    ],
+    [
+      "bandwidth ≤ 0",
+      TABLE2_CSV.replace("p2,WS,lustre,1,1,19.8", "p2,WS,lustre,1,1,0"),
+      COLS,
+      "E_NONPOSITIVE_RESPONSE",
+      /row 8.*bandwidth 0 of WS in experiment 'p2'/,
+    ],
     ["missing column", TABLE2_CSV, COLS.map((c) => (c === "bw" ? "bandwidth" : c)), "E_MISSING_COLUMN", /column 'bandwidth' not found/],
     [
       "every execution of a pair dropped by the noise filter",
-      TABLE2_CSV.replace("exp,app,fs,chunk_mib,rep,bw", "exp,app,fs,chunk_mib,rep,bw,noise").replace(/\n/g, ",1\n").replace("exp,app,fs,chunk_mib,rep,bw,noise,1", "exp,app,fs,chunk_mib,rep,bw,noise").replace("p3,OWC,lustre,1,1,9.6,1", "p3,OWC,lustre,1,1,9.6,1.5"),
+      TABLE2_CSV.replace("exp,app,fs,chunk_mib,rep,bw", "exp,app,fs,chunk_mib,rep,bw,noise")
+        .replace(/\n/g, ",1\n")
+        .replace("exp,app,fs,chunk_mib,rep,bw,noise,1", "exp,app,fs,chunk_mib,rep,bw,noise")
+        .replace("p3,OWC,lustre,1,1,9.6,1", "p3,OWC,lustre,1,1,9.6,1.5"),
       [...COLS, "--noise", "noise"],
       "E_NO_DATA",
       /pair OWC \(probe\) against AW \(signal\) at fs=lustre, chunk_mib=1 was dropped.*experiments p3/,
@@ -73,12 +109,45 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     const d = mkdtempSync(join(dir, "slices-"));
     writeFileSync(join(d, "runs.csv"), "exp,app,fs\na,X,l\nb,Y,l\np,X,l\np,Y,l\n");
     writeFileSync(join(d, "slices.csv"), "exp,app,slice,bytes\na,X,0,10\nb,Y,0,10\np,X,0,5\np,Y,0,5\nq,X,0,1\n");
-    const r = varmap(d, "interference", "runs.csv", "--experiment", "exp", "--app", "app", "--factors", "fs", "--metric", "throughput", "--slices", "slices.csv", "--out", "pairs.csv");
+    const r = varmap(
+      d,
+      "interference",
+      "runs.csv",
+      "--experiment",
+      "exp",
+      "--app",
+      "app",
+      "--factors",
+      "fs",
+      "--metric",
+      "throughput",
+      "--slices",
+      "slices.csv",
+      "--out",
+      "pairs.csv",
+    );
     expect(r.code, r.err).toBe(2);
     expect(r.err).toMatch(/\[E_SLICES_UNMATCHED\].*slices\.csv, row 6: slice row for experiment 'q'/);
     expect(readdirSync(d).sort()).toEqual(["runs.csv", "slices.csv"]);
     writeFileSync(join(d, "slices.csv"), "exp,app,slice,bytes\na,X,0,10\nb,Y,0,10\np,X,0,5\np,Y,0,5\n");
-    const ok = varmap(d, "interference", "runs.csv", "--experiment", "exp", "--app", "app", "--factors", "fs", "--metric", "throughput", "--slices", "slices.csv", "--out", "pairs.csv", "--quiet");
+    const ok = varmap(
+      d,
+      "interference",
+      "runs.csv",
+      "--experiment",
+      "exp",
+      "--app",
+      "app",
+      "--factors",
+      "fs",
+      "--metric",
+      "throughput",
+      "--slices",
+      "slices.csv",
+      "--out",
+      "pairs.csv",
+      "--quiet",
+    );
     expect(ok.code, ok.err).toBe(0);
     expect(readCsv(join(d, "pairs.csv")).map((p) => p.degradation)).toEqual([50, 50]);
   });
@@ -87,7 +156,32 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     const d = mkdtempSync(join(dir, "synth-"));
     const s = varmap(d, "synth", "--design", "interference", "--seed", "1", "--out", "runs.csv", "--quiet");
     expect(s.code, s.err).toBe(0);
-    const args = ["interference", "runs.csv", "--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep", "--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio", "--aggregate", "median", "--sweep", "chunk_mib", "--quiet", "--json"];
+    const args = [
+      "interference",
+      "runs.csv",
+      "--experiment",
+      "experiment",
+      "--app",
+      "app",
+      "--instance",
+      "instance",
+      "--factors",
+      "fs,chunk_mib,procs",
+      "--run",
+      "rep",
+      "--response",
+      "bw_gbps",
+      "--metric",
+      "throughput",
+      "--noise",
+      "server_ratio",
+      "--aggregate",
+      "median",
+      "--sweep",
+      "chunk_mib",
+      "--quiet",
+      "--json",
+    ];
     const r = varmap(d, ...args, "--out", "pairs.csv", "--apps", "apps.csv");
     expect(r.code, r.err).toBe(0);
     const json = JSON.parse(r.out);
@@ -109,7 +203,10 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     expect(gpfs.breakeven as number).toBeLessThan(256);
     // The same bytes with one worker, in this thread, and from two shards merged (C.4: deterministic across --workers)
     const text = readFileSync(join(d, "pairs.csv"), "utf8");
-    for (const [name, extra] of [["w1", ["--workers", "1"]], ["w0", ["--workers", "0"]]] as const) {
+    for (const [name, extra] of [
+      ["w1", ["--workers", "1"]],
+      ["w0", ["--workers", "0"]],
+    ] as const) {
       mkdirSync(join(d, name));
       const again = varmap(d, ...args, ...extra, "--out", `${name}/pairs.csv`, "--apps", `${name}/apps.csv`);
       expect(again.code, again.err).toBe(0);
@@ -127,7 +224,25 @@ describe.skipIf(!built)(`interference CLI${built ? "" : " — dist/ts/cli/main.j
     expect(readFileSync(join(d, "merged", "pairs.csv"), "utf8")).toBe(text);
     expect(readFileSync(join(d, "merged", "apps.csv"), "utf8")).toBe(readFileSync(join(d, "apps.csv"), "utf8"));
 
-    const fit = varmap(d, "fit", "pairs.csv", "--map", "--factors", "fs,probe,signal,instance", "--inputs", "chunk_mib,procs", "--response", "degradation", "--log-inputs", "chunk_mib,procs", "--method", "lsp", "--out", "models.json", "--quiet");
+    const fit = varmap(
+      d,
+      "fit",
+      "pairs.csv",
+      "--map",
+      "--factors",
+      "fs,probe,signal,instance",
+      "--inputs",
+      "chunk_mib,procs",
+      "--response",
+      "degradation",
+      "--log-inputs",
+      "chunk_mib,procs",
+      "--method",
+      "lsp",
+      "--out",
+      "models.json",
+      "--quiet",
+    );
     expect(fit.code, fit.err).toBe(0);
     writeFileSync(join(d, "at.csv"), "fs,probe,signal,instance,chunk_mib,procs\ngpfs,OWC,AW,1,16,256\ngpfs,OWC,AW,1,24,256\n");
     const pred = varmap(d, "predict", "models.json", "--at", "at.csv", "--out", "pred.csv", "--quiet");

@@ -12,13 +12,13 @@ const repeat = (v: number, n: number) => new Array(n).fill(v);
 
 describe("90% cut", () => {
   // A writes 10 per slice for 10 slices, B 5 per slice for 20; alone A writes 20 × 5, B 10 × 10 (4 s slices).
-  const runs = records([["a", "A", null], ["b", "B", null], ["p", "A", null], ["p", "B", null]]);
-  const slices = [
-    ...trace("a", "A", repeat(20, 5)),
-    ...trace("b", "B", repeat(10, 10)),
-    ...trace("p", "A", repeat(10, 10)),
-    ...trace("p", "B", repeat(5, 20)),
-  ];
+  const runs = records([
+    ["a", "A", null],
+    ["b", "B", null],
+    ["p", "A", null],
+    ["p", "B", null],
+  ]);
+  const slices = [...trace("a", "A", repeat(20, 5)), ...trace("b", "B", repeat(10, 10)), ...trace("p", "A", repeat(10, 10)), ...trace("p", "B", repeat(5, 20))];
   const res = analyzeInterference(runs, options(), slices);
   const pa = res.pairs.find((p) => p.probe === "A")!;
   const pb = res.pairs.find((p) => p.probe === "B")!;
@@ -34,17 +34,36 @@ describe("90% cut", () => {
     expect(res.summary.slicedExperiments).toBe(3);
   });
   it("noise filter: server bytes over 1.1 × application bytes drop the execution (E_NO_DATA if none is left)", () => {
-    const noisy = [...slices.filter((s) => s.experiment !== "p"), ...trace("p", "A", repeat(10, 10), null, repeat(20, 10)), ...trace("p", "B", repeat(5, 20), null, repeat(8, 20))];
+    const noisy = [
+      ...slices.filter((s) => s.experiment !== "p"),
+      ...trace("p", "A", repeat(10, 10), null, repeat(20, 10)),
+      ...trace("p", "B", repeat(5, 20), null, repeat(8, 20)),
+    ];
     // Σ server = max per slice over the instances: 10·20 + 10·8 = 280 > 1.1 × 200
     expect(() => analyzeInterference(runs, options(), noisy)).toThrow(expect.objectContaining({ code: "E_NO_DATA" }));
-    const quiet = [...slices.filter((s) => s.experiment !== "p"), ...trace("p", "A", repeat(10, 10), null, repeat(10, 10)), ...trace("p", "B", repeat(5, 20), null, repeat(10, 20))];
+    const quiet = [
+      ...slices.filter((s) => s.experiment !== "p"),
+      ...trace("p", "A", repeat(10, 10), null, repeat(10, 10)),
+      ...trace("p", "B", repeat(5, 20), null, repeat(10, 20)),
+    ];
     expect(analyzeInterference(runs, options(), quiet).summary.droppedByNoise).toBe(0);
   });
   it("slices of an unknown experiment or instance are E_SLICES_UNMATCHED; half-sliced comparisons E_SLICES_MISSING", () => {
     expect(() => analyzeInterference(runs, options(), [...slices, ...trace("zz", "A", [1])])).toThrow(expect.objectContaining({ code: "E_SLICES_UNMATCHED" }));
     expect(() => analyzeInterference(runs, options(), [...slices, ...trace("p", "C", [1])])).toThrow(expect.objectContaining({ code: "E_SLICES_UNMATCHED" }));
-    const valued = records([["a", "A", 5], ["b", "B", null], ["p", "A", null], ["p", "B", null]]);
-    expect(() => analyzeInterference(valued, options(), slices.filter((s) => s.experiment !== "a"))).toThrow(expect.objectContaining({ code: "E_SLICES_MISSING" }));
+    const valued = records([
+      ["a", "A", 5],
+      ["b", "B", null],
+      ["p", "A", null],
+      ["p", "B", null],
+    ]);
+    expect(() =>
+      analyzeInterference(
+        valued,
+        options(),
+        slices.filter((s) => s.experiment !== "a"),
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_SLICES_MISSING" }));
   });
 });
 
@@ -53,7 +72,12 @@ describe("dent depth against a periodic signal", () => {
     const on = (k: number) => k % 6 < 3;
     const signal = Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 2)); // 2 < 5% of 50: silent
     const probe = Array.from({ length: 24 }, (_, k) => (on(k) ? 30 : 100));
-    const runs = records([["a", "P", null], ["b", "S", null], ["p", "P", null], ["p", "S", null]]);
+    const runs = records([
+      ["a", "P", null],
+      ["b", "S", null],
+      ["p", "P", null],
+      ["p", "S", null],
+    ]);
     const slices = [...trace("a", "P", repeat(100, 24)), ...trace("b", "S", repeat(50, 12)), ...trace("p", "P", probe), ...trace("p", "S", signal)];
     const res = analyzeInterference(runs, options(), slices);
     const p = res.pairs.find((x) => x.probe === "P")!;
@@ -65,7 +89,11 @@ describe("dent depth against a periodic signal", () => {
 
 describe("serialization", () => {
   it("one instance nearly stops while the other runs at its standalone rate in ≥ 50% of the slices", () => {
-    const runs = records([["a", "OWC", null, undefined, "1"], ["p", "OWC", null, undefined, "1"], ["p", "OWC", null, undefined, "2"]]);
+    const runs = records([
+      ["a", "OWC", null, undefined, "1"],
+      ["p", "OWC", null, undefined, "1"],
+      ["p", "OWC", null, undefined, "2"],
+    ]);
     const slices = [
       ...trace("a", "OWC", repeat(100, 5), "1"),
       ...trace("p", "OWC", [...repeat(100, 5), ...repeat(0, 5)], "1"),
@@ -77,7 +105,17 @@ describe("serialization", () => {
       ["2", "serialized", 1],
     ]);
     // self-pairs with slices need --instance to tell the two traces apart
-    const anonymous = records([["a", "OWC", null], ["p", "OWC", null], ["p", "OWC", null]]);
-    expect(() => analyzeInterference(anonymous, options(), slices.map((s) => ({ ...s, instance: null })))).toThrow(expect.objectContaining({ code: "E_USAGE" }));
+    const anonymous = records([
+      ["a", "OWC", null],
+      ["p", "OWC", null],
+      ["p", "OWC", null],
+    ]);
+    expect(() =>
+      analyzeInterference(
+        anonymous,
+        options(),
+        slices.map((s) => ({ ...s, instance: null })),
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_USAGE" }));
   });
 });

@@ -13,7 +13,11 @@ const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { en
 function dataset(dir: string, bad = false): string {
   const r = rng(11);
   const lines = ["g,x,run,y"];
-  for (const [g, x, mu] of [["a", 1, 100], ["a", 2, 150], ["b", 1, 80]] as const)
+  for (const [g, x, mu] of [
+    ["a", 1, 100],
+    ["a", 2, 150],
+    ["b", 1, 80],
+  ] as const)
     for (let i = 0; i < 40; i++) lines.push(`${g},${x},${i},${(mu + (i % 2 ? 20 : 0) + r() * 5).toFixed(3)}`);
   if (bad) lines.push("b,1,40,0");
   const file = join(dir, bad ? "bad.csv" : "runs.csv");
@@ -25,7 +29,25 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
   it("writes one row per configuration, family and k and prints the seed-001 tables", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
     const out = join(dir, "fits.csv");
-    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal,lognormal", "--kmax", "3", "--out", out, "--quiet"]);
+    const r = run([
+      "mixture",
+      dataset(dir),
+      "--factors",
+      "g",
+      "--inputs",
+      "x",
+      "--run",
+      "run",
+      "--response",
+      "y",
+      "--families",
+      "normal,lognormal",
+      "--kmax",
+      "3",
+      "--out",
+      out,
+      "--quiet",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Table 3/);
     expect(r.stdout).toMatch(/Table 4/);
@@ -55,7 +77,27 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
   it("--starts raced fits the same table", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
     const out = join(dir, "fits.csv");
-    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal", "--kmax", "3", "--starts", "raced", "--out", out, "--quiet"]);
+    const r = run([
+      "mixture",
+      dataset(dir),
+      "--factors",
+      "g",
+      "--inputs",
+      "x",
+      "--run",
+      "run",
+      "--response",
+      "y",
+      "--families",
+      "normal",
+      "--kmax",
+      "3",
+      "--starts",
+      "raced",
+      "--out",
+      out,
+      "--quiet",
+    ]);
     expect(r.status).toBe(0);
     expect(readFileSync(out, "utf8").trim().split("\n").length).toBe(1 + 3 * 3);
   });
@@ -67,7 +109,26 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     for (let x = 0; x < 20; x++) for (let i = 0; i < 30; i++) lines.push(`${x},${i},${(100 + x + (i % 3) * 7 + r() * 3).toFixed(3)}`);
     const data = join(dir, "runs.csv");
     writeFileSync(data, lines.join("\n") + "\n");
-    const args = (out: string, job: string) => ["mixture", data, "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal,gamma", "--kmax", "2", "--out", out, "--job-dir", job, "--workers", "2"];
+    const args = (out: string, job: string) => [
+      "mixture",
+      data,
+      "--inputs",
+      "x",
+      "--run",
+      "run",
+      "--response",
+      "y",
+      "--families",
+      "normal,gamma",
+      "--kmax",
+      "2",
+      "--out",
+      out,
+      "--job-dir",
+      job,
+      "--workers",
+      "2",
+    ];
     const job = join(dir, "job");
     const first = run(args(join(dir, "a.csv"), job));
     expect(first.status, first.stderr).toBe(0);
@@ -81,7 +142,23 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     expect(again.stderr).toMatch(/resuming: 2 of 3 tasks/);
     expect(readFileSync(join(dir, "b.csv"), "utf8")).toBe(readFileSync(join(dir, "a.csv"), "utf8"));
     // Without --job-dir the journal lives beside --out while the job runs and is removed when it is done.
-    const plain = run(["mixture", data, "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal", "--kmax", "2", "--out", join(dir, "c.csv"), "--quiet"]);
+    const plain = run([
+      "mixture",
+      data,
+      "--inputs",
+      "x",
+      "--run",
+      "run",
+      "--response",
+      "y",
+      "--families",
+      "normal",
+      "--kmax",
+      "2",
+      "--out",
+      join(dir, "c.csv"),
+      "--quiet",
+    ]);
     expect(plain.status, plain.stderr).toBe(0);
     expect(existsSync(join(dir, "c.csv.job"))).toBe(false);
   });

@@ -18,7 +18,14 @@ describe(`mixtureFit on ${selected.name}`, () => {
   it("k = 1 equals the closed-form MLE (normal, lognormal) and the log-likelihood is on the original scale", () => {
     const x = sample(1, 200);
     const n = x.length;
-    const r = mixtureFit(selected, { runs: x, offsets: Int32Array.from([0, n]), models: [[0, 1], [3, 1]] });
+    const r = mixtureFit(selected, {
+      runs: x,
+      offsets: Int32Array.from([0, n]),
+      models: [
+        [0, 1],
+        [3, 1],
+      ],
+    });
     const mean = x.reduce((s, v) => s + v, 0) / n;
     const sd = Math.sqrt(x.reduce((s, v) => s + (v - mean) ** 2, 0) / n);
     expect(r.params[1]).toBeCloseTo(mean, 9);
@@ -45,11 +52,14 @@ describe(`mixtureFit on ${selected.name}`, () => {
       expect(p.subarray(0, k).reduce((s, v) => s + v, 0)).toBeCloseTo(1, 12);
     });
     // more components never fit worse (the (k-1) fit is one of the starts of k)
-    for (let f = 0; f < 6; f++) for (let k = 1; k < 3; k++) expect(r.loglik[f * 3 + k]).toBeGreaterThanOrEqual(r.loglik[f * 3 + k - 1] - 1e-9 * Math.abs(r.loglik[f * 3]));
+    for (let f = 0; f < 6; f++)
+      for (let k = 1; k < 3; k++) expect(r.loglik[f * 3 + k]).toBeGreaterThanOrEqual(r.loglik[f * 3 + k - 1] - 1e-9 * Math.abs(r.loglik[f * 3]));
   });
 
   it("does not depend on batching: configurations fitted together or alone, in any order, give identical results", () => {
-    const a = sample(3, 60), b = sample(4, 90), c = sample(5, 45);
+    const a = sample(3, 60),
+      b = sample(4, 90),
+      c = sample(5, 45);
     const runs = Float64Array.from([...a, ...b, ...c]);
     const together = mixtureFit(selected, { runs, offsets: Int32Array.from([0, 60, 150, 195]), configIds: Int32Array.from([7, 8, 9]), models: ALL_MODELS });
     const alone = mixtureFit(selected, { runs: b, offsets: Int32Array.from([0, 90]), configIds: Int32Array.from([8]), models: [...ALL_MODELS].reverse() });
@@ -62,7 +72,15 @@ describe(`mixtureFit on ${selected.name}`, () => {
 
   it("floors the scale on tied runs and reports it", () => {
     const x = Float64Array.from([...Array(20).fill(10), 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
-    const r = mixtureFit(selected, { runs: x, offsets: Int32Array.from([0, x.length]), models: [[0, 2], [3, 2], [1, 2]] });
+    const r = mixtureFit(selected, {
+      runs: x,
+      offsets: Int32Array.from([0, x.length]),
+      models: [
+        [0, 2],
+        [3, 2],
+        [1, 2],
+      ],
+    });
     expect(r.resolution[0]).toBeCloseTo(1, 12);
     for (let m = 0; m < 3; m++) {
       expect(Number.isFinite(r.loglik[m])).toBe(true);
@@ -72,9 +90,32 @@ describe(`mixtureFit on ${selected.name}`, () => {
   });
 
   it("returns status codes for bad input", () => {
-    const out = (nr: number, ps = 3) => [new Float64Array(nr), new Float64Array(nr), new Int32Array(nr), new Uint8Array(nr), new Uint8Array(nr), new Float64Array(nr * ps), new Float64Array(2), new Float64Array(nr)];
+    const out = (nr: number, ps = 3) => [
+      new Float64Array(nr),
+      new Float64Array(nr),
+      new Int32Array(nr),
+      new Uint8Array(nr),
+      new Uint8Array(nr),
+      new Float64Array(nr * ps),
+      new Float64Array(2),
+      new Float64Array(nr),
+    ];
     const call = (runs: number[], models: number[], strategy = 0) =>
-      selected.run(MIXTURE_FIT, [Float64Array.from(runs), Int32Array.from([0, runs.length]), 1, Int32Array.from([0]), Int32Array.from(models), models.length / 2, 1, 5, 2000, 1e-10, 3, strategy, ...out(models.length / 2)]);
+      selected.run(MIXTURE_FIT, [
+        Float64Array.from(runs),
+        Int32Array.from([0, runs.length]),
+        1,
+        Int32Array.from([0]),
+        Int32Array.from(models),
+        models.length / 2,
+        1,
+        5,
+        2000,
+        1e-10,
+        3,
+        strategy,
+        ...out(models.length / 2),
+      ]);
     expect(call([1, 2, 3], [0, 1], 3)).toBe(Status.BAD_ARGUMENT); // strategies are 0 (full), 1 (partitions), 2 (raced)
     expect(call([1, 2, 0], [0, 1])).toBe(10);
     expect(call([1, 2, -3], [0, 1])).toBe(10);
@@ -83,7 +124,9 @@ describe(`mixtureFit on ${selected.name}`, () => {
     expect(call([1], [0, 1])).toBe(12);
     expect(call([1, NaN, 3], [0, 1])).toBe(Status.NONFINITE);
     expect(() => mixtureFit(selected, { runs: Float64Array.from([1, 0]), offsets: Int32Array.from([0, 2]), models: [[0, 1]] })).toThrow(/zero or negative/);
-    expect(() => mixtureFit(selected, { runs: Float64Array.from([1, 2]), offsets: Int32Array.from([0, 2]), models: [[0, 1]], starts: "fast" as never })).toThrow(/full, raced or partitions/);
+    expect(() =>
+      mixtureFit(selected, { runs: Float64Array.from([1, 2]), offsets: Int32Array.from([0, 2]), models: [[0, 1]], starts: "fast" as never }),
+    ).toThrow(/full, raced or partitions/);
   });
 
   it.skipIf(!hasShared)("raced starts give up trailing starts: less work, nearly always the same optima", () => {
@@ -100,7 +143,9 @@ describe(`mixtureFit on ${selected.name}`, () => {
       if (raced.loglik[i] >= full.loglik[i] - 1e-6 * n) within++;
       if (models[i % models.length][1] === 1) expect(raced.loglik[i]).toBe(full.loglik[i]); // one start: nothing to race
     }
-    console.log(`raced: ${(sum(raced.work) / sum(full.work)).toFixed(2)} of the work; ${within} of ${full.loglik.length} fits within 1e-6 n of the full search`);
+    console.log(
+      `raced: ${(sum(raced.work) / sum(full.work)).toFixed(2)} of the work; ${within} of ${full.loglik.length} fits within 1e-6 n of the full search`,
+    );
     expect(sum(raced.work)).toBeLessThan(0.9 * sum(full.work));
     expect(within / full.loglik.length).toBeGreaterThanOrEqual(0.95);
   });
@@ -132,26 +177,34 @@ describe("families (TypeScript)", () => {
 });
 
 describe("mixtureFit parity native vs wasm", () => {
-  it.skipIf(!nativeBackend || !hasShared)(`reaches the same optimum on 6 real configurations × 30 models, full and raced starts${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
-    // Tolerance: log-likelihood within 1e-9 relative. The per-run exp/log are the kernels' own polynomials (the
-    // same bits in both backends); gamma's M-step still calls the libraries' log/exp/lgamma pieces, whose last-bit
-    // differences EM can carry along a flat likelihood (worst seen over all 274 configurations: 5e-14).
-    const pick = [0, 40, 90, 140, 200, 273];
-    const batch = pickIozone(readIozone(), pick);
-    const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
-    let worst = 0, worstGamma = 0;
-    for (const starts of ["full", "raced"] as const) {
-      const input = { ...batch, models, starts };
-      const a = mixtureFit(nativeBackend!, input);
-      const b = mixtureFit(wasmBackend, input);
-      for (let i = 0; i < a.loglik.length; i++) {
-        const fam = models[i % models.length][0];
-        const rel = Math.abs(a.loglik[i] - b.loglik[i]) / Math.abs(a.loglik[i]);
-        if (fam === 1) worstGamma = Math.max(worstGamma, rel);
-        else worst = Math.max(worst, rel);
-        expect(rel, `${starts}: config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(1e-9);
+  it.skipIf(!nativeBackend || !hasShared)(
+    `reaches the same optimum on 6 real configurations × 30 models, full and raced starts${nativeBackend ? "" : " — " + nativeSkipReason}`,
+    () => {
+      // Tolerance: log-likelihood within 1e-9 relative. The per-run exp/log are the kernels' own polynomials (the
+      // same bits in both backends); gamma's M-step still calls the libraries' log/exp/lgamma pieces, whose last-bit
+      // differences EM can carry along a flat likelihood (worst seen over all 274 configurations: 5e-14).
+      const pick = [0, 40, 90, 140, 200, 273];
+      const batch = pickIozone(readIozone(), pick);
+      const models = FAMILY_NAMES.flatMap((f) => [1, 2, 3, 4, 5].map((k) => [FAMILY_CODES[f], k] as const));
+      let worst = 0,
+        worstGamma = 0;
+      for (const starts of ["full", "raced"] as const) {
+        const input = { ...batch, models, starts };
+        const a = mixtureFit(nativeBackend!, input);
+        const b = mixtureFit(wasmBackend, input);
+        for (let i = 0; i < a.loglik.length; i++) {
+          const fam = models[i % models.length][0];
+          const rel = Math.abs(a.loglik[i] - b.loglik[i]) / Math.abs(a.loglik[i]);
+          if (fam === 1) worstGamma = Math.max(worstGamma, rel);
+          else worst = Math.max(worst, rel);
+          expect(rel, `${starts}: config ${pick[Math.floor(i / models.length)]} ${FAMILY_NAMES[fam]} k=${models[i % models.length][1]}`).toBeLessThanOrEqual(
+            1e-9,
+          );
+        }
       }
-    }
-    console.log(`parity (full and raced starts): worst relative log-likelihood difference ${worst.toExponential(2)} outside gamma, ${worstGamma.toExponential(2)} gamma`);
-  });
+      console.log(
+        `parity (full and raced starts): worst relative log-likelihood difference ${worst.toExponential(2)} outside gamma, ${worstGamma.toExponential(2)} gamma`,
+      );
+    },
+  );
 });

@@ -10,7 +10,11 @@ describe("runs needed for the moments (spec A.2.5)", () => {
     expect(meanRunsNeededSE(0.15, 0.01)).toBe(225);
   });
   it("sd and var are the smallest n under the target", () => {
-    for (const [tau, k] of [[0.05, 3], [0.1, 6], [0.2, 2]] as const) {
+    for (const [tau, k] of [
+      [0.05, 3],
+      [0.1, 6],
+      [0.2, 2],
+    ] as const) {
       const n = sdRunsNeeded(tau, k);
       expect(sdGamma(n, k)).toBeLessThanOrEqual(tau);
       if (n > 2) expect(sdGamma(n - 1, k)).toBeGreaterThan(tau);

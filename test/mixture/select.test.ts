@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { fitMixtures } from "../../ts/mixture/fit.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import {
-  DEFAULT_GUARD, GUARD_OFF, foldBatch, guardVerdict, informationCriterion, parseCriterion, responsibilityEntropy, runFolds, runSpread,
+  DEFAULT_GUARD,
+  GUARD_OFF,
+  foldBatch,
+  guardVerdict,
+  informationCriterion,
+  parseCriterion,
+  responsibilityEntropy,
+  runFolds,
+  runSpread,
 } from "../../ts/mixture/select.js";
 import { cvScores, isCatastrophic, selectModels, summarizeValidation, validateMixtures } from "../../ts/jobs/mixture-validate.js";
 import { rng } from "../helpers/backends.js";
@@ -114,7 +122,18 @@ describe("cv criterion and validation", () => {
   });
   it("scores held-back runs: singles are never catastrophic on normal data, the held-back mean is near the truth", async () => {
     const b = batch(6, 80, 11);
-    const v = await validateMixtures(b.runs, b.offsets, b.configIds, "odd-even", 2, [{ name: "bic", criterion: "bic", guard: DEFAULT_GUARD }, { name: "cv", criterion: "cv", guard: DEFAULT_GUARD }], { folds: 4, seed: 1, workers: 0, fit: { families: ["normal", "lognormal"], kmax: 3 } });
+    const v = await validateMixtures(
+      b.runs,
+      b.offsets,
+      b.configIds,
+      "odd-even",
+      2,
+      [
+        { name: "bic", criterion: "bic", guard: DEFAULT_GUARD },
+        { name: "cv", criterion: "cv", guard: DEFAULT_GUARD },
+      ],
+      { folds: 4, seed: 1, workers: 0, fit: { families: ["normal", "lognormal"], kmax: 3 } },
+    );
     const truth = -0.5 - Math.log(3) - 0.5 * Math.log(2 * Math.PI); // expected log density of N(100, 3²)
     for (const c of v.configs) {
       expect(c.chosen.bic.length).toBe(2);
@@ -129,8 +148,14 @@ describe("cv criterion and validation", () => {
 
 describe.skipIf(!hasShared)(`guard on real IOzone runs${hasShared ? "" : " — " + sharedSkipReason}`, () => {
   it("on 40 configurations (odd/even runs) the guarded BIC choice is catastrophic no more often than unguarded BIC, and holds ≥ 10 expected runs per component", async () => {
-    const d = pickIozone(readIozone(), Array.from({ length: 40 }, (_, i) => 3 + 6 * i));
-    const arms = [{ name: "off", criterion: "bic" as const, guard: GUARD_OFF }, { name: "on", criterion: "bic" as const, guard: DEFAULT_GUARD }];
+    const d = pickIozone(
+      readIozone(),
+      Array.from({ length: 40 }, (_, i) => 3 + 6 * i),
+    );
+    const arms = [
+      { name: "off", criterion: "bic" as const, guard: GUARD_OFF },
+      { name: "on", criterion: "bic" as const, guard: DEFAULT_GUARD },
+    ];
     const v = await validateMixtures(d.runs, d.offsets, d.configIds, "odd-even", 2, arms, { folds: 5, seed: 1, workers: 0, fit: { kmax: 5 } });
     const s = Object.fromEntries(summarizeValidation(v).map((a) => [a.arm, a]));
     expect(s.on.catastrophic).toBeLessThanOrEqual(s.off.catastrophic);

@@ -37,8 +37,10 @@ function standardErrors(m: Mixture, x: Float64Array): { w: number[]; a: number[]
       for (let i = 0; i < x.length; i++) if (post[j][i] > 0) t += post[j][i] * fam.logpdf(x[i], a, b);
       return t;
     };
-    const a = m.a[j], b = m.b[j];
-    const ha = 1e-4 * Math.max(Math.abs(a), b), hb = 1e-4 * b;
+    const a = m.a[j],
+      b = m.b[j];
+    const ha = 1e-4 * Math.max(Math.abs(a), b),
+      hb = 1e-4 * b;
     const f0 = ell(a, b);
     const Haa = (ell(a + ha, b) - 2 * f0 + ell(a - ha, b)) / (ha * ha);
     const Hbb = (ell(a, b + hb) - 2 * f0 + ell(a, b - hb)) / (hb * hb);
@@ -80,7 +82,14 @@ describe(`synthetic mixtures (n = ${N}) on ${selected.name}`, () => {
       // maxIter 300: over-fitted models (k = true + 1) creep for thousands of iterations at this n; their BIC is
       // already far above the true model's (the penalty 3·log n = 35 dwarfs the remaining gain). The full-iteration
       // study is bench/mixture-study.ts.
-      const fit = fitMixtures(x, Int32Array.from([0, N_BIC]), { families: [c.family], kmax, restarts: 1, maxIter: 300, starts: "partitions", backend: selected });
+      const fit = fitMixtures(x, Int32Array.from([0, N_BIC]), {
+        families: [c.family],
+        kmax,
+        restarts: 1,
+        maxIter: 300,
+        starts: "partitions",
+        backend: selected,
+      });
       const best = fit.rows.find((r) => r.best)!;
       if (best.k === c.w.length) right++;
       else wrong.push(`${c.family} true k=${c.w.length}: BIC chose ${best.k}`);

@@ -13,13 +13,33 @@ const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { en
 function dataset(dir: string): string {
   const r = rng(13);
   const lines = ["g,x,run,y"];
-  for (const [g, x, mu] of [["a", 1, 100], ["a", 2, 150], ["b", 1, 80]] as const)
+  for (const [g, x, mu] of [
+    ["a", 1, 100],
+    ["a", 2, 150],
+    ["b", 1, 80],
+  ] as const)
     for (let i = 0; i < 40; i++) lines.push(`${g},${x},${i},${(mu + (i % 3 ? 20 : 0) + r() * 5).toFixed(3)}`);
   const file = join(dir, "runs.csv");
   writeFileSync(file, lines.join("\n") + "\n");
   return file;
 }
-const roles = ["--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--families", "normal,lognormal", "--kmax", "3", "--quiet", "--workers", "0"];
+const roles = [
+  "--factors",
+  "g",
+  "--inputs",
+  "x",
+  "--run",
+  "run",
+  "--response",
+  "y",
+  "--families",
+  "normal,lognormal",
+  "--kmax",
+  "3",
+  "--quiet",
+  "--workers",
+  "0",
+];
 
 describe.skipIf(!existsSync(cli))("varmap mixture --validate / --criterion / --guard (CLI)", () => {
   it("--validate writes one row per configuration and prints the summary", () => {
@@ -48,7 +68,13 @@ describe.skipIf(!existsSync(cli))("varmap mixture --validate / --criterion / --g
   it("exits 2 on bad selection flags before writing anything", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-mixv-"));
     const out = join(dir, "v.csv");
-    for (const bad of [["--criterion", "hqc"], ["--guard", "maybe"], ["--folds", "1"], ["--split", "thirds", "--validate"], ["--validate-out", out]]) {
+    for (const bad of [
+      ["--criterion", "hqc"],
+      ["--guard", "maybe"],
+      ["--folds", "1"],
+      ["--split", "thirds", "--validate"],
+      ["--validate-out", out],
+    ]) {
       const r = run(["mixture", dataset(dir), ...roles, ...bad]);
       expect(r.status, bad.join(" ")).toBe(2);
       expect(existsSync(out)).toBe(false);

@@ -55,7 +55,11 @@ describe.skipIf(!built || !hasShared)(`bulk CLI${!built ? " (dist not built: run
   });
 
   it("bad usage exits with 2 and names the flag", () => {
-    for (const args of [["--shard", "3/2"], ["--workers", "-1"], ["--methods", "nope"]]) {
+    for (const args of [
+      ["--shard", "3/2"],
+      ["--workers", "-1"],
+      ["--methods", "nope"],
+    ]) {
       const r = varmap("refit", data(), "--preset", "moana", "--out", tmp(), ...args);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/--shard|--workers|unknown method/);

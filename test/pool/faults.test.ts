@@ -105,7 +105,29 @@ describe.skipIf(!existsSync(cli))("a full disk through the CLI (VARMAP_TEST_FAUL
   it("cv: a run stopped by a full disk keeps its journal and resumes to the outputs of an uninterrupted run", () => {
     const dir = tmp();
     const file = data(dir);
-    const args = (out: string) => ["cv", file, "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--methods", "lr,mean", "--p", "0.3,0.6", "--reps", "60", "--out", out, "--workers", "0", "--quiet"];
+    const args = (out: string) => [
+      "cv",
+      file,
+      "--factors",
+      "g",
+      "--inputs",
+      "x",
+      "--run",
+      "run",
+      "--response",
+      "y",
+      "--methods",
+      "lr,mean",
+      "--p",
+      "0.3,0.6",
+      "--reps",
+      "60",
+      "--out",
+      out,
+      "--workers",
+      "0",
+      "--quiet",
+    ];
     const clean = join(dir, "clean");
     expect(varmap(args(clean)).status).toBe(0);
     const cut = join(dir, "cut");

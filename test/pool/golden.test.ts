@@ -19,8 +19,16 @@ describe.skipIf(why !== "")(`golden cv through the pool${why ? ` (${why})` : ""}
   it("reproduces the per-p ARE of R lm and SHEPPACK on the 180 given divisions", async () => {
     const out = mkdtempSync(join(tmpdir(), "varmap-golden-cv-"));
     const s = await cvAction(goldenPath("moana-map.csv"), {
-      map: true, id: "index", inputs: "u_freq,u_threads,u_fsize,u_rsize", response: "sd",
-      splits: goldenPath("moana-splits.json"), methods: "lr,lsp", out, workers: "2", quiet: true, noStdout: true,
+      map: true,
+      id: "index",
+      inputs: "u_freq,u_threads,u_fsize,u_rsize",
+      response: "sd",
+      splits: goldenPath("moana-splits.json"),
+      methods: "lr,lsp",
+      out,
+      workers: "2",
+      quiet: true,
+      noStdout: true,
     });
     expect(s.tasks).toBe(2 * 9); // 180 splits in chunks of 20, per method
     const table = readCsv(join(out, "table2.csv"));

@@ -74,7 +74,10 @@ describe("result store", () => {
     const dir = tmp();
     const m = { job: 1 };
     const s = new ResultStore(dir, m, { resume: true, outputs: [] });
-    s.append([{ id: "a", result: 1 }, { id: "b", result: 2 }]);
+    s.append([
+      { id: "a", result: 1 },
+      { id: "b", result: 2 },
+    ]);
     s.close();
     appendFileSync(join(dir, "journal.jsonl"), '{"id":"c","res');
     const s2 = new ResultStore(dir, m, { resume: true, outputs: [] });
@@ -177,4 +180,3 @@ describe("jobs on the pool", () => {
     expect(are.map((l) => l.split(",").slice(2, 6).join(","))).toEqual(["method,p,reps,failed", "mean,0.25,1,0", "mean,0.5,1,0"]);
   });
 });
-

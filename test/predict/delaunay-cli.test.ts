@@ -56,14 +56,31 @@ describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cl
     const all = JSON.parse(readFileSync(goldenPath("moana-splits.json"), "utf8")) as { n: number; splits: { rep: number }[] };
     const splits = join(dir, "splits.json");
     writeFileSync(splits, JSON.stringify({ n: all.n, splits: all.splits.filter((s) => s.rep < 2) }));
-    const r = varmap("cv", goldenPath("moana-map.csv"), "--map", "--id", "index", "--inputs", "u_freq,u_threads,u_fsize,u_rsize", "--response", "sd",
-      "--splits", splits, "--method", "delaunay", "--json", "--predictions", out);
+    const r = varmap(
+      "cv",
+      goldenPath("moana-map.csv"),
+      "--map",
+      "--id",
+      "index",
+      "--inputs",
+      "u_freq,u_threads,u_fsize,u_rsize",
+      "--response",
+      "sd",
+      "--splits",
+      splits,
+      "--method",
+      "delaunay",
+      "--json",
+      "--predictions",
+      out,
+    );
     expect(r.code, r.err).toBe(0);
     const preds = readCsv(out);
     expect(preds).toHaveLength(7776);
     const ref = new Map(readCsv(goldenPath("delaunay-delsparse-predictions.csv")).map((x) => [`${x.p},${x.rep},${x.index}`, x.prediction as number]));
     let close = 0;
-    for (const p of preds) if (Math.abs((p.prediction as number) - ref.get(`${p.p},${p.rep},${p.index}`)!) <= 1e-9 * Math.abs(ref.get(`${p.p},${p.rep},${p.index}`)!)) close++;
+    for (const p of preds)
+      if (Math.abs((p.prediction as number) - ref.get(`${p.p},${p.rep},${p.index}`)!) <= 1e-9 * Math.abs(ref.get(`${p.p},${p.rep},${p.index}`)!)) close++;
     expect(close / preds.length).toBeGreaterThan(0.985); // the rest: grid ties and DelaunaySparse's inexact projections
   });
 });

@@ -60,7 +60,10 @@ describe.skipIf(!hasShared)(`delaunay vs DelaunaySparse on the 180 MOANA splits 
       const test: number[] = [];
       for (let i = 0; i < n; i++) if (!train.has(i)) test.push(i);
       const Xt = rows(X, 4, sp.train);
-      const model = new Delaunay({ inputs: { kind: "none" } }).fit(Xt, sp.train.map((t) => y[t]));
+      const model = new Delaunay({ inputs: { kind: "none" } }).fit(
+        Xt,
+        sp.train.map((t) => y[t]),
+      );
       const Xq = rows(X, 4, test);
       const pred = model.predict(Xq);
       const loc = model.locate(Xq);
@@ -86,7 +89,12 @@ describe.skipIf(!hasShared)(`delaunay vs DelaunaySparse on the 180 MOANA splits 
       are.set(sp.p, e);
     }
     const table = [...are].map(([p, e]) => ({ p, ours: (100 * e.ours) / e.count, delsparse: (100 * e.theirs) / e.count }));
-    console.info(`MOANA delaunay (${backend}): ARE % per p`, JSON.stringify(table.map((r) => [r.p, +r.ours.toFixed(3), +r.delsparse.toFixed(3)])), "classes", JSON.stringify(classes));
+    console.info(
+      `MOANA delaunay (${backend}): ARE % per p`,
+      JSON.stringify(table.map((r) => [r.p, +r.ours.toFixed(3), +r.delsparse.toFixed(3)])),
+      "classes",
+      JSON.stringify(classes),
+    );
     expect(table).toHaveLength(9);
     for (const r of table) expect(Math.abs(r.ours - r.delsparse)).toBeLessThanOrEqual(0.2);
     expect(classes.queries).toBe(77760);
@@ -118,7 +126,10 @@ describe.skipIf(!hasShared)(`delaunay vs DelaunaySparse on the synthetic problem
       const pick = [...Array(c.inside).keys(), ...Array.from({ length: c.outside }, (_, k) => 1000 + k)];
       const Q = new Float64Array(pick.length * c.d);
       pick.forEach((qi, i) => cols.forEach((col, k) => (Q[i * c.d + k] = query[qi][col] as number)));
-      const model = new Delaunay({ inputs: { kind: "none" } }).fit(matrix(X, train.length, c.d), train.map((r) => r.f as number));
+      const model = new Delaunay({ inputs: { kind: "none" } }).fit(
+        matrix(X, train.length, c.d),
+        train.map((r) => r.f as number),
+      );
       const pred = model.predict(matrix(Q, pick.length, c.d));
       const loc = model.locate(matrix(Q, pick.length, c.d));
       let good = 0;

@@ -98,7 +98,13 @@ describe(`delaunay locate kernel on ${selected.name}`, () => {
     expect(z[1]).toBeCloseTo(0.5, 13);
   });
 
-  for (const [d, n] of [[2, 60], [3, 80], [5, 120], [10, 150], [50, 120]] as const)
+  for (const [d, n] of [
+    [2, 60],
+    [3, 80],
+    [5, 120],
+    [10, 150],
+    [50, 120],
+  ] as const)
     it(`finds empty-sphere simplices containing the query (d=${d}, n=${n}) and exact hull projections`, () => {
       const X = randomData(10 + d, n, d);
       const Q = randomQueries(20 + d, X, d, 20, 5);
@@ -152,7 +158,20 @@ describe(`delaunay locate kernel on ${selected.name}`, () => {
   it("returns coded statuses for bad input and never crashes", () => {
     const info = new Int32Array(4);
     const run = (X: Float64Array, n: number, d: number) =>
-      selected.run(DELAUNAY_LOCATE, [X, n, d, Float64Array.from(new Array(d).fill(0.5)), 1, 1e-10, Infinity, new Int32Array(d + 1), new Float64Array(d + 1), new Int32Array(1), new Float64Array(1), info]);
+      selected.run(DELAUNAY_LOCATE, [
+        X,
+        n,
+        d,
+        Float64Array.from(new Array(d).fill(0.5)),
+        1,
+        1e-10,
+        Infinity,
+        new Int32Array(d + 1),
+        new Float64Array(d + 1),
+        new Int32Array(1),
+        new Float64Array(1),
+        info,
+      ]);
     expect(run(Float64Array.from([0, 0, 1, 0, 0, 1, 1, 0]), 4, 2)).toBe(10);
     expect(Array.from(info.subarray(0, 2))).toEqual([1, 3]);
     expect(run(Float64Array.from([0, 0, 1, 1, 2, 2, 3, 3]), 4, 2)).toBe(11);
@@ -160,7 +179,9 @@ describe(`delaunay locate kernel on ${selected.name}`, () => {
     expect(run(Float64Array.from([0, 0, 1, 0]), 2, 2)).toBe(12);
     expect(run(Float64Array.from([0, 0, 1, NaN, 0, 1]), 3, 2)).toBe(Status.NONFINITE);
     expect(run(Float64Array.from([0, 0, 1, 0, 0, 1]), 3, 0)).toBe(Status.BAD_ARGUMENT);
-    expect(() => delaunayLocate(selected, Float64Array.from([0, 0, 1, 0, 0, 1, 1e-9, 0]), Float64Array.from([0.2, 0.2]), 2)).toThrow(/data points 0 and 3 coincide/);
+    expect(() => delaunayLocate(selected, Float64Array.from([0, 0, 1, 0, 0, 1, 1e-9, 0]), Float64Array.from([0.2, 0.2]), 2)).toThrow(
+      /data points 0 and 3 coincide/,
+    );
   });
 });
 
@@ -195,9 +216,37 @@ describe(`Delaunay predictor on ${selected.name}`, () => {
   });
 
   it("raises coded errors with remedies", () => {
-    expect(() => new Delaunay().fit(fromRows([[0, 0], [1, 0]]), [1, 2])).toThrow(expect.objectContaining({ code: "E_TOO_FEW_POINTS" }));
-    expect(() => new Delaunay(raw).fit(fromRows([[0, 0], [1, 1], [2, 2], [3, 3]]), [1, 2, 3, 4])).toThrow(expect.objectContaining({ code: "E_DEGENERATE_DATA" }));
-    expect(() => new Delaunay(raw).fit(fromRows([[0, 0], [1, 0], [0, 1], [0, 0]]), [1, 2, 3, 4])).toThrow(expect.objectContaining({ code: "E_DUPLICATE_POINTS" }));
+    expect(() =>
+      new Delaunay().fit(
+        fromRows([
+          [0, 0],
+          [1, 0],
+        ]),
+        [1, 2],
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_TOO_FEW_POINTS" }));
+    expect(() =>
+      new Delaunay(raw).fit(
+        fromRows([
+          [0, 0],
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ]),
+        [1, 2, 3, 4],
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_DEGENERATE_DATA" }));
+    expect(() =>
+      new Delaunay(raw).fit(
+        fromRows([
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ]),
+        [1, 2, 3, 4],
+      ),
+    ).toThrow(expect.objectContaining({ code: "E_DUPLICATE_POINTS" }));
     expect(() => new Delaunay({ eps: -1 })).toThrow(expect.objectContaining({ code: "E_OPTION" }));
     expect(() => new Delaunay().predict(fromRows([[0, 0]]))).toThrow(expect.objectContaining({ code: "E_NOT_FITTED" }));
   });
@@ -214,13 +263,24 @@ function expectSameLocation(a: KernelBackend, b: KernelBackend, X: Float64Array,
 
 describe("delaunay parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`identical simplices, weights to 1e-12, random data d = 1..50${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
-    for (const [d, n] of [[1, 30], [2, 100], [4, 300], [8, 300], [20, 200], [50, 120]] as const) {
+    for (const [d, n] of [
+      [1, 30],
+      [2, 100],
+      [4, 300],
+      [8, 300],
+      [20, 200],
+      [50, 120],
+    ] as const) {
       const X = randomData(100 + d, n, d);
       expectSameLocation(nativeBackend!, wasmBackend, X, randomQueries(200 + d, X, d, 40, 10), d);
     }
   });
   it.skipIf(!nativeBackend)(`identical on cospherical grids${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
-    for (const [m, d] of [[5, 2], [4, 3], [3, 4]] as const) {
+    for (const [m, d] of [
+      [5, 2],
+      [4, 3],
+      [3, 4],
+    ] as const) {
       const X = gridData(m, d);
       const Q = randomQueries(300 + d, X, d, 50, 10);
       const all = new Float64Array(Q.length + X.length);

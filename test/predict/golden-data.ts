@@ -12,7 +12,14 @@ export function moanaMap(): CvMap {
   const X = Float64Array.from(rows.flatMap((r) => MOANA_INPUTS.map((c) => r[c] as number)));
   const lo = MOANA_INPUTS.map((_, j) => Math.min(...rows.map((r) => r[MOANA_INPUTS[j]] as number)));
   const hi = MOANA_INPUTS.map((_, j) => Math.max(...rows.map((r) => r[MOANA_INPUTS[j]] as number)));
-  return { X, rows: rows.length, cols: d, y: Float64Array.from(rows.map((r) => r.sd as number)), ids: rows.map((r) => r.index as number), normalization: { log2: [false, false, false, false], lo, hi } };
+  return {
+    X,
+    rows: rows.length,
+    cols: d,
+    y: Float64Array.from(rows.map((r) => r.sd as number)),
+    ids: rows.map((r) => r.index as number),
+    normalization: { log2: [false, false, false, false], lo, hi },
+  };
 }
 
 export function moanaSplits(): SplitsFile {

@@ -25,7 +25,11 @@ describe("log clamp bounds", () => {
 
 describe("log-response predictions are clamped and flagged", () => {
   // y = e^(4x) on x in [0, 1]: log y in [0, 4]; a query at x = 10 extrapolates to e^40 unclamped.
-  const X = matrix(Float64Array.from({ length: 11 }, (_, i) => i / 10), 11, 1);
+  const X = matrix(
+    Float64Array.from({ length: 11 }, (_, i) => i / 10),
+    11,
+    1,
+  );
   const y = Float64Array.from({ length: 11 }, (_, i) => Math.exp((4 * i) / 10));
   const Q = matrix(Float64Array.from([0.5, 10, -10]), 3, 1);
 
@@ -53,8 +57,13 @@ describe("log-response predictions are clamped and flagged", () => {
 
   it("no method returns Inf or more than 1e6 × the largest training response under a log response", () => {
     const r = (i: number) => Math.abs(Math.sin(i * 12.9898) * 43758.5453) % 1;
-    const n = 30, d = 2;
-    const Xr = matrix(Float64Array.from({ length: n * d }, (_, i) => r(i)), n, d);
+    const n = 30,
+      d = 2;
+    const Xr = matrix(
+      Float64Array.from({ length: n * d }, (_, i) => r(i)),
+      n,
+      d,
+    );
     const yr = Float64Array.from({ length: n }, (_, i) => Math.exp(3 * Xr.data[2 * i] + Xr.data[2 * i + 1]));
     const far = matrix(Float64Array.from([50, 50, -40, 30, 1e6, -1e6]), 3, d);
     const ymax = Math.max(...yr);

@@ -9,7 +9,8 @@ describe.skipIf(!hasShared)(`LR vs R lm on ${selected.name}${hasShared ? "" : ` 
   it("matches lr-lm-predictions.csv to 1e-9 relative on all 180 splits", () => {
     const ref = referencePredictions("lr-lm-predictions.csv");
     const results = cvGivenSplits(moanaMap(), moanaSplits(), "lr");
-    let total = 0, worst = 0;
+    let total = 0,
+      worst = 0;
     for (const r of results)
       r.ids.forEach((id, k) => {
         const g = ref.get(`${r.p},${r.rep},${id}`)!.prediction as number;

@@ -35,7 +35,10 @@ describe("linear regression on extreme responses", () => {
     const X = { data: Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.2]), rows: 5, cols: 2 };
     const y = [1, 2, 3, 4.5, 2.2];
     const base = new LR({ inputs: { kind: "none" } }).fit(X, y).coefficients;
-    const big = new LR({ inputs: { kind: "none" } }).fit(X, y.map((v) => v * 1e300)).coefficients;
+    const big = new LR({ inputs: { kind: "none" } }).fit(
+      X,
+      y.map((v) => v * 1e300),
+    ).coefficients;
     big.forEach((c, i) => expect(Math.abs(c / 1e300 - base[i])).toBeLessThan(1e-12 * Math.max(1, Math.abs(base[i]))));
   });
 });

@@ -15,7 +15,9 @@ describe.skipIf(!hasShared)(`LSP vs SHEPPACK on ${selected.name}${hasShared ? ""
     const map = moanaMap();
     const ref = referencePredictions("lsp-sheppack-predictions.csv");
     const results = cvGivenSplits(map, moanaSplits(), "lsp");
-    let total = 0, within = 0, codes = 0;
+    let total = 0,
+      within = 0,
+      codes = 0;
     const refAre: { p: number; are: number }[] = [];
     for (const r of results) {
       let s = 0;
@@ -32,7 +34,8 @@ describe.skipIf(!hasShared)(`LSP vs SHEPPACK on ${selected.name}${hasShared ? ""
     expect(total).toBe(77760);
     expect(codes).toBe(total); // LSHEP reported a rank-deficient local fit on every split
     expect(within / total).toBeGreaterThanOrEqual(0.995);
-    const ours = meanArePerP(results), theirs = meanArePerP(refAre);
+    const ours = meanArePerP(results),
+      theirs = meanArePerP(refAre);
     ours.forEach((o, i) => expect(Math.abs(o.are - theirs[i].are)).toBeLessThanOrEqual(0.0005));
   });
 
@@ -42,7 +45,10 @@ describe.skipIf(!hasShared)(`LSP vs SHEPPACK on ${selected.name}${hasShared ? ""
     for (const s of splits) {
       const train = [...s.train].map(Number).sort((a, b) => a - b);
       const X = matrix(Float64Array.from(train.flatMap((i) => Array.from(map.X.subarray(i * 4, i * 4 + 4)))), train.length, 4);
-      const model = new LinearShepard({ inputs: { kind: "none" } }).fit(X, train.map((i) => map.y[i]));
+      const model = new LinearShepard({ inputs: { kind: "none" } }).fit(
+        X,
+        train.map((i) => map.y[i]),
+      );
       expect(model.rankDeficientNodes).toBeGreaterThan(0);
     }
   });
@@ -56,9 +62,13 @@ describe.skipIf(!hasShared)(`LSP vs SHEPPACK on ${selected.name}${hasShared ? ""
         const ref = readCsv(goldenPath(`synthetic-d${d}-n${n}-lsp-sheppack.csv`));
         const X = matrix(Float64Array.from(train.flatMap((r) => cols.map((c) => r[c] as number))), train.length, d);
         const Q = matrix(Float64Array.from(query.flatMap((r) => cols.map((c) => r[c] as number))), query.length, d);
-        const model = new LinearShepard({ inputs: { kind: "none" } }).fit(X, train.map((r) => r.f as number));
+        const model = new LinearShepard({ inputs: { kind: "none" } }).fit(
+          X,
+          train.map((r) => r.f as number),
+        );
         const ev = model.evaluate(Q);
-        let within = 0, sameCode = 0;
+        let within = 0,
+          sameCode = 0;
         ref.forEach((g, k) => {
           if (rel(ev.values[k], g.prediction as number) <= 1e-8) within++;
           if (ev.ierr[k] === g.ierr) sameCode++;

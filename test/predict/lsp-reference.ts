@@ -15,8 +15,10 @@ function sq(a: ArrayLike<number>, ia: number, b: ArrayLike<number>, ib: number, 
 export function referenceLsp(X: Float64Array, f: Float64Array, m: number, Q: Float64Array) {
   const n = f.length;
   const np = Math.min(n - 1, Math.floor((3 * m + 1) / 2));
-  const A = new Float64Array(n * m), rw = new Float64Array(n);
-  let diam = 0, rankDeficient = 0;
+  const A = new Float64Array(n * m),
+    rw = new Float64Array(n);
+  let diam = 0,
+    rankDeficient = 0;
   for (let k = 0; k < n; k++) {
     const cand: [number, number][] = [];
     for (let i = 0; i < n; i++) if (i !== k) cand.push([sq(X, i * m, X, k * m, m), i]);
@@ -26,7 +28,9 @@ export function referenceLsp(X: Float64Array, f: Float64Array, m: number, Q: Flo
     const dist = near.map(([d]) => Math.sqrt(d));
     rw[k] = dist[np - 1];
     const rp = 1.1 * rw[k];
-    const alpha = new Float64Array(np * m), beta = new Float64Array(np), omega = new Float64Array(np);
+    const alpha = new Float64Array(np * m),
+      beta = new Float64Array(np),
+      omega = new Float64Array(np);
     near.forEach(([, i], r) => {
       for (let j = 0; j < m; j++) alpha[r * m + j] = X[i * m + j] - X[k * m + j];
       beta[r] = f[i] - f[k];
@@ -39,11 +43,16 @@ export function referenceLsp(X: Float64Array, f: Float64Array, m: number, Q: Flo
   for (let k = 0; k < n; k++) rw[k] = Math.min(Math.sqrt(diam) / 2, rw[k]);
 
   const nq = Q.length / m;
-  const values = new Float64Array(nq), ierr = new Int32Array(nq);
+  const values = new Float64Array(nq),
+    ierr = new Int32Array(nq);
   for (let q = 0; q < nq; q++) {
-    const sw: number[] = [], swc: number[] = [];
-    const D = new Array(m + 1).fill(0), ID = new Array(m + 1).fill(0);
-    let J = 0, temp = 0, done = false;
+    const sw: number[] = [],
+      swc: number[] = [];
+    const D = new Array(m + 1).fill(0),
+      ID = new Array(m + 1).fill(0);
+    let J = 0,
+      temp = 0,
+      done = false;
     for (let k = 0; k < n && !done; k++) {
       const dist = Math.sqrt(sq(Q, q * m, X, k * m, m));
       if (dist < rw[k]) {

@@ -14,7 +14,8 @@ import { moanaMap, moanaSplits } from "./golden-data.js";
 
 function divisions(r: () => number, n: number, ps: number[]) {
   return ps.map((p) => {
-    const train: number[] = [], test: number[] = [];
+    const train: number[] = [],
+      test: number[] = [];
     for (let i = 0; i < n; i++) (r() < p ? train : test).push(i);
     return { train: Int32Array.from(train), test: Int32Array.from(test) };
   });
@@ -22,7 +23,12 @@ function divisions(r: () => number, n: number, ps: number[]) {
 
 function oneByOne(X: ReturnType<typeof matrix>, y: Float64Array, s: { train: Int32Array; test: Int32Array }, options: object) {
   try {
-    return new LinearShepard(options).fit(takeRows(X, s.train), Float64Array.from(s.train, (i) => y[i])).predict(takeRows(X, s.test));
+    return new LinearShepard(options)
+      .fit(
+        takeRows(X, s.train),
+        Float64Array.from(s.train, (i) => y[i]),
+      )
+      .predict(takeRows(X, s.test));
   } catch (e) {
     return e as VarmapError;
   }
@@ -30,9 +36,14 @@ function oneByOne(X: ReturnType<typeof matrix>, y: Float64Array, s: { train: Int
 
 describe(`LinearShepardSubsets on ${selected.name}`, () => {
   const r = rng(5);
-  const n = 300, d = 3;
+  const n = 300,
+    d = 3;
   // Inputs on a grid of powers of two (log2 axes, distance ties), a positive response.
-  const X = matrix(Float64Array.from({ length: n * d }, () => 2 ** Math.floor(r() * 6)), n, d);
+  const X = matrix(
+    Float64Array.from({ length: n * d }, () => 2 ** Math.floor(r() * 6)),
+    n,
+    d,
+  );
   const y = Float64Array.from({ length: n }, () => 1 + r() * 5);
   const splits = divisions(r, n, [0.08, 0.3, 0.6, 0.9]);
   splits.push({ train: Int32Array.from([0, 1, 2]), test: Int32Array.from([3, 4]) }); // too few points
@@ -57,7 +68,10 @@ describe(`LinearShepardSubsets on ${selected.name}`, () => {
   it("returns a duplicate-points error for the split that holds both copies, as the predictor does", () => {
     const Xd = matrix(Float64Array.from(X.data), n, d);
     Xd.data.set(Xd.data.subarray(0, d), 5 * d); // row 5 = row 0
-    const s = [{ train: Int32Array.from({ length: 100 }, (_, i) => i), test: Int32Array.from([200]) }, { train: Int32Array.from({ length: 100 }, (_, i) => i + 100), test: Int32Array.from([0]) }];
+    const s = [
+      { train: Int32Array.from({ length: 100 }, (_, i) => i), test: Int32Array.from([200]) },
+      { train: Int32Array.from({ length: 100 }, (_, i) => i + 100), test: Int32Array.from([0]) },
+    ];
     const got = new LinearShepardSubsets(Xd, y, { inputs: { kind: "none" } }).predict(s);
     const want = oneByOne(Xd, y, s[0], { inputs: { kind: "none" } }) as VarmapError;
     expect((got[0] as VarmapError).code).toBe("E_DUPLICATE_POINTS");

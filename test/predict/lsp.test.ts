@@ -10,7 +10,8 @@ import { referenceLsp } from "./lsp-reference.js";
 describe(`LinearShepard on ${selected.name}`, () => {
   it("reproduces a linear function everywhere a radius covers (local fits are exact)", () => {
     const r = rng(5);
-    const n = 200, d = 3;
+    const n = 200,
+      d = 3;
     const X = Float64Array.from({ length: n * d }, () => r());
     const lin = (x: ArrayLike<number>, o: number) => 2 - x[o] + 3 * x[o + 1] + 0.5 * x[o + 2];
     const y = Float64Array.from({ length: n }, (_, i) => lin(X, i * d));
@@ -44,7 +45,11 @@ describe(`LinearShepard on ${selected.name}`, () => {
 
   it("caps radii at half the data diameter exactly as LSHEP (small sets, where the cap binds)", () => {
     const r = rng(21);
-    for (const [n, d] of [[6, 3], [9, 2], [40, 5]]) {
+    for (const [n, d] of [
+      [6, 3],
+      [9, 2],
+      [40, 5],
+    ]) {
       const X = Float64Array.from({ length: n * d }, () => r());
       const y = Float64Array.from({ length: n }, () => r());
       const model = new LinearShepard({ inputs: { kind: "none" } }).fit(matrix(X, n, d), y);

@@ -11,12 +11,18 @@ const VARIANTS: Record<string, MarsOptions> = { d1: {}, d2: { degree: 2 }, d2nk2
 
 /** A minimal CSV reader (no quoting in these files beyond plain double quotes around names). */
 function readTable(path: string): { cols: string[]; rows: string[][] } {
-  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.length > 0);
+  const lines = readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   const unq = (c: string) => c.replace(/^"|"$/g, "");
   return { cols: lines[0].split(",").map(unq), rows: lines.slice(1).map((l) => l.split(",").map(unq)) };
 }
 
-interface Split { p: number; rep: number; train: number[] }
+interface Split {
+  p: number;
+  rep: number;
+  train: number[];
+}
 
 function loadMoana() {
   const map = readTable(goldenPath("moana-map.csv"));
@@ -58,7 +64,17 @@ function earthModel(variant: string) {
   const nterms = /n selected terms = (\d+) of (\d+)/.exec(block)!;
   const termination = /\n(Termination condition: .*)\n/.exec(block)![1];
   const selectedLine = /\n(Selected \d+ of \d+ terms, and \d+ of \d+ predictors)\n/.exec(block)![1];
-  return { termination, selectedLine, gcv: num("gcv"), rss: num("rss"), rsq: num("rsq"), grsq: num("grsq"), coefs, nSelected: Number(nterms[1]), nForward: Number(nterms[2]) };
+  return {
+    termination,
+    selectedLine,
+    gcv: num("gcv"),
+    rss: num("rss"),
+    rsq: num("rsq"),
+    grsq: num("grsq"),
+    coefs,
+    nSelected: Number(nterms[1]),
+    nForward: Number(nterms[2]),
+  };
 }
 
 describe.skipIf(!hasShared)(`MARS vs R earth on ${selected.name}`, () => {
@@ -91,12 +107,15 @@ describe.skipIf(!hasShared)(`MARS vs R earth on ${selected.name}`, () => {
     const earth = new Map<string, number>();
     for (const r of table.rows) earth.set(`${r[cvar]}/${Number(r[cp])}/${Number(r[cr])}/${r[ci]}`, Number(r[cv]));
     for (const variant of Object.keys(VARIANTS)) {
-      let match = 0, total = 0;
+      let match = 0,
+        total = 0;
       const are = new Map<number, { ours: number; ref: number; k: number }>();
       const missed: string[] = [];
       for (const s of splits) {
         const { test, pred } = fit(X, y, s, VARIANTS[variant]);
-        let o = 0, e = 0, miss = 0;
+        let o = 0,
+          e = 0,
+          miss = 0;
         test.forEach((idx, k) => {
           const ref = earth.get(`${variant}/${s.p}/${s.rep}/${idx}`)!;
           expect(ref).toBeDefined();

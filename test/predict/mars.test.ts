@@ -8,8 +8,19 @@ import { nativeBackend, nativeSkipReason, relErr, rng, selected, wasmBackend } f
 import { isVarmapError } from "../../ts/errors.js";
 
 const defaults = (d: number, over: Partial<MarsKernelOptions> = {}): MarsKernelOptions => ({
-  degree: 1, nk: Math.min(200, Math.max(20, 2 * d)) + 1, thresh: 0.001, penalty: 2, minspan: 0, endspan: 0,
-  fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true, ...over,
+  degree: 1,
+  nk: Math.min(200, Math.max(20, 2 * d)) + 1,
+  thresh: 0.001,
+  penalty: 2,
+  minspan: 0,
+  endspan: 0,
+  fastK: 20,
+  fastBeta: 1,
+  newvarPenalty: 0,
+  autoLinpreds: true,
+  adjustEndspan: 2,
+  scaleY: true,
+  ...over,
 });
 
 /** n points in [0,1]^d and y = f(x) + noise·N(0,1)-ish. */
@@ -54,7 +65,10 @@ describe(`Mars on ${selected.name}`, () => {
     const { X, y } = synth(300, 3, 9, f, 0.05);
     const base = new Mars(opts).fit({ data: X, rows: 300, cols: 3 }, y);
     for (const c of [1e150, 1e-150, 1e300]) {
-      const m = new Mars(opts).fit({ data: X, rows: 300, cols: 3 }, y.map((v) => v * c));
+      const m = new Mars(opts).fit(
+        { data: X, rows: 300, cols: 3 },
+        y.map((v) => v * c),
+      );
       expect(m.terms.length).toBe(base.terms.length);
       m.terms.forEach((t, i) => {
         expect(t.cuts).toEqual(base.terms[i].cuts);
@@ -63,7 +77,15 @@ describe(`Mars on ${selected.name}`, () => {
       expect(relErr(m.stats.rsq, base.stats.rsq)).toBeLessThan(1e-12);
     }
     // The kernel itself refuses (never crashes on) squared sums that overflow.
-    expect(() => marsFit(selected, X, y.map((v) => v * 1e160), 3, defaults(3))).toThrow();
+    expect(() =>
+      marsFit(
+        selected,
+        X,
+        y.map((v) => v * 1e160),
+        3,
+        defaults(3),
+      ),
+    ).toThrow();
   });
 
   it("fits an additive function well and keeps to degree 1 by default", () => {
@@ -127,7 +149,10 @@ describe(`Mars on ${selected.name}`, () => {
     const m = new Mars(opts).fit({ data: X, rows: 50, cols: 2 }, new Array(50).fill(4.5));
     const p = m.predict({ data: X.subarray(0, 4), rows: 2, cols: 2 });
     expect(p[0]).toBeCloseTo(4.5, 12);
-    const c = new Mars(opts).fit({ data: new Float64Array(100).fill(1), rows: 50, cols: 2 }, Array.from({ length: 50 }, (_, i) => i));
+    const c = new Mars(opts).fit(
+      { data: new Float64Array(100).fill(1), rows: 50, cols: 2 },
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(c.terms.length).toBe(1); // intercept only
   });
 
@@ -135,7 +160,9 @@ describe(`Mars on ${selected.name}`, () => {
     const o = defaults(1);
     expect(codeOf(() => marsFit(selected, Float64Array.from([0]), Float64Array.from([1]), 1, o))).toBe("E_KERNEL_ARGUMENT");
     expect(codeOf(() => marsFit(selected, Float64Array.from([0, 1, 2]), Float64Array.from([1, Infinity, 2]), 1, o))).toBe("E_NONFINITE");
-    expect(codeOf(() => marsPredict(selected, Int32Array.from([5]), Float64Array.from([0]), Float64Array.from([1]), 1, Float64Array.from([0.5])))).toBe("E_KERNEL_ARGUMENT");
+    expect(codeOf(() => marsPredict(selected, Int32Array.from([5]), Float64Array.from([0]), Float64Array.from([1]), 1, Float64Array.from([0.5])))).toBe(
+      "E_KERNEL_ARGUMENT",
+    );
   });
 });
 
@@ -161,7 +188,9 @@ describe.skipIf(!nativeBackend)("MARS native vs wasm parity", () => {
       a.rssPerSubset.forEach((r, i) => expect(relErr(b.rssPerSubset[i], r)).toBeLessThanOrEqual(1e-12));
       for (const k of ["rss", "gcv", "rsq", "grsq", "tss", "forwardRsq"] as const) expect(relErr(b[k], a[k])).toBeLessThanOrEqual(1e-12);
       expect([b.nTerms, b.termCond, b.nFullSet, b.nSelected]).toEqual([a.nTerms, a.termCond, a.nFullSet, a.nSelected]);
-      const sel = Array.from(a.termFlags).map((f, t) => (f & 2 ? t : -1)).filter((t) => t >= 0);
+      const sel = Array.from(a.termFlags)
+        .map((f, t) => (f & 2 ? t : -1))
+        .filter((t) => t >= 0);
       const dirs = Int32Array.from(sel.flatMap((t) => Array.from(a.dirs.subarray(t * d, t * d + d))));
       const cuts = Float64Array.from(sel.flatMap((t) => Array.from(a.cuts.subarray(t * d, t * d + d))));
       const coef = Float64Array.from(sel.map((t) => a.coef[t]));

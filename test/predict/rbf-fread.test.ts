@@ -14,12 +14,19 @@ const BARS: Record<number, number> = { 0.1: 10.0, 0.5: 6.75, 0.9: 6.2 };
 
 describe.skipIf(!hasShared)(`rbf on the fread runs, golden splits${hasShared ? "" : " — " + sharedSkipReason}`, () => {
   it("mean ARE ≤ 10.0 / 6.75 / 6.2 % at p = 0.1 / 0.5 / 0.9 (log2 inputs, log response, GCV)", async () => {
-    const { maps } = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), { preset: "moana", logInputs: ["threads", "fsize_kb", "rsize_kb"], logResponse: true });
+    const { maps } = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), {
+      preset: "moana",
+      logInputs: ["threads", "fsize_kb", "rsize_kb"],
+      logResponse: true,
+    });
     const map = mapView(packMaps(maps), 0);
     const ids = maps[0].ids;
     const file = moanaSplits();
     for (const p of [0.1, 0.5, 0.9]) {
-      const rows = file.splits.map((s, index) => ({ s, index })).filter(({ s }) => s.p === p).map(({ s, index }) => splitRows(s, ids, { file: file.source, index }));
+      const rows = file.splits
+        .map((s, index) => ({ s, index }))
+        .filter(({ s }) => s.p === p)
+        .map(({ s, index }) => splitRows(s, ids, { file: file.source, index }));
       expect(rows.length).toBe(20);
       const scored = scoreSplits(map, rows, "rbf", "log");
       const ares = scored.map((r) => ("are" in r ? r.are : NaN));

@@ -8,10 +8,25 @@ import { rng } from "../helpers/backends.js";
 import { expectCode, runConformance } from "./conformance.js";
 
 runConformance({ name: "rbf", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2 });
-runConformance({ name: "rbf cubic, fixed smoothing", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2, dims: [2, 3], options: { kernel: "cubic", smoothing: 0.001 } });
+runConformance({
+  name: "rbf cubic, fixed smoothing",
+  create: (o) => new Rbf(o),
+  interpolates: false,
+  minPoints: (d) => d + 2,
+  dims: [2, 3],
+  options: { kernel: "cubic", smoothing: 0.001 },
+});
 runConformance({ name: "rbf anisotropic", create: (o) => new Rbf(o), interpolates: false, minPoints: (d) => d + 2, dims: [2], options: { anisotropic: true } });
 // λ = 0 on distinct scattered points is the exact interpolating spline.
-runConformance({ name: "rbf interpolating", create: (o) => new Rbf(o), interpolates: true, tolerance: 1e-8, minPoints: (d) => d + 2, dims: [1, 2, 4], options: { smoothing: 0 } });
+runConformance({
+  name: "rbf interpolating",
+  create: (o) => new Rbf(o),
+  interpolates: true,
+  tolerance: 1e-8,
+  minPoints: (d) => d + 2,
+  dims: [1, 2, 4],
+  options: { smoothing: 0 },
+});
 
 function scattered(n: number, d: number, seed: number, f: (x: Float64Array) => number, noise = 0) {
   const r = rng(seed);
@@ -98,12 +113,27 @@ describe("rbf", () => {
     expectCode(() => new Rbf({ runs: 40 }), "E_OPTION"); // needs a log response
     expectCode(() => new Rbf({ runs: 40, smoothing: 1, response: "log" }), "E_OPTION");
     const n = RBF_MAX_POINTS + 1;
-    expectCode(() => new Rbf().fit(matrix(Float64Array.from({ length: n }, (_, i) => i), n, 1), new Float64Array(n)), "E_TOO_MANY_POINTS");
+    expectCode(
+      () =>
+        new Rbf().fit(
+          matrix(
+            Float64Array.from({ length: n }, (_, i) => i),
+            n,
+            1,
+          ),
+          new Float64Array(n),
+        ),
+      "E_TOO_MANY_POINTS",
+    );
   });
 
   it("is registered and takes its CLI flags", () => {
     expect(createPredictor("rbf")).toBeInstanceOf(Rbf);
-    expect(methodOptionsFromCli({ rbfKernel: "cubic", rbfSmoothing: "gcv", rbfAnisotropic: "yes" }, "rbf")).toEqual({ kernel: "cubic", smoothing: "gcv", anisotropic: true });
+    expect(methodOptionsFromCli({ rbfKernel: "cubic", rbfSmoothing: "gcv", rbfAnisotropic: "yes" }, "rbf")).toEqual({
+      kernel: "cubic",
+      smoothing: "gcv",
+      anisotropic: true,
+    });
     expect(methodOptionsFromCli({ rbfSmoothing: "0.01", rbfRuns: undefined }, "rbf")).toEqual({ smoothing: 0.01 });
     expectCode(() => methodOptionsFromCli({ rbfKernel: "gauss" }, "rbf"), "E_USAGE");
     expectCode(() => methodOptionsFromCli({ rbfRuns: "40" }, "lsp"), "E_USAGE");

@@ -38,7 +38,9 @@ function codeOf(f: () => unknown): string | undefined {
 
 // A 4 × 3 grid of (threads, freq) with a third input at two levels and two maps.
 const grid: Row[] = [];
-for (const map of ["a", "b"]) for (const t of [1, 2, 4, 8]) for (const f of [1e6, 2e6, 3e6]) for (const s of [64, 1024]) grid.push({ map, threads: t, freq: f, fsize: s, sd: t * f * (s === 64 ? 1 : 2) });
+for (const map of ["a", "b"])
+  for (const t of [1, 2, 4, 8])
+    for (const f of [1e6, 2e6, 3e6]) for (const s of [64, 1024]) grid.push({ map, threads: t, freq: f, fsize: s, sd: t * f * (s === 64 ? 1 : 2) });
 
 describe("heatmap (P1)", () => {
   it("one rectangle per (x, y) cell at the fixed level of the other input; a panel per map", async () => {
@@ -54,14 +56,24 @@ describe("heatmap (P1)", () => {
   });
 
   it("several configurations in a cell, or a fixed level that does not occur, are coded errors", () => {
-    expect(codeOf(() => heatmapSpec(grid.filter((r) => r.map === "a"), { x: "threads", y: "freq", value: "sd" }))).toBe("E_PLOT_CELLS");
+    expect(
+      codeOf(() =>
+        heatmapSpec(
+          grid.filter((r) => r.map === "a"),
+          { x: "threads", y: "freq", value: "sd" },
+        ),
+      ),
+    ).toBe("E_PLOT_CELLS");
     expect(codeOf(() => heatmapSpec(grid, { x: "threads", y: "freq", value: "sd", others: ["fsize"], fix: { fsize: 7 } }))).toBe("E_PLOT_EMPTY");
   });
 });
 
 describe("are (P7)", () => {
   const rows: Row[] = [];
-  for (const map of ["x", "y"]) for (const method of ["lr", "lsp", "mars"]) for (const p of [0.1, 0.5, 0.9]) rows.push({ mode: map, method, p, reps: 10, failed: 0, are_mean: (map === "x" ? 0.2 : 0.4) * (1 - p / 2) * (method === "lr" ? 2 : 1), are_sd: 0.01 });
+  for (const map of ["x", "y"])
+    for (const method of ["lr", "lsp", "mars"])
+      for (const p of [0.1, 0.5, 0.9])
+        rows.push({ mode: map, method, p, reps: 10, failed: 0, are_mean: (map === "x" ? 0.2 : 0.4) * (1 - p / 2) * (method === "lr" ? 2 : 1), are_sd: 0.01 });
 
   it("averages are.csv over maps as Table 2 does; a line and 3 points per method", async () => {
     const pts = areRows(rows);
@@ -73,15 +85,26 @@ describe("are (P7)", () => {
   });
 
   it("a log ARE axis when a baseline is over 20× worse than the best method", async () => {
-    const spec = areSpec([{ method: "lsp", p: 0.5, are: 0.1 }, { method: "mean", p: 0.5, are: 5 }]) as { encoding: { y: { scale: { type?: string } } } };
+    const spec = areSpec([
+      { method: "lsp", p: 0.5, are: 0.1 },
+      { method: "mean", p: 0.5, are: 5 },
+    ]) as { encoding: { y: { scale: { type?: string } } } };
     expect(spec.encoding.y.scale.type).toBe("log");
     await check(spec as TopLevelSpec);
     expect((areSpec(areRows(rows)) as { encoding: { y: { scale: { type?: string } } } }).encoding.y.scale.type).toBeUndefined();
   });
 
   it("reads table2.csv too", () => {
-    const t2: Row[] = [{ p: 0.1, are_lr: 0.5, are_lsp: 0.2 }, { p: 0.2, are_lr: 0.4, are_lsp: 0.1 }];
-    expect(areRows(t2)).toEqual([{ method: "lr", p: 0.1, are: 0.5 }, { method: "lsp", p: 0.1, are: 0.2 }, { method: "lr", p: 0.2, are: 0.4 }, { method: "lsp", p: 0.2, are: 0.1 }]);
+    const t2: Row[] = [
+      { p: 0.1, are_lr: 0.5, are_lsp: 0.2 },
+      { p: 0.2, are_lr: 0.4, are_lsp: 0.1 },
+    ];
+    expect(areRows(t2)).toEqual([
+      { method: "lr", p: 0.1, are: 0.5 },
+      { method: "lsp", p: 0.1, are: 0.2 },
+      { method: "lr", p: 0.2, are: 0.4 },
+      { method: "lsp", p: 0.2, are: 0.1 },
+    ]);
   });
 
   it("a table without its columns: E_PLOT_COLUMNS naming them and varmap cv", () => {
@@ -112,7 +135,14 @@ describe("predicted-vs-measured (P6)", () => {
   });
 
   it("joins predictions with a truth table on their common key columns", () => {
-    const joined = joinTruth([{ index: 3, prediction: 2 }], [{ index: 3, u: 0.1, sd: 4 }, { index: 4, u: 0.2, sd: 5 }], "sd");
+    const joined = joinTruth(
+      [{ index: 3, prediction: 2 }],
+      [
+        { index: 3, u: 0.1, sd: 4 },
+        { index: 4, u: 0.2, sd: 5 },
+      ],
+      "sd",
+    );
     expect(joined).toEqual([{ index: 3, prediction: 2, sd: 4 }]);
     expect(codeOf(() => joinTruth([{ index: 9, prediction: 2 }], [{ index: 3, sd: 4 }], "sd"))).toBe("E_PLOT_JOIN");
   });
@@ -160,7 +190,10 @@ describe("histogram (P9), probability (P10), best-counts", () => {
       { family: "gamma", k: 3, best: "false" },
     ];
     const c = bestCounts(rows);
-    expect(c).toEqual([{ family: "normal", k: 2, count: 2 }, { family: "gamma", k: 1, count: 1 }]);
+    expect(c).toEqual([
+      { family: "normal", k: 2, count: 2 },
+      { family: "gamma", k: 1, count: 1 },
+    ]);
     const svg = await check(bestCountsSpec(c));
     expect(markCount(svg, "rect")).toBe(2);
   });
@@ -168,16 +201,26 @@ describe("histogram (P9), probability (P10), best-counts", () => {
 
 describe("gev (P12)", () => {
   it("four panels: points of pp, qq and return levels, the diagonals, curve, band, 20 bins and the density", async () => {
-    const n = 10, rows: Row[] = [];
+    const n = 10,
+      rows: Row[] = [];
     for (let i = 1; i <= n; i++) {
-      const p = i / (n + 1), x = 10 + i / 5;
+      const p = i / (n + 1),
+        x = 10 + i / 5;
       rows.push({ kind: "pp", x: p, y: p * 0.98, lo: "", hi: "", outlier: "" });
       rows.push({ kind: "qq", x: x * 1.01, y: x, lo: "", hi: "", outlier: "" });
       rows.push({ kind: "rl_point", x: -1 / Math.log(p), y: x, lo: x - 0.1, hi: x + 0.1, outlier: i === n ? "true" : "false" });
     }
-    for (const f of [0.01, 0.1, 0.5, 0.9, 0.99]) rows.push({ kind: "rl_curve", x: -1 / Math.log(f), y: 10 + f * 2, lo: 9.9 + f * 2, hi: 10.1 + f * 2, outlier: "" });
+    for (const f of [0.01, 0.1, 0.5, 0.9, 0.99])
+      rows.push({ kind: "rl_curve", x: -1 / Math.log(f), y: 10 + f * 2, lo: 9.9 + f * 2, hi: 10.1 + f * 2, outlier: "" });
     for (let j = 0; j <= 20; j++) rows.push({ kind: "density", x: 10 + j / 10, y: Math.exp(-((j - 10) ** 2) / 20), lo: "", hi: "", outlier: "" });
-    const fit = { loc: 11.177514501984825, scale: 0.2048094195491263, shape: -0.00057829936676124215, se_loc: 0.01138767440234564, se_scale: 0.008188106804960045, se_shape: 0.03298087772753579 };
+    const fit = {
+      loc: 11.177514501984825,
+      scale: 0.2048094195491263,
+      shape: -0.00057829936676124215,
+      se_loc: 0.01138767440234564,
+      se_scale: 0.008188106804960045,
+      se_shape: 0.03298087772753579,
+    };
     const svg = await check(gevSpec(rows, fit));
     expect(markCount(svg, "symbol")).toBe(3 * n);
     expect(markCount(svg, "line")).toBe(4); // 2 diagonals, the return-level curve, the density
@@ -191,7 +234,12 @@ describe("gev (P12)", () => {
 
 describe("whatif (P16)", () => {
   it("a point per candidate, the Pareto front connected, the best labelled with their rank", async () => {
-    const rows: Row[] = Array.from({ length: 12 }, (_, i) => ({ pred_mean: 100 + 10 * i, pred_cv: 0.05 + ((i * 7) % 5) / 50, rank: 12 - i, pareto: i >= 9 ? "true" : "false" }));
+    const rows: Row[] = Array.from({ length: 12 }, (_, i) => ({
+      pred_mean: 100 + 10 * i,
+      pred_cv: 0.05 + ((i * 7) % 5) / 50,
+      rank: 12 - i,
+      pareto: i >= 9 ? "true" : "false",
+    }));
     const svg = await check(whatifSpec(rows, { x: "pred_mean", y: "pred_cv", top: 3 }));
     expect(markCount(svg, "symbol")).toBe(9 + 3 + 3); // other candidates, front, top-3 diamonds
     expect(markCount(svg, "line")).toBe(1);
@@ -203,23 +251,35 @@ describe("whatif (P16)", () => {
 describe("interference (P13)", () => {
   it("a bar per (probe, signal, chunk) at the fixed level of the other factors, self-pairs averaged, CI rules", async () => {
     const rows: Row[] = [];
-    for (const fs of ["gpfs", "lustre"]) for (const probe of ["A", "B"]) for (const signal of ["A", "B"]) for (const chunk of [1, 16, 256]) {
-      const self = probe === signal;
-      for (const instance of self ? [1, 2] : [1]) rows.push({ fs, chunk_mib: chunk, probe, signal, instance, degradation: 10 * instance + chunk / 16, dilation: 5, ci_lo: 1, ci_hi: 30 });
-    }
+    for (const fs of ["gpfs", "lustre"])
+      for (const probe of ["A", "B"])
+        for (const signal of ["A", "B"])
+          for (const chunk of [1, 16, 256]) {
+            const self = probe === signal;
+            for (const instance of self ? [1, 2] : [1])
+              rows.push({ fs, chunk_mib: chunk, probe, signal, instance, degradation: 10 * instance + chunk / 16, dilation: 5, ci_lo: 1, ci_hi: 30 });
+          }
     const spec = interferenceSpec(rows, { value: "degradation", color: "chunk_mib", factors: ["fs", "chunk_mib"], fix: { fs: "gpfs" } });
     const svg = await check(spec);
     expect(markCount(svg, "rect")).toBe(2 * 2 * 3);
     expect(markCount(svg, "rule")).toBe(2 * 3); // intervals only for the 6 non-self pairs (a self-pair's bar is a mean of 2 instances)
-    const self = (spec as { data: { values: { probe: string; signal: string; level: string; v: number }[] } }).data.values.find((v) => v.probe === "A" && v.signal === "A" && v.level === "16")!;
+    const self = (spec as { data: { values: { probe: string; signal: string; level: string; v: number }[] } }).data.values.find(
+      (v) => v.probe === "A" && v.signal === "A" && v.level === "16",
+    )!;
     expect(self.v).toBeCloseTo(16, 12); // mean of 11 and 21
   });
 });
 
 describe("rendering", () => {
   it("PNG output is non-empty and at the requested size", async () => {
-    const { svg } = await renderSvg(areSpec([{ method: "lr", p: 0.1, are: 0.2 }, { method: "lr", p: 0.5, are: 0.1 }]));
-    const w = Number(/width="(\d+(\.\d+)?)"/.exec(svg)![1]), h = Number(/height="(\d+(\.\d+)?)"/.exec(svg)![1]);
+    const { svg } = await renderSvg(
+      areSpec([
+        { method: "lr", p: 0.1, are: 0.2 },
+        { method: "lr", p: 0.5, are: 0.1 },
+      ]),
+    );
+    const w = Number(/width="(\d+(\.\d+)?)"/.exec(svg)![1]),
+      h = Number(/height="(\d+(\.\d+)?)"/.exec(svg)![1]);
     const png = svgToPng(svg, { width: 640 });
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect(pngSize(png)).toEqual({ width: 640, height: Math.round((640 * h) / w) });
@@ -227,7 +287,12 @@ describe("rendering", () => {
   });
 
   it("no network at render time: a spec naming a URL is refused, not fetched", async () => {
-    const spec = { $schema: "https://vega.github.io/schema/vega-lite/v6.json", data: { url: "http://192.0.2.1/data.csv" }, mark: "point", encoding: { x: { field: "a", type: "quantitative" } } } as TopLevelSpec;
+    const spec = {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      data: { url: "http://192.0.2.1/data.csv" },
+      mark: "point",
+      encoding: { x: { field: "a", type: "quantitative" } },
+    } as TopLevelSpec;
     const { warnings } = await renderSvg(spec);
     expect(warnings.join("\n")).toMatch(/inline data only/);
   });
@@ -241,6 +306,9 @@ describe("rendering", () => {
   it("readTable: CSV numbers as numbers, text as text", async () => {
     const f = join(mkdtempSync(join(tmpdir(), "varmap-report-")), "t.csv");
     writeFileSync(f, "a,b,c\n1,x,1e-3\n2.5,y,NaN\n");
-    expect(await readTable(f)).toEqual([{ a: 1, b: "x", c: 0.001 }, { a: 2.5, b: "y", c: NaN }]);
+    expect(await readTable(f)).toEqual([
+      { a: 1, b: "x", c: 0.001 },
+      { a: 2.5, b: "y", c: NaN },
+    ]);
   });
 });

@@ -39,10 +39,12 @@ async function fileError(kind: string, csv: string, opts: Record<string, unknown
 function convergenceCurve(): ConvergencePoint[] {
   const pts: ConvergencePoint[] = [];
   for (let m = 10; m <= 40; m++) {
-    const f = ciFactors("sd", m, 0.9), s = 2 + 3 / m;
+    const f = ciFactors("sd", m, 0.9),
+      s = 2 + 3 / m;
     pts.push({ m, lower: s * f.lower, upper: s * f.upper, w: s * f.width, c: NaN, w_pred: 1.05 * s * f.width, c_pred: NaN });
   }
-  const w0 = pts[0].w, wN = pts[pts.length - 1].w;
+  const w0 = pts[0].w,
+    wN = pts[pts.length - 1].w;
   for (const p of pts) p.c = p.c_pred = (w0 - p.w) / (w0 - wN);
   return pts;
 }
@@ -63,12 +65,20 @@ describe("convergence (P8)", () => {
   });
 
   it("the analytic band is the interval at N scaled by the CI factors (s fixed)", () => {
-    const pts = convergenceCurve(), last = pts[pts.length - 1];
+    const pts = convergenceCurve(),
+      last = pts[pts.length - 1];
     const a = analyticBand(pts, "sd", 0.9);
     expect(a[a.length - 1].lower).toBeCloseTo(last.lower, 12);
     const sN = last.lower / ciFactors("sd", last.m, 0.9).lower;
     expect(a[0].upper).toBeCloseTo(sN * ciFactors("sd", 10, 0.9).upper, 12);
-    const mean = analyticBand([{ m: 5, lower: 0, upper: 0, w: 0, c: 0 }, { m: 20, lower: 9, upper: 11, w: 2, c: 1 }], "mean", 0.95);
+    const mean = analyticBand(
+      [
+        { m: 5, lower: 0, upper: 0, w: 0, c: 0 },
+        { m: 20, lower: 9, upper: 11, w: 2, c: 1 },
+      ],
+      "mean",
+      0.95,
+    );
     expect(mean[0].upper - 10).toBeCloseTo(ciFactors("mean", 5, 0.95).upper / ciFactors("mean", 20, 0.95).upper, 12);
   });
 
@@ -83,12 +93,20 @@ describe("convergence (P8)", () => {
 describe("samplesize (P11)", () => {
   // Γ_q(n) = g_q/√n for q = 0.1 and 0.9 over n = 1..900, as samplesize --curves writes it.
   const pts: GammaPoint[] = [];
-  for (const [q, g] of [[0.1, 2], [0.9, 4]]) for (let n = 1; n <= 900; n++) pts.push({ q, n, gamma: g / Math.sqrt(n) });
+  for (const [q, g] of [
+    [0.1, 2],
+    [0.9, 4],
+  ])
+    for (let n = 1; n <= 900; n++) pts.push({ q, n, gamma: g / Math.sqrt(n) });
 
   it("2 lines × 900 points, a rule per τ and a rule at each n*", async () => {
     const stars = nStar(pts, [0.5, 0.1]);
     // |Γ| ≤ τ ⇔ n ≥ (g/τ)²: 16 and 400 for q = 0.1, 64 and 1600 (beyond the curve: none) for q = 0.9
-    expect(stars).toEqual([{ q: 0.1, tau: 0.5, n: 16 }, { q: 0.1, tau: 0.1, n: 400 }, { q: 0.9, tau: 0.5, n: 64 }]);
+    expect(stars).toEqual([
+      { q: 0.1, tau: 0.5, n: 16 },
+      { q: 0.1, tau: 0.1, n: 400 },
+      { q: 0.9, tau: 0.5, n: 64 },
+    ]);
     const svg = await check(samplesizeSpec(pts, { taus: [0.5, 0.1] }));
     expect(markCount(svg, "line")).toBe(2);
     expect(markCount(svg, "rule")).toBe(2 + 3);
@@ -114,7 +132,22 @@ describe("ks (P17)", () => {
       for (let i = 0; i < 20; i++) {
         const ks = ((method === "a" ? 0.1 : 0.2) + i / 100) * (p === 0.3 ? 1.2 : 1);
         const rej = [0.05, 0.01, 0.001, 1e-6].map((l) => (ks > ksThreshold(l, 50) ? 1 : 0));
-        rows.push({ map: "m", method, weights: "idw", p, rep: 1, config: i, n: 50, ks, w1_rel: 0.1, "reject_0.05": rej[0], "reject_0.01": rej[1], "reject_0.001": rej[2], "reject_1e-06": rej[3], extrapolated: 0 });
+        rows.push({
+          map: "m",
+          method,
+          weights: "idw",
+          p,
+          rep: 1,
+          config: i,
+          n: 50,
+          ks,
+          w1_rel: 0.1,
+          "reject_0.05": rej[0],
+          "reject_0.01": rej[1],
+          "reject_0.001": rej[2],
+          "reject_1e-06": rej[3],
+          extrapolated: 0,
+        });
       }
   rows.push({ ...rows[0], ks: "", "reject_0.05": "", "reject_0.01": "", "reject_0.001": "", "reject_1e-06": "", n: 3 }); // too few runs: left out
 

@@ -55,7 +55,21 @@ describe.skipIf(!built)(`varmap plot${built ? "" : " (dist not built: run npm ru
   it("heatmap, histogram and probability from the runs with the fits refit wrote", () => {
     const fits = join(demo, "refit", "distributions.csv");
     const cases = [
-      ["heatmap", data, "--preset", "moana", "--where", "mode = 'rewriters'", "--x", "threads", "--y", "freq_khz", "--fix", "fsize_kb=1024,rsize_kb=32", "--log-color"],
+      [
+        "heatmap",
+        data,
+        "--preset",
+        "moana",
+        "--where",
+        "mode = 'rewriters'",
+        "--x",
+        "threads",
+        "--y",
+        "freq_khz",
+        "--fix",
+        "fsize_kb=1024,rsize_kb=32",
+        "--log-color",
+      ],
       ["histogram", data, "--preset", "moana", "--fits", fits, "--where", "threads = 256"],
       ["probability", data, "--preset", "moana", "--fits", fits, "--configs", "2"],
     ];
@@ -95,8 +109,26 @@ describe.skipIf(!built || !hasShared)(`plots of the real MOANA map${!built ? " (
     const h = varmap("plot", "heatmap", map, "--preset", "moana", "--map", "--id", "index", "--fix", "fsize_kb=1024,rsize_kb=32", "--out", heat, "--quiet");
     expect(h.status, h.stderr).toBe(0);
     expect((readFileSync(heat, "utf8").match(/aria-roledescription="rect mark"/g) ?? []).length).toBe(16 * 9);
-    const models = join(root, "lsp.json"), odd = join(root, "odd.csv"), pred = join(root, "pred.csv"), fig = join(root, "pvm.svg");
-    const f = varmap("fit", map, "--preset", "moana", "--map", "--id", "index", "--where", "CAST(index AS INTEGER) % 2 = 0", "--method", "lsp", "--out", models, "--quiet");
+    const models = join(root, "lsp.json"),
+      odd = join(root, "odd.csv"),
+      pred = join(root, "pred.csv"),
+      fig = join(root, "pvm.svg");
+    const f = varmap(
+      "fit",
+      map,
+      "--preset",
+      "moana",
+      "--map",
+      "--id",
+      "index",
+      "--where",
+      "CAST(index AS INTEGER) % 2 = 0",
+      "--method",
+      "lsp",
+      "--out",
+      models,
+      "--quiet",
+    );
     expect(f.status, f.stderr).toBe(0);
     const lines = readFileSync(map, "utf8").trim().split(/\r?\n/);
     writeFileSync(odd, [lines[0], ...lines.slice(1).filter((l) => Number(l.split(",")[0]) % 2 === 1)].join("\n") + "\n");
@@ -115,7 +147,9 @@ describe.skipIf(!built || !hasShared)(`plots of the real MOANA map${!built ? " (
 
 describe.skipIf(!built || !hasShared)(`gev plot on the golden samples${!built ? " (dist not built)" : !hasShared ? ` (${sharedSkipReason})` : ""}`, () => {
   it("the title shows the reference μ, σ, ξ and their SEs to 4 significant digits on xi_-0.00105", () => {
-    const fits = join(root, "gev.csv"), diag = join(root, "gev-diag.csv"), fig = join(root, "gev.svg");
+    const fits = join(root, "gev.csv"),
+      diag = join(root, "gev-diag.csv"),
+      fig = join(root, "gev.svg");
     const g = varmap("gev", goldenPath("gev-samples.csv"), "--factors", "sample_id", "--response", "value", "--out", fits, "--diagnostics", diag, "--quiet");
     expect(g.status, g.stderr).toBe(0);
     const p = varmap("plot", "gev", diag, "--fits", fits, "--config", "sample_id=xi_-0.00105", "--out", fig);
@@ -151,7 +185,19 @@ describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm 
     expect(a.status, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout)).toMatchObject({ kind: "refit", figures: 1 });
     expect(a.stderr).toMatch(/--data/);
-    const b = varmap("report", join(demo, "refit"), "--data", data, "--preset", "moana", "--maps", "mode=initial-writers", "--out", join(root, "refit2.html"), "--json");
+    const b = varmap(
+      "report",
+      join(demo, "refit"),
+      "--data",
+      data,
+      "--preset",
+      "moana",
+      "--maps",
+      "mode=initial-writers",
+      "--out",
+      join(root, "refit2.html"),
+      "--json",
+    );
     expect(b.status, b.stderr).toBe(0);
     expect(JSON.parse(b.stdout)).toMatchObject({ kind: "refit", figures: 5 });
     const c = varmap("report", join(demo, "cv"), "--out", join(root, "cv.html"), "--json");
@@ -185,7 +231,11 @@ describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm 
 // there it must run. It skips only without chromium when not root (a developer machine without the package).
 const chromium = process.env.VARMAP_CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 const root_ = process.getuid?.() === 0;
-const browserSkip = !built ? "dist not built: run npm run build:ts" : !chromium && !root_ ? "no Chromium at /usr/bin/chromium (apt-get install chromium, or set VARMAP_CHROMIUM)" : "";
+const browserSkip = !built
+  ? "dist not built: run npm run build:ts"
+  : !chromium && !root_
+    ? "no Chromium at /usr/bin/chromium (apt-get install chromium, or set VARMAP_CHROMIUM)"
+    : "";
 if (browserSkip) console.warn(`report browser test skipped: ${browserSkip}`);
 
 describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? ` (skipped: ${browserSkip})` : ""}`, () => {
@@ -198,7 +248,9 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
     const browser = await driver.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
     try {
       const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-      const errors: string[] = [], failed: string[] = [], requests: string[] = [];
+      const errors: string[] = [],
+        failed: string[] = [],
+        requests: string[] = [];
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
       page.on("pageerror", (e) => errors.push(e.message));
       page.on("requestfailed", (q) => failed.push(q.url()));
@@ -208,7 +260,9 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
       expect(errors).toEqual([]);
       expect(failed).toEqual([]);
       expect(requests).toEqual([url]); // the page itself, nothing else
-      const boxes = await page.locator("figure svg").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { width: number; height: number; right: number }));
+      const boxes = await page
+        .locator("figure svg")
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { width: number; height: number; right: number }));
       expect(boxes).toHaveLength(8);
       for (const b of boxes) {
         expect(b.width).toBeGreaterThan(50);
@@ -219,7 +273,8 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
       const shot = join(root, "report.png");
       await page.screenshot({ path: shot, fullPage: true });
       expect(statSync(shot).size).toBeGreaterThan(50_000);
-      process.env.VARMAP_REPORT_SCREENSHOT_DIR && (await page.screenshot({ path: join(process.env.VARMAP_REPORT_SCREENSHOT_DIR, "report.png"), fullPage: true }));
+      process.env.VARMAP_REPORT_SCREENSHOT_DIR &&
+        (await page.screenshot({ path: join(process.env.VARMAP_REPORT_SCREENSHOT_DIR, "report.png"), fullPage: true }));
     } finally {
       await browser.close();
     }

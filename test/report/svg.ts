@@ -17,7 +17,7 @@ export function texts(svg: string): string[] {
   return [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"));
 }
 
-let validator: ((spec: unknown) => boolean) & { errors?: unknown } | undefined;
+let validator: (((spec: unknown) => boolean) & { errors?: unknown }) | undefined;
 
 /** Validates a spec against the installed Vega-Lite's JSON schema; returns the errors (empty when valid). */
 export function schemaErrors(spec: unknown): unknown[] {

@@ -21,7 +21,12 @@ function dataset(dir: string, opts: { bad?: boolean; single?: boolean; runs?: nu
   const r = rng(5);
   const lines = ["g,x,run,y"];
   const n = opts.runs ?? 40;
-  for (const [g, x, mu] of [["a", 1, 100], ["a", 2, 150], ["a", 3, 120], ["b", 1, 80]] as const)
+  for (const [g, x, mu] of [
+    ["a", 1, 100],
+    ["a", 2, 150],
+    ["a", 3, 120],
+    ["b", 1, 80],
+  ] as const)
     for (let i = 0; i < n; i++) lines.push(`${g},${x},${i},${(mu + (i % 3 ? 15 : 0) + r() * 6).toFixed(3)}`);
   if (opts.single) lines.push("c,9,0,50");
   if (opts.bad) lines.push("b,1,99,-3");
@@ -51,13 +56,36 @@ describe.skipIf(!existsSync(cli))("varmap samplesize (CLI)", () => {
   it("data mode: one row per configuration with the A.4 columns; --fits reuse gives the same answer; --pilot and --curves", () => {
     const dir = tmp();
     const data = dataset(dir);
-    const out = join(dir, "ss.csv"), curves = join(dir, "curves.csv"), fits = join(dir, "fits.csv");
+    const out = join(dir, "ss.csv"),
+      curves = join(dir, "curves.csv"),
+      fits = join(dir, "fits.csv");
     const fam = ["--families", "normal,lognormal,gamma", "--kmax", "2"];
     const a = run(["samplesize", data, ...ROLES, ...fam, "--out", out, "--curves", curves, "--n", "1:5", "--quiet"]);
     expect(a.status, a.stderr).toBe(0);
     const rows = csv(out);
     expect(rows.length).toBe(4);
-    for (const c of ["n", "family", "k", "floor_bound", "fallback", "x_q0.1", "se1_q0.1", "gamma1_q0.1", "gamma_q0.9", "nneeded_q0.9_t0.1", "nneeded_t0.5", "nneeded_t0.1", "cv", "kurtosis", "nneeded_mean", "nneeded_sd", "nneeded_var", "singular_information", "quadrature_inexact", "x_q_at_center"])
+    for (const c of [
+      "n",
+      "family",
+      "k",
+      "floor_bound",
+      "fallback",
+      "x_q0.1",
+      "se1_q0.1",
+      "gamma1_q0.1",
+      "gamma_q0.9",
+      "nneeded_q0.9_t0.1",
+      "nneeded_t0.5",
+      "nneeded_t0.1",
+      "cv",
+      "kurtosis",
+      "nneeded_mean",
+      "nneeded_sd",
+      "nneeded_var",
+      "singular_information",
+      "quadrature_inexact",
+      "x_q_at_center",
+    ])
       expect(Object.keys(rows[0])).toContain(c);
     for (const row of rows) {
       expect(Number(row["gamma_q0.1"])).toBeCloseTo(Number(row["gamma1_q0.1"]) / Math.sqrt(40), 12);
@@ -70,7 +98,8 @@ describe.skipIf(!existsSync(cli))("varmap samplesize (CLI)", () => {
     expect(b.status, b.stderr).toBe(0);
     expect(readFileSync(out2, "utf8")).toBe(readFileSync(out, "utf8"));
     // --model best reads every fit row (no pushdown): the same as fitting
-    const bestFit = join(dir, "best-fit.csv"), bestFits = join(dir, "best-fits.csv");
+    const bestFit = join(dir, "best-fit.csv"),
+      bestFits = join(dir, "best-fits.csv");
     expect(run(["samplesize", data, ...ROLES, ...fam, "--model", "best", "--out", bestFit, "--quiet"]).status).toBe(0);
     expect(run(["samplesize", data, ...ROLES, "--fits", fits, "--model", "best", "--out", bestFits, "--quiet"]).status).toBe(0);
     expect(readFileSync(bestFits, "utf8")).toBe(readFileSync(bestFit, "utf8"));
@@ -162,8 +191,18 @@ describe.skipIf(!existsSync(cli))("varmap samplesize (CLI)", () => {
   it("A.6: x_q at the centre is a row flag with Γ = NaN (no division by zero)", () => {
     const m = new Mixture("normal", [1], [10], [2]);
     const o: SampleSizeOptions = {
-      qs: [0.5], taus: [0.1], method: "delta", information: "expected", center: "mean", density: "model", reps: 10, seed: 1,
-      stats: ["q"], precision: 0.05, level: 0.95, model: { kind: "best-unfloored" },
+      qs: [0.5],
+      taus: [0.1],
+      method: "delta",
+      information: "expected",
+      center: "mean",
+      density: "model",
+      reps: 10,
+      seed: 1,
+      stats: ["q"],
+      precision: 0.05,
+      level: 0.95,
+      model: { kind: "best-unfloored" },
     };
     const runs = Float64Array.from({ length: 30 }, (_, i) => 10 + Math.sin(i));
     const row = sampleSizeRow(runs, 30, { family: "normal", k: 1, bic: 0, floorBound: false, best: true, mixture: m }, o, 0);
@@ -188,7 +227,13 @@ describe.skipIf(!existsSync(cli))("varmap convergence (CLI)", () => {
     const out = join(dir, "c.csv");
     // one map (g = a) of 3 configurations; p = 0.34 trains on 1 < d + 1 = 2
     const data = join(dir, "one-map.csv");
-    writeFileSync(data, readFileSync(dataset(dir), "utf8").split("\n").filter((l) => !l.startsWith("b,")).join("\n"));
+    writeFileSync(
+      data,
+      readFileSync(dataset(dir), "utf8")
+        .split("\n")
+        .filter((l) => !l.startsWith("b,"))
+        .join("\n"),
+    );
     const r = run(["convergence", data, ...ROLES, "--predict", "delaunay", "--p", "0.34", "--out", out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/E_TOO_FEW_POINTS/);
@@ -196,11 +241,26 @@ describe.skipIf(!existsSync(cli))("varmap convergence (CLI)", () => {
   });
   it("writes the A.4 columns and the curves", () => {
     const dir = tmp();
-    const out = join(dir, "c.csv"), curves = join(dir, "cc.csv");
+    const out = join(dir, "c.csv"),
+      curves = join(dir, "cc.csv");
     const r = run(["convergence", dataset(dir), ...ROLES, "--out", out, "--curves", curves, "--reps-subsets", "20", "--quiet"]);
     expect(r.status, r.stderr).toBe(0);
     const rows = csv(out);
-    expect(Object.keys(rows[0])).toEqual(["g", "x", "N", "m0", "w_m0", "w_N", "m_0.75", "m_0.9", "analytic_m_0.75", "analytic_m_0.9", "nneeded_precision", "rel_halfwidth_N", "flat"]);
+    expect(Object.keys(rows[0])).toEqual([
+      "g",
+      "x",
+      "N",
+      "m0",
+      "w_m0",
+      "w_N",
+      "m_0.75",
+      "m_0.9",
+      "analytic_m_0.75",
+      "analytic_m_0.9",
+      "nneeded_precision",
+      "rel_halfwidth_N",
+      "flat",
+    ]);
     expect(rows.every((x) => x["analytic_m_0.75"] === "24" && x["analytic_m_0.9"] === "32")).toBe(true);
     expect(csv(curves).length).toBe(4 * 31);
   });
@@ -215,7 +275,8 @@ describe.skipIf(!existsSync(cli))("samplesize and convergence on the job engine"
       ["convergence", ["--reps-subsets", "20", "--ci", "mean"], "convergence.csv"],
     ];
     for (const [verb, extra, table] of verbs) {
-      const direct = join(dir, `${verb}.csv`), dcurves = join(dir, `${verb}-curves.csv`);
+      const direct = join(dir, `${verb}.csv`),
+        dcurves = join(dir, `${verb}-curves.csv`);
       const base = [verb, data, ...ROLES, ...extra, "--quiet"];
       expect(run([...base, "--out", direct, "--curves", dcurves]).status).toBe(0);
       const whole = join(dir, `${verb}-job`);
@@ -236,8 +297,26 @@ describe.skipIf(!existsSync(cli))("samplesize and convergence on the job engine"
 describe.skipIf(!existsSync(cli) || !hasShared)("convergence on the MOANA fread map (A.5 item 9)", () => {
   const fread = () => dataPath("moana-cfq-noop-fread.csv");
   it("median m75/m90 = 24/32 (sd CI) and 25/33 (mean CI) ±1 with 50 averaged subsets, seed 1", () => {
-    for (const [ci, m75, m90] of [["sd", 24, 32], ["mean", 25, 33]] as const) {
-      const r = run(["convergence", fread(), "--preset", "moana", "--ci", ci, "--subsets", "average", "--reps-subsets", "50", "--seed", "1", "--json", "--quiet"]);
+    for (const [ci, m75, m90] of [
+      ["sd", 24, 32],
+      ["mean", 25, 33],
+    ] as const) {
+      const r = run([
+        "convergence",
+        fread(),
+        "--preset",
+        "moana",
+        "--ci",
+        ci,
+        "--subsets",
+        "average",
+        "--reps-subsets",
+        "50",
+        "--seed",
+        "1",
+        "--json",
+        "--quiet",
+      ]);
       expect(r.status, r.stderr).toBe(0);
       const s = JSON.parse(r.stdout);
       expect(s.configurations).toBe(864);
@@ -248,7 +327,24 @@ describe.skipIf(!existsSync(cli) || !hasShared)("convergence on the MOANA fread 
   it("what MOANA's 40 runs buy (A.5 item 11): median ±14.9% on the mean at 95%, ±5% needs a median of 339 runs, 7.5% reach it", () => {
     const dir = tmp();
     const out = join(dir, "m95.csv");
-    const r = run(["convergence", fread(), "--preset", "moana", "--ci", "mean", "--level", "0.95", "--precision", "0.05", "--reps-subsets", "5", "--out", out, "--json", "--quiet"]);
+    const r = run([
+      "convergence",
+      fread(),
+      "--preset",
+      "moana",
+      "--ci",
+      "mean",
+      "--level",
+      "0.95",
+      "--precision",
+      "0.05",
+      "--reps-subsets",
+      "5",
+      "--out",
+      out,
+      "--json",
+      "--quiet",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.medianRelHalfWidthN).toBeCloseTo(0.149, 3);
@@ -257,7 +353,22 @@ describe.skipIf(!existsSync(cli) || !hasShared)("convergence on the MOANA fread 
     expect(need.filter((v) => v <= 40).length / need.length).toBeCloseTo(0.075, 3);
   }, 60_000);
   it("--predict delaunay --p 0.9: the width ARE at m = N is within ±1.5 points of the fread sd ARE (7.62%)", () => {
-    const r = run(["convergence", fread(), "--preset", "moana", "--predict", "delaunay", "--p", "0.9", "--reps", "20", "--reps-subsets", "50", "--json", "--quiet"]);
+    const r = run([
+      "convergence",
+      fread(),
+      "--preset",
+      "moana",
+      "--predict",
+      "delaunay",
+      "--p",
+      "0.9",
+      "--reps",
+      "20",
+      "--reps-subsets",
+      "50",
+      "--json",
+      "--quiet",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const are = JSON.parse(r.stdout).predict.widthAREatN;
     expect(Math.abs(are - 0.0762)).toBeLessThan(0.015);

@@ -5,7 +5,8 @@ import { Mixture } from "../../ts/mixture/model.js";
 import { deltaQuantileSE, fisherExpected, gammaQ, quantileGradient, quantileRunsNeeded } from "../../ts/mixture/samplesize.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 
-const W = [0.03977, 0.96023], A = [1.6023, -0.06634];
+const W = [0.03977, 0.96023],
+  A = [1.6023, -0.06634];
 const READINGS: Record<string, number[]> = { sd: [2.3462, 0.8376], var: [Math.sqrt(2.3462), Math.sqrt(0.8376)] };
 const table7 = (reading: string) => new Mixture("normal", W, A, READINGS[reading]);
 const QS = [0.05, 0.1, 0.9, 0.95];
@@ -19,7 +20,8 @@ function detail(reading: string): { I: number[][]; g: Record<string, number[]>; 
   const lines = block.split("\n");
   const at = lines.findIndex((l) => l.includes("Fisher information I (quad)"));
   const I = lines.slice(at + 1, at + 6).map((l) => l.trim().split(/\s+/).map(Number));
-  const g: Record<string, number[]> = {}, se1: Record<string, number> = {};
+  const g: Record<string, number[]> = {},
+    se1: Record<string, number> = {};
   for (const m of block.matchAll(/q=([0-9.]+): x_q=[^\n]*\n\s*g = dx_q\/dtheta = \[([^\]]*)\]; sqrt\(g'I\^-1 g\) = ([0-9.e+-]+)/g)) {
     g[m[1]] = m[2].trim().split(/\s+/).map(Number);
     se1[m[1]] = Number(m[3]);

@@ -5,8 +5,16 @@ import { FAMILY_NAMES, type FamilyName } from "../../ts/mixture/families.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import { meanRunsNeededCI } from "../../ts/mixture/runs-needed.js";
 import {
-  bootstrapQuantileSE, deltaQuantileSE, fisherEmpirical, fisherExpected, gammaQ, gammaShapeCdfDerivative, mixtureQuantile,
-  mixtureScore, orderStatisticSE1, quantileGradient,
+  bootstrapQuantileSE,
+  deltaQuantileSE,
+  fisherEmpirical,
+  fisherExpected,
+  gammaQ,
+  gammaShapeCdfDerivative,
+  mixtureQuantile,
+  mixtureScore,
+  orderStatisticSE1,
+  quantileGradient,
 } from "../../ts/mixture/samplesize.js";
 import { integrateVector } from "../../ts/mixture/quadrature.js";
 import { gammaP } from "../../ts/mixture/families.js";
@@ -29,7 +37,8 @@ function randomMixture(fam: FamilyName, k: number, seed: number): Mixture {
   const r = counterRng(seed, fam, k);
   const raw = Array.from({ length: k }, () => 0.5 + r.next());
   const w = raw.map((v) => v / raw.reduce((s, x) => s + x, 0));
-  const a: number[] = [], b: number[] = [];
+  const a: number[] = [],
+    b: number[] = [];
   for (let j = 0; j < k; j++) {
     if (fam === "normal") {
       a.push(j * 2 + r.next());
@@ -58,15 +67,32 @@ describe("delta-method invariances (A.5 item 5)", () => {
     }
   });
   it("rescaling the data by 1000 leaves Γ (--center none) unchanged to 1e-12", () => {
-    const big = new Mixture("normal", TABLE7.w, TABLE7.a.map((v) => 1000 * (v + 5)), TABLE7.b.map((v) => 1000 * v));
-    const small = new Mixture("normal", TABLE7.w, TABLE7.a.map((v) => v + 5), TABLE7.b);
+    const big = new Mixture(
+      "normal",
+      TABLE7.w,
+      TABLE7.a.map((v) => 1000 * (v + 5)),
+      TABLE7.b.map((v) => 1000 * v),
+    );
+    const small = new Mixture(
+      "normal",
+      TABLE7.w,
+      TABLE7.a.map((v) => v + 5),
+      TABLE7.b,
+    );
     const qs = [0.05, 0.1, 0.9, 0.95];
-    const a = deltaQuantileSE(small, qs).quantiles, b = deltaQuantileSE(big, qs).quantiles;
+    const a = deltaQuantileSE(small, qs).quantiles,
+      b = deltaQuantileSE(big, qs).quantiles;
     a.forEach((x, i) => expect(rel(gammaQ(b[i].se1, b[i].xq, 0, 40), gammaQ(x.se1, x.xq, 0, 40))).toBeLessThan(1e-12));
     // a scale family: the log families shift μ by log 1000
     const ln = randomMixture("weibull", 2, 5);
-    const ln2 = new Mixture("weibull", ln.w, ln.a.map((v) => v + Math.log(1000)), ln.b);
-    const c = deltaQuantileSE(ln, qs).quantiles, d = deltaQuantileSE(ln2, qs).quantiles;
+    const ln2 = new Mixture(
+      "weibull",
+      ln.w,
+      ln.a.map((v) => v + Math.log(1000)),
+      ln.b,
+    );
+    const c = deltaQuantileSE(ln, qs).quantiles,
+      d = deltaQuantileSE(ln2, qs).quantiles;
     c.forEach((x, i) => expect(rel(gammaQ(d[i].se1, d[i].xq, 0, 10), gammaQ(x.se1, x.xq, 0, 10))).toBeLessThan(1e-12));
   });
 });
@@ -83,7 +109,8 @@ describe("quantile gradient (A.5 item 6)", () => {
           for (const v of g) gmax = Math.max(gmax, Math.abs(v));
           for (let i = 0; i < th.length; i++) {
             const h = 1e-6 * Math.max(Math.abs(th[i]), 1e-3);
-            const up = th.slice(), dn = th.slice();
+            const up = th.slice(),
+              dn = th.slice();
             up[i] += h;
             dn[i] -= h;
             const fd = (mixtureQuantile(fromTheta(fam, k, up), q) - mixtureQuantile(fromTheta(fam, k, dn), q)) / (2 * h);
@@ -92,7 +119,13 @@ describe("quantile gradient (A.5 item 6)", () => {
         }
   });
   it("the gamma shape derivative of the CDF agrees with differences of gammaP", () => {
-    for (const [a, t] of [[0.7, 0.3], [3, 2], [3, 6], [40, 38], [200, 230]]) {
+    for (const [a, t] of [
+      [0.7, 0.3],
+      [3, 2],
+      [3, 6],
+      [40, 38],
+      [200, 230],
+    ]) {
       const h = 1e-5 * a;
       const fd = (gammaP(a + h, t) - gammaP(a - h, t)) / (2 * h);
       expect(Math.abs(gammaShapeCdfDerivative(a, t) - fd)).toBeLessThan(1e-8);
@@ -114,7 +147,8 @@ describe("quadrature vs Monte Carlo (A.5 item 7)", () => {
       const x = m.sample(n, () => rng.next());
       const emp = fisherEmpirical(m, x);
       // MC SE of each entry from the variance of s_a s_b over the draws
-      const P = info.P, ss = new Float64Array(P * P);
+      const P = info.P,
+        ss = new Float64Array(P * P);
       const sc = new Float64Array(P);
       for (let i = 0; i < n; i++) {
         mixtureScore(m, x[i], sc);
@@ -131,7 +165,6 @@ describe("quadrature vs Monte Carlo (A.5 item 7)", () => {
     }
   }, 120_000);
 });
-
 
 describe("delta vs bootstrap (A.5 item 8)", () => {
   it("Table 7 (sd reading), n = 250, R = 400 refits: bootstrap SD / delta SE within [0.85, 1.15]", () => {
@@ -161,13 +194,19 @@ describe("large gamma shapes (the log-scale score path)", () => {
   it("the information from v = log x equals an integral over x of the direct score, to 1e-8", () => {
     const m = new Mixture("gamma", [0.3, 0.7], [50, 400], [0.02, 0.0026]);
     const info = fisherExpected(m);
-    const P = info.P, s = new Float64Array(P);
-    const direct = integrateVector((x, out) => {
-      const lf = mixtureScore(m, x, s);
-      const f = Math.exp(lf);
-      let t = 0;
-      for (let i = 0; i < P; i++) for (let j = 0; j < P; j++) out[t++] = s[i] * s[j] * f;
-    }, P * P, [0.3, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.2, 2.5], { relTol: 1e-12 });
+    const P = info.P,
+      s = new Float64Array(P);
+    const direct = integrateVector(
+      (x, out) => {
+        const lf = mixtureScore(m, x, s);
+        const f = Math.exp(lf);
+        let t = 0;
+        for (let i = 0; i < P; i++) for (let j = 0; j < P; j++) out[t++] = s[i] * s[j] * f;
+      },
+      P * P,
+      [0.3, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.2, 2.5],
+      { relTol: 1e-12 },
+    );
     let scale = 0;
     for (const v of info.I) scale = Math.max(scale, Math.abs(v));
     for (let i = 0; i < P * P; i++) expect(Math.abs(info.I[i] - direct.value[i]) / scale).toBeLessThan(1e-8);

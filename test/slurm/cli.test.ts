@@ -13,7 +13,8 @@ const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const built = existsSync(cli);
 const tmp = (): string => mkdtempSync(join(tmpdir(), "varmap-slurm-cli-"));
 const noSlurmPath = dirname(process.execPath) + ":/usr/bin:/bin"; // where a system slurm-client may also live
-const varmap = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+const varmap = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
 
 function outputs(dir: string): Record<string, string> {
   const o: Record<string, string> = {};
@@ -44,7 +45,8 @@ describe.skipIf(!built || !hasShared)(`varmap slurm${!built ? " (dist not built:
     expect(merge).toContain(`exec ${process.execPath} ${cli} slurm merge ${out}`);
     expect(JSON.parse(readFileSync(join(out, "slurm", "job.json"), "utf8")).submissions).toEqual([]);
 
-    const task = (i: number) => spawnSync("bash", [join(out, "slurm", "array.sh")], { encoding: "utf8", env: { ...process.env, PATH: noSlurmPath, SLURM_ARRAY_TASK_ID: String(i) } });
+    const task = (i: number) =>
+      spawnSync("bash", [join(out, "slurm", "array.sh")], { encoding: "utf8", env: { ...process.env, PATH: noSlurmPath, SLURM_ARRAY_TASK_ID: String(i) } });
     for (const i of [1, 2, 4]) expect(task(i).status).toBe(0);
     const bad = task(5);
     expect(bad.status).toBe(2);

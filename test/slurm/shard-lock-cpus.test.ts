@@ -75,7 +75,16 @@ describe("default workers", () => {
 describe("output-directory lock", () => {
   // A process that takes the lock and dies by SIGKILL (no chance to remove it).
   const holdLock = (dir: string): { signal: NodeJS.Signals | null; stderr: string } =>
-    spawnSync(process.execPath, ["--import", "tsx", "-e", `import("${join(process.cwd(), "ts/pool/lock.ts")}").then((m) => { m.DirLock.acquire(${JSON.stringify(dir)}); process.kill(process.pid, "SIGKILL"); })`], { encoding: "utf8" });
+    spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "-e",
+        `import("${join(process.cwd(), "ts/pool/lock.ts")}").then((m) => { m.DirLock.acquire(${JSON.stringify(dir)}); process.kill(process.pid, "SIGKILL"); })`,
+      ],
+      { encoding: "utf8" },
+    );
 
   it("is taken and released by a store; a second live writer is refused, a dead one's lock replaced", () => {
     const dir = tmp();
@@ -118,7 +127,8 @@ describe("merge --out", () => {
   const { plan } = cvPlan(maps, { methods: ["mean"], response: "linear", ps: [0.2, 0.8], reps: 30, seed: "5" });
   it("refuses a shard directory or other files, and replaces an earlier merge whole (no stale files)", async () => {
     const shards = [tmp(), tmp()];
-    for (let i = 0; i < 2; i++) await runJob(cvJob, { maps, plan }, { out: shards[i], workers: 0, resume: true, quiet: true, label: "cv", shard: { index: i + 1, count: 2 } });
+    for (let i = 0; i < 2; i++)
+      await runJob(cvJob, { maps, plan }, { out: shards[i], workers: 0, resume: true, quiet: true, label: "cv", shard: { index: i + 1, count: 2 } });
     expect(code(() => mergeShards(shards, shards[0], jobFor))).toBe("E_OUT");
     expect(code(() => mergeShards(shards, join(shards[1], "merged"), jobFor))).toBe("E_OUT");
     const other = tmp();

@@ -48,10 +48,45 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
 
   it("ranks a grid: columns of D.3, best first, runs needed and cost, a Pareto front", () => {
     const out = join(dir, "w.csv");
-    const r = varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=1:4:0.5;threads=1,4", "--fix", "size=16", "--max-cv", "0.05", "--seconds-per-run", "2", "--out", out, "--json");
+    const r = varmap(
+      "whatif",
+      "--mean",
+      mean,
+      "--spread",
+      sd,
+      "--grid",
+      "freq=1:4:0.5;threads=1,4",
+      "--fix",
+      "size=16",
+      "--max-cv",
+      "0.05",
+      "--seconds-per-run",
+      "2",
+      "--out",
+      out,
+      "--json",
+    );
     expect(r.code, r.err).toBe(0);
     const rows = readCsv(out);
-    expect(Object.keys(rows[0])).toEqual(["host", "freq", "threads", "size", "pred_mean", "pred_sd", "pred_cv", "runs_needed", "cost", "objective", "rank", "pareto", "front", "extrapolated", "distance", "expected_are", "invalid_prediction"]);
+    expect(Object.keys(rows[0])).toEqual([
+      "host",
+      "freq",
+      "threads",
+      "size",
+      "pred_mean",
+      "pred_sd",
+      "pred_cv",
+      "runs_needed",
+      "cost",
+      "objective",
+      "rank",
+      "pareto",
+      "front",
+      "extrapolated",
+      "distance",
+      "expected_are",
+      "invalid_prediction",
+    ]);
     expect(rows).toHaveLength(2 * 7 * 2);
     const ranked = rows.filter((x) => x.rank !== "" && Number.isFinite(x.rank as number));
     expect(ranked.map((x) => x.rank)).toEqual(ranked.map((_, i) => i + 1));
@@ -86,13 +121,31 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
     expect(cv.code, cv.err).toBe(0);
     const are = readCsv(join(cvDir, "are.csv")).filter((x) => x.p === 0.8);
     const out = join(dir, "are", "w.csv");
-    const r = varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=2;host=a,b", "--fix", "threads=1,size=8", "--cv-dir", cvDir, "--out", out, "--quiet");
+    const r = varmap(
+      "whatif",
+      "--mean",
+      mean,
+      "--spread",
+      sd,
+      "--grid",
+      "freq=2;host=a,b",
+      "--fix",
+      "threads=1,size=8",
+      "--cv-dir",
+      cvDir,
+      "--out",
+      out,
+      "--quiet",
+    );
     expect(r.code, r.err).toBe(0);
     for (const x of readCsv(out)) expect(x.expected_are).toBe(are.find((a) => a.host === x.host)!.are_mean);
     const v = varmap("whatif", "--mean", mean, "--spread", sd, "--validate", runs, ...cols, "--out", join(dir, "val", "w.csv"), "--quiet");
     expect(v.code, v.err).toBe(0);
     const rows = readCsv(join(dir, "val", "whatif-validation.csv"));
-    expect(rows.map((x) => [x.map, x.method, x.candidates])).toEqual([["host=a", "lr", 36], ["host=b", "lr", 36]]);
+    expect(rows.map((x) => [x.map, x.method, x.candidates])).toEqual([
+      ["host=a", "lr", 36],
+      ["host=b", "lr", 36],
+    ]);
     expect(readCsv(join(dir, "val", "w.csv"))).toHaveLength(72);
   });
 
@@ -142,7 +195,13 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
       expectError(varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=1;host=zz", "--fix", "threads=1,size=8", "--out", out), "E_UNKNOWN_MAP");
     });
     it("ε ≤ 0, a level outside (0, 1), a bad grid or objective: E_USAGE", () => {
-      for (const extra of [["--precision", "0"], ["--precision", "-0.05"], ["--level", "1"], ["--level", "0"], ["--level", "95"]])
+      for (const extra of [
+        ["--precision", "0"],
+        ["--precision", "-0.05"],
+        ["--level", "1"],
+        ["--level", "0"],
+        ["--level", "95"],
+      ])
         expectError(varmap("whatif", "--mean", mean, "--spread", sd, ...grid, ...extra, "--out", out), "E_USAGE");
       expectError(varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=1:2", "--fix", "threads=1,size=8", "--out", out), "E_USAGE");
       expectError(varmap("whatif", "--mean", mean, "--spread", sd, ...grid, "--objective", "max-speed", "--out", out), "E_USAGE");
@@ -154,13 +213,30 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
     it("ranks its own 864 configurations perfectly with Delaunay (an interpolant): top-1 1, regret 0, ρ 1", () => {
       const map = goldenPath("moana-map.csv");
       const mcols = ["--map", "--id", "index", "--inputs", "freq_khz,threads,fsize_kb,rsize_kb"];
-      for (const [stat, out] of [["mean", "dm.json"], ["sd", "ds.json"]]) {
+      for (const [stat, out] of [
+        ["mean", "dm.json"],
+        ["sd", "ds.json"],
+      ]) {
         const r = varmap("fit", map, ...mcols, "--response", stat, "--stat", stat, "--method", "delaunay", "--out", join(dir, out), "--quiet");
         expect(r.code, r.err).toBe(0);
       }
       for (const objective of ["max-mean", "min-cv", "min-runs"]) {
         const out = join(dir, `self-${objective}`, "whatif.csv");
-        const r = varmap("whatif", "--mean", join(dir, "dm.json"), "--spread", join(dir, "ds.json"), "--validate", map, "--map", "--objective", objective, "--out", out, "--quiet");
+        const r = varmap(
+          "whatif",
+          "--mean",
+          join(dir, "dm.json"),
+          "--spread",
+          join(dir, "ds.json"),
+          "--validate",
+          map,
+          "--map",
+          "--objective",
+          objective,
+          "--out",
+          out,
+          "--quiet",
+        );
         expect(r.code, r.err).toBe(0);
         const [v] = readCsv(join(dir, `self-${objective}`, "whatif-validation.csv"));
         expect(v.candidates).toBe(864);

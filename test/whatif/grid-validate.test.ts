@@ -24,8 +24,14 @@ describe("grid parsing", () => {
     expect(parseAxisValues("threads", "1,2,4", true)).toEqual(["1", "2", "4"]);
     expect(parseAxisValues("mode", "fread,fwrite", false)).toEqual(["fread", "fwrite"]);
     const axes = parseAxes("freq=1:2:0.5; mode=a,b", "--grid", ["mode", "freq"], ["freq"]);
-    expect(axes).toEqual([{ column: "freq", values: ["1", "1.5", "2"] }, { column: "mode", values: ["a", "b"] }]);
-    expect(parseAxes("mode=a,freq=3", "--fix", ["mode", "freq"], ["freq"])).toEqual([{ column: "mode", values: ["a"] }, { column: "freq", values: ["3"] }]);
+    expect(axes).toEqual([
+      { column: "freq", values: ["1", "1.5", "2"] },
+      { column: "mode", values: ["a", "b"] },
+    ]);
+    expect(parseAxes("mode=a,freq=3", "--fix", ["mode", "freq"], ["freq"])).toEqual([
+      { column: "mode", values: ["a"] },
+      { column: "freq", values: ["3"] },
+    ]);
   });
 
   it("rejects bad grids with E_USAGE", () => {
@@ -40,8 +46,14 @@ describe("grid parsing", () => {
 function twoMaps() {
   const X = fromRows([0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => [i, j])));
   const maps: MapModels[] = ["a", "b"].map((f, k) => {
-    const mean = new LinearRegression({}).fit(X, Array.from({ length: 9 }, (_, r) => 10 * (k + 1) + X.data[2 * r] + 2 * X.data[2 * r + 1]));
-    const spread = new Delaunay({}).fit(X, Array.from({ length: 9 }, (_, r) => 1 + X.data[2 * r]));
+    const mean = new LinearRegression({}).fit(
+      X,
+      Array.from({ length: 9 }, (_, r) => 10 * (k + 1) + X.data[2 * r] + 2 * X.data[2 * r + 1]),
+    );
+    const spread = new Delaunay({}).fit(
+      X,
+      Array.from({ length: 9 }, (_, r) => 1 + X.data[2 * r]),
+    );
     return { key: { f }, inputs: ["x1", "x2"], mean, spread, scaling: mean.toJSON().inputs };
   });
   return buildModelSet(["f"], ["x1", "x2"], "sd", "lr", "delaunay", maps);
@@ -84,8 +96,22 @@ describe("grid candidates", () => {
     const ys = Array.from({ length: 12 }, (_, r) => 1 + 0.1 * r);
     const mean = new Delaunay({}).fit(X, ym);
     const spread = new Delaunay({ response: "log" }).fit(X, ys);
-    const other = new Delaunay({}).fit(fromRows([[0, 0], [3, 0], [0, 2.3], [3, 2.3]]), [1, 2, 3, 4]);
-    const Q = fromRows([[0.5, 0.5], [2.2, 1.7], [4, 1], [-1, -1], [1, 1]]);
+    const other = new Delaunay({}).fit(
+      fromRows([
+        [0, 0],
+        [3, 0],
+        [0, 2.3],
+        [3, 2.3],
+      ]),
+      [1, 2, 3, 4],
+    );
+    const Q = fromRows([
+      [0.5, 0.5],
+      [2.2, 1.7],
+      [4, 1],
+      [-1, -1],
+      [1, 1],
+    ]);
     const p = predictMap({ key: {}, inputs: ["x1", "x2"], mean, spread, runs: other, scaling: mean.toJSON().inputs }, Q.data, Q.rows);
     expect(Array.from(p.mean)).toEqual(Array.from(mean.predict(Q)));
     expect(Array.from(p.spread)).toEqual(Array.from(spread.predict(Q)));
@@ -110,7 +136,15 @@ describe("validation metrics", () => {
 
   it("scores a ranking against the truth: top-1, regret, top-10, Pareto recall", () => {
     const objective = parseObjective("max-mean", "sd");
-    const opts = { spreadKind: "sd" as const, precision: 0.05, level: 0.95, responseKind: "throughput" as const, secondsPerRun: 1, objective, pareto: parsePareto("mean,cv", objective, "throughput", "sd") };
+    const opts = {
+      spreadKind: "sd" as const,
+      precision: 0.05,
+      level: 0.95,
+      responseKind: "throughput" as const,
+      secondsPerRun: 1,
+      objective,
+      pareto: parsePareto("mean,cv", objective, "throughput", "sd"),
+    };
     const truth = evaluate({ mean: Float64Array.from([100, 90, 80, 70]), spread: Float64Array.from([10, 9, 1, 7]) }, opts);
     const pred = evaluate({ mean: Float64Array.from([85, 95, 80, 70]), spread: Float64Array.from([10, 9, 1, 7]) }, opts);
     const m = validateMap(pred, truth, [0, 1, 2, 3], objective, opts.pareto);

@@ -16,7 +16,11 @@ describe("runs needed (A.2.5 CI rule)", () => {
 
   it("equals meanRunsNeededCI wherever the exact t quantiles are used", () => {
     const r = rng(7);
-    for (const [eps, level] of [[0.05, 0.95], [0.02, 0.9], [0.1, 0.99]]) {
+    for (const [eps, level] of [
+      [0.05, 0.95],
+      [0.02, 0.9],
+      [0.1, 0.99],
+    ]) {
       const t = new RunsNeededTable(eps, level);
       const cvMax = (eps * Math.sqrt(CORNISH_FISHER_NU)) / normQuantile(1 - (1 - level) / 2);
       for (let i = 0; i < 400; i++) {
@@ -37,13 +41,19 @@ describe("runs needed (A.2.5 CI rule)", () => {
     const t = new RunsNeededTable(0.05, 0.95);
     for (const cv of [1.5, 3, 10]) {
       const m = t.runsNeeded(cv);
-      expect(tQuantileLargeNu(z, m - 1) * cv / Math.sqrt(m)).toBeLessThanOrEqual(0.05);
-      expect(tQuantileLargeNu(z, m - 2) * cv / Math.sqrt(m - 1)).toBeGreaterThan(0.05);
+      expect((tQuantileLargeNu(z, m - 1) * cv) / Math.sqrt(m)).toBeLessThanOrEqual(0.05);
+      expect((tQuantileLargeNu(z, m - 2) * cv) / Math.sqrt(m - 1)).toBeGreaterThan(0.05);
     }
   });
 
   it("rejects ε ≤ 0 and levels outside (0, 1) with E_USAGE", () => {
-    for (const [eps, level] of [[0, 0.95], [-0.1, 0.95], [0.05, 1], [0.05, 0], [NaN, 0.95]])
+    for (const [eps, level] of [
+      [0, 0.95],
+      [-0.1, 0.95],
+      [0.05, 1],
+      [0.05, 0],
+      [NaN, 0.95],
+    ])
       expect(() => new RunsNeededTable(eps, level)).toThrow(expect.objectContaining({ code: "E_USAGE" }));
   });
 });
@@ -72,7 +82,16 @@ describe("Pareto fronts", () => {
 describe("objectives, constraints and ranking", () => {
   const base = (over: Partial<EvaluateOptions> = {}): EvaluateOptions => {
     const objective = parseObjective("max-mean", "sd");
-    return { spreadKind: "sd", precision: 0.05, level: 0.95, responseKind: "throughput", secondsPerRun: 1, objective, pareto: parsePareto("mean,cv", objective, "throughput", "sd"), ...over };
+    return {
+      spreadKind: "sd",
+      precision: 0.05,
+      level: 0.95,
+      responseKind: "throughput",
+      secondsPerRun: 1,
+      objective,
+      pareto: parsePareto("mean,cv", objective, "throughput", "sd"),
+      ...over,
+    };
   };
   it("ranks by the objective with ties by candidate order, flags invalid predictions and applies constraints", () => {
     const mean = Float64Array.from([10, 20, 20, -1, 30, 25]);
@@ -109,7 +128,10 @@ describe("objectives, constraints and ranking", () => {
   it("parses objectives and Pareto criteria, rejecting unknown or unavailable ones", () => {
     const o = parseObjective("min-q90", "q90");
     expect(o).toEqual({ name: "q90", direction: "min" });
-    expect(parsePareto("mean,cv", parseObjective("max-mean", "sd"), "throughput", "sd")).toEqual([{ name: "mean", direction: "max" }, { name: "cv", direction: "min" }]);
+    expect(parsePareto("mean,cv", parseObjective("max-mean", "sd"), "throughput", "sd")).toEqual([
+      { name: "mean", direction: "max" },
+      { name: "cv", direction: "min" },
+    ]);
     expect(parsePareto("mean,runs", parseObjective("min-cost", "sd"), "time", "sd")[0]).toEqual({ name: "mean", direction: "min" });
     for (const bad of ["best", "max-speed", "min-q90"]) expect(() => parseObjective(bad, "sd")).toThrow(expect.objectContaining({ code: "E_USAGE" }));
     expect(() => parseObjective("min-cv", "q90")).toThrow(expect.objectContaining({ code: "E_USAGE" }));

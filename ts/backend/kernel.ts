@@ -3,9 +3,7 @@
 // backends run any spec: native passes the typed arrays straight to C++, wasm copies them through linear memory.
 
 export type ArrayKind = "f64" | "i32" | "u8";
-export type ArgSpec =
-  | { kind: ArrayKind; dir: "in" | "out" | "inout" }
-  | { kind: "int" | "num" };
+export type ArgSpec = { kind: ArrayKind; dir: "in" | "out" | "inout" } | { kind: "int" | "num" };
 
 export interface KernelSpec {
   /** Exported function name, the same in the native addon and in the wasm module. */

@@ -33,8 +33,7 @@ function expectSame(a: ArrayLike<number>, b: ArrayLike<number>, tol: number, wha
 
 function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, tol: number, what: string): void {
   for (let i = 0; i < want.length; i++)
-    if (!(Math.abs(got[i] - want[i]) <= tol * Math.max(1, Math.abs(want[i]))))
-      throw new Error(`${what}: element ${i} is ${got[i]}, expected ${want[i]}`);
+    if (!(Math.abs(got[i] - want[i]) <= tol * Math.max(1, Math.abs(want[i])))) throw new Error(`${what}: element ${i} is ${got[i]}, expected ${want[i]}`);
 }
 
 export const selfTests: SelfTest[] = [
@@ -46,7 +45,8 @@ export const selfTests: SelfTest[] = [
       expectClose(sqdist(b, X, Q, 2), [0, 25, 2, 5, 8, 1], 1e-15, "sqdist");
     },
     parity(native, wasm) {
-      const X = randomArray(1001 * 8, 1), Q = randomArray(37 * 8, 2);
+      const X = randomArray(1001 * 8, 1),
+        Q = randomArray(37 * 8, 2);
       expectSame(sqdist(native, X, Q, 8), sqdist(wasm, X, Q, 8), 1e-12, "sqdist parity");
     },
   },
@@ -77,14 +77,19 @@ export const selfTests: SelfTest[] = [
     },
     parity(native, wasm) {
       // 300 weighted problems of the LSP shape (6 rows x 4 unknowns); every third has a repeated column (rank 3).
-      const nprob = 300, m = 6, n = 4;
-      const A = randomArray(nprob * m * n, 4), w = randomArray(nprob * m, 6).map((v) => 5.5 + v);
+      const nprob = 300,
+        m = 6,
+        n = 4;
+      const A = randomArray(nprob * m * n, 4),
+        w = randomArray(nprob * m, 6).map((v) => 5.5 + v);
       for (let p = 0; p < nprob; p += 3) for (let i = 0; i < m; i++) A[(p * m + i) * n + 3] = A[(p * m + i) * n + 1];
       const batch = { A, b: randomArray(nprob * m, 5), w, offsets: Int32Array.from({ length: nprob + 1 }, (_, k) => k * m), n };
-      const a = lstsq(native, batch), c = lstsq(wasm, batch);
+      const a = lstsq(native, batch),
+        c = lstsq(wasm, batch);
       expectSame(a.rank, c.rank, 0, "lstsq parity (ranks)");
       for (let p = 0; p < nprob; p++) {
-        const xa = a.x.subarray(p * n, p * n + n), xc = c.x.subarray(p * n, p * n + n);
+        const xa = a.x.subarray(p * n, p * n + n),
+          xc = c.x.subarray(p * n, p * n + n);
         const scale = Math.max(...xa.map(Math.abs), 1e-300);
         for (let j = 0; j < n; j++)
           if (!(Math.abs(xa[j] - xc[j]) <= 1e-12 * scale)) throw new Error(`lstsq parity: problem ${p}: native ${xa[j]}, wasm ${xc[j]}`);
@@ -97,10 +102,30 @@ export const selfTests: SelfTest[] = [
       // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
       const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
       const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
-      const o = { degree: 1, nk: 21, thresh: 0.001, penalty: 2, minspan: 1, endspan: 1, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+      const o = {
+        degree: 1,
+        nk: 21,
+        thresh: 0.001,
+        penalty: 2,
+        minspan: 1,
+        endspan: 1,
+        fastK: 20,
+        fastBeta: 1,
+        newvarPenalty: 0,
+        autoLinpreds: true,
+        adjustEndspan: 2,
+        scaleY: true,
+      };
       const r = marsFit(b, x, y, 1, o);
       const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
-      const p = marsPredict(b, Int32Array.from(sel.map((t) => r.dirs[t])), Float64Array.from(sel.map((t) => r.cuts[t])), Float64Array.from(sel.map((t) => r.coef[t])), 1, Float64Array.from([0, 0.3, 0.8]));
+      const p = marsPredict(
+        b,
+        Int32Array.from(sel.map((t) => r.dirs[t])),
+        Float64Array.from(sel.map((t) => r.cuts[t])),
+        Float64Array.from(sel.map((t) => r.coef[t])),
+        1,
+        Float64Array.from([0, 0.3, 0.8]),
+      );
       expectClose(p, [1, 1, 2], 1e-9, "mars");
     },
   },
@@ -116,11 +141,16 @@ export const selfTests: SelfTest[] = [
       expectClose(ev.values, [1.5, 2], 1e-12, "lsp values");
     },
     parity(native, wasm) {
-      const n = 400, m = 4;
-      const X = randomArray(n * m, 31), f = randomArray(n, 32), Q = randomArray(100 * m, 33);
-      const a = lspFit(native, X, f, m), c = lspFit(wasm, X, f, m);
+      const n = 400,
+        m = 4;
+      const X = randomArray(n * m, 31),
+        f = randomArray(n, 32),
+        Q = randomArray(100 * m, 33);
+      const a = lspFit(native, X, f, m),
+        c = lspFit(wasm, X, f, m);
       expectSame(a.rw, c.rw, 0, "lsp parity (radii)");
-      const ea = lspEval(native, { X, f, A: a.A, rw: a.rw, m }, Q), ec = lspEval(wasm, { X, f, A: a.A, rw: a.rw, m }, Q);
+      const ea = lspEval(native, { X, f, A: a.A, rw: a.rw, m }, Q),
+        ec = lspEval(wasm, { X, f, A: a.A, rw: a.rw, m }, Q);
       for (let i = 0; i < ea.values.length; i++)
         if (!(Math.abs(ea.values[i] - ec.values[i]) <= 1e-12 * Math.max(1, Math.abs(ea.values[i]))))
           throw new Error(`lsp parity: query ${i}: native ${ea.values[i]}, wasm ${ec.values[i]}`);
@@ -133,9 +163,11 @@ export const selfTests: SelfTest[] = [
       const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2]);
       const f = Float64Array.from([1, 3, 0, 2, 5, -1, 3]);
       const table = lspNeighborTable(b, X, 2);
-      const train = Int32Array.from([0, 1, 2, 4, 5, 6]), query = Int32Array.from([3, 0]);
+      const train = Int32Array.from([0, 1, 2, 4, 5, 6]),
+        query = Int32Array.from([3, 0]);
       const [r] = lspSubsets(b, table, f, [{ train, query }]);
-      const Xt = Float64Array.from([0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 2, 2]), ft = Float64Array.from([1, 3, 0, 5, -1, 3]);
+      const Xt = Float64Array.from([0, 0, 1, 0, 0, 1, 2, 0, 0, 2, 2, 2]),
+        ft = Float64Array.from([1, 3, 0, 5, -1, 3]);
       const fit = lspFit(b, Xt, ft, 2);
       const ev = lspEval(b, { X: Xt, f: ft, A: fit.A, rw: fit.rw, m: 2 }, Float64Array.from([1, 1, 0, 0]));
       expectClose([r.status], [0], 0, "lsp subsets status");
@@ -144,13 +176,18 @@ export const selfTests: SelfTest[] = [
       expectClose(r.values, ev.values, 0, "lsp subsets values");
     },
     parity(native, wasm) {
-      const n = 300, m = 4;
-      const X = randomArray(n * m, 34), f = randomArray(n, 35);
-      const ta = lspNeighborTable(native, X, m), tc = lspNeighborTable(wasm, X, m);
+      const n = 300,
+        m = 4;
+      const X = randomArray(n * m, 34),
+        f = randomArray(n, 35);
+      const ta = lspNeighborTable(native, X, m),
+        tc = lspNeighborTable(wasm, X, m);
       expectSame(ta.nd2, tc.nd2, 0, "lsp table parity (distances)");
       expectSame(ta.nbr, tc.nbr, 0, "lsp table parity (rows)");
-      const train = Int32Array.from({ length: 150 }, (_, i) => 2 * i), query = Int32Array.from({ length: 150 }, (_, i) => 2 * i + 1);
-      const [a] = lspSubsets(native, ta, f, [{ train, query }]), [c] = lspSubsets(wasm, tc, f, [{ train, query }]);
+      const train = Int32Array.from({ length: 150 }, (_, i) => 2 * i),
+        query = Int32Array.from({ length: 150 }, (_, i) => 2 * i + 1);
+      const [a] = lspSubsets(native, ta, f, [{ train, query }]),
+        [c] = lspSubsets(wasm, tc, f, [{ train, query }]);
       expectSame(a.rw, c.rw, 0, "lsp subsets parity (radii)");
       for (let i = 0; i < a.values.length; i++)
         if (!(Math.abs(a.values[i] - c.values[i]) <= 1e-12 * Math.max(1, Math.abs(a.values[i]))))
@@ -192,7 +229,8 @@ export const selfTests: SelfTest[] = [
     parity(native, wasm) {
       const x = randomArray(40 * 60, 41).map((v) => Math.exp(v / 3));
       const off = Int32Array.from({ length: 41 }, (_, k) => 60 * k);
-      const a = gevFitBatch(native, x, off), c = gevFitBatch(wasm, x, off);
+      const a = gevFitBatch(native, x, off),
+        c = gevFitBatch(wasm, x, off);
       expectSame(a.status, c.status, 0, "gev parity (status)");
       for (let k = 0; k < 40; k++) expectSame(a.out.subarray(k * GEV_OUT, k * GEV_OUT + 3), c.out.subarray(k * GEV_OUT, k * GEV_OUT + 3), 1e-10, "gev parity");
     },

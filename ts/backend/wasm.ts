@@ -23,7 +23,9 @@ export function wasmKernelNames(): string[] {
   const dir = join(packageRoot(), "dist", "wasm");
   if (!existsSync(dir)) return [];
   const names: string[] = [];
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".wasm")).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith(".wasm"))
+    .sort()) {
     const exports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(dir, f))));
     for (const e of exports) if (e.kind === "function" && e.name !== "alloc" && e.name !== "free") names.push(e.name);
   }

@@ -9,7 +9,9 @@ import { sharedDir } from "./shared-dir.js";
 export const sharedGolden = join(sharedDir(), "golden");
 
 function readNumbers(path: string): { cols: string[]; rows: number[][] } {
-  const [head, ...lines] = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.length > 0);
+  const [head, ...lines] = readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   return { cols: head.split(","), rows: lines.map((l) => l.split(",").map(Number)) };
 }
 

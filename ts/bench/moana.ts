@@ -11,7 +11,9 @@ export interface Split {
 export const INPUTS = ["u_freq", "u_threads", "u_fsize", "u_rsize"];
 
 function csv(path: string): { cols: string[]; rows: string[][] } {
-  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l.length > 0);
+  const lines = readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   return { cols: lines[0].split(","), rows: lines.slice(1).map((l) => l.split(",")) };
 }
 

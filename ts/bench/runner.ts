@@ -158,8 +158,7 @@ export async function benchmark(opts: BenchmarkOptions = {}): Promise<BenchRepor
   const all = await discoverSuites();
   const names = all.map((s) => s.kernel);
   const unknown = (opts.kernels ?? []).filter((k) => !names.includes(k));
-  if (unknown.length)
-    throw new VarmapError("E_USAGE", `unknown benchmark kernel(s) ${unknown.join(", ")}`, { remedy: `choose among ${names.join(", ")}` });
+  if (unknown.length) throw new VarmapError("E_USAGE", `unknown benchmark kernel(s) ${unknown.join(", ")}`, { remedy: `choose among ${names.join(", ")}` });
   const suites = (opts.kernels?.length ? all.filter((s) => opts.kernels!.includes(s.kernel)) : all)
     .map((s) => ({ ...s, cases: s.cases.filter((c) => !opts.cases || c.name.includes(opts.cases)) }))
     .filter((s) => s.cases.length > 0);

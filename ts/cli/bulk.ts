@@ -60,7 +60,8 @@ function positiveInt(name: string, v: unknown, dflt: number): number {
 
 async function loadMaps(file: string, opts: Opts) {
   const ds = await loadDataset(file, optionsFromCli(opts));
-  if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
+  if (!ds.maps.length)
+    throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   return ds;
 }
 
@@ -81,7 +82,9 @@ export function hyperparameters(opts: Opts, methods: readonly string[]): Record<
   for (const f of given)
     if (!methods.some((m) => f.methods.includes(m))) {
       const name = f.flag.split(" ")[0];
-      throw new VarmapError("E_USAGE", `${name} applies to ${f.methods.join(", ")}, none of which is among the methods (${methods.join(", ")})`, { remedy: `drop ${name} or add ${f.methods[0]} to --methods` });
+      throw new VarmapError("E_USAGE", `${name} applies to ${f.methods.join(", ")}, none of which is among the methods (${methods.join(", ")})`, {
+        remedy: `drop ${name} or add ${f.methods[0]} to --methods`,
+      });
     }
   for (const m of methods) {
     if (!METHOD_NAMES.includes(m)) continue;
@@ -94,7 +97,10 @@ export function hyperparameters(opts: Opts, methods: readonly string[]): Record<
 }
 
 function flagKey(flag: string): string {
-  return flag.replace(/^--/, "").split(" ")[0].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return flag
+    .replace(/^--/, "")
+    .split(" ")[0]
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
@@ -106,7 +112,10 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const reps = positiveInt("--reps", opts.reps, 200);
   const seed = parseSeedText(opts.seed);
   const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
-  if (predictionsPath && !splits) throw new VarmapError("E_USAGE", "--predictions needs --splits", { remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)" });
+  if (predictionsPath && !splits)
+    throw new VarmapError("E_USAGE", "--predictions needs --splits", {
+      remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)",
+    });
   if (predictionsPath) tableFormat(predictionsPath);
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
@@ -188,8 +197,12 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   const kmax = parseKmax(opts.kmax);
   const starts = parseStarts(opts.starts);
   const seed = parseIntegerSeed(opts.seed);
-  const ds = await loadDataset(file, { ...optionsFromCli(opts), ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}) });
-  if (!ds.maps.length) throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
+  const ds = await loadDataset(file, {
+    ...optionsFromCli(opts),
+    ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
+  });
+  if (!ds.maps.length)
+    throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
   let runs: { runs: Float64Array; offsets: Int32Array; keys: string[][] } | undefined;
   let mixtures: MixtureOptions | undefined;

@@ -8,7 +8,12 @@ import { writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/writ
 import { parseFamilies } from "../mixture/fit.js";
 import { QUANTILE_LEVELS, QUANTILE_NAMES } from "../data/types.js";
 import {
-  checkDistributionOptions, fitDistributionModels, mixtureOutputs, predictMapDistributions, readDistributionModels, type DistributionModelsFile,
+  checkDistributionOptions,
+  fitDistributionModels,
+  mixtureOutputs,
+  predictMapDistributions,
+  readDistributionModels,
+  type DistributionModelsFile,
 } from "../distribution/model.js";
 import type { RunDistribution } from "../distribution/distributions.js";
 import type { DistName, MomentMethod } from "../distribution/methods.js";
@@ -29,14 +34,22 @@ export const TARGETS = ["stat", "distribution"] as const;
 /** `--target` plus the distribution flags shared by fit and cv. */
 export function addDistributionOptions(cmd: Command, verb: "fit" | "cv"): Command {
   cmd.addOption(new Option("--target <what>", "what to predict: the map statistic, or the whole run distribution").choices([...TARGETS]).default("stat"));
-  if (verb === "fit") cmd.option("--dist <method>", "with --target distribution: quantile | cdf | locscale | normal | params (experimental, needs --fits)", "quantile");
+  if (verb === "fit")
+    cmd.option("--dist <method>", "with --target distribution: quantile | cdf | locscale | normal | params (experimental, needs --fits)", "quantile");
   else cmd.option("--dists <list>", "with --target distribution: methods to validate (quantile,cdf,locscale,normal[,params])", "quantile,cdf,locscale,normal");
   cmd
     .option("--weights <name>", "with --target distribution: interpolation weights delaunay | shepard | nearest", "delaunay")
-    .option("--moments <method>", "with --target distribution: location/scale predictor of locscale and normal (weights | delaunay | lsp | lr | mars)", "weights")
+    .option(
+      "--moments <method>",
+      "with --target distribution: location/scale predictor of locscale and normal (weights | delaunay | lsp | lr | mars)",
+      "weights",
+    )
     .option("--levels <K>", "with --target distribution: quantile levels j/K of the outputs (10 … 10,000)", "200")
     .option("--fits <file>", "with --target distribution and params: the mixture fits `varmap mixture --out` wrote for the same data");
-  if (verb === "cv") cmd.addOption(new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"));
+  if (verb === "cv")
+    cmd.addOption(
+      new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"),
+    );
   return cmd;
 }
 
@@ -57,8 +70,17 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
   const o = { dists, weights: String(opts.weights ?? "delaunay"), moments: String(opts.moments ?? "weights"), levels, fits, needFits: true };
   checkDistributionOptions(o);
   if (opts.map)
-    throw new VarmapError("E_USAGE", "--target distribution needs the runs of every configuration, not a --map table", { remedy: "give the runs table (one row per run) without --map" });
-  return { ...o, fits, dists: dists as DistributionCliOptions["dists"], weights: o.weights as WeightsName, moments: o.moments as MomentMethod, ksTest: (opts.ksTest as KsTest) ?? "two-sample" };
+    throw new VarmapError("E_USAGE", "--target distribution needs the runs of every configuration, not a --map table", {
+      remedy: "give the runs table (one row per run) without --map",
+    });
+  return {
+    ...o,
+    fits,
+    dists: dists as DistributionCliOptions["dists"],
+    weights: o.weights as WeightsName,
+    moments: o.moments as MomentMethod,
+    ksTest: (opts.ksTest as KsTest) ?? "two-sample",
+  };
 }
 
 export async function fitDistributionAction(file: string, opts: Record<string, unknown>): Promise<void> {
@@ -129,7 +151,16 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
     });
   } else {
     const fits = mixtureOutputs(dists, levels, { families, kmax, seed: 1 });
-    for (const r of fits.rows) if (r.best) push(r.config, { family: r.family, k: r.k, params: JSON.stringify(r.params), bic_pseudo: r.bic, extrapolated: extrapolated[r.config], distance: distance[r.config] });
+    for (const r of fits.rows)
+      if (r.best)
+        push(r.config, {
+          family: r.family,
+          k: r.k,
+          params: JSON.stringify(r.params),
+          bic_pseudo: r.bic,
+          extrapolated: extrapolated[r.config],
+          distance: distance[r.config],
+        });
   }
   const summary: Record<string, (string | number)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
   const sumCols: Record<string, number[]> = { mean: [], sd: [], ...Object.fromEntries(QUANTILE_NAMES.map((q) => [q, []])), extrapolated: [], distance: [] };
@@ -143,14 +174,21 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
     sumCols.distance.push(distance[i]);
   });
   const columns = (t: Record<string, (string | number)[]>): Column[] =>
-    Object.entries(t).map(([name, values]) => ({ name, values, type: file.factors.includes(name) || name === "family" || name === "params" ? ("string" as const) : undefined }));
+    Object.entries(t).map(([name, values]) => ({
+      name,
+      values,
+      type: file.factors.includes(name) || name === "family" || name === "params" ? ("string" as const) : undefined,
+    }));
   const sumColumns = [...columns(summary), ...columns(sumCols)];
   if (opts.out) {
     const out = String(opts.out);
     const sumPath = out.replace(/(\.[a-z]+)$/i, "-summary$1");
     await writeTable(out, columns(table));
     await writeTable(sumPath, sumColumns);
-    if (!opts.quiet) process.stderr.write(`varmap: ${dists.length} predicted distribution(s) (${file.dist}, ${output}) written to ${out}; mean, sd, q05 … q95 to ${sumPath}\n`);
+    if (!opts.quiet)
+      process.stderr.write(
+        `varmap: ${dists.length} predicted distribution(s) (${file.dist}, ${output}) written to ${out}; mean, sd, q05 … q95 to ${sumPath}\n`,
+      );
   } else process.stdout.write(tableCsv(columns(table)));
 }
 
@@ -166,7 +204,11 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
   const need = [...file.factors, ...file.inputs];
   const have = new Set(rows.length ? Object.keys(rows[0]) : need);
   const missing = need.find((c) => !have.has(c));
-  if (missing) throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, { location: { file: at, column: missing }, remedy: `give the columns ${need.join(", ")}` });
+  if (missing)
+    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
+      location: { file: at, column: missing },
+      remedy: `give the columns ${need.join(", ")}`,
+    });
   const keyOf = (k: Record<string, string>) => JSON.stringify(file.factors.map((f) => k[f]));
   const byKey = new Map(file.maps.map((m) => [keyOf(m.key), m]));
   const groups = new Map<string, number[]>();
@@ -182,11 +224,16 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
   const numeric = (r: Row, c: string, i: number): number => {
     const v = typeof r[c] === "number" ? (r[c] as number) : r[c] === null || r[c] === "" ? NaN : Number(r[c]);
     if (!Number.isFinite(v))
-      throw new VarmapError("E_NONFINITE", `input '${c}' is ${r[c] === null ? "empty" : `'${r[c]}'`}, not a finite number`, { location: { file: at, row: i + 2, column: c }, remedy: "give a number for every input" });
+      throw new VarmapError("E_NONFINITE", `input '${c}' is ${r[c] === null ? "empty" : `'${r[c]}'`}, not a finite number`, {
+        location: { file: at, row: i + 2, column: c },
+        remedy: "give a number for every input",
+      });
     return v;
   };
   const dists: RunDistribution[] = new Array(rows.length);
-  const extrapolated = new Uint8Array(rows.length), distance = new Float64Array(rows.length), paramsInvalid = new Uint8Array(rows.length);
+  const extrapolated = new Uint8Array(rows.length),
+    distance = new Float64Array(rows.length),
+    paramsInvalid = new Uint8Array(rows.length);
   for (const [key, idx] of groups) {
     const m = byKey.get(key)!;
     const d = m.inputs.length;
@@ -195,10 +242,15 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
     for (let k = 0; k < idx.length; k++)
       m.inputs.forEach((c, j) => {
         if (m.normalization.log2[j] && !(X[k * d + j] > 0))
-          throw new VarmapError("E_NONPOSITIVE_INPUT", `input ${X[k * d + j]} cannot be log2-transformed`, { location: { file: at, row: idx[k] + 2, column: c }, remedy: "give positive values for the log2 inputs the models were fitted with" });
+          throw new VarmapError("E_NONPOSITIVE_INPUT", `input ${X[k * d + j]} cannot be log2-transformed`, {
+            location: { file: at, row: idx[k] + 2, column: c },
+            remedy: "give positive values for the log2 inputs the models were fitted with",
+          });
       });
     const pr = predictMapDistributions(file, m, X);
-    idx.forEach((i, k) => ((dists[i] = pr.dists[k]), (extrapolated[i] = pr.extrapolated[k]), (distance[i] = pr.distance[k]), (paramsInvalid[i] = pr.paramsInvalid[k])));
+    idx.forEach(
+      (i, k) => ((dists[i] = pr.dists[k]), (extrapolated[i] = pr.extrapolated[k]), (distance[i] = pr.distance[k]), (paramsInvalid[i] = pr.paramsInvalid[k])),
+    );
   }
   return { dists, extrapolated, distance, paramsInvalid };
 }
@@ -213,7 +265,8 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = Number(opts.reps ?? 20);
   if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps '${opts.reps}' is not a positive integer`, { remedy: "e.g. --reps 20" });
-  if (!opts.out) throw new VarmapError("E_USAGE", "cv --target distribution needs --out <dir>", { remedy: "add --out distcv/ (ks.csv, ks-summary.csv, ks.md go there)" });
+  if (!opts.out)
+    throw new VarmapError("E_USAGE", "cv --target distribution needs --out <dir>", { remedy: "add --out distcv/ (ks.csv, ks-summary.csv, ks.md go there)" });
   const out = String(opts.out);
   const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "cv --target distribution");
   const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });

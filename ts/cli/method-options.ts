@@ -32,7 +32,10 @@ export function addMethodOptions(cmd: Command, defaultMethod = "lsp"): Command {
 
 /** Commander's camel-case key of a flag ("--max-extrapolation <x>" → "maxExtrapolation"). */
 function keyOf(flag: string): string {
-  return flag.replace(/^--/, "").split(" ")[0].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return flag
+    .replace(/^--/, "")
+    .split(" ")[0]
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** The predictor options the flags set for `method`; a flag given for another method is a usage error. */
@@ -43,7 +46,9 @@ export function methodOptionsFromCli(opts: Record<string, unknown>, method: stri
     if (v === undefined) continue;
     const name = f.flag.split(" ")[0];
     if (!f.methods.includes(method))
-      throw new VarmapError("E_USAGE", `${name} applies to ${f.methods.join(", ")}, not to --method ${method}`, { remedy: `drop ${name} or choose --method ${f.methods[0]}` });
+      throw new VarmapError("E_USAGE", `${name} applies to ${f.methods.join(", ")}, not to --method ${method}`, {
+        remedy: `drop ${name} or choose --method ${f.methods[0]}`,
+      });
     out[f.option] = f.parse(String(v), name);
   }
   return out;

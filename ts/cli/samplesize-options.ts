@@ -5,7 +5,10 @@ import { Mixture, type MixtureJSON } from "../mixture/model.js";
 
 /** A comma-separated list of numbers, each checked by `ok`. */
 export function numberList(spec: unknown, flag: string, ok: (v: number) => boolean, remedy: string): number[] {
-  const parts = String(spec ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = String(spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new VarmapError("E_USAGE", `${flag} is empty`, { remedy });
   return parts.map((p) => {
     const v = Number(p);
@@ -28,7 +31,8 @@ export function runCounts(spec: unknown): number[] {
   const remedy = "give a range such as --n 1:900 or a list such as --n 1,10,40,100 (integers ≥ 1)";
   const range = /^(\d+)\s*:\s*(\d+)$/.exec(s);
   if (range) {
-    const a = Number(range[1]), b = Number(range[2]);
+    const a = Number(range[1]),
+      b = Number(range[2]);
     if (a < 1 || b < a) throw new VarmapError("E_USAGE", `--n ${s} is an empty range`, { remedy });
     return Array.from({ length: b - a + 1 }, (_, i) => a + i);
   }
@@ -43,7 +47,8 @@ export function positiveNumber(spec: unknown, flag: string, remedy: string): num
 
 export function level(spec: unknown, flag: string): number {
   const v = Number(spec);
-  if (!(v > 0 && v < 1)) throw new VarmapError("E_USAGE", `${flag} '${String(spec)}' is not in (0, 1)`, { remedy: `give a confidence level such as ${flag} 0.95` });
+  if (!(v > 0 && v < 1))
+    throw new VarmapError("E_USAGE", `${flag} '${String(spec)}' is not in (0, 1)`, { remedy: `give a confidence level such as ${flag} 0.95` });
   return v;
 }
 
@@ -55,7 +60,8 @@ export function integer(spec: unknown, flag: string, lo: number, hi: number): nu
 
 export function choice<T extends string>(spec: unknown, flag: string, options: readonly T[]): T {
   const v = String(spec);
-  if (!(options as readonly string[]).includes(v)) throw new VarmapError("E_USAGE", `${flag} '${v}' is not one of ${options.join(", ")}`, { remedy: `use ${flag} ${options[0]}` });
+  if (!(options as readonly string[]).includes(v))
+    throw new VarmapError("E_USAGE", `${flag} '${v}' is not one of ${options.join(", ")}`, { remedy: `use ${flag} ${options[0]}` });
   return v as T;
 }
 
@@ -78,10 +84,13 @@ export function parseMixtureJSON(text: string): Mixture {
   if (!fam || !(FAMILY_NAMES as string[]).includes(fam)) throw bad("family", `'${String(o.family)}' is not a known family`);
   const arr = (name: string): number[] => {
     const v = o[name];
-    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === "number" && Number.isFinite(x))) throw bad(name, "is not a non-empty array of finite numbers");
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === "number" && Number.isFinite(x)))
+      throw bad(name, "is not a non-empty array of finite numbers");
     return v as number[];
   };
-  const w = arr("w"), a = arr("a"), b = arr("b");
+  const w = arr("w"),
+    a = arr("a"),
+    b = arr("b");
   if (a.length !== w.length || b.length !== w.length) throw bad("a/b", `have ${a.length}/${b.length} entries for ${w.length} weights`);
   if (w.some((x) => x < 0)) throw bad("w", "has a negative weight");
   const sum = w.reduce((s, x) => s + x, 0);

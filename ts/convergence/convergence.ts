@@ -19,7 +19,8 @@ export function chiSquareQuantile(p: number, nu: number): number {
   const hit = chiCache.get(key);
   if (hit !== undefined) return hit;
   const cdf = (x: number) => gammaP(nu / 2, x / 2);
-  let lo = 0, hi = Math.max(1, nu);
+  let lo = 0,
+    hi = Math.max(1, nu);
   while (cdf(hi) < p) hi *= 2;
   for (let i = 0; i < 400 && hi - lo > 1e-14 * hi; i++) {
     const mid = 0.5 * (lo + hi);
@@ -45,7 +46,8 @@ export function ciFactors(kind: CiKind, m: number, level: number): { lower: numb
 
 /** c(m) over m = m0..N from widths W (index m − m0); NaN everywhere when W(m0) = W(N) (flat). */
 export function convergenceCurve(w: ArrayLike<number>): Float64Array {
-  const w0 = w[0], wN = w[w.length - 1];
+  const w0 = w[0],
+    wN = w[w.length - 1];
   return Float64Array.from(w, (v) => (w0 === wN ? NaN : (w0 - v) / (w0 - wN)));
 }
 
@@ -75,7 +77,8 @@ export function subsetSds(runs: ArrayLike<number>, m0: number, mode: SubsetMode,
   for (let i = 0; i < N; i++) mean += runs[i];
   mean /= N;
   const x = Float64Array.from(runs, (v) => v - mean);
-  let tot = 0, tot2 = 0;
+  let tot = 0,
+    tot2 = 0;
   for (const v of x) {
     tot += v;
     tot2 += v * v;
@@ -92,7 +95,8 @@ export function subsetSds(runs: ArrayLike<number>, m0: number, mode: SubsetMode,
         order[j] = t;
       }
     }
-    let s = 0, s2 = 0;
+    let s = 0,
+      s2 = 0;
     for (let i = 0; i < N; i++) {
       const v = x[order[i]];
       s += v;
@@ -112,7 +116,8 @@ export function subsetSds(runs: ArrayLike<number>, m0: number, mode: SubsetMode,
     const draw = Math.min(m, N - m);
     let acc = 0;
     for (let b = 0; b < reps; b++) {
-      let s = 0, s2 = 0;
+      let s = 0,
+        s2 = 0;
       for (let i = 0; i < draw; i++) {
         const j = i + r.int(N - i);
         const t = perm[i];
@@ -171,7 +176,9 @@ export function measureConvergence(runs: ArrayLike<number>, o: ConvergenceOption
   let mean = 0;
   for (const v of used) mean += v;
   mean /= N;
-  const w = new Float64Array(len), lower = new Float64Array(len), upper = new Float64Array(len);
+  const w = new Float64Array(len),
+    lower = new Float64Array(len),
+    upper = new Float64Array(len);
   for (let i = 0; i < len; i++) {
     const f = ciFactors(o.kind, m[i], o.level);
     w[i] = f.width * s[i];
@@ -182,7 +189,15 @@ export function measureConvergence(runs: ArrayLike<number>, o: ConvergenceOption
   const flat = w[0] === w[len - 1];
   const sN = s[len - 1];
   return {
-    N, m0: o.m0, m, s, w, lower, upper, c, flat,
+    N,
+    m0: o.m0,
+    m,
+    s,
+    w,
+    lower,
+    upper,
+    c,
+    flat,
     points: o.levels.map((l) => convergencePoint(c, o.m0, l)),
     analytic: analyticPoints(o.kind, o.m0, N, o.level, o.levels),
     needed: runsNeededForPrecision(o.kind, sN / mean, o.precision, o.level),

@@ -43,7 +43,9 @@ export function predictAll(
   pred: PredictOptions,
 ): { predicted: Predicted; widthAREatN: number; lowerAREatN: number; upperAREatN: number } {
   const predicted: Predicted = new Map();
-  const errs: number[] = [], errLo: number[] = [], errHi: number[] = [];
+  const errs: number[] = [],
+    errLo: number[] = [],
+    errHi: number[] = [];
   for (const spec of maps) {
     const ids = spec.ids;
     const len = results[ids[0]].w.length;
@@ -52,8 +54,15 @@ export function predictAll(
     ids.forEach((c, r) => W.set(results[c].w, r * len));
     const factor = Float64Array.from({ length: len }, (_, j) => ciFactors(o.kind, o.m0 + j, o.level).width);
     const map: VariabilityMap = {
-      key: Object.fromEntries(spec.key), inputNames: spec.inputNames, X: Float64Array.from(spec.X), U: new Float64Array(0), rows: ids.length,
-      normalization: spec.normalization, stat: "sd", y: new Float64Array(ids.length), ids,
+      key: Object.fromEntries(spec.key),
+      inputNames: spec.inputNames,
+      X: Float64Array.from(spec.X),
+      U: new Float64Array(0),
+      rows: ids.length,
+      normalization: spec.normalization,
+      stat: "sd",
+      y: new Float64Array(ids.length),
+      ids,
     };
     const curves = predictCurves(map, W, len, factor, { ...pred, seed: o.seed });
     // the interval's centre at N (the mean, or the sd's interval midpoint), on the same divisions (same keys)
@@ -69,7 +78,8 @@ export function predictAll(
         predicted.set(c, e);
         errs.push(Math.abs(w[len - 1] - results[c].w[len - 1]) / results[c].w[len - 1]);
         const cHat = centres.divisions[d].w[i];
-        const lo = results[c].lower[len - 1], hi = results[c].upper[len - 1];
+        const lo = results[c].lower[len - 1],
+          hi = results[c].upper[len - 1];
         errLo.push(Math.abs(cHat - w[len - 1] / 2 - lo) / Math.abs(lo));
         errHi.push(Math.abs(cHat + w[len - 1] / 2 - hi) / Math.abs(hi));
       }),
@@ -121,8 +131,15 @@ export function convergenceColumns(k: TableKeys, rs: ConvergenceResult[], o: Con
 }
 
 export function convergenceCurveColumns(k: TableKeys, rs: ConvergenceResult[], predicted?: Predicted): Column[] {
-  const at: number[] = [], m: number[] = [], w: (number | null)[] = [], lo: (number | null)[] = [], hi: (number | null)[] = [], c: (number | null)[] = [];
-  const wp: (number | null)[] = [], cp: (number | null)[] = [], err: (number | null)[] = [];
+  const at: number[] = [],
+    m: number[] = [],
+    w: (number | null)[] = [],
+    lo: (number | null)[] = [],
+    hi: (number | null)[] = [],
+    c: (number | null)[] = [];
+  const wp: (number | null)[] = [],
+    cp: (number | null)[] = [],
+    err: (number | null)[] = [];
   rs.forEach((r, ci) => {
     const p = predicted?.has(ci) ? meanCurve(predicted.get(ci)!) : undefined;
     const pc = p ? convergenceCurve(p) : undefined;
@@ -138,7 +155,14 @@ export function convergenceCurveColumns(k: TableKeys, rs: ConvergenceResult[], p
       err.push(p ? num(Math.abs(p[j] - r.w[j]) / r.w[j]) : null);
     }
   });
-  const cols: Column[] = [...keyColumns(k, at.length, (i) => at[i]), { name: "m", values: Int32Array.from(m), type: "int" }, { name: "w", values: w }, { name: "lower", values: lo }, { name: "upper", values: hi }, { name: "c", values: c }];
+  const cols: Column[] = [
+    ...keyColumns(k, at.length, (i) => at[i]),
+    { name: "m", values: Int32Array.from(m), type: "int" },
+    { name: "w", values: w },
+    { name: "lower", values: lo },
+    { name: "upper", values: hi },
+    { name: "c", values: c },
+  ];
   if (predicted) cols.push({ name: "w_pred", values: wp }, { name: "c_pred", values: cp }, { name: "err", values: err });
   return cols;
 }
@@ -159,6 +183,19 @@ export function convergenceSummary(
     medianNeededPrecision: median(rs.map((r) => r.needed)),
     medianRelHalfWidthN: median(rs.map((r) => r.relHalfWidthN)),
     flat: rs.filter((r) => r.flat).length,
-    ...(pred ? { predict: { method: pred.method, p: pred.p, divisions: pred.reps, curve: pred.mode, predictedConfigurations: pred.predictedConfigurations, widthAREatN: pred.widthAREatN, lowerAREatN: pred.lowerAREatN, upperAREatN: pred.upperAREatN } } : {}),
+    ...(pred
+      ? {
+          predict: {
+            method: pred.method,
+            p: pred.p,
+            divisions: pred.reps,
+            curve: pred.mode,
+            predictedConfigurations: pred.predictedConfigurations,
+            widthAREatN: pred.widthAREatN,
+            lowerAREatN: pred.lowerAREatN,
+            upperAREatN: pred.upperAREatN,
+          },
+        }
+      : {}),
   };
 }

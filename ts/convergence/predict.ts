@@ -41,7 +41,8 @@ export function predictCurves(
   const divisions: PredictedCurves["divisions"] = [];
   for (let rep = 0; rep < o.reps; rep++) {
     const { train, test } = randomDivision(map.rows, o.p, divisionStream(o.seed, label, o.p, rep));
-    const Xtr = takeRows(X, train), Xte = takeRows(X, test);
+    const Xtr = takeRows(X, train),
+      Xte = takeRows(X, test);
     const w = new Float64Array(test.length * M);
     let extrapolated = new Array<boolean>(test.length).fill(false);
     const column = (rows: Int32Array, j: number) => Float64Array.from(rows, (r) => W[r * M + j]);

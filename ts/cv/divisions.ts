@@ -46,7 +46,9 @@ export function randomDivision(n: number, p: number, stream: Pick<CounterRng, "i
 /** Parses "a:b:step" (inclusive) or "a,b,c" into fractions in (0, 1), rounded to 1e-9 so 0.1·3 prints as 0.3. */
 export function parseFractions(s: string): number[] {
   const bad = (): never => {
-    throw new VarmapError("E_USAGE", `--p '${s}' is not a list of training fractions`, { remedy: "use start:stop:step such as 0.1:0.9:0.1, or a list such as 0.5,0.9" });
+    throw new VarmapError("E_USAGE", `--p '${s}' is not a list of training fractions`, {
+      remedy: "use start:stop:step such as 0.1:0.9:0.1, or a list such as 0.5,0.9",
+    });
   };
   const clean = (x: number): number => Math.round(x * 1e9) / 1e9;
   let ps: number[];

@@ -35,7 +35,13 @@ export function scoreSplit(
 ): { are: number; pred: Float64Array } | { error: string } {
   try {
     const pred = predictSplit(map, train, test, method, response, hyper);
-    return { are: areOf(pred, Float64Array.from(test, (r) => map.y[r])), pred };
+    return {
+      are: areOf(
+        pred,
+        Float64Array.from(test, (r) => map.y[r]),
+      ),
+      pred,
+    };
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code };
     throw e;
@@ -56,13 +62,33 @@ export function scoreSplits(
 ): ({ are: number; pred: Float64Array } | { error: string })[] {
   const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
   return p.predict(splits).map((pred, i) =>
-    pred instanceof Float64Array ? { are: areOf(pred, Float64Array.from(splits[i].test, (r) => map.y[r])), pred } : { error: pred.code },
+    pred instanceof Float64Array
+      ? {
+          are: areOf(
+            pred,
+            Float64Array.from(splits[i].test, (r) => map.y[r]),
+          ),
+          pred,
+        }
+      : { error: pred.code },
   );
 }
 
 /** The split predictor of a map with its normalization (`expectedSplits`: how many splits of it will be predicted). */
-export function mapSplitPredictor(map: MapData, method: string, response: "linear" | "log", hyper: Record<string, unknown> = {}, expectedSplits = Infinity): SplitPredictor {
-  return splitPredictor(matrix(map.X, map.rows, map.cols), map.y, method, { ...hyper, inputs: mapInputScaling(map.meta.normalization), response }, expectedSplits);
+export function mapSplitPredictor(
+  map: MapData,
+  method: string,
+  response: "linear" | "log",
+  hyper: Record<string, unknown> = {},
+  expectedSplits = Infinity,
+): SplitPredictor {
+  return splitPredictor(
+    matrix(map.X, map.rows, map.cols),
+    map.y,
+    method,
+    { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
+    expectedSplits,
+  );
 }
 
 /**

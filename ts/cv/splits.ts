@@ -33,14 +33,23 @@ export function readSplitsFile(path: string): SplitsFile {
     if (typeof s?.p !== "number" || typeof s?.rep !== "number" || !Array.isArray(s?.train))
       throw new VarmapError("E_SPLITS", `split ${i} is not {p, rep, train}`, { location: { file: path }, remedy: REMEDY });
     if (!(s.p > 0 && s.p < 1))
-      throw new VarmapError("E_SPLITS", `split ${i} has p = ${s.p}, outside (0, 1)`, { location: { file: path }, remedy: "give each split its training fraction p, 0 < p < 1" });
+      throw new VarmapError("E_SPLITS", `split ${i} has p = ${s.p}, outside (0, 1)`, {
+        location: { file: path },
+        remedy: "give each split its training fraction p, 0 < p < 1",
+      });
     const label = `${s.p}/${s.rep}`;
     if (labels.has(label))
-      throw new VarmapError("E_SPLITS", `split ${i} repeats the label p = ${s.p}, rep = ${s.rep} of an earlier split`, { location: { file: path }, remedy: "give every split its own (p, rep)" });
+      throw new VarmapError("E_SPLITS", `split ${i} repeats the label p = ${s.p}, rep = ${s.rep} of an earlier split`, {
+        location: { file: path },
+        remedy: "give every split its own (p, rep)",
+      });
     labels.add(label);
     const ids = new Set((s.train as unknown[]).map(String));
     if (ids.size !== s.train.length)
-      throw new VarmapError("E_SPLITS", `split ${i} (p=${s.p}, rep=${s.rep}) lists a training id more than once`, { location: { file: path }, remedy: "list each training id once" });
+      throw new VarmapError("E_SPLITS", `split ${i} (p=${s.p}, rep=${s.rep}) lists a training id more than once`, {
+        location: { file: path },
+        remedy: "list each training id once",
+      });
   });
   const n = (json as { n?: unknown }).n;
   return { source: path, n: typeof n === "number" ? n : undefined, splits: splits as Split[] };
@@ -64,7 +73,8 @@ export function splitRows(split: Split, ids: readonly (number | string)[], where
       });
     inTrain[r] = 1;
   }
-  const train: number[] = [], test: number[] = [];
+  const train: number[] = [],
+    test: number[] = [];
   for (let r = 0; r < ids.length; r++) (inTrain[r] ? train : test).push(r);
   return { train: Int32Array.from(train), test: Int32Array.from(test) };
 }

@@ -13,7 +13,10 @@ interface Faults {
 
 function parseFaults(spec: string | undefined): Faults {
   const f: Faults = { short: false, enospcAfter: Infinity };
-  for (const part of (spec ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (part === "short") f.short = true;
     else if (/^enospc-after=\d+$/.test(part)) f.enospcAfter = Number(part.split("=")[1]);
   }

@@ -47,10 +47,10 @@ export interface Dataset {
 export function resolveRoles(opts: LoadOptions): ColumnRoles {
   const base: Partial<ColumnRoles> = opts.preset ? presetOf(opts.preset).roles : {};
   const roles: ColumnRoles = {
-    factors: opts.factors ?? (opts.map ? [] : base.factors ?? []),
+    factors: opts.factors ?? (opts.map ? [] : (base.factors ?? [])),
     inputs: opts.inputs ?? base.inputs ?? [],
-    response: opts.response ?? (opts.map ? opts.stat ?? "sd" : base.response ?? ""),
-    run: opts.map ? undefined : opts.run ?? base.run,
+    response: opts.response ?? (opts.map ? (opts.stat ?? "sd") : (base.response ?? "")),
+    run: opts.map ? undefined : (opts.run ?? base.run),
   };
   if (!roles.response || (roles.inputs.length === 0 && !opts.allowNoInputs)) {
     throw new VarmapError("E_USAGE", "no column roles: say which columns are inputs and which is the response", {
@@ -79,10 +79,14 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   if (opts.map) {
     const c = firstWith(table, (n) => n > 1);
     if (c >= 0) {
-      throw new VarmapError("E_DUPLICATE_CONFIGURATION", `a map table needs one row per configuration, but ${describeConfig(table, c)} has ${table.offsets[c + 1] - table.offsets[c]} rows`, {
-        location: { file, row: table.firstRow?.[c], configuration: describeConfig(table, c) },
-        remedy: "aggregate the runs first, or drop --map to read one row per run",
-      });
+      throw new VarmapError(
+        "E_DUPLICATE_CONFIGURATION",
+        `a map table needs one row per configuration, but ${describeConfig(table, c)} has ${table.offsets[c + 1] - table.offsets[c]} rows`,
+        {
+          location: { file, row: table.firstRow?.[c], configuration: describeConfig(table, c) },
+          remedy: "aggregate the runs first, or drop --map to read one row per run",
+        },
+      );
     }
     const stats = configStats(table);
     const maps = buildMaps(table, table.runs, { stat, logInputs: opts.logInputs, note: opts.note });

@@ -3,7 +3,12 @@ import { VarmapError } from "../errors.js";
 
 /** "a, b,,c" -> ["a", "b", "c"]; undefined or "" -> []. */
 export function splitList(s: string | undefined): string[] {
-  return s ? s.split(",").map((x) => x.trim()).filter(Boolean) : [];
+  return s
+    ? s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** The largest integer seed: seeds travel as JavaScript numbers (the mixture kernel widens them to 64 bits). */

@@ -48,7 +48,12 @@ function mulhi(a: number, b: number): number {
 
 /** Philox4x32-10: encrypts counter (c0..c3) under key (k0, k1) into out[0..3]. */
 export function philox4x32(c0: number, c1: number, c2: number, c3: number, k0: number, k1: number, out: Uint32Array): void {
-  c0 >>>= 0; c1 >>>= 0; c2 >>>= 0; c3 >>>= 0; k0 >>>= 0; k1 >>>= 0;
+  c0 >>>= 0;
+  c1 >>>= 0;
+  c2 >>>= 0;
+  c3 >>>= 0;
+  k0 >>>= 0;
+  k1 >>>= 0;
   for (let r = 0; r < 10; r++) {
     const hi0 = mulhi(M0, c0);
     const lo0 = Math.imul(M0, c0) >>> 0;
@@ -61,7 +66,10 @@ export function philox4x32(c0: number, c1: number, c2: number, c3: number, k0: n
     k0 = (k0 + W0) >>> 0;
     k1 = (k1 + W1) >>> 0;
   }
-  out[0] = c0; out[1] = c1; out[2] = c2; out[3] = c3;
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
 }
 
 /** murmur3's 32-bit finalizer: a bijective avalanche mix. */

@@ -104,7 +104,9 @@ function csvHeader(file: string): string[] {
 const trace = process.env.VARMAP_TRACE
   ? (t0: number, what: string) => {
       const cpu = process.cpuUsage();
-      process.stderr.write(`[read] ${what}: ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU (process)\n`);
+      process.stderr.write(
+        `[read] ${what}: ${((performance.now() - t0) / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU (process)\n`,
+      );
     }
   : undefined;
 
@@ -186,7 +188,10 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
 
   const [counts] = await queryRows(con, `SELECT count(*) AS total, count(*) FILTER (WHERE __keep) AS kept FROM v`);
   if (counts.total === 0) {
-    throw new VarmapError("E_EMPTY_FILE", "the file has no data rows", { location: { file, row: 2 }, remedy: "give at least one row per run below the header" });
+    throw new VarmapError("E_EMPTY_FILE", "the file has no data rows", {
+      location: { file, row: 2 },
+      remedy: "give at least one row per run below the header",
+    });
   }
   if (counts.kept === 0) {
     throw new VarmapError("E_EMPTY_SELECTION", `--where "${opts.where}" selects none of the ${counts.total} rows`, {
@@ -204,9 +209,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   // Group by the key hash with integer aggregates only; the second hash must be constant within each group,
   // otherwise two configurations collided and we group (and join) by the full key instead. The key values of a
   // configuration come from its first row.
-  await con.run(
-    `CREATE TEMP TABLE g AS SELECT __h, count(*) AS n, min(__row) AS first_row, min(__h2) = max(__h2) AS __one FROM v WHERE __keep GROUP BY __h`,
-  );
+  await con.run(`CREATE TEMP TABLE g AS SELECT __h, count(*) AS n, min(__row) AS first_row, min(__h2) = max(__h2) AS __one FROM v WHERE __keep GROUP BY __h`);
   const [{ ok: noCollision }] = await queryRows(con, `SELECT bool_and(__one) AS ok FROM g`);
   const ok = Boolean(noCollision) && !opts.groupByFullKey;
   await con.run(
@@ -342,10 +345,14 @@ async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadO
     checks.push({
       sql: `min(__row) FILTER (WHERE __y <= 0)`,
       make: async (row) =>
-        new VarmapError("E_NONPOSITIVE_RESPONSE", `response ${await describeValue(db, file, roles.response, row)} is not positive, but ${opts.positiveReason ?? "a log scale"} needs responses > 0`, {
-          location: { file, row, column: roles.response },
-          remedy: "remove or fix non-positive responses (e.g. --where \"" + roles.response + " > 0\"), or use a scale/family that allows them",
-        }),
+        new VarmapError(
+          "E_NONPOSITIVE_RESPONSE",
+          `response ${await describeValue(db, file, roles.response, row)} is not positive, but ${opts.positiveReason ?? "a log scale"} needs responses > 0`,
+          {
+            location: { file, row, column: roles.response },
+            remedy: 'remove or fix non-positive responses (e.g. --where "' + roles.response + ' > 0"), or use a scale/family that allows them',
+          },
+        ),
     });
   }
   const [res] = await queryRows(db.con, `SELECT ${checks.map((c, i) => `${c.sql} AS c${i}`).join(", ")} FROM v WHERE __keep`);

@@ -91,7 +91,14 @@ export function synthPlan(design: DesignName, seed: number | string, maxMaps?: n
   if (design === "moana") {
     const freqs = [1.2, 1.4, 1.5, 1.6, 1.8, 1.9, 2.0, 2.1, 2.3, 2.4, 2.5, 2.7, 2.8, 2.9, 3.0].map((g) => Math.round(g * 1e6));
     const threads = [1, 2, 4, 8, 16, 32, 64, 128, 256];
-    const sizes: [number, number][] = [[64, 32], [256, 32], [256, 128], [1024, 32], [1024, 128], [1024, 512]];
+    const sizes: [number, number][] = [
+      [64, 32],
+      [256, 32],
+      [256, 128],
+      [1024, 32],
+      [1024, 128],
+      [1024, 512],
+    ];
     const settings: SynthPlan["settings"] = [];
     for (const f of freqs) for (const t of threads) for (const [fs, rs] of sizes) settings.push([f, t, fs, rs]);
     const maps: string[][] = [];
@@ -114,7 +121,11 @@ export function synthPlan(design: DesignName, seed: number | string, maxMaps?: n
     for (const f of freqs) for (const t of threads) for (const fs of fsizes) for (const rs of rsizes) if (fs % rs === 0) all.push([f, t, fs, rs]);
     const per = MIXTURE_CONFIGS / MIXTURE_MODES.length;
     const draws = all.map((_, i) => counterRng(seed, "mixture-settings", i).next());
-    const chosen = all.map((_, i) => i).sort((a, b) => draws[a] - draws[b] || a - b).slice(0, per).sort((a, b) => a - b);
+    const chosen = all
+      .map((_, i) => i)
+      .sort((a, b) => draws[a] - draws[b] || a - b)
+      .slice(0, per)
+      .sort((a, b) => a - b);
     const settings = chosen.map((i) => all[i]);
     const maps = MIXTURE_MODES.map(([mode]) => ["synthetic", "s01", mode]);
     const mapLevel = MIXTURE_MODES.map(([mode, m, c]) => ({ mean: m, cv: c, mode }));
@@ -123,7 +134,8 @@ export function synthPlan(design: DesignName, seed: number | string, maxMaps?: n
     throw new VarmapError("E_USAGE", `unknown design '${design as string}'`, { remedy: "use --design moana or --design mixture" });
   }
   if (maxMaps !== undefined) {
-    if (!(Number.isInteger(maxMaps) && maxMaps >= 1)) throw new VarmapError("E_USAGE", `--maps must be a positive integer (got ${maxMaps})`, { remedy: "e.g. --maps 2" });
+    if (!(Number.isInteger(maxMaps) && maxMaps >= 1))
+      throw new VarmapError("E_USAGE", `--maps must be a positive integer (got ${maxMaps})`, { remedy: "e.g. --maps 2" });
     plan.maps = plan.maps.slice(0, maxMaps);
     plan.mapLevel = plan.mapLevel.slice(0, maxMaps);
   }

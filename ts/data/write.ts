@@ -67,7 +67,6 @@ export function csvCell(v: CellValue | undefined): string {
   return v === "" ? '""' : csvQuote(v); // "" stays distinct from a missing value
 }
 
-
 function writeCsvFile(path: string, columns: Column[], rows: number): void {
   const fd = openSync(path, "w");
   try {

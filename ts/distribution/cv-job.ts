@@ -74,13 +74,21 @@ export interface DistCvOptions {
 /** The plan and context of a job over every map of a runs dataset. */
 export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): DistCvContext {
   const loaded = distributionMaps(data);
-  const t = data.table, nIn = t.roles.inputs.length;
+  const t = data.table,
+    nIn = t.roles.inputs.length;
   const maps: DistributionMap[] = loaded.map((m) => ({
-    U: sharedCopy(m.U), d: m.d, rows: m.rows,
+    U: sharedCopy(m.U),
+    d: m.d,
+    rows: m.rows,
     runs: { runs: sharedCopy(m.runs.runs), offsets: sharedCopy(m.runs.offsets), mean: sharedCopy(m.runs.mean), sd: sharedCopy(m.runs.sd) },
-    mixtures: o.fits && o.dists.includes("params")
-      ? mapMixtures(o.fits.rows, m.map.ids.map((id) => configKey(t, Number(id), nIn)), mapLabel(m.map.key))
-      : undefined,
+    mixtures:
+      o.fits && o.dists.includes("params")
+        ? mapMixtures(
+            o.fits.rows,
+            m.map.ids.map((id) => configKey(t, Number(id), nIn)),
+            mapLabel(m.map.key),
+          )
+        : undefined,
   }));
   const h = createHash("sha256");
   for (const m of maps) {
@@ -89,9 +97,17 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
   }
   const ids = loaded.map((m) => m.map.ids);
   const base = {
-    format: "varmap-job" as const, version: 1 as const, verb: DIST_CV_VERB, fingerprint: h.digest("hex").slice(0, 32), source,
-    factors: data.table.roles.factors, maps: loaded.map((m) => ({ label: mapLabel(m.map.key), key: m.map.key, rows: m.rows })),
-    dists: o.dists, weights: o.weights, moments: o.moments, ksTest: o.ksTest,
+    format: "varmap-job" as const,
+    version: 1 as const,
+    verb: DIST_CV_VERB,
+    fingerprint: h.digest("hex").slice(0, 32),
+    source,
+    factors: data.table.roles.factors,
+    maps: loaded.map((m) => ({ label: mapLabel(m.map.key), key: m.map.key, rows: m.rows })),
+    dists: o.dists,
+    weights: o.weights,
+    moments: o.moments,
+    ksTest: o.ksTest,
     ...(o.fits && o.dists.includes("params") ? { fits: { source: o.fits.source, hash: o.fits.hash } } : {}),
   };
   if (!o.splits) {
@@ -128,9 +144,10 @@ export function distCvTasks(plan: DistCvPlan): DistCvTask[] {
   const out: DistCvTask[] = [];
   plan.maps.forEach((_, map) => {
     if (plan.given) plan.given.labels.forEach((_, split) => out.push({ id: `m${map}:s${split}`, map, split }));
-    else plan.generated!.ps.forEach((_, pIndex) => {
-      for (let rep = 0; rep < plan.generated!.reps; rep++) out.push({ id: `m${map}:p${pIndex}:r${rep}`, map, pIndex, rep });
-    });
+    else
+      plan.generated!.ps.forEach((_, pIndex) => {
+        for (let rep = 0; rep < plan.generated!.reps; rep++) out.push({ id: `m${map}:p${pIndex}:r${rep}`, map, pIndex, rep });
+      });
   });
   return out;
 }
@@ -150,7 +167,10 @@ export function runDistCvTask(ctx: DistCvContext, t: DistCvTask): SplitKs {
     const g = plan.generated!;
     p = g.ps[t.pIndex!];
     rep = t.rep!;
-    const label = Object.entries(plan.maps[t.map].key).map(([k, v]) => `${k}=${v}`).join(";") || "all";
+    const label =
+      Object.entries(plan.maps[t.map].key)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(";") || "all";
     ({ train, test } = randomDivision(map.rows, p, divisionStream(g.seed, label, p, rep)));
   }
   return splitKs(map, ctx.ids[t.map], p, rep, train, test, { dists: plan.dists, weights: plan.weights, moments: plan.moments, ksTest: plan.ksTest });

@@ -57,7 +57,9 @@ export class QuantileFunction implements RunDistribution {
   ) {}
 
   quantile(p: number): number {
-    const P = this.levels, V = this.values, L = P.length - 1;
+    const P = this.levels,
+      V = this.values,
+      L = P.length - 1;
     if (!(p > 0)) return V[0];
     if (p >= 1) return V[L];
     const j = Math.min(upperBound(P, p) - 1, L - 1);
@@ -67,7 +69,10 @@ export class QuantileFunction implements RunDistribution {
 
   /** quantile() at ascending levels by one sweep over the knots (the W1 integral of every test configuration). */
   quantiles(ps: Float64Array): Float64Array {
-    const P = this.levels, V = this.values, L = P.length - 1, out = new Float64Array(ps.length);
+    const P = this.levels,
+      V = this.values,
+      L = P.length - 1,
+      out = new Float64Array(ps.length);
     let j = 0;
     for (let i = 0; i < ps.length; i++) {
       const p = ps[i];
@@ -83,7 +88,9 @@ export class QuantileFunction implements RunDistribution {
   }
 
   cdf(x: number): number {
-    const P = this.levels, V = this.values, L = P.length - 1;
+    const P = this.levels,
+      V = this.values,
+      L = P.length - 1;
     if (x < V[0]) return 0;
     if (x >= V[L]) return 1;
     const j = upperBound(V, x) - 1; // V[j] <= x < V[j + 1]
@@ -91,7 +98,9 @@ export class QuantileFunction implements RunDistribution {
   }
 
   cdfLeft(x: number): number {
-    const P = this.levels, V = this.values, L = P.length - 1;
+    const P = this.levels,
+      V = this.values,
+      L = P.length - 1;
     if (x <= V[0]) return 0;
     if (x > V[L]) return 1;
     const j = lowerBound(V, x); // V[j − 1] < x <= V[j]
@@ -100,7 +109,8 @@ export class QuantileFunction implements RunDistribution {
 
   mean(): number {
     if (this.sampleMoments) return this.sampleMoments[0];
-    const P = this.levels, V = this.values;
+    const P = this.levels,
+      V = this.values;
     let s = 0;
     for (let j = 0; j + 1 < P.length; j++) s += (P[j + 1] - P[j]) * (V[j] + V[j + 1]) * 0.5;
     return s;
@@ -109,10 +119,13 @@ export class QuantileFunction implements RunDistribution {
   sd(): number {
     // ∫ Q² dp over a linear piece from a to b: (a² + ab + b²) / 3 per unit level; centred on the mean for accuracy.
     if (this.sampleMoments) return this.sampleMoments[1];
-    const P = this.levels, V = this.values, mu = this.mean();
+    const P = this.levels,
+      V = this.values,
+      mu = this.mean();
     let s = 0;
     for (let j = 0; j + 1 < P.length; j++) {
-      const a = V[j] - mu, b = V[j + 1] - mu;
+      const a = V[j] - mu,
+        b = V[j + 1] - mu;
       s += ((P[j + 1] - P[j]) * (a * a + a * b + b * b)) / 3;
     }
     return Math.sqrt(Math.max(s, 0));
@@ -178,7 +191,8 @@ export class EdfMixture implements RunDistribution {
   }
   /** quantile() at ascending levels by one sweep. */
   quantiles(ps: Float64Array): Float64Array {
-    const out = new Float64Array(ps.length), N = this.x.length;
+    const out = new Float64Array(ps.length),
+      N = this.x.length;
     let k = 0;
     for (let i = 0; i < ps.length; i++) {
       const p = ps[i];
@@ -290,7 +304,8 @@ export class FamilyMixture implements RunDistribution {
   quantiles(ps: Float64Array): Float64Array {
     const out = new Float64Array(ps.length);
     if (!ps.length) return out;
-    const lo = this.quantile(ps[0]), hi = this.quantile(ps[ps.length - 1]);
+    const lo = this.quantile(ps[0]),
+      hi = this.quantile(ps[ps.length - 1]);
     if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return out.fill(lo);
     const G = 2048;
     const xs = Float64Array.from({ length: G + 1 }, (_, j) => (j === G ? hi : lo + ((hi - lo) * j) / G));

@@ -40,7 +40,8 @@ export function ksStatistic(F: Pick<RunDistribution, "cdf" | "cdfLeft">, sorted:
     const v = sorted[i];
     let j = i;
     while (j < n && sorted[j] === v) j++;
-    const below = i / n, atOrBelow = j / n;
+    const below = i / n,
+      atOrBelow = j / n;
     const dl = Math.abs(F.cdfLeft(v) - below);
     const dr = Math.abs(F.cdf(v) - atOrBelow);
     if (dl > d) d = dl;
@@ -67,7 +68,8 @@ export function w1Relative(F: Pick<RunDistribution, "quantile" | "quantiles">, s
   const n = sorted.length;
   const ps = w1Grid(n, sub);
   const q = F.quantiles ? F.quantiles(ps) : Float64Array.from(ps, (p) => F.quantile(p));
-  let s = 0, mean = 0;
+  let s = 0,
+    mean = 0;
   for (let i = 0; i < n; i++) {
     mean += sorted[i] / n;
     for (let k = 0; k < sub; k++) s += Math.abs(q[i * sub + k] - sorted[i]);

@@ -26,7 +26,8 @@ export function configRuns(runs: ArrayLike<number>, offsets: ArrayLike<number>):
   const count = offsets.length - 1;
   const out = new Float64Array(offsets[count] - offsets[0]);
   const off = new Int32Array(count + 1);
-  const mean = new Float64Array(count), sd = new Float64Array(count);
+  const mean = new Float64Array(count),
+    sd = new Float64Array(count);
   for (let c = 0; c < count; c++) {
     const s = Float64Array.from({ length: offsets[c + 1] - offsets[c] }, (_, k) => runs[offsets[c] + k]).sort();
     off[c + 1] = off[c] + s.length;
@@ -71,7 +72,8 @@ export function predictMoments(
 ): Moments {
   const nq = ws.offsets.length - 1;
   if (method === "weights") {
-    const mean = new Float64Array(nq), sd = new Float64Array(nq);
+    const mean = new Float64Array(nq),
+      sd = new Float64Array(nq);
     for (let q = 0; q < nq; q++)
       for (let k = ws.offsets[q]; k < ws.offsets[q + 1]; k++) {
         mean[q] += ws.weight[k] * train.mean[ws.index[k]];
@@ -80,11 +82,14 @@ export function predictMoments(
     return { mean, sd };
   }
   const n = train.mean.length;
-  const X = matrix(trainU, n, d), Q = matrix(queryU, nq, d);
+  const X = matrix(trainU, n, d),
+    Q = matrix(queryU, nq, d);
   const opts = { backend, inputs: { kind: "none" as const } };
   const mean = createPredictor(method, opts).fit(X, train.mean).predict(Q);
   const positive = train.sd.every((s) => s > 0);
-  const sd = createPredictor(method, { ...opts, response: positive ? "log" : "linear" }).fit(X, train.sd).predict(Q);
+  const sd = createPredictor(method, { ...opts, response: positive ? "log" : "linear" })
+    .fit(X, train.sd)
+    .predict(Q);
   for (let q = 0; q < nq; q++) sd[q] = Math.max(sd[q], 0);
   return { mean, sd };
 }
@@ -105,7 +110,9 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
     const levels = Float64Array.from({ length: n }, (_, j) => j / (n - 1));
     const values = new Float64Array(n);
     for (let k = 0; k < m; k++) {
-      const s = sortedRunsOf(train, index[k]), w = weight[k] * inv(k), mu = loc(k);
+      const s = sortedRunsOf(train, index[k]),
+        w = weight[k] * inv(k),
+        mu = loc(k);
       if (weight[k] === 0) continue;
       for (let j = 0; j < n; j++) values[j] += w * (s[j] - mu);
     }
@@ -118,7 +125,9 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
   const values = new Float64Array(levels.length);
   for (let k = 0; k < m; k++) {
     if (weight[k] === 0) continue;
-    const s = sortedRunsOf(train, index[k]), w = weight[k] * inv(k), mu = loc(k);
+    const s = sortedRunsOf(train, index[k]),
+      w = weight[k] * inv(k),
+      mu = loc(k);
     for (let j = 0; j < levels.length; j++) values[j] += w * (quantile7(s, levels[j]) - mu);
   }
   return new QuantileFunction(levels, values);
@@ -143,20 +152,26 @@ function equalKnots(Q: QuantileFunction): boolean {
 
 /** The predicted distribution of query q by `method` (not params: see params.ts). */
 export function predictDistribution(method: Exclude<DistName, "params">, train: ConfigRuns, ws: WeightSet, q: number, moments?: Moments): RunDistribution {
-  const lo = ws.offsets[q], hi = ws.offsets[q + 1];
-  const index = ws.index.subarray(lo, hi), weight = ws.weight.subarray(lo, hi);
+  const lo = ws.offsets[q],
+    hi = ws.offsets[q + 1];
+  const index = ws.index.subarray(lo, hi),
+    weight = ws.weight.subarray(lo, hi);
   switch (method) {
     case "quantile":
       return averageQuantiles(train, index, weight);
     case "cdf": {
       const keep: number[] = [];
       for (let k = 0; k < index.length; k++) if (weight[k] > 0) keep.push(k);
-      return new EdfMixture(keep.map((k) => sortedRunsOf(train, index[k])), keep.map((k) => weight[k]));
+      return new EdfMixture(
+        keep.map((k) => sortedRunsOf(train, index[k])),
+        keep.map((k) => weight[k]),
+      );
     }
     case "locscale": {
       if (!moments) throw new VarmapError("E_INTERNAL", "locscale needs predicted moments", { remedy: "this is a bug; please report it" });
       const shape = averageQuantiles(train, index, weight, "standardized");
-      const mu = moments.mean[q], s = moments.sd[q];
+      const mu = moments.mean[q],
+        s = moments.sd[q];
       const values = Float64Array.from(shape.values, (z) => mu + s * z);
       return new QuantileFunction(shape.levels, values, shape.levels.length === shape.values.length && equalKnots(shape) ? sampleMoments(values) : undefined);
     }

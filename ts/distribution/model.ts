@@ -58,21 +58,35 @@ export function checkDistributionOptions(o: { dists: string[]; weights: string; 
   for (const d of o.dists) {
     if (!(DIST_NAMES as readonly string[]).includes(d)) throw new VarmapError("E_USAGE", `unknown --dist '${d}'`, { remedy: `use ${DIST_NAMES.join(", ")}` });
     if (d === "params" && o.needFits && !o.fits)
-      throw new VarmapError("E_USAGE", "--dist params interpolates mixture parameters and needs --fits", { remedy: "fit them first: varmap mixture <runs> … --out fits.csv, then pass --fits fits.csv" });
+      throw new VarmapError("E_USAGE", "--dist params interpolates mixture parameters and needs --fits", {
+        remedy: "fit them first: varmap mixture <runs> … --out fits.csv, then pass --fits fits.csv",
+      });
   }
   if (!o.dists.length) throw new VarmapError("E_USAGE", "no distribution method given", { remedy: "e.g. --dists quantile,cdf,locscale,normal" });
-  if (!(WEIGHT_NAMES as readonly string[]).includes(o.weights)) throw new VarmapError("E_USAGE", `unknown --weights '${o.weights}'`, { remedy: `use ${WEIGHT_NAMES.join(", ")}` });
-  if (!(MOMENT_METHODS as readonly string[]).includes(o.moments)) throw new VarmapError("E_USAGE", `unknown --moments '${o.moments}'`, { remedy: `use ${MOMENT_METHODS.join(", ")}` });
+  if (!(WEIGHT_NAMES as readonly string[]).includes(o.weights))
+    throw new VarmapError("E_USAGE", `unknown --weights '${o.weights}'`, { remedy: `use ${WEIGHT_NAMES.join(", ")}` });
+  if (!(MOMENT_METHODS as readonly string[]).includes(o.moments))
+    throw new VarmapError("E_USAGE", `unknown --moments '${o.moments}'`, { remedy: `use ${MOMENT_METHODS.join(", ")}` });
   if (!(Number.isInteger(o.levels) && o.levels >= 10 && o.levels <= 10_000))
-    throw new VarmapError("E_USAGE", `--levels ${o.levels} is out of range`, { remedy: "give a whole number of quantile levels from 10 to 10,000 (default 200)" });
+    throw new VarmapError("E_USAGE", `--levels ${o.levels} is out of range`, {
+      remedy: "give a whole number of quantile levels from 10 to 10,000 (default 200)",
+    });
 }
 
 /** Training configurations need MIN_TRAIN_RUNS runs: the others are left out with a note (spec E.6). */
-export function fitDistributionModels(data: Dataset, source: string, o: DistributionFitOptions, note?: (m: string) => void, fits?: FitRow[]): DistributionModelsFile {
-  const t = data.table, nIn = t.roles.inputs.length;
+export function fitDistributionModels(
+  data: Dataset,
+  source: string,
+  o: DistributionFitOptions,
+  note?: (m: string) => void,
+  fits?: FitRow[],
+): DistributionModelsFile {
+  const t = data.table,
+    nIn = t.roles.inputs.length;
   const maps = distributionMaps(data).map(({ map, U, d, rows, runs }) => {
     const keep = Array.from({ length: rows }, (_, r) => r).filter((r) => runs.offsets[r + 1] - runs.offsets[r] >= MIN_TRAIN_RUNS);
-    if (keep.length < rows) note?.(`map ${Object.values(map.key).join("/") || "(all)"}: ${rows - keep.length} configuration(s) with fewer than ${MIN_TRAIN_RUNS} runs skipped`);
+    if (keep.length < rows)
+      note?.(`map ${Object.values(map.key).join("/") || "(all)"}: ${rows - keep.length} configuration(s) with fewer than ${MIN_TRAIN_RUNS} runs skipped`);
     const sub = subsetRuns(runs, keep);
     return {
       key: map.key,
@@ -83,7 +97,16 @@ export function fitDistributionModels(data: Dataset, source: string, o: Distribu
       offsets: Array.from(sub.offsets),
       runs: Array.from(sub.runs),
       ...(o.dist === "params" && fits
-        ? { mixtures: subsetMixtures(mapMixtures(fits, map.ids.map((id) => configKey(t, Number(id), nIn)), Object.values(map.key).join("/") || "(all)"), keep) }
+        ? {
+            mixtures: subsetMixtures(
+              mapMixtures(
+                fits,
+                map.ids.map((id) => configKey(t, Number(id), nIn)),
+                Object.values(map.key).join("/") || "(all)",
+              ),
+              keep,
+            ),
+          }
         : {}),
     };
   });
@@ -103,16 +126,23 @@ export function readDistributionModels(path: string): DistributionModelsFile {
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new VarmapError("E_MODEL_FORMAT", `cannot read the models file: ${(e as Error).message}`, { location: { file: path }, remedy: "pass the JSON file `varmap fit --target distribution --out` wrote" });
+    throw new VarmapError("E_MODEL_FORMAT", `cannot read the models file: ${(e as Error).message}`, {
+      location: { file: path },
+      remedy: "pass the JSON file `varmap fit --target distribution --out` wrote",
+    });
   }
   if (json?.format !== DISTRIBUTION_MODELS_FORMAT || !Array.isArray(json.maps))
-    throw new VarmapError("E_MODEL_FORMAT", "not a varmap distribution models file", { location: { file: path }, remedy: "pass the JSON file `varmap fit --target distribution --out` wrote" });
+    throw new VarmapError("E_MODEL_FORMAT", "not a varmap distribution models file", {
+      location: { file: path },
+      remedy: "pass the JSON file `varmap fit --target distribution --out` wrote",
+    });
   return json;
 }
 
 /** Raw inputs (rows × inputs) to the map's normalized coordinates. */
 export function normalizeInputs(m: DistributionMapModel, X: Float64Array): Float64Array {
-  const d = m.inputs.length, { log2, lo, hi } = m.normalization;
+  const d = m.inputs.length,
+    { log2, lo, hi } = m.normalization;
   return Float64Array.from(X, (v, i) => {
     const j = i % d;
     return ((log2[j] ? Math.log2(v) : v) - lo[j]) / (hi[j] - lo[j]);
@@ -128,7 +158,12 @@ export interface DistributionPrediction {
 }
 
 /** Predicted distributions at raw inputs X (rows × m.inputs.length) of one map. */
-export function predictMapDistributions(file: Pick<DistributionModelsFile, "dist" | "weights" | "moments">, m: DistributionMapModel, X: Float64Array, backend?: BackendChoice): DistributionPrediction {
+export function predictMapDistributions(
+  file: Pick<DistributionModelsFile, "dist" | "weights" | "moments">,
+  m: DistributionMapModel,
+  X: Float64Array,
+  backend?: BackendChoice,
+): DistributionPrediction {
   const d = m.inputs.length;
   const Q = normalizeInputs(m, X);
   const U = Float64Array.from(m.U);
@@ -150,8 +185,10 @@ export function predictMapDistributions(file: Pick<DistributionModelsFile, "dist
 
 function modelRuns(m: DistributionMapModel): ConfigRuns {
   const n = m.offsets.length - 1;
-  const runs = Float64Array.from(m.runs), offsets = Int32Array.from(m.offsets);
-  const mean = new Float64Array(n), sd = new Float64Array(n);
+  const runs = Float64Array.from(m.runs),
+    offsets = Int32Array.from(m.offsets);
+  const mean = new Float64Array(n),
+    sd = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = runs.subarray(offsets[i], offsets[i + 1]);
     let mu = 0;
@@ -169,7 +206,11 @@ function modelRuns(m: DistributionMapModel): ConfigRuns {
  * Parametric output (`--output mixture`, spec E.2): varmap's EM and BIC on the K + 1 predicted quantiles at
  * levels j/K as a pseudo-sample (the normal's 0 and 1 quantiles are infinite: levels (j + ½)/(K + 1) instead).
  */
-export function mixtureOutputs(dists: readonly RunDistribution[], levels: number, opts: { families: FamilyName[]; kmax: number; seed: number }): ReturnType<typeof fitMixtures> {
+export function mixtureOutputs(
+  dists: readonly RunDistribution[],
+  levels: number,
+  opts: { families: FamilyName[]; kmax: number; seed: number },
+): ReturnType<typeof fitMixtures> {
   const offsets = Int32Array.from({ length: dists.length + 1 }, (_, i) => i * (levels + 1));
   const runs = new Float64Array(dists.length * (levels + 1));
   dists.forEach((F, i) => {

@@ -34,23 +34,36 @@ export async function readFits(path: string, keyColumns: readonly string[]): Pro
   try {
     rows = await queryRows(db.con, `SELECT * FROM read_csv(${literal(path)}, header = true, all_varchar = true)`);
   } catch (e) {
-    throw new VarmapError("E_READ", `cannot read the fits: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give the CSV `varmap mixture --out fits.csv` wrote" });
+    throw new VarmapError("E_READ", `cannot read the fits: ${(e as Error).message.split("\n")[0]}`, {
+      location: { file: path },
+      remedy: "give the CSV `varmap mixture --out fits.csv` wrote",
+    });
   } finally {
     db.close();
   }
   const need = [...keyColumns, "family", "k", "bic", "params"];
   const missing = need.find((c) => rows.length && !(c in rows[0]));
   if (missing || !rows.length)
-    throw new VarmapError("E_COLUMN", `the fits file ${missing ? `has no column '${missing}'` : "is empty"}`, { location: { file: path, column: missing }, remedy: "give the CSV `varmap mixture --out fits.csv` wrote for the same data" });
+    throw new VarmapError("E_COLUMN", `the fits file ${missing ? `has no column '${missing}'` : "is empty"}`, {
+      location: { file: path, column: missing },
+      remedy: "give the CSV `varmap mixture --out fits.csv` wrote for the same data",
+    });
   return rows.map((r, i) => {
     const family = String(r.family) as FamilyName;
     let params: Record<string, number[]>;
     try {
       params = JSON.parse(String(r.params));
     } catch {
-      throw new VarmapError("E_FITS", "params is not JSON", { location: { file: path, row: i + 2, column: "params" }, remedy: "give the CSV `varmap mixture --out` wrote" });
+      throw new VarmapError("E_FITS", "params is not JSON", {
+        location: { file: path, row: i + 2, column: "params" },
+        remedy: "give the CSV `varmap mixture --out` wrote",
+      });
     }
-    if (!FAMILY_NAMES.includes(family)) throw new VarmapError("E_FITS", `unknown family '${family}'`, { location: { file: path, row: i + 2, column: "family" }, remedy: `families are ${FAMILY_NAMES.join(", ")}` });
+    if (!FAMILY_NAMES.includes(family))
+      throw new VarmapError("E_FITS", `unknown family '${family}'`, {
+        location: { file: path, row: i + 2, column: "family" },
+        remedy: `families are ${FAMILY_NAMES.join(", ")}`,
+      });
     return { key: fitKey(keyColumns.map((c) => String(r[c]))), family, k: Number(r.k), bic: Number(r.bic), params };
   });
 }
@@ -90,7 +103,9 @@ export function mapMixtures(fits: readonly FitRow[], keys: readonly string[], wh
   const features: number[] = [];
   for (const key of keys) {
     const p = rows.get(key)!.params;
-    const w = p.w, a = p[fam.paramNames[0]], b = p[fam.paramNames[1]];
+    const w = p.w,
+      a = p[fam.paramNames[0]],
+      b = p[fam.paramNames[1]];
     // Components ordered by location (their medians).
     const order = w.map((_, j) => j).sort((i, j) => fam.quantile(0.5, a[i], b[i]) - fam.quantile(0.5, a[j], b[j]));
     const last = Math.max(w[order[k - 1]], 1e-300);
@@ -109,7 +124,8 @@ export function subsetMixtures(m: MapMixtures, rows: readonly number[]): MapMixt
 
 /** The predicted mixture of query q; null when a parameter comes out invalid (params_invalid). */
 export function predictParams(m: MapMixtures, ws: WeightSet, q: number): FamilyMixture | null {
-  const f = 3 * m.k - 1, k = m.k;
+  const f = 3 * m.k - 1,
+    k = m.k;
   const z = new Array<number>(f).fill(0);
   for (let e = ws.offsets[q]; e < ws.offsets[q + 1]; e++) for (let j = 0; j < f; j++) z[j] += ws.weight[e] * m.features[ws.index[e] * f + j];
   const ex = [...z.slice(0, k - 1).map(Math.exp), 1];

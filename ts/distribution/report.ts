@@ -27,7 +27,15 @@ export interface SplitKs {
 const r = (x: number): number | null => (Number.isFinite(x) ? roundResult(x) : null);
 
 /** Validates one split and packs it (rounded to RESULT_DIGITS so that backends and shards write the same text). */
-export function splitKs(map: DistributionMap, ids: readonly (number | string)[], p: number, rep: number, train: ArrayLike<number>, test: ArrayLike<number>, opts: DistCvOptions): SplitKs {
+export function splitKs(
+  map: DistributionMap,
+  ids: readonly (number | string)[],
+  p: number,
+  rep: number,
+  train: ArrayLike<number>,
+  test: ArrayLike<number>,
+  opts: DistCvOptions,
+): SplitKs {
   const recs = validateSplit(map, train, test, opts);
   const out: SplitKs = { p, rep, ids: [], n: [], ext: [], dist: [], obs: [], methods: Object.fromEntries(opts.dists.map((m) => [m, []])) };
   let last = -1;
@@ -51,8 +59,27 @@ export interface KsTableMap {
 }
 
 export const KS_HEADER = [
-  "map", "method", "weights", "p", "rep", "config", "n", "ks", "w1_rel", ...KS_LEVEL_NAMES.map((l) => `reject_${l}`), "extrapolated", "distance", "too_few_runs",
-  "mean_pred", "mean_obs", "sd_pred", "sd_obs", "q10_pred", "q10_obs", "q90_pred", "q90_obs",
+  "map",
+  "method",
+  "weights",
+  "p",
+  "rep",
+  "config",
+  "n",
+  "ks",
+  "w1_rel",
+  ...KS_LEVEL_NAMES.map((l) => `reject_${l}`),
+  "extrapolated",
+  "distance",
+  "too_few_runs",
+  "mean_pred",
+  "mean_obs",
+  "sd_pred",
+  "sd_obs",
+  "q10_pred",
+  "q10_obs",
+  "q90_pred",
+  "q90_obs",
 ];
 
 /** ks.csv rows, one at a time (the file can have millions). */
@@ -62,7 +89,9 @@ export function* ksRows(maps: readonly KsTableMap[], dists: readonly string[], w
       for (const method of dists) {
         const v = s.methods[method];
         for (let i = 0; i < s.ids.length; i++) {
-          const ks = v[6 * i], w1 = v[6 * i + 1], n = s.n[i];
+          const ks = v[6 * i],
+            w1 = v[6 * i + 1],
+            n = s.n[i];
           const few = ks === null;
           const rej = KS_LEVELS.map((lv) => (few ? "" : ks > ksThreshold(lv, n, ksTest) ? 1 : 0));
           const pairs: (string | number)[] = [];
@@ -120,7 +149,8 @@ export interface SummaryRow {
 
 function median(v: number[]): number {
   if (!v.length) return NaN;
-  const s = [...v].sort((a, b) => a - b), h = s.length >> 1;
+  const s = [...v].sort((a, b) => a - b),
+    h = s.length >> 1;
   return s.length % 2 ? s[h] : 0.5 * (s[h - 1] + s[h]);
 }
 const mean = (v: readonly number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
@@ -133,8 +163,13 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
     for (const method of dists)
       for (const p of ps)
         for (const points of POINTS) {
-          const ks: number[] = [], w1: number[] = [], floors: number[] = [], rej = KS_LEVELS.map(() => 0), err: number[][] = [[], [], [], []];
-          let predictions = 0, few = 0;
+          const ks: number[] = [],
+            w1: number[] = [],
+            floors: number[] = [],
+            rej = KS_LEVELS.map(() => 0),
+            err: number[][] = [[], [], [], []];
+          let predictions = 0,
+            few = 0;
           for (const s of m.splits) {
             if (s.p !== p) continue;
             const v = s.methods[method];
@@ -142,9 +177,11 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
               const ext = s.ext[i] === 1;
               if ((points === "inside" && ext) || (points === "extrapolated" && !ext)) continue;
               predictions++;
-              const k = v[6 * i], w = v[6 * i + 1];
+              const k = v[6 * i],
+                w = v[6 * i + 1];
               for (let j = 0; j < 4; j++) {
-                const o = s.obs[4 * i + j], pv = v[6 * i + 2 + j];
+                const o = s.obs[4 * i + j],
+                  pv = v[6 * i + 2 + j];
                 if (pv !== null && o !== null && o !== 0) err[j].push(Math.abs(pv - o) / Math.abs(o));
               }
               if (k === null) {
@@ -159,8 +196,18 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
           }
           if (!predictions) continue;
           out.push({
-            map: m.label, method, p, points, predictions, tooFewRuns: few, ksMean: mean(ks), ksMedian: median(ks),
-            rejectPct: rej.map((c) => (ks.length ? (100 * c) / ks.length : NaN)), noiseFloor: median(floors), w1Mean: mean(w1), err: err.map(mean),
+            map: m.label,
+            method,
+            p,
+            points,
+            predictions,
+            tooFewRuns: few,
+            ksMean: mean(ks),
+            ksMedian: median(ks),
+            rejectPct: rej.map((c) => (ks.length ? (100 * c) / ks.length : NaN)),
+            noiseFloor: median(floors),
+            w1Mean: mean(w1),
+            err: err.map(mean),
           });
         }
   }
@@ -168,12 +215,40 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
 }
 
 export const SUMMARY_HEADER = [
-  "map", "method", "weights", "p", "points", "predictions", "too_few_runs", "ks_mean", "ks_median", ...KS_LEVEL_NAMES.map((l) => `reject_pct_${l}`),
-  "noise_floor", "w1_rel_mean", "are_mean", "are_sd", "are_q10", "are_q90",
+  "map",
+  "method",
+  "weights",
+  "p",
+  "points",
+  "predictions",
+  "too_few_runs",
+  "ks_mean",
+  "ks_median",
+  ...KS_LEVEL_NAMES.map((l) => `reject_pct_${l}`),
+  "noise_floor",
+  "w1_rel_mean",
+  "are_mean",
+  "are_sd",
+  "are_q10",
+  "are_q90",
 ];
 
 export function summaryRows(rows: readonly SummaryRow[], weights: string): (string | number)[][] {
-  return rows.map((s) => [s.map, s.method, weights, s.p, s.points, s.predictions, s.tooFewRuns, s.ksMean, s.ksMedian, ...s.rejectPct, s.noiseFloor, s.w1Mean, ...s.err]);
+  return rows.map((s) => [
+    s.map,
+    s.method,
+    weights,
+    s.p,
+    s.points,
+    s.predictions,
+    s.tooFewRuns,
+    s.ksMean,
+    s.ksMedian,
+    ...s.rejectPct,
+    s.noiseFloor,
+    s.w1Mean,
+    ...s.err,
+  ]);
 }
 
 /** ks.md: the Table 2 layout over maps (mean over maps of each map's mean KS), inside-hull points, then extrapolated. */
@@ -183,7 +258,9 @@ export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[]
   const cell = (method: string, p: number, points: string) => {
     const sel = rows.filter((r) => r.method === method && r.p === p && r.points === points && Number.isFinite(r.ksMean));
     if (!sel.length) return "–";
-    const ks = mean(sel.map((r) => r.ksMean)), r05 = mean(sel.map((r) => r.rejectPct[0])), r001 = mean(sel.map((r) => r.rejectPct[2]));
+    const ks = mean(sel.map((r) => r.ksMean)),
+      r05 = mean(sel.map((r) => r.rejectPct[0])),
+      r001 = mean(sel.map((r) => r.rejectPct[2]));
     const n = sel.reduce((a, r) => a + r.predictions - r.tooFewRuns, 0);
     return `${ks.toFixed(3)} (${r05.toFixed(1)}%, ${r001.toFixed(1)}%) [${n}]`;
   };
@@ -197,7 +274,10 @@ export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[]
     ``,
   ];
   for (const points of ["inside", "extrapolated"] as const) {
-    lines.push(points === "inside" ? `## Test configurations inside the training hull` : `## Extrapolated test configurations (outside the hull; reported apart)`, ``);
+    lines.push(
+      points === "inside" ? `## Test configurations inside the training hull` : `## Extrapolated test configurations (outside the hull; reported apart)`,
+      ``,
+    );
     lines.push(`| method | ${ps.map((p) => `p = ${p}`).join(" | ")} |`, `|---|${ps.map(() => "---").join("|")}|`);
     for (const m of dists) lines.push(`| \`${m}\` | ${ps.map((p) => cell(m, p, points)).join(" | ")} |`);
     lines.push(``);

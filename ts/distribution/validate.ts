@@ -76,7 +76,8 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
   const { d, runs } = map;
   const tr = Array.from(train).filter((r) => runs.offsets[r + 1] - runs.offsets[r] >= MIN_TRAIN_RUNS);
   const te = Array.from(test);
-  const trainU = gatherRows(map.U, tr, d), queryU = gatherRows(map.U, te, d);
+  const trainU = gatherRows(map.U, tr, d),
+    queryU = gatherRows(map.U, te, d);
   const trainRuns = subsetRuns(runs, tr);
   const ws = interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
   const moments = needsMoments(opts.dists) ? predictMoments(opts.moments ?? "weights", trainRuns, ws, trainU, queryU, d, opts.backend) : undefined;

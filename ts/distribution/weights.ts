@@ -38,7 +38,9 @@ export function interpolationWeights(name: WeightsName, X: Float64Array, Q: Floa
 }
 
 function delaunayWeights(X: Float64Array, Q: Float64Array, d: number, opts: WeightOptions): WeightSet {
-  const n = X.length / d, nq = Q.length / d, m = d + 1;
+  const n = X.length / d,
+    nq = Q.length / d,
+    m = d + 1;
   const model = new Delaunay({ backend: opts.backend, inputs: { kind: "none" } }).fit(matrix(X, n, d), new Float64Array(n));
   const loc = model.locate(matrix(Q, nq, d));
   const offsets = Int32Array.from({ length: nq + 1 }, (_, q) => q * m);
@@ -78,5 +80,11 @@ function shepardWeights(X: Float64Array, Q: Float64Array, d: number, opts: Weigh
   const w = model.shepardWeights(matrix(Q, Q.length / d, d));
   const nq = Q.length / d;
   const nb = knn(getBackend(opts.backend), X, Q, d, 1);
-  return { offsets: w.offsets, index: w.index, weight: w.weight, extrapolated: Uint8Array.from(w.fallback), distance: Float64Array.from(nb.distances.subarray(0, nq)) };
+  return {
+    offsets: w.offsets,
+    index: w.index,
+    weight: w.weight,
+    extrapolated: Uint8Array.from(w.fallback),
+    distance: Float64Array.from(nb.distances.subarray(0, nq)),
+  };
 }

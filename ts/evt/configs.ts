@@ -5,8 +5,21 @@ import type { KernelBackend } from "../backend/kernel.js";
 import { VarmapError } from "../errors.js";
 import { gevFitBatch } from "../backend/kernels/gev.js";
 import {
-  andersonDarling, blockMaxima, expectedCovariance, gevDiagnostics, gevFitFromBatch, gevNllh, ksStatistic, normQuantileUpper,
-  profileReturnLevelInterval, profileShapeInterval, returnLevel, spdInverse, ellOfPeriod, type DiagRow, type GevFit,
+  andersonDarling,
+  blockMaxima,
+  expectedCovariance,
+  gevDiagnostics,
+  gevFitFromBatch,
+  gevNllh,
+  ksStatistic,
+  normQuantileUpper,
+  profileReturnLevelInterval,
+  profileShapeInterval,
+  returnLevel,
+  spdInverse,
+  ellOfPeriod,
+  type DiagRow,
+  type GevFit,
 } from "./gev.js";
 
 export interface GevRunOptions {
@@ -32,8 +45,16 @@ export interface GevRunOptions {
 }
 
 export const DEFAULT_GEV_OPTIONS: GevRunOptions = {
-  tail: "upper", block: 1, periods: [10, 100, 1000], level: 0.95, profile: false, information: "observed",
-  gumbelDetail: false, minRuns: 10, diagnostics: false, maxIter: 100,
+  tail: "upper",
+  block: 1,
+  periods: [10, 100, 1000],
+  level: 0.95,
+  profile: false,
+  information: "observed",
+  gumbelDetail: false,
+  minRuns: 10,
+  diagnostics: false,
+  maxIter: 100,
 };
 
 export type Cell = number | string | null;
@@ -55,8 +76,33 @@ export function periodLabel(T: number): string {
 
 /** The result columns of gev.csv after the key columns. */
 export function gevColumnNames(o: GevRunOptions): string[] {
-  const cols = ["n", "tail", "loc", "scale", "shape", "se_loc", "se_scale", "se_shape", "cov_loc_scale", "cov_loc_shape", "cov_scale_shape",
-    "nllh", "aic", "bic", "iterations", "converged", "regular", "flag", "gumbel_loc", "gumbel_scale", "gumbel_nllh", "lr_stat", "lr_p", "ks", "ad"];
+  const cols = [
+    "n",
+    "tail",
+    "loc",
+    "scale",
+    "shape",
+    "se_loc",
+    "se_scale",
+    "se_shape",
+    "cov_loc_scale",
+    "cov_loc_shape",
+    "cov_scale_shape",
+    "nllh",
+    "aic",
+    "bic",
+    "iterations",
+    "converged",
+    "regular",
+    "flag",
+    "gumbel_loc",
+    "gumbel_scale",
+    "gumbel_nllh",
+    "lr_stat",
+    "lr_p",
+    "ks",
+    "ad",
+  ];
   if (o.gumbelDetail) cols.push("gumbel_se_loc", "gumbel_se_scale");
   cols.push(o.profile ? "shape_lo_profile" : "shape_lo", o.profile ? "shape_hi_profile" : "shape_hi");
   for (const T of o.periods) {
@@ -124,15 +170,30 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
   const cov = ok && o.information === "expected" ? expectedCovariance(p, n) : fit.cov;
   const se = [Math.sqrt(cov[0]), Math.sqrt(cov[4]), Math.sqrt(cov[8])];
   Object.assign(cells, {
-    n, tail: o.tail, iterations: fit.iterations, converged: String(fit.converged), regular: String(fit.regular), flag,
-    gumbel_loc: num(fit.gumbel.loc), gumbel_scale: num(fit.gumbel.scale), gumbel_nllh: num(fit.gumbel.nllh),
+    n,
+    tail: o.tail,
+    iterations: fit.iterations,
+    converged: String(fit.converged),
+    regular: String(fit.regular),
+    flag,
+    gumbel_loc: num(fit.gumbel.loc),
+    gumbel_scale: num(fit.gumbel.scale),
+    gumbel_nllh: num(fit.gumbel.nllh),
   });
-  if (hasEstimates) Object.assign(cells, { loc: num(p.loc), scale: num(p.scale), shape: num(p.shape), nllh: num(fit.nllh), aic: num(fit.aic), bic: num(fit.bic) });
+  if (hasEstimates)
+    Object.assign(cells, { loc: num(p.loc), scale: num(p.scale), shape: num(p.shape), nllh: num(fit.nllh), aic: num(fit.aic), bic: num(fit.bic) });
   if (!ok) return { n, flag, cells };
   Object.assign(cells, {
-    se_loc: num(se[0]), se_scale: num(se[1]), se_shape: num(se[2]),
-    cov_loc_scale: num(cov[1]), cov_loc_shape: num(cov[2]), cov_scale_shape: num(cov[5]),
-    lr_stat: num(fit.lrStat), lr_p: num(fit.lrP), ks: num(ksStatistic(x, p)), ad: num(andersonDarling(x, p)),
+    se_loc: num(se[0]),
+    se_scale: num(se[1]),
+    se_shape: num(se[2]),
+    cov_loc_scale: num(cov[1]),
+    cov_loc_shape: num(cov[2]),
+    cov_scale_shape: num(cov[5]),
+    lr_stat: num(fit.lrStat),
+    lr_p: num(fit.lrP),
+    ks: num(ksStatistic(x, p)),
+    ad: num(andersonDarling(x, p)),
   });
   const k = normQuantileUpper(o.level);
   const fitForIntervals: GevFit = { ...fit, cov, se: [se[0], se[1], se[2]] };
@@ -152,7 +213,8 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
   for (const T of o.periods) {
     const r = periodLabel(T);
     const rl = returnLevel(T, p, cov, o.level);
-    let lo = rl.lo, hi = rl.hi;
+    let lo = rl.lo,
+      hi = rl.hi;
     if (o.profile) ({ lo, hi } = profileReturnLevelInterval(x, fitForIntervals, T, o.level));
     // Lower tail: the fit is of −x, so the level on the runs' scale is −z and the interval flips.
     cells[r] = num(lower ? -rl.level : rl.level);
@@ -184,6 +246,7 @@ const STRICT_CODES: Record<string, [string, string]> = {
 export function strictCheck(results: GevConfigResult[], describe: (i: number) => string, file?: string): void {
   results.forEach((r, i) => {
     const entry = STRICT_CODES[r.flag];
-    if (entry) throw new VarmapError(entry[0], `no valid GEV fit (${r.flag}, ${r.n} runs)`, { location: { file, configuration: describe(i) }, remedy: entry[1] });
+    if (entry)
+      throw new VarmapError(entry[0], `no valid GEV fit (${r.flag}, ${r.n} runs)`, { location: { file, configuration: describe(i) }, remedy: entry[1] });
   });
 }

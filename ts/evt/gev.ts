@@ -38,7 +38,8 @@ export interface GevParams {
 
 /** L = log(1 + ξz)/ξ and its first two ξ-derivatives at fixed z; NaN outside the support. */
 export function gevL(z: number, xi: number): { L: number; Lx: number; Lxx: number } {
-  const a = xi * z, w = 1 + a;
+  const a = xi * z,
+    w = 1 + a;
   if (!(w > 0)) return { L: NaN, Lx: NaN, Lxx: NaN };
   if (Math.abs(a) < SERIES_BELOW) return { L: z * horner(S0, a), Lx: z * z * horner(S1, a), Lxx: z * z * z * horner(S2, a) };
   const L = Math.log1p(a) / xi;
@@ -65,17 +66,24 @@ export function gevNllh(x: ArrayLike<number>, p: GevParams): NllhEval {
   const { loc: mu, scale: sigma, shape: xi } = p;
   const bad: NllhEval = { f: Infinity, g: [NaN, NaN, NaN], H: new Array(9).fill(NaN) };
   if (!(sigma > 0) || !Number.isFinite(mu) || !Number.isFinite(xi)) return bad;
-  const n = x.length, inv = 1 / sigma;
+  const n = x.length,
+    inv = 1 / sigma;
   let sum = 0;
-  const g = [0, 0, 0], h = [0, 0, 0, 0, 0, 0];
+  const g = [0, 0, 0],
+    h = [0, 0, 0, 0, 0, 0];
   for (let i = 0; i < n; i++) {
-    const z = (x[i] - mu) * inv, a = xi * z, w = 1 + a;
+    const z = (x[i] - mu) * inv,
+      a = xi * z,
+      w = 1 + a;
     if (!(w > 0)) return bad;
     const { L, Lx, Lxx } = gevL(z, xi);
     const t = Math.exp(-L);
     sum += (1 + xi) * L + t;
-    const A = 1 + xi - t, iw = 1 / w, sw = inv * iw;
-    const Lm = -sw, Ls = -z * sw;
+    const A = 1 + xi - t,
+      iw = 1 / w,
+      sw = inv * iw;
+    const Lm = -sw,
+      Ls = -z * sw;
     g[0] += A * Lm;
     g[1] += A * Ls;
     g[2] += A * Lx + L;
@@ -95,16 +103,19 @@ export function gevNllh(x: ArrayLike<number>, p: GevParams): NllhEval {
 
 /** G(x) = exp(−(1 + ξz)^{−1/ξ}); 0 or 1 beyond the support's ends. */
 export function gevCdf(x: number, p: GevParams): number {
-  const z = (x - p.loc) / p.scale, w = 1 + p.shape * z;
+  const z = (x - p.loc) / p.scale,
+    w = 1 + p.shape * z;
   if (!(w > 0)) return p.shape > 0 ? 0 : 1;
   return Math.exp(-Math.exp(-lOnly(z, p.shape)));
 }
 
 /** The density g(x) = t^{1+ξ} e^{−t}/σ. */
 export function gevPdf(x: number, p: GevParams): number {
-  const z = (x - p.loc) / p.scale, w = 1 + p.shape * z;
+  const z = (x - p.loc) / p.scale,
+    w = 1 + p.shape * z;
   if (!(w > 0)) return 0;
-  const L = lOnly(z, p.shape), t = Math.exp(-L);
+  const L = lOnly(z, p.shape),
+    t = Math.exp(-L);
   return Math.exp(-(1 + p.shape) * L - t) / p.scale;
 }
 
@@ -120,7 +131,10 @@ const H2 = Array.from({ length: H_TERMS }, (_, k) => ((k + 2) * (k + 1)) / facto
 function hSeries(xi: number, l: number): [number, number, number] {
   const u = -xi * l;
   if (Math.abs(u) < 0.5) return [-l * horner(H0, u), l * l * horner(H1, u), -l * l * l * horner(H2, u)];
-  const e = Math.exp(-xi * l), f = Math.expm1(-xi * l), f1 = -l * e, f2 = l * l * e;
+  const e = Math.exp(-xi * l),
+    f = Math.expm1(-xi * l),
+    f1 = -l * e,
+    f2 = l * l * e;
   return [f / xi, (f1 * xi - f) / (xi * xi), (f2 * xi * xi - 2 * f1 * xi + 2 * f) / (xi * xi * xi)];
 }
 
@@ -187,7 +201,8 @@ export function normQuantileUpper(level: number): number {
 function bisectNormal(level: number): number {
   // Bisection on Φ: exact to rounding; memoized, so once per level.
   const target = 0.5 + level / 2;
-  let lo = 0, hi = 40;
+  let lo = 0,
+    hi = 40;
   for (let i = 0; i < 200 && hi - lo > 1e-16 * hi; i++) {
     const mid = 0.5 * (lo + hi);
     if (normCdf(mid) < target) lo = mid;
@@ -265,7 +280,8 @@ export function newtonMinimize(fn: (v: number[]) => { f: number; g: number[]; H:
   let e = fn(v);
   if (!Number.isFinite(e.f)) return null;
   for (let it = 0; it < maxIter; it++) {
-    let lambda = 0, L: number[] | null = null;
+    let lambda = 0,
+      L: number[] | null = null;
     const diag = Array.from({ length: n }, (_, i) => Math.abs(e.H[i * n + i]) + 1e-300);
     while (lambda <= 1e12) {
       const M = e.H.slice();
@@ -281,7 +297,9 @@ export function newtonMinimize(fn: (v: number[]) => { f: number; g: number[]; H:
       return t.f <= e.f ? { v: v.map((vi, i) => vi + d[i]), f: t.f } : { v, f: e.f };
     }
     const slope = e.g.reduce((s, gi, i) => s + gi * d[i], 0);
-    let alpha = 1, accepted = false, trial = e;
+    let alpha = 1,
+      accepted = false,
+      trial = e;
     for (let ls = 0; ls < 60; ls++, alpha /= 2) {
       const vt = v.map((vi, i) => vi + alpha * d[i]);
       trial = fn(vt);
@@ -370,7 +388,8 @@ export function expectedInformation(p: GevParams, n: number): number[] {
   if (!(xi > -0.5)) return new Array(9).fill(NaN);
   // The integrand decays like e^{(1 + 2 min(ξ, 0)) s} as s → −∞.
   const rate = 1 + 2 * Math.min(xi, 0);
-  const smin = Math.max(-45 / rate, -20000), smax = Math.log(50);
+  const smin = Math.max(-45 / rate, -20000),
+    smax = Math.log(50);
   const ds = Math.min(0.01, (smax - smin) / 20000);
   const acc = new Array(9).fill(0);
   const one = [0];
@@ -411,9 +430,11 @@ function profileAtLevel(x: ArrayLike<number>, z: number, l: number, start: numbe
     const e = gevNllh(x, { loc: z - sigma * h, scale: sigma, shape: xi });
     if (!Number.isFinite(e.f)) return { f: Infinity, g: [NaN, NaN], H: [NaN, NaN, NaN, NaN] };
     // Chain rule: J = ∂(μ, σ, ξ)/∂(σ, ξ) = [[−h, −σh′], [1, 0], [0, 1]]; μ's second derivatives add g_μ·M.
-    const c1 = [-h, 1, 0], c2 = [-sigma * h1, 0, 1];
+    const c1 = [-h, 1, 0],
+      c2 = [-sigma * h1, 0, 1];
     const Hc = (c: number[]) => [0, 1, 2].map((r) => e.H[3 * r] * c[0] + e.H[3 * r + 1] * c[1] + e.H[3 * r + 2] * c[2]);
-    const H1 = Hc(c1), H2 = Hc(c2);
+    const H1 = Hc(c1),
+      H2 = Hc(c2);
     const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     const gm = e.g[0];
     return {
@@ -426,7 +447,8 @@ function profileAtLevel(x: ArrayLike<number>, z: number, l: number, start: numbe
 
 /** Finds where the deviance 2(p(θ) − nllh) crosses `cut` moving from θ̂ by `step` (±); NaN if it never does. */
 function profileCrossing(dev: (theta: number) => number, theta0: number, step: number, cut: number, limit: (t: number) => boolean): number {
-  let a = theta0, da = -cut;
+  let a = theta0,
+    da = -cut;
   let b = theta0;
   for (let k = 1; k <= 60; k++) {
     b = theta0 + step * k * (k < 10 ? 0.5 : 1) * (k < 30 ? 1 : 4);
@@ -435,7 +457,8 @@ function profileCrossing(dev: (theta: number) => number, theta0: number, step: n
     if (!Number.isFinite(db)) return NaN;
     if (db >= 0) {
       // Bracketed: bisection with a secant guess (Illinois).
-      let fa = da, fb = db;
+      let fa = da,
+        fb = db;
       for (let i = 0; i < 100 && Math.abs(b - a) > 1e-12 * Math.max(1, Math.abs(b)); i++) {
         let c = b - (fb * (b - a)) / (fb - fa);
         if (!(c > Math.min(a, b) && c < Math.max(a, b))) c = 0.5 * (a + b);
@@ -553,7 +576,9 @@ export const RL_CURVE_F = [0.001, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08
  */
 export function gevDiagnostics(x: ArrayLike<number>, fit: GevFit, level = 0.95, withRows = true): { rows: DiagRow[]; outliers: number } {
   const s = Float64Array.from(x).sort();
-  const n = s.length, p = fit.params, k = normQuantileUpper(level);
+  const n = s.length,
+    p = fit.params,
+    k = normQuantileUpper(level);
   const rows: DiagRow[] = [];
   let outliers = 0;
   if (withRows) {
@@ -563,7 +588,8 @@ export function gevDiagnostics(x: ArrayLike<number>, fit: GevFit, level = 0.95, 
   for (let i = 0; i < n; i++) {
     const pi = (i + 1) / (n + 1);
     const q = quantileWithSe(pi, p, fit.cov);
-    const lo = q.z - k * q.se, hi = q.z + k * q.se;
+    const lo = q.z - k * q.se,
+      hi = q.z + k * q.se;
     const out = Number.isFinite(q.se) ? s[i] < lo || s[i] > hi : null;
     if (out) outliers++;
     if (withRows) rows.push({ kind: "rl_point", x: -1 / Math.log(pi), y: s[i], lo, hi, outlier: out });
@@ -573,7 +599,8 @@ export function gevDiagnostics(x: ArrayLike<number>, fit: GevFit, level = 0.95, 
     const q = quantileWithSe(f, p, fit.cov);
     rows.push({ kind: "rl_curve", x: -1 / Math.log(f), y: q.z, lo: q.z - k * q.se, hi: q.z + k * q.se, outlier: null });
   }
-  const a = s[0], b = s[n - 1];
+  const a = s[0],
+    b = s[n - 1];
   for (let j = 0; j <= 100; j++) {
     const xv = a + ((b - a) * j) / 100;
     rows.push({ kind: "density", x: xv, y: gevPdf(xv, p), lo: NaN, hi: NaN, outlier: null });

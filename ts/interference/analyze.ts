@@ -102,7 +102,9 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
   const sfile = opts.slicesFile ?? "slice table";
   const F = opts.factorNames;
   if (opts.sweep !== undefined && !F.includes(opts.sweep))
-    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} is not one of the --factors (${F.join(", ")})`, { remedy: "name a numeric factor column in --sweep and list it in --factors" });
+    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} is not one of the --factors (${F.join(", ")})`, {
+      remedy: "name a numeric factor column in --sweep and list it in --factors",
+    });
   if (slices && opts.metric !== "throughput")
     throw new VarmapError("E_USAGE", "time slices give throughput: --slices needs --metric throughput", { remedy: "use --metric throughput with --slices" });
 
@@ -131,17 +133,21 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
   const executions: Execution[] = [];
   for (const [id, rows] of byId) {
     if (rows.length > 2)
-      throw new VarmapError("E_USAGE", `experiment '${id}' has ${rows.length} rows (rows ${rows.map((r) => r.row).join(", ")}): n-way interference is beyond scope`, {
-        location: { file, row: rows[2].row },
-        remedy: "give one row per instance: 1 row for a standalone execution, 2 for a pair",
-      });
+      throw new VarmapError(
+        "E_USAGE",
+        `experiment '${id}' has ${rows.length} rows (rows ${rows.map((r) => r.row).join(", ")}): n-way interference is beyond scope`,
+        {
+          location: { file, row: rows[2].row },
+          remedy: "give one row per instance: 1 row for a standalone execution, 2 for a pair",
+        },
+      );
     const self = rows.length === 2 && rows[0].app === rows[1].app;
     if (self && rows[0].instance !== null && rows[0].instance === rows[1].instance)
       throw new VarmapError("E_USAGE", `the two ${rows[0].app} instances of experiment '${id}' have the same instance '${rows[0].instance}'`, {
         location: { file, row: rows[1].row },
         remedy: "give the instances of a self-pair distinct values in the --instance column",
       });
-    const labels = rows.map((r, i) => (!self ? "1" : r.instance ?? String(i + 1)));
+    const labels = rows.map((r, i) => (!self ? "1" : (r.instance ?? String(i + 1))));
     let sliced: SlicedExecution | null = null;
     const exSlices = slicesByExp.get(id);
     if (exSlices) {
@@ -154,10 +160,14 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
       for (const s of exSlices) {
         const i = rows.findIndex((r) => r.app === s.app && (r.instance === null || r.instance === s.instance));
         if (i < 0)
-          throw new VarmapError("E_SLICES_UNMATCHED", `slice row for ${s.app}${s.instance === null ? "" : ` instance ${s.instance}`} in experiment '${id}', which has no such instance in the runs table`, {
-            location: { file: sfile, row: s.row },
-            remedy: "match the app (and instance) names of the runs table",
-          });
+          throw new VarmapError(
+            "E_SLICES_UNMATCHED",
+            `slice row for ${s.app}${s.instance === null ? "" : ` instance ${s.instance}`} in experiment '${id}', which has no such instance in the runs table`,
+            {
+              location: { file: sfile, row: s.row },
+              remedy: "match the app (and instance) names of the runs table",
+            },
+          );
         slicesOf[i].push(s);
       }
       sliced = sliceExecution(rows, slicesOf, opts.sliceSeconds, sfile);
@@ -165,12 +175,19 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
     const values = rows.map((r, i) => {
       if (sliced) return sliced.rates[i];
       if (r.value === null)
-        throw new VarmapError("E_BAD_VALUE", `empty response for ${r.app} in experiment '${id}'`, { location: { file, row: r.row }, remedy: "fill in the response, or give the execution's time slices with --slices" });
-      if (!(r.value > 0))
-        throw new VarmapError("E_NONPOSITIVE_RESPONSE", `${opts.metric === "time" ? "time" : "bandwidth"} ${r.value} of ${r.app} in experiment '${id}' is not positive`, {
+        throw new VarmapError("E_BAD_VALUE", `empty response for ${r.app} in experiment '${id}'`, {
           location: { file, row: r.row },
-          remedy: `give ${opts.metric === "time" ? "completion times" : "bandwidths"} > 0 (a failed run is dropped, not recorded as 0)`,
+          remedy: "fill in the response, or give the execution's time slices with --slices",
         });
+      if (!(r.value > 0))
+        throw new VarmapError(
+          "E_NONPOSITIVE_RESPONSE",
+          `${opts.metric === "time" ? "time" : "bandwidth"} ${r.value} of ${r.app} in experiment '${id}' is not positive`,
+          {
+            location: { file, row: r.row },
+            remedy: `give ${opts.metric === "time" ? "completion times" : "bandwidths"} > 0 (a failed run is dropped, not recorded as 0)`,
+          },
+        );
       return r.value;
     });
     let noise: number | null = null;
@@ -181,7 +198,9 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
   }
   const droppedExperiments = executions.filter((e) => e.dropped).map((e) => e.id);
   if (droppedExperiments.length)
-    opts.note?.(`${droppedExperiments.length} execution(s) dropped by the noise filter (server traffic > ${1 + opts.noiseMax} × application traffic): ${droppedExperiments.slice(0, 10).join(", ")}${droppedExperiments.length > 10 ? ", …" : ""}`);
+    opts.note?.(
+      `${droppedExperiments.length} execution(s) dropped by the noise filter (server traffic > ${1 + opts.noiseMax} × application traffic): ${droppedExperiments.slice(0, 10).join(", ")}${droppedExperiments.length > 10 ? ", …" : ""}`,
+    );
 
   if (!executions.some((e) => e.rows.length === 2))
     throw new VarmapError("E_NO_DATA", `the runs table has no pair executions (every --experiment id has one row)`, {
@@ -193,7 +212,9 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
   const signalFactorNames = F.filter((_, f) => differing[f]);
   const signalValues = (r: RunRecord) => r.factors.filter((_, f) => differing[f]);
   if (opts.sweep !== undefined && differing[F.indexOf(opts.sweep)])
-    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} differs between the two instances of some execution`, { remedy: "sweep a factor both instances share (e.g. the chunk size)" });
+    throw new VarmapError("E_USAGE", `--sweep ${opts.sweep} differs between the two instances of some execution`, {
+      remedy: "sweep a factor both instances share (e.g. the chunk size)",
+    });
 
   // Standalone groups by (app, factors); pair-row groups by (probe side, signal side).
   const alone = new Map<string, Group>();
@@ -224,10 +245,14 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
     if (cached) return cached;
     const g = alone.get(key);
     if (!g)
-      throw new VarmapError("E_NO_STANDALONE", `no standalone execution of ${r.app} at ${describe(F, r.factors) || "(no factors)"} to compare ${pairDescription} with`, {
-        location: { file, row: r.row, configuration: `${r.app}${F.length ? ", " + describe(F, r.factors) : ""}` },
-        remedy: `add standalone runs of ${r.app} (an experiment with that single row) at identical factor values, or check the factor values for typos`,
-      });
+      throw new VarmapError(
+        "E_NO_STANDALONE",
+        `no standalone execution of ${r.app} at ${describe(F, r.factors) || "(no factors)"} to compare ${pairDescription} with`,
+        {
+          location: { file, row: r.row, configuration: `${r.app}${F.length ? ", " + describe(F, r.factors) : ""}` },
+          remedy: `add standalone runs of ${r.app} (an experiment with that single row) at identical factor values, or check the factor values for typos`,
+        },
+      );
     const kept = g.members.filter((m) => !m.ex.dropped);
     if (kept.length === 0)
       throw new VarmapError("E_NO_DATA", `every standalone execution of ${r.app} at ${describe(F, r.factors)} was dropped by the noise filter`, {
@@ -236,10 +261,14 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
       });
     const slicedKinds = new Set(kept.map((m) => m.ex.sliced !== null));
     if (slicedKinds.size > 1)
-      throw new VarmapError("E_SLICES_MISSING", `the standalone executions of ${r.app} at ${describe(F, r.factors)} mix sliced and unsliced runs: their rates would be in different units`, {
-        location: { file, row: kept.find((m) => m.ex.sliced === null)!.ex.rows[0].row },
-        remedy: "give time slices for all or none of the executions of a comparison",
-      });
+      throw new VarmapError(
+        "E_SLICES_MISSING",
+        `the standalone executions of ${r.app} at ${describe(F, r.factors)} mix sliced and unsliced runs: their rates would be in different units`,
+        {
+          location: { file, row: kept.find((m) => m.ex.sliced === null)!.ex.rows[0].row },
+          remedy: "give time slices for all or none of the executions of a comparison",
+        },
+      );
     const sorted = sortedCopy(kept.map((m) => m.ex.values[m.i]));
     const value = { sorted, sliced: kept[0].ex.sliced !== null, rate: aggregate(sorted, opts.aggregate, opts.metric) };
     aloneValues.set(key, value);
@@ -269,17 +298,25 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
     const what = `${r.app} (probe${r.app === p.app ? `, instance ${label}` : ""}) against ${p.app} (signal) at ${describe(F, r.factors) || "(no factors)"}`;
     const kept = g.members.filter((m) => !m.ex.dropped);
     if (kept.length === 0)
-      throw new VarmapError("E_NO_DATA", `every execution of the pair ${what} was dropped by the noise filter (experiments ${g.members.map((m) => m.ex.id).join(", ")})`, {
-        location: { file, row: r.row, configuration: `${r.app} vs ${p.app}, ${describe(F, r.factors)}` },
-        remedy: "repeat the pair in a quieter period, or raise --noise-max",
-      });
+      throw new VarmapError(
+        "E_NO_DATA",
+        `every execution of the pair ${what} was dropped by the noise filter (experiments ${g.members.map((m) => m.ex.id).join(", ")})`,
+        {
+          location: { file, row: r.row, configuration: `${r.app} vs ${p.app}, ${describe(F, r.factors)}` },
+          remedy: "repeat the pair in a quieter period, or raise --noise-max",
+        },
+      );
     const a = aloneOf(r, `the pair ${what}`);
     const slicedKinds = new Set(kept.map((m) => m.ex.sliced !== null));
     if (slicedKinds.size > 1 || [...slicedKinds][0] !== a.sliced)
-      throw new VarmapError("E_SLICES_MISSING", `the pair ${what} and its standalone runs mix sliced and unsliced executions: their rates would be in different units`, {
-        location: { file, row: r.row },
-        remedy: "give time slices for all or none of the executions compared with each other",
-      });
+      throw new VarmapError(
+        "E_SLICES_MISSING",
+        `the pair ${what} and its standalone runs mix sliced and unsliced executions: their rates would be in different units`,
+        {
+          location: { file, row: r.row },
+          remedy: "give time slices for all or none of the executions compared with each other",
+        },
+      );
     const aloneKey = JSON.stringify([r.app, ...r.factors]);
     if (!aloneIndex.has(aloneKey)) aloneIndex.set(aloneKey, aloneIndex.size);
     const slicedRefs = kept
@@ -292,7 +329,13 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
         return { ex: slicedIndex.get(m.ex)!, i: m.i };
       });
     return {
-      id: JSON.stringify([...F.map((f, k) => `${f}=${r.factors[k]}`), ...signalFactorNames.map((f, k) => `signal_${f}=${signalValues(p)[k]}`), r.app, p.app, label]),
+      id: JSON.stringify([
+        ...F.map((f, k) => `${f}=${r.factors[k]}`),
+        ...signalFactorNames.map((f, k) => `signal_${f}=${signalValues(p)[k]}`),
+        r.app,
+        p.app,
+        label,
+      ]),
       factors: r.factors,
       signalFactors: signalValues(p),
       probe: r.app,
@@ -352,7 +395,8 @@ export function computePairRows(prep: { pairs: PreparedPair[]; sliced: SlicedExe
     const bAlone = p.aloneRateProbe;
     const bInt = aggregate(p.int, opts.aggregate, opts.metric);
     let ci: [number, number] | [null, null] = [null, null];
-    if (opts.aggregate !== "best") ci = bootstrapDegradationCI(p.alone, p.int, opts.aggregate, opts.metric, opts.bootstrap, opts.level, opts.seed, p.id, scratch);
+    if (opts.aggregate !== "best")
+      ci = bootstrapDegradationCI(p.alone, p.int, opts.aggregate, opts.metric, opts.bootstrap, opts.level, opts.seed, p.id, scratch);
     const sdAlone = p.alone.length >= 2 ? sd(p.alone) : NaN;
     const sdInt = p.int.length >= 2 ? sd(p.int) : NaN;
     // Time slices: dent depth of the probe against the signal's active slices, and the serialization share.
@@ -417,7 +461,16 @@ export function finishInterference(meta: PreparedInterference["meta"], pairs: Pa
   }
   const { matrix, appRows, cells } = summarize(pairs, meta.apps, opts.classThreshold);
   const breakeven = opts.sweep === undefined ? null : breakEven(cells, meta.apps, meta.factorNames.indexOf(opts.sweep), opts.sweep, opts.file ?? "runs table");
-  return { factorNames: meta.factorNames, signalFactorNames: meta.signalFactorNames, apps: meta.apps, pairs, matrix, appRows, breakeven, summary: meta.summary };
+  return {
+    factorNames: meta.factorNames,
+    signalFactorNames: meta.signalFactorNames,
+    apps: meta.apps,
+    pairs,
+    matrix,
+    appRows,
+    breakeven,
+    summary: meta.summary,
+  };
 }
 
 /**
@@ -505,7 +558,8 @@ function summarize(pairs: PairRow[], apps: string[], threshold: number): { matri
   const matrix: MatrixRow[] = [];
   const appRows: AppRow[] = [];
   for (const g of cells.groups) {
-    for (const probe of apps) if (g.d.has(probe)) matrix.push({ factors: g.factors, signalFactors: g.signalFactors, probe, cells: apps.map((s) => cell(g, probe, s)) });
+    for (const probe of apps)
+      if (g.d.has(probe)) matrix.push({ factors: g.factors, signalFactors: g.signalFactors, probe, cells: apps.map((s) => cell(g, probe, s)) });
     for (const a of apps) {
       const suffered = apps.map((b) => cell(g, a, b)).filter((x): x is number => x !== null);
       const caused = apps.map((b) => cell(g, b, a)).filter((x): x is number => x !== null);
@@ -513,7 +567,14 @@ function summarize(pairs: PairRow[], apps: string[], threshold: number): { matri
       const mean = (v: number[]) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : null);
       const sensitivity = mean(suffered);
       const aggressiveness = mean(caused);
-      appRows.push({ factors: g.factors, signalFactors: g.signalFactors, app: a, sensitivity, aggressiveness, class: appClass(sensitivity, aggressiveness, threshold) });
+      appRows.push({
+        factors: g.factors,
+        signalFactors: g.signalFactors,
+        app: a,
+        sensitivity,
+        aggressiveness,
+        class: appClass(sensitivity, aggressiveness, threshold),
+      });
     }
   }
   return { matrix, appRows, cells };

@@ -64,7 +64,11 @@ async function readText(
     try {
       await db.con.run(`CREATE TEMP TABLE t AS SELECT * FROM ${scan}`);
     } catch (e) {
-      throw new VarmapError("E_BAD_FILE", `cannot read the ${what}: ${String((e as Error).message).split("\n")[0]}`, { location: { file }, remedy: "check the file format", cause: e });
+      throw new VarmapError("E_BAD_FILE", `cannot read the ${what}: ${String((e as Error).message).split("\n")[0]}`, {
+        location: { file },
+        remedy: "check the file format",
+        cause: e,
+      });
     }
     let filter = "";
     if (where) {
@@ -98,22 +102,43 @@ function number(cell: string | null, file: string, row: number, column: string, 
   if (cell === null) return null;
   const v = Number(cell.trim());
   if (!Number.isFinite(v) || cell.trim() === "")
-    throw new VarmapError("E_BAD_VALUE", `'${cell}' is not a finite number (${what})`, { location: { file, row, column }, remedy: `give a number in column '${column}'` });
+    throw new VarmapError("E_BAD_VALUE", `'${cell}' is not a finite number (${what})`, {
+      location: { file, row, column },
+      remedy: `give a number in column '${column}'`,
+    });
   return v;
 }
 
 function text(cell: string | null, file: string, row: number, column: string): string {
   if (cell === null)
-    throw new VarmapError("E_BAD_VALUE", `empty value in column '${column}'`, { location: { file, row, column }, remedy: `fill in column '${column}' on every row` });
+    throw new VarmapError("E_BAD_VALUE", `empty value in column '${column}'`, {
+      location: { file, row, column },
+      remedy: `fill in column '${column}' on every row`,
+    });
   return cell;
 }
 
 export async function readRuns(file: string, cols: RunColumns): Promise<RunRecord[]> {
-  const names = [cols.experiment, cols.app, ...(cols.instance ? [cols.instance] : []), ...cols.factors, ...(cols.run ? [cols.run] : []), ...(cols.response ? [cols.response] : []), ...(cols.noise ? [cols.noise] : [])];
+  const names = [
+    cols.experiment,
+    cols.app,
+    ...(cols.instance ? [cols.instance] : []),
+    ...cols.factors,
+    ...(cols.run ? [cols.run] : []),
+    ...(cols.response ? [cols.response] : []),
+    ...(cols.noise ? [cols.noise] : []),
+  ];
   const dup = names.find((c, i) => names.indexOf(c) !== i);
-  if (dup) throw new VarmapError("E_USAGE", `column '${dup}' is given two roles`, { remedy: "give each column one role (--experiment, --app, --instance, --factors, --run, --response, --noise)" });
+  if (dup)
+    throw new VarmapError("E_USAGE", `column '${dup}' is given two roles`, {
+      remedy: "give each column one role (--experiment, --app, --instance, --factors, --run, --response, --noise)",
+    });
   const rows = await readText(file, names, "runs table", cols.where);
-  if (rows.length === 0) throw new VarmapError("E_EMPTY_FILE", "the runs table has no data rows (after --where)", { location: { file, row: 2 }, remedy: "give one row per instance per execution" });
+  if (rows.length === 0)
+    throw new VarmapError("E_EMPTY_FILE", "the runs table has no data rows (after --where)", {
+      location: { file, row: 2 },
+      remedy: "give one row per instance per execution",
+    });
   return rows.map(({ row, cells }) => {
     let k = 0;
     const experiment = text(cells[k++], file, row, cols.experiment);
@@ -153,9 +178,17 @@ export async function readSlices(file: string, cols: SliceColumns): Promise<Slic
     const app = text(cells[k++], file, row, cols.app);
     const instance = cols.instance ? text(cells[k++], file, row, cols.instance) : null;
     const slice = number(text(cells[k++], file, row, "slice"), file, row, "slice", "slice index")!;
-    if (!Number.isInteger(slice)) throw new VarmapError("E_BAD_VALUE", `slice index ${slice} is not an integer`, { location: { file, row, column: "slice" }, remedy: "number the time slices 0, 1, 2, … (their length is --slice-seconds)" });
+    if (!Number.isInteger(slice))
+      throw new VarmapError("E_BAD_VALUE", `slice index ${slice} is not an integer`, {
+        location: { file, row, column: "slice" },
+        remedy: "number the time slices 0, 1, 2, … (their length is --slice-seconds)",
+      });
     const bytes = number(text(cells[k++], file, row, volume), file, row, volume, "slice volume")!;
-    if (bytes < 0) throw new VarmapError("E_BAD_VALUE", `negative ${volume} ${bytes}`, { location: { file, row, column: volume }, remedy: `give the ${volume} written in the slice (≥ 0)` });
+    if (bytes < 0)
+      throw new VarmapError("E_BAD_VALUE", `negative ${volume} ${bytes}`, {
+        location: { file, row, column: volume },
+        remedy: `give the ${volume} written in the slice (≥ 0)`,
+      });
     const serverBytes = hasServer ? number(cells[k++], file, row, "server_bytes", "server bytes") : null;
     return { row, experiment, app, instance, slice, bytes, serverBytes };
   });

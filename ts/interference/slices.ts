@@ -33,21 +33,33 @@ export function sliceExecution(rows: RunRecord[], slicesOf: SliceRecord[][], sli
       last = Math.max(last, s.slice);
     }
   const length = last - first + 1;
-  if (length > 1e7) throw new VarmapError("E_BAD_VALUE", `experiment ${experiment} spans ${length} slices`, { location: { file }, remedy: "number slices by index (0, 1, 2, …), not by time stamp in microseconds" });
+  if (length > 1e7)
+    throw new VarmapError("E_BAD_VALUE", `experiment ${experiment} spans ${length} slices`, {
+      location: { file },
+      remedy: "number slices by index (0, 1, 2, …), not by time stamp in microseconds",
+    });
   const server = new Float64Array(length);
   let hasServer = false;
   const series = rows.map((r, i) => {
     const list = slicesOf[i];
     if (list.length === 0)
-      throw new VarmapError("E_SLICES_MISSING", `experiment ${experiment} has slices for one instance but none for ${r.app}${r.instance === null ? "" : ` (instance ${r.instance})`}`, {
-        location: { file, row: r.row },
-        remedy: "give slices for both instances of the execution, or none",
-      });
+      throw new VarmapError(
+        "E_SLICES_MISSING",
+        `experiment ${experiment} has slices for one instance but none for ${r.app}${r.instance === null ? "" : ` (instance ${r.instance})`}`,
+        {
+          location: { file, row: r.row },
+          remedy: "give slices for both instances of the execution, or none",
+        },
+      );
     const s = new Float64Array(length);
     const seen = new Uint8Array(length);
     for (const x of list) {
       const k = x.slice - first;
-      if (seen[k]) throw new VarmapError("E_BAD_VALUE", `slice ${x.slice} of ${r.app} in experiment ${experiment} appears twice`, { location: { file, row: x.row, column: "slice" }, remedy: "give one row per instance and slice" });
+      if (seen[k])
+        throw new VarmapError("E_BAD_VALUE", `slice ${x.slice} of ${r.app} in experiment ${experiment} appears twice`, {
+          location: { file, row: x.row, column: "slice" },
+          remedy: "give one row per instance and slice",
+        });
       seen[k] = 1;
       s[k] = x.bytes;
       if (x.serverBytes !== null) {
@@ -129,7 +141,14 @@ export function dentDepth(s: DentSums): number | null {
  * Counts the overlapping slices in which one instance runs below 10% of its standalone rate while the other runs
  * at 80% or more of its own (C.2.4's serialization test; varmap's definition).
  */
-export function serializationCounts(ex: SlicedExecution, i: number, j: number, aloneI: number, aloneJ: number, sliceSeconds: number): { serial: number; overlap: number } {
+export function serializationCounts(
+  ex: SlicedExecution,
+  i: number,
+  j: number,
+  aloneI: number,
+  aloneJ: number,
+  sliceSeconds: number,
+): { serial: number; overlap: number } {
   const from = Math.max(ex.span[i][0], ex.span[j][0]);
   const to = Math.min(ex.span[i][1], ex.span[j][1]);
   let serial = 0;

@@ -107,7 +107,17 @@ export function* interferenceRows(seed: number | string, design: InterferenceDes
               }
               const sigma = apps.length === 1 ? design.sigmaAlone : design.sigmaInt;
               const bw = alone * share * Math.exp(sigma * r.normal()) * (noisy ? 0.7 : 1);
-              yield { experiment, fs, app: a, instance: k + 1, chunk_mib: chunk, procs, rep, bw_gbps: Math.round(bw * 1e6) / 1e6, server_ratio: Math.round(serverRatio * 1e4) / 1e4 };
+              yield {
+                experiment,
+                fs,
+                app: a,
+                instance: k + 1,
+                chunk_mib: chunk,
+                procs,
+                rep,
+                bw_gbps: Math.round(bw * 1e6) / 1e6,
+                server_ratio: Math.round(serverRatio * 1e4) / 1e4,
+              };
             }
           }
       }
@@ -116,7 +126,11 @@ export function* interferenceRows(seed: number | string, design: InterferenceDes
 export const SYNTH_COLUMNS = ["experiment", "fs", "app", "instance", "chunk_mib", "procs", "rep", "bw_gbps", "server_ratio"] as const;
 
 /** Writes the design's run table (.csv, .json or .parquet); returns its size. */
-export async function writeInterferenceSynth(out: string, seed: number | string, design: InterferenceDesign = INTERFERENCE_DESIGN): Promise<{ rows: number; executions: number }> {
+export async function writeInterferenceSynth(
+  out: string,
+  seed: number | string,
+  design: InterferenceDesign = INTERFERENCE_DESIGN,
+): Promise<{ rows: number; executions: number }> {
   const rows = [...interferenceRows(seed, design)];
   const cols: Column[] = SYNTH_COLUMNS.map((name) => ({
     name,

@@ -48,17 +48,35 @@ export function convergenceFingerprint(runs: Float64Array, offsets: Int32Array, 
 
 /** Typed arrays travel through results.jsonl as objects/arrays and NaN as null: back to numbers. */
 function revive(r: ConvergenceResult): ConvergenceResult {
-  const arr = (a: ArrayLike<number | null> | Record<string, number | null>) => Float64Array.from(Array.isArray(a) || ArrayBuffer.isView(a) ? (a as ArrayLike<number | null>) : Object.values(a), (v) => (v === null ? NaN : v));
+  const arr = (a: ArrayLike<number | null> | Record<string, number | null>) =>
+    Float64Array.from(Array.isArray(a) || ArrayBuffer.isView(a) ? (a as ArrayLike<number | null>) : Object.values(a), (v) => (v === null ? NaN : v));
   const n = (v: number | null) => (v === null ? NaN : v);
   return {
-    ...r, m: Int32Array.from(arr(r.m as unknown as number[])), s: arr(r.s), w: arr(r.w), lower: arr(r.lower), upper: arr(r.upper), c: arr(r.c),
-    points: r.points.map(n), analytic: r.analytic.map(n), needed: n(r.needed), relHalfWidthN: n(r.relHalfWidthN),
+    ...r,
+    m: Int32Array.from(arr(r.m as unknown as number[])),
+    s: arr(r.s),
+    w: arr(r.w),
+    lower: arr(r.lower),
+    upper: arr(r.upper),
+    c: arr(r.c),
+    points: r.points.map(n),
+    analytic: r.analytic.map(n),
+    needed: n(r.needed),
+    relHalfWidthN: n(r.relHalfWidthN),
   };
 }
 
 /** Plain arrays for JSON (a Float64Array would serialize as an object). */
 function plain(r: ConvergenceResult): ConvergenceResult {
-  return { ...r, m: Array.from(r.m), s: Array.from(r.s), w: Array.from(r.w), lower: Array.from(r.lower), upper: Array.from(r.upper), c: Array.from(r.c) } as unknown as ConvergenceResult;
+  return {
+    ...r,
+    m: Array.from(r.m),
+    s: Array.from(r.s),
+    w: Array.from(r.w),
+    lower: Array.from(r.lower),
+    upper: Array.from(r.upper),
+    c: Array.from(r.c),
+  } as unknown as ConvergenceResult;
 }
 
 export function measureChunk(ctx: ConvergenceContext, c0: number, c1: number): ConvergenceResult[] {

@@ -73,9 +73,13 @@ export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTra
     // The task list is held in memory: bound it (200 reps × 9 p × 117 maps × 4 methods is 842,400 divisions).
     const divisions = reps * (o.ps?.length ?? 1) * Math.max(1, maps.meta.length) * o.methods.length;
     if (reps > MAX_REPS || divisions > MAX_DIVISIONS)
-      throw new VarmapError("E_USAGE", `--reps ${reps} asks for ${divisions.toLocaleString("en")} divisions (at most ${MAX_REPS.toLocaleString("en")} per p and ${MAX_DIVISIONS.toLocaleString("en")} in all)`, {
-        remedy: "use fewer repetitions; past a few hundred the mean ARE no longer moves (its standard error falls as 1/√reps)",
-      });
+      throw new VarmapError(
+        "E_USAGE",
+        `--reps ${reps} asks for ${divisions.toLocaleString("en")} divisions (at most ${MAX_REPS.toLocaleString("en")} per p and ${MAX_DIVISIONS.toLocaleString("en")} in all)`,
+        {
+          remedy: "use fewer repetitions; past a few hundred the mean ARE no longer moves (its standard error falls as 1/√reps)",
+        },
+      );
     return { plan: { ...base, generated: { ps: o.ps ?? [], reps, seed: o.seed ?? "1", repChunk: REP_CHUNK } } };
   }
   const sp = o.splits;
@@ -97,7 +101,10 @@ export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTra
   });
   const hash = createHash("sha256").update(JSON.stringify(sp.splits)).digest("hex").slice(0, 32);
   return {
-    plan: { ...base, given: { source: sp.source, hash, labels: sp.splits.map((s) => ({ p: s.p, rep: s.rep })), chunk: SPLIT_CHUNK, predictions: !!o.predictions } },
+    plan: {
+      ...base,
+      given: { source: sp.source, hash, labels: sp.splits.map((s) => ({ p: s.p, rep: s.rep })), chunk: SPLIT_CHUNK, predictions: !!o.predictions },
+    },
     givenTrain,
   };
 }
@@ -173,8 +180,16 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       for (const m of plan.methods) row[m] = mean(cs.filter((c) => c.p === p && c.method === m && c.values.length).map((c) => mean(c.values)));
       return row;
     });
-    writeFileAtomic(join(dir, "table2.csv"), csvText(["p", ...plan.methods.map((m) => `are_${m}`)], table.map((r) => [r.p, ...plan.methods.map((m) => r[m])])));
-    const reps = plan.generated ? `${plan.generated.reps} random divisions per p (seed ${plan.generated.seed})` : `the ${plan.given!.labels.length} divisions of ${plan.given!.source}`;
+    writeFileAtomic(
+      join(dir, "table2.csv"),
+      csvText(
+        ["p", ...plan.methods.map((m) => `are_${m}`)],
+        table.map((r) => [r.p, ...plan.methods.map((m) => r[m])]),
+      ),
+    );
+    const reps = plan.generated
+      ? `${plan.generated.reps} random divisions per p (seed ${plan.generated.seed})`
+      : `the ${plan.given!.labels.length} divisions of ${plan.given!.source}`;
     const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(2) : "—");
     const md = [
       `# Cross-validated ARE (Table 2)`,
@@ -195,7 +210,9 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       methods: Object.fromEntries(
         plan.methods.map((method) => [
           method,
-          cs.filter((c) => c.map === i && c.method === method).map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: mean(c.values), sd: sd(c.values) })),
+          cs
+            .filter((c) => c.map === i && c.method === method)
+            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: mean(c.values), sd: sd(c.values) })),
         ]),
       ),
     }));
@@ -210,7 +227,11 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
 export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unknown>): Column[] {
   const methodCol = plan.methods.length > 1;
   const f: string[][] = plan.factors.map(() => []);
-  const p: number[] = [], rep: number[] = [], index: CellValue[] = [], method: string[] = [], pred: number[] = [];
+  const p: number[] = [],
+    rep: number[] = [],
+    index: CellValue[] = [],
+    method: string[] = [],
+    pred: number[] = [];
   for (const t of cvTasks(plan)) {
     if (t.kind !== "cv-given") continue;
     const r = results.get(t.id) as CvResult;

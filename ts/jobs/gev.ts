@@ -10,7 +10,8 @@ import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fitGevConfigs, strictCheck, type GevConfigResult, type GevRunOptions } from "../evt/configs.js";
 import { gevDiagColumns, gevTableColumns, type KeyValue } from "../evt/table.js";
 
-export const GEV_FILE = "gev.csv", GEV_DIAG_FILE = "diagnostics.csv";
+export const GEV_FILE = "gev.csv",
+  GEV_DIAG_FILE = "diagnostics.csv";
 /** Configurations per task: ~0.1 s of kernel time at 150 runs, small enough to balance and checkpoint often. */
 export const GEV_CHUNK = 1000;
 
@@ -53,9 +54,15 @@ export function gevFingerprint(runs: Float64Array, offsets: Int32Array, keyNames
 
 export function gevPlan(ctx: Omit<GevContext, "plan">, keyNames: string[], options: GevRunOptions, strict: boolean, chunk = GEV_CHUNK): GevPlan {
   return {
-    format: "varmap-job", version: 1, verb: "gev",
+    format: "varmap-job",
+    version: 1,
+    verb: "gev",
     fingerprint: gevFingerprint(ctx.runs, ctx.offsets, keyNames, ctx.keys),
-    options, configs: ctx.offsets.length - 1, keyNames, chunk, strict,
+    options,
+    configs: ctx.offsets.length - 1,
+    keyNames,
+    chunk,
+    strict,
   };
 }
 

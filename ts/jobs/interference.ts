@@ -96,7 +96,13 @@ export const job: JobDefinition<InterferencePlan, InterferenceTask, Interference
     return {
       pairs: res.pairs.length,
       apps: res.apps,
-      classes: res.appRows.map((a) => ({ ...Object.fromEntries(res.factorNames.map((name, i) => [name, a.factors[i]])), app: a.app, sensitivity: a.sensitivity, aggressiveness: a.aggressiveness, class: a.class })),
+      classes: res.appRows.map((a) => ({
+        ...Object.fromEntries(res.factorNames.map((name, i) => [name, a.factors[i]])),
+        app: a.app,
+        sensitivity: a.sensitivity,
+        aggressiveness: a.aggressiveness,
+        class: a.class,
+      })),
       breakeven: res.breakeven?.map((b) => ({ a: b.a, b: b.b, factors: b.factors, breakeven: b.breakeven })) ?? null,
     };
   },

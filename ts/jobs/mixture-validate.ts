@@ -4,8 +4,16 @@
 import { fitMixturesParallel } from "./mixture.js";
 import type { MixtureFitOptions, MixtureFitResult, MixtureFitRow } from "../mixture/fit.js";
 import {
-  GUARD_OFF, foldBatch, guardVerdict, informationCriterion, runFolds, runSpread,
-  type Criterion, type GuardOptions, type GuardVerdict, type SplitScheme,
+  GUARD_OFF,
+  foldBatch,
+  guardVerdict,
+  informationCriterion,
+  runFolds,
+  runSpread,
+  type Criterion,
+  type GuardOptions,
+  type GuardVerdict,
+  type SplitScheme,
 } from "../mixture/select.js";
 
 export interface SelectOptions {
@@ -62,7 +70,12 @@ const fitN = (offsets: Int32Array, row: number, per: number) => {
 
 /** Chooses each configuration's model of `fit` (fitted to runs/offsets) by the criterion among guard-eligible ones. */
 export async function selectModels(
-  runs: Float64Array, offsets: Int32Array, configIds: Int32Array, fit: MixtureFitResult, o: SelectOptions, cvPrecomputed?: Float64Array,
+  runs: Float64Array,
+  offsets: Int32Array,
+  configIds: Int32Array,
+  fit: MixtureFitResult,
+  o: SelectOptions,
+  cvPrecomputed?: Float64Array,
 ): Promise<Selection> {
   const nconf = offsets.length - 1;
   const per = perConfigRows(fit, nconf);
@@ -70,11 +83,13 @@ export async function selectModels(
   const score = new Float64Array(fit.rows.length);
   const verdict: GuardVerdict[] = [];
   const chosen = new Int32Array(nconf).fill(-1);
-  let guardBinds = 0, ineligible = 0;
+  let guardBinds = 0,
+    ineligible = 0;
   for (let c = 0; c < nconf; c++) {
     const x = runs.subarray(offsets[c], offsets[c + 1]);
     const spread = runSpread(x);
-    let best = -1, bestAny = -1;
+    let best = -1,
+      bestAny = -1;
     for (let i = c * per; i < (c + 1) * per; i++) {
       const r = fit.rows[i];
       score[i] = cv ? cv[i] : informationCriterion(r, o.criterion as Exclude<Criterion, "cv">, x);
@@ -140,8 +155,13 @@ export const isCatastrophic = (v: ConfigValidation, arm: string) => !(v.heldOut[
  * the model each arm chooses, plus the single normal and lognormal.
  */
 export async function validateMixtures(
-  runs: Float64Array, offsets: Int32Array, configIds: Int32Array,
-  split: SplitScheme, folds: number, arms: Arm[], o: Omit<SelectOptions, "criterion" | "guard">,
+  runs: Float64Array,
+  offsets: Int32Array,
+  configIds: Int32Array,
+  split: SplitScheme,
+  folds: number,
+  arms: Arm[],
+  o: Omit<SelectOptions, "criterion" | "guard">,
 ): Promise<ValidationResult> {
   const t0 = performance.now();
   const nconf = offsets.length - 1;
@@ -162,10 +182,15 @@ export async function validateMixtures(
     const per = perConfigRows(fit, nconf);
     // Criteria that share this fold's fits (cv adds its inner folds on the training runs).
     const picks = new Map<string, Int32Array>();
-    const cv = arms.some((a) => a.criterion === "cv") ? await cvScores(b.train.runs, b.train.offsets, configIds, { ...o, criterion: "cv", guard: GUARD_OFF }) : undefined;
+    const cv = arms.some((a) => a.criterion === "cv")
+      ? await cvScores(b.train.runs, b.train.offsets, configIds, { ...o, criterion: "cv", guard: GUARD_OFF })
+      : undefined;
     for (const a of arms) {
       if (a.criterion === "single") {
-        picks.set(a.name, Int32Array.from({ length: nconf }, (_, c) => bestSingle(fit.rows, c * per, per)));
+        picks.set(
+          a.name,
+          Int32Array.from({ length: nconf }, (_, c) => bestSingle(fit.rows, c * per, per)),
+        );
         continue;
       }
       const s = await selectModels(b.train.runs, b.train.offsets, configIds, fit, { ...o, criterion: a.criterion, guard: a.guard }, cv);
@@ -201,7 +226,9 @@ function bestSingle(rows: MixtureFitRow[], i0: number, per: number): number {
 
 export function summarizeValidation(v: ValidationResult): ArmSummary[] {
   return v.arms.map((arm) => {
-    let sum = 0, cat = 0, beats = 0;
+    let sum = 0,
+      cat = 0,
+      beats = 0;
     for (const c of v.configs) {
       sum += c.heldOut[arm];
       if (isCatastrophic(c, arm)) cat++;
@@ -210,15 +237,31 @@ export function summarizeValidation(v: ValidationResult): ArmSummary[] {
     const sorted = v.configs.map((c) => c.heldOut[arm]).sort((a, b) => a - b);
     const m = sorted.length >> 1;
     const median = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[m] : 0.5 * (sorted[m - 1] + sorted[m]);
-    return { arm, meanHeldOutPerRun: sum / Math.max(1, v.configs.length), medianHeldOutPerRun: median, catastrophic: cat, beatsSingles: beats, guardBinds: v.guardBinds[arm] ?? 0 };
+    return {
+      arm,
+      meanHeldOutPerRun: sum / Math.max(1, v.configs.length),
+      medianHeldOutPerRun: median,
+      catastrophic: cat,
+      beatsSingles: beats,
+      guardBinds: v.guardBinds[arm] ?? 0,
+    };
   });
 }
 
 export function formatValidation(v: ValidationResult): string {
   const s = summarizeValidation(v);
   const head = ["rule", "mean held-back logL/run", "median", "catastrophic", "beats both singles", "guard binds"];
-  const body = s.map((a) => [a.arm, a.meanHeldOutPerRun.toFixed(4), a.medianHeldOutPerRun.toFixed(4), String(a.catastrophic), String(a.beatsSingles), String(a.guardBinds)]);
+  const body = s.map((a) => [
+    a.arm,
+    a.meanHeldOutPerRun.toFixed(4),
+    a.medianHeldOutPerRun.toFixed(4),
+    String(a.catastrophic),
+    String(a.beatsSingles),
+    String(a.guardBinds),
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((x, i) => (i === 0 ? x.padEnd(w[i]) : x.padStart(w[i]))).join("  ");
-  return `Validation on held-back runs: split ${v.split}, ${v.folds} folds, ${v.configs.length} configurations\n` + [line(head), ...body.map(line)].join("\n") + "\n";
+  return (
+    `Validation on held-back runs: split ${v.split}, ${v.folds} folds, ${v.configs.length} configurations\n` + [line(head), ...body.map(line)].join("\n") + "\n"
+  );
 }

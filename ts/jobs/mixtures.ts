@@ -56,7 +56,16 @@ export function fitMixtureChunk(data: MixRuns, m: MixtureOptions, c0: number, c1
       key: keys[c0 + i],
       n: off[i + 1] - off[i],
       best: b
-        ? { family: b.family, k: b.k, loglik: b.loglik, bic: b.bic, iterations: b.iterations, converged: b.converged, floorBound: b.floorBound, params: b.params }
+        ? {
+            family: b.family,
+            k: b.k,
+            loglik: b.loglik,
+            bic: b.bic,
+            iterations: b.iterations,
+            converged: b.converged,
+            floorBound: b.floorBound,
+            params: b.params,
+          }
         : null,
       bic: rows.map((r) => (Number.isFinite(r.bic) ? r.bic : null)),
     });

@@ -71,10 +71,11 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
   }
   const map = mapView(ctx.maps, task.map);
   try {
-    const model = createPredictor(task.method, { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response }).fit(
-      matrix(map.X, map.rows, map.cols),
-      map.y,
-    );
+    const model = createPredictor(task.method, {
+      ...(plan.methodOptions?.[task.method] ?? {}),
+      inputs: mapInputScaling(map.meta.normalization),
+      response: plan.response,
+    }).fit(matrix(map.X, map.rows, map.cols), map.y);
     return { model: model.toJSON() };
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code, message: e.message };
@@ -108,7 +109,14 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
     }
     writeFileAtomic(
       join(dir, "models.json"),
-      JSON.stringify({ format: "varmap-models", version: 1, factors: plan.factors, inputs: [...new Set(plan.maps.flatMap((m) => m.inputs))], response: plan.response, models }) + "\n",
+      JSON.stringify({
+        format: "varmap-models",
+        version: 1,
+        factors: plan.factors,
+        inputs: [...new Set(plan.maps.flatMap((m) => m.inputs))],
+        response: plan.response,
+        models,
+      }) + "\n",
     );
     writeFileAtomic(join(dir, "summary.csv"), csvText([...plan.factors, "method", "rows", "status", "message"], rows));
     const byMethod = plan.methods.map((m) => {
@@ -143,7 +151,18 @@ function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknow
       const b = c.best;
       if (!b) none++;
       else counts[b.family][b.k - 1]++;
-      rows.push([...c.key, c.n, b?.family ?? "", b?.k ?? "", b?.loglik ?? NaN, b?.bic ?? NaN, b?.iterations ?? "", b ? String(b.converged) : "", b ? String(b.floorBound) : "", b ? JSON.stringify(b.params) : ""]);
+      rows.push([
+        ...c.key,
+        c.n,
+        b?.family ?? "",
+        b?.k ?? "",
+        b?.loglik ?? NaN,
+        b?.bic ?? NaN,
+        b?.iterations ?? "",
+        b ? String(b.converged) : "",
+        b ? String(b.floorBound) : "",
+        b ? JSON.stringify(b.params) : "",
+      ]);
     }
   }
   writeFileAtomic(

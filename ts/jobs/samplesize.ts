@@ -96,7 +96,8 @@ function candidatesOfChunk(ctx: SampleSizeContext, c0: number, c1: number, pilot
   const parts: Float64Array[] = [];
   const off = new Int32Array(c1 - c0 + 1);
   for (let c = c0; c < c1; c++) {
-    const a = ctx.offsets[c], b = ctx.offsets[c + 1];
+    const a = ctx.offsets[c],
+      b = ctx.offsets[c + 1];
     parts.push(ctx.runs.subarray(a, pilot === null ? b : Math.min(b, a + pilot)));
     off[c - c0 + 1] = off[c - c0] + parts[c - c0].length;
   }
@@ -104,7 +105,11 @@ function candidatesOfChunk(ctx: SampleSizeContext, c0: number, c1: number, pilot
   parts.forEach((p, i) => runs.set(p, off[i]));
   const f = plan.fit;
   const fit = fitMixtures(runs, off, {
-    families: f.families, kmax: f.kmax, restarts: f.restarts, seed: f.seed, starts: f.starts,
+    families: f.families,
+    kmax: f.kmax,
+    restarts: f.restarts,
+    seed: f.seed,
+    starts: f.starts,
     configIds: Int32Array.from({ length: c1 - c0 }, (_, i) => c0 + i),
   });
   const out: CandidateFit[][] = Array.from({ length: c1 - c0 }, () => []);
@@ -117,9 +122,11 @@ export function samplesizeChunkRows(ctx: SampleSizeContext, c0: number, c1: numb
   const plan = ctx.plan;
   const cands = candidatesOfChunk(ctx, c0, c1, plan.pilot);
   const fullCands = plan.pilot !== null ? candidatesOfChunk(ctx, c0, c1, null) : undefined;
-  const rows: SampleSizeRow[] = [], full: SampleSizeRow[] = [];
+  const rows: SampleSizeRow[] = [],
+    full: SampleSizeRow[] = [];
   for (let c = c0; c < c1; c++) {
-    const a = ctx.offsets[c], b = ctx.offsets[c + 1];
+    const a = ctx.offsets[c],
+      b = ctx.offsets[c + 1];
     const used = ctx.runs.slice(a, plan.pilot === null ? b : Math.min(b, a + plan.pilot));
     rows.push(sampleSizeRow(used, b - a, chooseFit(cands[c - c0], plan.options.model), plan.options, c));
     if (fullCands) full.push(sampleSizeRow(ctx.runs.slice(a, b), b - a, chooseFit(fullCands[c - c0], plan.options.model), plan.options, c));
@@ -132,7 +139,12 @@ function revive(r: SampleSizeRow): SampleSizeRow {
   const n = (v: number | null) => (v === null ? NaN : v);
   return {
     ...r,
-    center: n(r.center), cv: n(r.cv), kurtosis: n(r.kurtosis), neededMean: n(r.neededMean), neededSd: n(r.neededSd), neededVar: n(r.neededVar),
+    center: n(r.center),
+    cv: n(r.cv),
+    kurtosis: n(r.kurtosis),
+    neededMean: n(r.neededMean),
+    neededSd: n(r.neededSd),
+    neededVar: n(r.neededVar),
     needed: r.needed.map(n),
     quantiles: r.quantiles.map((q) => ({ q: q.q, xq: n(q.xq), se1: n(q.se1), gamma1: n(q.gamma1), gammaN: n(q.gammaN), needed: q.needed.map(n) })),
   };
@@ -157,7 +169,8 @@ export const job: JobDefinition<SampleSizePlan, SampleSizeTask, SampleSizeContex
     return plan.curves ? ["samplesize.csv", "curves.csv"] : ["samplesize.csv"];
   },
   write(plan, results, dir) {
-    const rows: SampleSizeRow[] = [], full: SampleSizeRow[] = [];
+    const rows: SampleSizeRow[] = [],
+      full: SampleSizeRow[] = [];
     const keyValues: string[][] = [];
     for (const t of job.tasks(plan)) {
       const r = results.get(t.id) as TaskResult;

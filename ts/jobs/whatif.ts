@@ -138,7 +138,11 @@ export const job: JobDefinition<WhatifPlan, WhatifTask, WhatifContext> = {
     return [plan.table, VALIDATION_FILE];
   },
   write(plan, results, dir) {
-    const space = { factors: plan.factors, inputs: plan.inputs, maps: plan.maps.map((m) => ({ key: Object.fromEntries(plan.factors.map((f, i) => [f, m.values[i]])) })) };
+    const space = {
+      factors: plan.factors,
+      inputs: plan.inputs,
+      maps: plan.maps.map((m) => ({ key: Object.fromEntries(plan.factors.map((f, i) => [f, m.values[i]])) })),
+    };
     const runsTable = new RunsNeededTable(plan.evaluate.precision, plan.evaluate.level);
     const tables = [];
     const validation: ValidationRow[] = [];
@@ -170,10 +174,19 @@ export const job: JobDefinition<WhatifPlan, WhatifTask, WhatifContext> = {
         });
       });
       const candidates: Candidates = { count: map.length, factorValues, inputs: Float64Array.from(inputs), map: Int32Array.from(map) };
-      const predicted: Predicted = { mean: Float64Array.from(p.mean), spread: Float64Array.from(p.spread), extrapolated: Uint8Array.from(p.extrapolated), distance: Float64Array.from(p.distance) };
+      const predicted: Predicted = {
+        mean: Float64Array.from(p.mean),
+        spread: Float64Array.from(p.spread),
+        extrapolated: Uint8Array.from(p.extrapolated),
+        distance: Float64Array.from(p.distance),
+      };
       const ranked = { candidates, predicted, evaluation: evaluate(predicted, plan.evaluate, runsTable) };
-      validation.push(...validationRows(space, ranked, { mean: Float64Array.from(truth.mean), spread: Float64Array.from(truth.spread) }, plan.evaluate, method, runsTable));
-      tables.push(candidateColumns(space, candidates, predicted, ranked.evaluation, outputOrder(ranked.evaluation, plan.top), { method, spreadKind: plan.spreadKind }));
+      validation.push(
+        ...validationRows(space, ranked, { mean: Float64Array.from(truth.mean), spread: Float64Array.from(truth.spread) }, plan.evaluate, method, runsTable),
+      );
+      tables.push(
+        candidateColumns(space, candidates, predicted, ranked.evaluation, outputOrder(ranked.evaluation, plan.top), { method, spreadKind: plan.spreadKind }),
+      );
       methods.push({ method, ...summaryOf(ranked) });
     }
     writeFileAtomic(join(dir, plan.table), tableCsv(concatTables(tables)));
@@ -185,7 +198,18 @@ export const job: JobDefinition<WhatifPlan, WhatifTask, WhatifContext> = {
 /** The plan and context of a --holdout job over the runs of `data` (loaded by the caller with loadDataset). */
 export function holdoutJob(
   data: Dataset,
-  o: { methods: string[]; response: "linear" | "log"; fraction: number; seed: string; spreadKind: SpreadKind; evaluate: EvaluateOptions; table: string; top?: number; logInputs?: string[]; source: string },
+  o: {
+    methods: string[];
+    response: "linear" | "log";
+    fraction: number;
+    seed: string;
+    spreadKind: SpreadKind;
+    evaluate: EvaluateOptions;
+    table: string;
+    top?: number;
+    logInputs?: string[];
+    source: string;
+  },
 ): WhatifContext {
   const spreadAll = spreadOfStats(data.stats, o.spreadKind, o.source);
   const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs: o.logInputs });

@@ -33,7 +33,8 @@ export function erfc(x: number): number {
   if (x < 0) return 2 - erfc(-x);
   if (x < 2) {
     // series for erf
-    let sum = x, term = x;
+    let sum = x,
+      term = x;
     const x2 = x * x;
     for (let n = 1; n < 200; n++) {
       term *= -x2 / n;
@@ -45,7 +46,9 @@ export function erfc(x: number): number {
   }
   // continued fraction (Lentz) for erfc
   const tiny = 1e-300;
-  let f = x, C = x, D = 0;
+  let f = x,
+    C = x,
+    D = 0;
   for (let n = 1; n < 500; n++) {
     const an = n / 2;
     D = x + an * D;
@@ -75,7 +78,8 @@ export function normQuantile(p: number): number {
     const q = Math.sqrt(-2 * Math.log(1 - p));
     x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   } else {
-    const q = p - 0.5, r = q * q;
+    const q = p - 0.5,
+      r = q * q;
     x = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
   }
   const e = normCdf(x) - p;
@@ -89,7 +93,8 @@ export { lgamma };
 /** Gamma log-density; for shapes >= 15 in the cancellation-free form the kernels use (Stirling). */
 export function gammaLogpdf(x: number, a: number, th: number): number {
   if (a < 15) return -lgamma(a) - a * Math.log(th) + (a - 1) * Math.log(x) - x / th;
-  const xi = 1 / a, x2 = xi * xi;
+  const xi = 1 / a,
+    x2 = xi * xi;
   const tail = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
   const u = x / (a * th) - 1;
   return 0.5 * Math.log(a) - LOG_SQRT_2PI - tail - a * (u - Math.log1p(u)) - Math.log(x);
@@ -100,7 +105,9 @@ export function gammaP(a: number, x: number): number {
   if (x <= 0) return 0;
   const lpre = a * Math.log(x) - x - lgamma(a);
   if (x < a + 1) {
-    let ap = a, sum = 1 / a, del = sum;
+    let ap = a,
+      sum = 1 / a,
+      del = sum;
     for (let n = 0; n < 100000; n++) {
       ap += 1;
       del *= x / ap;
@@ -110,7 +117,10 @@ export function gammaP(a: number, x: number): number {
     return Math.min(1, sum * Math.exp(lpre));
   }
   const tiny = 1e-300;
-  let b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  let b = x + 1 - a,
+    c = 1 / tiny,
+    d = 1 / b,
+    h = d;
   for (let i = 1; i < 100000; i++) {
     const an = -i * (i - a);
     b += 2;
@@ -141,7 +151,8 @@ export function invertCdf(cdf: (x: number) => number, p: number, lo: number, hi:
 /** Marsaglia–Tsang gamma draw with unit scale from a stream of uniforms. */
 export function gammaDraw(shape: number, next: () => number): number {
   if (shape < 1) return gammaDraw(shape + 1, next) * Math.pow(next(), 1 / shape);
-  const d = shape - 1 / 3, c = 1 / Math.sqrt(9 * d);
+  const d = shape - 1 / 3,
+    c = 1 / Math.sqrt(9 * d);
   for (;;) {
     let x: number, v: number;
     do {
@@ -189,7 +200,12 @@ export const FAMILIES: Record<FamilyName, Family> = {
       return th * gammaDraw(a, mulberry32Open(Math.floor(u * 4294967296) ^ Math.floor(u2 * 4294967296)));
     },
   },
-  weibull: logFamily("weibull", (z) => z - Math.exp(z), (z) => -Math.expm1(-Math.exp(z)), (p) => Math.log(-Math.log1p(-p))),
+  weibull: logFamily(
+    "weibull",
+    (z) => z - Math.exp(z),
+    (z) => -Math.expm1(-Math.exp(z)),
+    (p) => Math.log(-Math.log1p(-p)),
+  ),
   lognormal: logFamily("lognormal", (z) => -LOG_SQRT_2PI - 0.5 * z * z, normCdf, normQuantile),
   loglogistic: logFamily(
     "loglogistic",
@@ -197,7 +213,12 @@ export const FAMILIES: Record<FamilyName, Family> = {
     (z) => 1 / (1 + Math.exp(-z)),
     (p) => Math.log(p / (1 - p)),
   ),
-  frechet: logFamily("frechet", (z) => -z - Math.exp(-z), (z) => Math.exp(-Math.exp(-z)), (p) => -Math.log(-Math.log(p))),
+  frechet: logFamily(
+    "frechet",
+    (z) => -z - Math.exp(-z),
+    (z) => Math.exp(-Math.exp(-z)),
+    (p) => -Math.log(-Math.log(p)),
+  ),
 };
 
 export function familyByName(name: string): Family | undefined {

@@ -54,11 +54,11 @@ export function parseFamilies(spec: string | undefined): FamilyName[] {
   if (spec.trim() === "") throw new VarmapError("E_USAGE", "--families is empty", { remedy: `${remedy} (or --no-mixtures for none)` });
   const families = spec.split(",").map((s) => {
     const f = s.trim().toLowerCase().replace("é", "e");
-    if (!(f in FAMILIES))
-      throw new VarmapError("E_USAGE", `unknown mixture family '${s}'`, { remedy });
+    if (!(f in FAMILIES)) throw new VarmapError("E_USAGE", `unknown mixture family '${s}'`, { remedy });
     return f as FamilyName;
   });
-  if (new Set(families).size !== families.length) throw new VarmapError("E_USAGE", `--families lists a family twice: ${spec}`, { remedy: "list each family once" });
+  if (new Set(families).size !== families.length)
+    throw new VarmapError("E_USAGE", `--families lists a family twice: ${spec}`, { remedy: "list each family once" });
   return families;
 }
 
@@ -75,7 +75,9 @@ export function parseKmax(v: unknown, flag = "--kmax"): number {
 export function parseStarts(spec: unknown): MixtureStarts {
   const v = spec === undefined ? "full" : String(spec).trim().toLowerCase();
   if (!(MIXTURE_STARTS as readonly string[]).includes(v))
-    throw new VarmapError("E_USAGE", `unknown --starts '${String(spec)}'`, { remedy: `use ${MIXTURE_STARTS.join(", ")} (raced: about 15% faster, a few fits end at lower optima)` });
+    throw new VarmapError("E_USAGE", `unknown --starts '${String(spec)}'`, {
+      remedy: `use ${MIXTURE_STARTS.join(", ")} (raced: about 15% faster, a few fits end at lower optima)`,
+    });
   return v as MixtureStarts;
 }
 
@@ -97,8 +99,15 @@ export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: Mixtu
     const t0 = performance.now();
     const models = Array.from({ length: kmax }, (_, i) => [FAMILIES[fam].code, i + 1] as const);
     const r = mixtureFit(backend, {
-      runs, offsets, configIds: opts.configIds, models,
-      seed: opts.seed, restarts: opts.restarts, maxIter: opts.maxIter, tol: opts.tol, starts: opts.starts,
+      runs,
+      offsets,
+      configIds: opts.configIds,
+      models,
+      seed: opts.seed,
+      restarts: opts.restarts,
+      maxIter: opts.maxIter,
+      tol: opts.tol,
+      starts: opts.starts,
     });
     const seconds = (performance.now() - t0) / 1000;
     const totalWork = r.work.reduce((s, v) => s + v, 0) || 1;
@@ -110,12 +119,22 @@ export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: Mixtu
         const i = c * kmax + (k - 1);
         wk += r.work[i];
         const p = r.params.subarray(i * r.pstride, i * r.pstride + 3 * k);
-        const w = Array.from(p.subarray(0, k)), a = Array.from(p.subarray(k, 2 * k)), b = Array.from(p.subarray(2 * k, 3 * k));
+        const w = Array.from(p.subarray(0, k)),
+          a = Array.from(p.subarray(k, 2 * k)),
+          b = Array.from(p.subarray(2 * k, 3 * k));
         const [an, bn] = FAMILIES[fam].paramNames;
         list.push({
-          config: c, family: fam, k, n: offsets[c + 1] - offsets[c],
-          loglik: r.loglik[i], bic: r.bic[i], iterations: r.iterations[i], converged: r.converged[i] === 1,
-          floorBound: r.floorBound[i] === 1, params: { w, [an]: a, [bn]: b }, best: false,
+          config: c,
+          family: fam,
+          k,
+          n: offsets[c + 1] - offsets[c],
+          loglik: r.loglik[i],
+          bic: r.bic[i],
+          iterations: r.iterations[i],
+          converged: r.converged[i] === 1,
+          floorBound: r.floorBound[i] === 1,
+          params: { w, [an]: a, [bn]: b },
+          best: false,
           mixture: new Mixture(fam, w, a, b),
         });
       }

@@ -59,12 +59,18 @@ export async function readFitsFile(path: string, t: ConfigTable, choice?: ModelC
     const fam = String(r.family ?? "");
     if (fam === "") return; // refit writes an empty family where no fit was finite
     if (!(FAMILY_NAMES as string[]).includes(fam))
-      throw new VarmapError("E_FITS_FORMAT", `unknown family '${fam}'`, { location: { file: path, row, column: "family" }, remedy: `use ${FAMILY_NAMES.join(", ")}` });
+      throw new VarmapError("E_FITS_FORMAT", `unknown family '${fam}'`, {
+        location: { file: path, row, column: "family" },
+        remedy: `use ${FAMILY_NAMES.join(", ")}`,
+      });
     let params: Record<string, number[]>;
     try {
       params = JSON.parse(String(r.params));
     } catch {
-      throw new VarmapError("E_FITS_FORMAT", "params is not JSON", { location: { file: path, row, column: "params" }, remedy: "do not edit the params column" });
+      throw new VarmapError("E_FITS_FORMAT", "params is not JSON", {
+        location: { file: path, row, column: "params" },
+        remedy: "do not edit the params column",
+      });
     }
     const key = [...t.roles.factors.map((f) => String(r[f])), ...t.roles.inputs.map((x) => String(Number(r[x])))].join("\u0001");
     const list = out.get(key) ?? [];

@@ -47,7 +47,8 @@ export class Mixture {
   sample(n: number, next: () => number): Float64Array {
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      let u = next() * 1, j = 0;
+      let u = next() * 1,
+        j = 0;
       while (j < this.k - 1 && u >= this.w[j]) u -= this.w[j++];
       out[i] = this.family.sample(Math.min(Math.max(next(), 1e-300), 1 - 1e-16), next(), this.a[j], this.b[j]);
     }

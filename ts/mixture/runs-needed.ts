@@ -37,8 +37,8 @@ export function meanRunsNeededCI(cv: number, precision: number, level = 0.95, ma
   if (!(cv >= 0) || !Number.isFinite(cv)) return NaN;
   if (cv === 0) return 2;
   const p = 1 - (1 - level) / 2;
-  const ok = (n: number): boolean => tQuantile(p, n - 1) * cv / Math.sqrt(n) <= precision;
-  let n = Math.max(2, Math.ceil((normQuantile(p) * cv / precision) ** 2));
+  const ok = (n: number): boolean => (tQuantile(p, n - 1) * cv) / Math.sqrt(n) <= precision;
+  let n = Math.max(2, Math.ceil(((normQuantile(p) * cv) / precision) ** 2));
   while (!ok(n)) {
     if (n >= maxRuns) return Infinity;
     n++;
@@ -79,6 +79,5 @@ function checkTarget(x: number, what: string): void {
 }
 
 function checkLevel(level: number): void {
-  if (!(level > 0 && level < 1))
-    throw new VarmapError("E_USAGE", `the confidence level ${level} is not in (0, 1)`, { remedy: "give a level such as 0.95" });
+  if (!(level > 0 && level < 1)) throw new VarmapError("E_USAGE", `the confidence level ${level} is not in (0, 1)`, { remedy: "give a level such as 0.95" });
 }

@@ -7,8 +7,18 @@ import { FAMILIES, FAMILY_NAMES, type FamilyName } from "./families.js";
 import { Mixture } from "./model.js";
 import { meanRunsNeededCI, sdRunsNeeded, varRunsNeeded } from "./runs-needed.js";
 import {
-  bootstrapQuantileSE, deltaQuantileSE, gammaQ, kdeDensity, mixtureMean, mixtureKurtosis, orderStatisticSE1, parameterCount, quantileRunsNeeded, scaleMixture,
-  type CenterKind, type InformationKind,
+  bootstrapQuantileSE,
+  deltaQuantileSE,
+  gammaQ,
+  kdeDensity,
+  mixtureMean,
+  mixtureKurtosis,
+  orderStatisticSE1,
+  parameterCount,
+  quantileRunsNeeded,
+  scaleMixture,
+  type CenterKind,
+  type InformationKind,
 } from "./samplesize.js";
 
 export type SampleSizeMethod = "delta" | "order-statistic" | "bootstrap";
@@ -109,27 +119,37 @@ function moments(runs: ArrayLike<number>): { mean: number; cv: number; kurtosis:
   let mean = 0;
   for (let i = 0; i < n; i++) mean += runs[i];
   mean /= n;
-  let m2 = 0, m4 = 0;
+  let m2 = 0,
+    m4 = 0;
   for (let i = 0; i < n; i++) {
     const d = runs[i] - mean;
     m2 += d * d;
     m4 += d * d * d * d;
   }
   const sd = n > 1 ? Math.sqrt(m2 / (n - 1)) : NaN;
-  return { mean, cv: sd / mean, kurtosis: m2 > 0 ? (m4 / n) / (m2 / n) ** 2 : NaN };
+  return { mean, cv: sd / mean, kurtosis: m2 > 0 ? m4 / n / (m2 / n) ** 2 : NaN };
 }
 
 /**
  * The row for one configuration: `runs` are the runs the fit used (all, or the pilot), `nAll` the configuration's
  * run count (Γ_q(n) is reported there), `fit` the chosen model (undefined: fallback to the order statistic).
  */
-export function sampleSizeRow(runs: Float64Array, nAll: number, fit: CandidateFit | undefined, opts: SampleSizeOptions, configId: number | string): SampleSizeRow {
-  const qs = opts.qs, taus = opts.taus;
+export function sampleSizeRow(
+  runs: Float64Array,
+  nAll: number,
+  fit: CandidateFit | undefined,
+  opts: SampleSizeOptions,
+  configId: number | string,
+): SampleSizeRow {
+  const qs = opts.qs,
+    taus = opts.taus;
   const mom = moments(runs);
   const fallback = fit === undefined;
   const method: SampleSizeMethod = fallback ? "order-statistic" : opts.method;
   const m = fit?.mixture;
-  let center = 0, singular = false, inexact = false;
+  let center = 0,
+    singular = false,
+    inexact = false;
   let xs: number[], se1s: number[];
   if (method === "delta" && m) {
     // Computed on the /mean scale for conditioning (spec A.2.1); x_q, se1 and c scale back, Γ is unchanged.
@@ -156,7 +176,8 @@ export function sampleSizeRow(runs: Float64Array, nAll: number, fit: CandidateFi
   const tooFew = fit !== undefined && runs.length < parameterCount(fit.k);
   let atCenter = false;
   const quantiles = qs.map((q, i) => {
-    const xq = xs[i], se1 = singular ? NaN : se1s[i];
+    const xq = xs[i],
+      se1 = singular ? NaN : se1s[i];
     if (xq - center === 0) atCenter = true;
     const needed = taus.map((t) => (tooFew ? NaN : quantileRunsNeeded(se1, xq, center, t)));
     return { q, xq, se1, gamma1: gammaQ(se1, xq, center, 1), gammaN: gammaQ(se1, xq, center, nAll), needed };
@@ -168,12 +189,23 @@ export function sampleSizeRow(runs: Float64Array, nAll: number, fit: CandidateFi
   const wants = (s: string) => opts.stats.includes(s);
   const kurtosis = opts.moments === "model" && m && !fallback ? mixtureKurtosis(scaleMixture(m, mom.mean > 0 ? mom.mean : 1)) : mom.kurtosis;
   return {
-    n: nAll, family: fit?.family ?? "", k: fit?.k ?? 0, floorBound: fit?.floorBound ?? false, fallback, center, quantiles, needed,
-    cv: mom.cv, kurtosis,
+    n: nAll,
+    family: fit?.family ?? "",
+    k: fit?.k ?? 0,
+    floorBound: fit?.floorBound ?? false,
+    fallback,
+    center,
+    quantiles,
+    needed,
+    cv: mom.cv,
+    kurtosis,
     neededMean: wants("mean") ? meanRunsNeededCI(Math.abs(mom.cv), opts.precision, opts.level) : NaN,
     neededSd: wants("sd") && Number.isFinite(kurtosis) ? sdRunsNeeded(opts.precision, kurtosis) : NaN,
     neededVar: wants("var") && Number.isFinite(kurtosis) ? varRunsNeeded(opts.precision, kurtosis) : NaN,
-    singularInformation: singular, quadratureInexact: inexact, xqAtCenter: atCenter, tooFewRuns: tooFew,
+    singularInformation: singular,
+    quadratureInexact: inexact,
+    xqAtCenter: atCenter,
+    tooFewRuns: tooFew,
   };
 }
 

@@ -67,7 +67,10 @@ export function samplesizeColumns(k: TableKeys, rows: SampleSizeRow[], o: Sample
 }
 
 export function curveColumns(k: TableKeys, rows: SampleSizeRow[], ns: number[]): Column[] {
-  const at: number[] = [], q: number[] = [], n: number[] = [], g: (number | null)[] = [];
+  const at: number[] = [],
+    q: number[] = [],
+    n: number[] = [],
+    g: (number | null)[] = [];
   rows.forEach((r, c) => {
     for (const x of r.quantiles)
       for (const m of ns) {
@@ -77,5 +80,10 @@ export function curveColumns(k: TableKeys, rows: SampleSizeRow[], ns: number[]):
         g.push(num(gammaQ(x.se1 ?? NaN, x.xq ?? NaN, r.center ?? NaN, m)));
       }
   });
-  return [...keyColumns(k, at.length, (i) => at[i]), { name: "q", values: q }, { name: "n", values: Int32Array.from(n), type: "int" }, { name: "gamma_q", values: g }];
+  return [
+    ...keyColumns(k, at.length, (i) => at[i]),
+    { name: "q", values: q },
+    { name: "n", values: Int32Array.from(n), type: "int" },
+    { name: "gamma_q", values: g },
+  ];
 }

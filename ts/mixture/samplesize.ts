@@ -64,7 +64,8 @@ function componentSpan(f: FamilyName, a: number, b: number): [number, number] {
 export function mixtureQuantile(m: Mixture, q: number): number {
   if (m.k === 1) return m.family.quantile(q, m.a[0], m.b[0]);
   const qs = m.w.map((_, j) => m.family.quantile(q, m.a[j], m.b[j]));
-  let lo = Math.min(...qs), hi = Math.max(...qs);
+  let lo = Math.min(...qs),
+    hi = Math.max(...qs);
   if (lo === hi) return lo;
   let x = m.quantile(q); // bisection start (invertCdf), then polish
   for (let it = 0; it < 100; it++) {
@@ -109,7 +110,8 @@ export function gammaShapeCdfDerivative(alpha: number, t: number): number {
     const lp = gammaLogpdf(u, alpha, 1) + s;
     return lp === -Infinity ? 0 : (s - psi) * Math.exp(lp);
   };
-  const lo = psi - 40 * sd - 40 / alpha, hi = psi + 40 * sd;
+  const lo = psi - 40 * sd - 40 / alpha,
+    hi = psi + 40 * sd;
   const inner = (a: number, b: number) => [a, ...[psi - 2 * sd, psi, psi + 2 * sd].filter((v) => v > a && v < b), b];
   if (gammaP(alpha, t) <= 0.5) return st <= lo ? 0 : integrate(g, inner(lo, st), 1e-12).value;
   return st >= hi ? 0 : -integrate(g, inner(st, hi), 1e-12).value;
@@ -126,7 +128,8 @@ export interface QuantileGradient {
 
 /** x_q and its gradient by the implicit function theorem: ∂x_q/∂η = −(∂F/∂η)(x_q) / f(x_q). */
 export function quantileGradient(m: Mixture, q: number, bScale: BScale = "natural"): QuantileGradient {
-  const k = m.k, fam = m.family.name;
+  const k = m.k,
+    fam = m.family.name;
   const xq = mixtureQuantile(m, q);
   const f = m.pdf(xq);
   const g = new Float64Array(parameterCount(k));
@@ -163,14 +166,16 @@ const LOG_SQRT_2PI = 0.9189385332046728;
  */
 function gammaLogpdfFromLog(v: number, a: number, b: number): number {
   const t = v - Math.log(a * b);
-  const xi = 1 / a, x2 = xi * xi;
+  const xi = 1 / a,
+    x2 = xi * xi;
   const tail = xi * (1 / 12 + x2 * (-1 / 360 + x2 * (1 / 1260 + x2 * (-1 / 1680 + x2 * (1 / 1188 + x2 * (-691 / 360360))))));
   return 0.5 * Math.log(a) - LOG_SQRT_2PI - tail - a * (Math.expm1(t) - t) - v;
 }
 
 /** log a − ψ(a) for a ≥ 15 by its asymptotic series (no cancellation for large a). */
 function logMinusDigamma(a: number): number {
-  const xi = 1 / a, x2 = xi * xi;
+  const xi = 1 / a,
+    x2 = xi * xi;
   return 0.5 * xi + x2 * (1 / 12 - x2 * (1 / 120 - x2 * (1 / 252 - x2 * (1 / 240 - x2 * (1 / 132)))));
 }
 
@@ -180,7 +185,9 @@ function logMinusDigamma(a: number): number {
  * rounding noise of |v|·ε/σ to z, which for a narrow component is far above the quadrature's tolerance.
  */
 export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: BScale = "natural", lpj = new Float64Array(m.k), logx?: number): number {
-  const k = m.k, fam = m.family.name, F = m.family;
+  const k = m.k,
+    fam = m.family.name,
+    F = m.family;
   const logFam = fam !== "normal" && fam !== "gamma";
   const lx = logFam ? (logx ?? (x > 0 ? Math.log(x) : -Infinity)) : 0;
   // lpj[j] = log f_j(x) first (component densities), the maximum of log π_j f_j tracked alongside
@@ -210,7 +217,8 @@ export function mixtureScore(m: Mixture, x: number, out: Float64Array, bScale: B
       out[2 * k - 1 + j] = 0;
       continue;
     }
-    const a = m.a[j], b = m.b[j];
+    const a = m.a[j],
+      b = m.b[j];
     let da: number, db: number;
     if (fam === "normal") {
       const z = (x - a) / b;
@@ -253,9 +261,11 @@ export interface FisherInformation {
  * triangle and ∫ s f in one vector integral.
  */
 export function fisherExpected(m: Mixture, bScale: BScale = "natural"): FisherInformation {
-  const P = parameterCount(m.k), fam = m.family.name;
+  const P = parameterCount(m.k),
+    fam = m.family.name;
   const tri = (P * (P + 1)) / 2;
-  const s = new Float64Array(P), lpj = new Float64Array(m.k);
+  const s = new Float64Array(P),
+    lpj = new Float64Array(m.k);
   const logV = fam !== "normal";
   const integrand = (v: number, out: Float64Array) => {
     const x = logV ? Math.exp(v) : v;
@@ -268,7 +278,8 @@ export function fisherExpected(m: Mixture, bScale: BScale = "natural"): FisherIn
     }
     for (let i = 0; i < P; i++) out[tri + i] = s[i] * dens;
   };
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   const breaks: number[] = [];
   for (let j = 0; j < m.k; j++) {
     const [c, d] = componentSpan(fam, m.a[j], m.b[j]);
@@ -291,8 +302,10 @@ export function fisherExpected(m: Mixture, bScale: BScale = "natural"): FisherIn
 /** Empirical information I ≈ (1/n) Σ s(x_i) s(x_i)ᵀ over the data ("measured from data"; no quadrature). */
 export function fisherEmpirical(m: Mixture, data: ArrayLike<number>, bScale: BScale = "natural"): FisherInformation {
   const P = parameterCount(m.k);
-  const I = new Float64Array(P * P), meanScore = new Float64Array(P);
-  const s = new Float64Array(P), lpj = new Float64Array(m.k);
+  const I = new Float64Array(P * P),
+    meanScore = new Float64Array(P);
+  const s = new Float64Array(P),
+    lpj = new Float64Array(m.k);
   for (let i = 0; i < data.length; i++) {
     mixtureScore(m, data[i], s, bScale, lpj);
     for (let a = 0; a < P; a++) {
@@ -348,7 +361,8 @@ export function informationQuadForm(I: Float64Array, P: number, gs: readonly Flo
     return y;
   };
   // rcond = 1 / (‖A‖₁ ‖A⁻¹‖₁), A⁻¹ column by column (P ≤ 47)
-  let normA = 0, normInv = 0;
+  let normA = 0,
+    normInv = 0;
   const e = new Float64Array(P);
   for (let j = 0; j < P; j++) {
     let colA = 0;
@@ -357,7 +371,10 @@ export function informationQuadForm(I: Float64Array, P: number, gs: readonly Flo
     e.fill(0);
     e[j] = 1;
     const col = solveInto(e);
-    normInv = Math.max(normInv, col.reduce((s, v) => s + Math.abs(v), 0));
+    normInv = Math.max(
+      normInv,
+      col.reduce((s, v) => s + Math.abs(v), 0),
+    );
   }
   const rcond = 1 / (normA * normInv);
   if (!(rcond >= 1e-13)) return { values: gs.map(() => NaN), rcond, singular: true };
@@ -374,9 +391,26 @@ export function informationQuadForm(I: Float64Array, P: number, gs: readonly Flo
 /** The mixture of X / s (s > 0): normal (a/s, b/s); gamma (a, b/s); log families (a − log s, b). */
 export function scaleMixture(m: Mixture, s: number): Mixture {
   const fam = m.family.name;
-  if (fam === "normal") return new Mixture(fam, m.w, m.a.map((v) => v / s), m.b.map((v) => v / s));
-  if (fam === "gamma") return new Mixture(fam, m.w, m.a, m.b.map((v) => v / s));
-  return new Mixture(fam, m.w, m.a.map((v) => v - Math.log(s)), m.b);
+  if (fam === "normal")
+    return new Mixture(
+      fam,
+      m.w,
+      m.a.map((v) => v / s),
+      m.b.map((v) => v / s),
+    );
+  if (fam === "gamma")
+    return new Mixture(
+      fam,
+      m.w,
+      m.a,
+      m.b.map((v) => v / s),
+    );
+  return new Mixture(
+    fam,
+    m.w,
+    m.a.map((v) => v - Math.log(s)),
+    m.b,
+  );
 }
 
 /**
@@ -387,7 +421,8 @@ export function mixtureKurtosis(m: Mixture): number {
   const fam = m.family.name;
   if ((fam === "loglogistic" || fam === "frechet") && m.b.some((b) => b >= 0.25)) return Infinity;
   const logV = fam !== "normal";
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   const breaks: number[] = [];
   for (let j = 0; j < m.k; j++) {
     const [c, d] = componentSpan(fam, m.a[j], m.b[j]);
@@ -397,13 +432,19 @@ export function mixtureKurtosis(m: Mixture): number {
   }
   const pts = [lo, ...breaks.filter((b) => b > lo && b < hi).sort((a, b) => a - b), hi].filter((v, i, arr) => i === 0 || v > arr[i - 1]);
   const moment = (g: (x: number) => number) =>
-    integrateVector((v, out) => {
-      const x = logV ? Math.exp(v) : v;
-      const lf = m.logpdf(x);
-      out[0] = lf === -Infinity ? 0 : g(x) * Math.exp(lf + (logV ? v : 0));
-    }, 1, pts, { relTol: 1e-12 }).value[0];
+    integrateVector(
+      (v, out) => {
+        const x = logV ? Math.exp(v) : v;
+        const lf = m.logpdf(x);
+        out[0] = lf === -Infinity ? 0 : g(x) * Math.exp(lf + (logV ? v : 0));
+      },
+      1,
+      pts,
+      { relTol: 1e-12 },
+    ).value[0];
   const mu = moment((x) => x);
-  const m2 = moment((x) => (x - mu) ** 2), m4 = moment((x) => (x - mu) ** 4);
+  const m2 = moment((x) => (x - mu) ** 2),
+    m4 = moment((x) => (x - mu) ** 4);
   return m4 / (m2 * m2);
 }
 
@@ -411,7 +452,8 @@ export function mixtureKurtosis(m: Mixture): number {
 export function mixtureMean(m: Mixture): number {
   let s = 0;
   for (let j = 0; j < m.k; j++) {
-    const a = m.a[j], b = m.b[j];
+    const a = m.a[j],
+      b = m.b[j];
     let mu: number;
     switch (m.family.name) {
       case "normal":
@@ -480,10 +522,17 @@ export function deltaQuantileSE(m: Mixture, qs: readonly number[], opts: DeltaOp
   const inexact = info.inexact;
   const unusable = inexact && info.error > 1e-8 * scale;
   const grads = qs.map((q) => quantileGradient(m, q, bScale));
-  const qf = informationQuadForm(info.I, info.P, grads.map((g) => g.g));
+  const qf = informationQuadForm(
+    info.I,
+    info.P,
+    grads.map((g) => g.g),
+  );
   const center = opts.center === "mean" ? mixtureMean(m) : 0;
   const quantiles = grads.map((g, i) => ({
-    q: g.q, xq: g.xq, f: g.f, g: g.g,
+    q: g.q,
+    xq: g.xq,
+    f: g.f,
+    g: g.g,
     se1: unusable ? NaN : Math.sqrt(qf.values[i]),
     atCenter: g.xq - center === 0,
   }));
@@ -521,7 +570,9 @@ export function kdeDensity(data: ArrayLike<number>): (x: number) => number {
   for (const v of x) ss += (v - mean) ** 2;
   const sd = Math.sqrt(ss / Math.max(1, n - 1));
   const q7 = (p: number) => {
-    const h = (n - 1) * p, lo = Math.floor(h), hi = Math.min(lo + 1, n - 1);
+    const h = (n - 1) * p,
+      lo = Math.floor(h),
+      hi = Math.min(lo + 1, n - 1);
     return x[lo] + (h - lo) * (x[hi] - x[lo]);
   };
   const iqr = q7(0.75) - q7(0.25);

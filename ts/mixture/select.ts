@@ -45,8 +45,7 @@ export function parseCriterion(v: unknown): Criterion {
 }
 export function parseSplit(v: unknown): SplitScheme {
   const s = v === undefined ? "odd-even" : String(v).trim().toLowerCase();
-  if (!(SPLITS as readonly string[]).includes(s))
-    throw new VarmapError("E_USAGE", `unknown --split '${String(v)}'`, { remedy: `use ${SPLITS.join(", ")}` });
+  if (!(SPLITS as readonly string[]).includes(s)) throw new VarmapError("E_USAGE", `unknown --split '${String(v)}'`, { remedy: `use ${SPLITS.join(", ")}` });
   return s as SplitScheme;
 }
 export function parseGuard(v: unknown): boolean {
@@ -99,7 +98,8 @@ export interface RunSpread {
 }
 export function runSpread(x: ArrayLike<number>): RunSpread {
   const s = Float64Array.from(x).sort();
-  let gap = Infinity, mean = 0;
+  let gap = Infinity,
+    mean = 0;
   for (let i = 0; i < s.length; i++) {
     mean += s[i];
     if (i > 0 && s[i] > s[i - 1]) gap = Math.min(gap, s[i] - s[i - 1]);
@@ -155,8 +155,10 @@ export interface FoldBatch {
 }
 export function foldBatch(runs: Float64Array, offsets: Int32Array, assign: Int32Array[], fold: number): FoldBatch {
   const nconf = offsets.length - 1;
-  const tr: number[] = [], te: number[] = [];
-  const to = new Int32Array(nconf + 1), eo = new Int32Array(nconf + 1);
+  const tr: number[] = [],
+    te: number[] = [];
+  const to = new Int32Array(nconf + 1),
+    eo = new Int32Array(nconf + 1);
   for (let c = 0; c < nconf; c++) {
     const a = assign[c];
     for (let i = offsets[c]; i < offsets[c + 1]; i++) (a[i - offsets[c]] === fold ? te : tr).push(runs[i]);

@@ -25,8 +25,16 @@ export function summarizeFits(fit: MixtureFitResult, families: FamilyName[], kma
   const perConfig = families.length * kmax;
   const nconf = fit.rows.length / perConfig;
   const s: MixtureSummary = {
-    configurations: nconf, families, kmax, secondsPerFit: {}, bestBicSum: {}, bestFamilyCount: {},
-    bestKCount: new Array(kmax).fill(0), bestKWithinFamily: {}, floorBound: {}, notConverged: {},
+    configurations: nconf,
+    families,
+    kmax,
+    secondsPerFit: {},
+    bestBicSum: {},
+    bestFamilyCount: {},
+    bestKCount: new Array(kmax).fill(0),
+    bestKWithinFamily: {},
+    floorBound: {},
+    notConverged: {},
   };
   for (const f of families) {
     s.secondsPerFit[f] = Array.from({ length: kmax }, (_, k) => fit.secondsPerFit.get(`${f}:${k + 1}`) ?? NaN);
@@ -71,16 +79,32 @@ export function formatTables(s: MixtureSummary): string {
   const total = Math.max(1, s.configurations);
   let out = `Mixtures of ${s.configurations} configurations: ${s.families.join(", ")}; k = 1..${s.kmax}\n\n`;
   out += "Table 3: mean fit time per configuration (ms; each family's batched call apportioned to k by work)\n";
-  out += table(["family", ...ks], s.families.map((f) => [f, ...s.secondsPerFit[f].map((v) => (v * 1000).toFixed(3))]));
+  out += table(
+    ["family", ...ks],
+    s.families.map((f) => [f, ...s.secondsPerFit[f].map((v) => (v * 1000).toFixed(3))]),
+  );
   out += "\nTable 4: sum of best BIC per family; counts of the best family\n";
-  out += table(["family", "sum of best BIC", "count", "proportion"], s.families.map((f) => [
-    f, s.bestBicSum[f].toFixed(1), String(s.bestFamilyCount[f]), (s.bestFamilyCount[f] / total).toFixed(3),
-  ]));
+  out += table(
+    ["family", "sum of best BIC", "count", "proportion"],
+    s.families.map((f) => [f, s.bestBicSum[f].toFixed(1), String(s.bestFamilyCount[f]), (s.bestFamilyCount[f] / total).toFixed(3)]),
+  );
   out += "\nTable 5: best number of components (over all families)\n";
-  out += table(["", ...ks], [["count", ...s.bestKCount.map(String)], ["proportion", ...s.bestKCount.map((v) => (v / total).toFixed(3))]]);
+  out += table(
+    ["", ...ks],
+    [
+      ["count", ...s.bestKCount.map(String)],
+      ["proportion", ...s.bestKCount.map((v) => (v / total).toFixed(3))],
+    ],
+  );
   out += "\nBest k within each family\n";
-  out += table(["family", ...ks], s.families.map((f) => [f, ...s.bestKWithinFamily[f].map(String)]));
+  out += table(
+    ["family", ...ks],
+    s.families.map((f) => [f, ...s.bestKWithinFamily[f].map(String)]),
+  );
   out += "\nFits where the tie floor binds / not converged in the iteration limit\n";
-  out += table(["family", "floor binds", "not converged"], s.families.map((f) => [f, String(s.floorBound[f]), String(s.notConverged[f])]));
+  out += table(
+    ["family", "floor binds", "not converged"],
+    s.families.map((f) => [f, String(s.floorBound[f]), String(s.notConverged[f])]),
+  );
   return out;
 }

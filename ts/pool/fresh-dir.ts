@@ -33,14 +33,23 @@ function isMergeOutput(dir: string): boolean {
 export function checkMergeOut(out: string, inputs: readonly string[]): void {
   for (const d of inputs)
     if (within(out, d) || within(d, out))
-      throw new VarmapError("E_OUT", `--out ${out} ${within(out, d) ? "is" : "contains"} the shard directory ${d}`, { remedy: "give merge a new directory for --out, apart from the shards" });
+      throw new VarmapError("E_OUT", `--out ${out} ${within(out, d) ? "is" : "contains"} the shard directory ${d}`, {
+        remedy: "give merge a new directory for --out, apart from the shards",
+      });
   if (!existsSync(out)) return;
-  if (!statSync(out).isDirectory()) throw new VarmapError("E_OUT", `--out ${out} exists and is not a directory`, { remedy: "give a new directory path for --out" });
+  if (!statSync(out).isDirectory())
+    throw new VarmapError("E_OUT", `--out ${out} exists and is not a directory`, { remedy: "give a new directory path for --out" });
   const entries = readdirSync(out);
   if (!entries.length || isMergeOutput(out)) return;
   const m = readManifest(out);
   const what =
-    typeof m?.shard === "string" ? `the output of shard ${m.shard}` : m ? "the output of a varmap run" : entries.includes(LOCK_FILE) ? "a directory a varmap run is writing" : `a directory of other files (${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`;
+    typeof m?.shard === "string"
+      ? `the output of shard ${m.shard}`
+      : m
+        ? "the output of a varmap run"
+        : entries.includes(LOCK_FILE)
+          ? "a directory a varmap run is writing"
+          : `a directory of other files (${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""})`;
   throw new VarmapError("E_OUT", `--out ${out} is ${what}; merge writes only into a new directory or over an earlier merge`, {
     remedy: "give merge a new --out directory (it is created)",
   });

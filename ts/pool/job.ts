@@ -74,8 +74,19 @@ export interface JobSummary {
 }
 
 /** The run flags every job verb shares (--shard, --workers, --no-resume, --quiet), parsed and checked. */
-export function jobOptionsFromCli(opts: { shard?: string; shards?: unknown; workers?: string; resume?: boolean; quiet?: boolean }, out: string, label: string): JobOptions {
-  return { out, shard: parseShardOptions(opts.shard, opts.shards as string | undefined), workers: parseWorkers(opts.workers), resume: opts.resume !== false, quiet: !!opts.quiet, label };
+export function jobOptionsFromCli(
+  opts: { shard?: string; shards?: unknown; workers?: string; resume?: boolean; quiet?: boolean },
+  out: string,
+  label: string,
+): JobOptions {
+  return {
+    out,
+    shard: parseShardOptions(opts.shard, opts.shards as string | undefined),
+    workers: parseWorkers(opts.workers),
+    resume: opts.resume !== false,
+    quiet: !!opts.quiet,
+    label,
+  };
 }
 
 export function manifestOf(plan: JobPlan, shard: Shard | undefined): Record<string, unknown> {

@@ -53,7 +53,8 @@ export function readLock(dir: string): { info: LockInfo | undefined; ageMs: numb
 export function staleReason(lock: { info: LockInfo | undefined; ageMs: number }): string | undefined {
   const { info, ageMs } = lock;
   if (info && info.host === hostname()) return alive(info.pid) ? undefined : `process ${info.pid} on ${info.host} has ended`;
-  if (ageMs > STALE_MS) return `${info ? `its holder (pid ${info.pid} on ${info.host})` : "an unreadable lock"} has not refreshed it for ${Math.round(ageMs / 1000)} s`;
+  if (ageMs > STALE_MS)
+    return `${info ? `its holder (pid ${info.pid} on ${info.host})` : "an unreadable lock"} has not refreshed it for ${Math.round(ageMs / 1000)} s`;
   return undefined;
 }
 
@@ -98,9 +99,13 @@ export class DirLock {
       const reason = mine ? undefined : staleReason(found);
       if (!mine && !reason) {
         const h = found.info;
-        throw new VarmapError("E_OUT_LOCKED", `${dir} is in use by another varmap run${h ? ` (pid ${h.pid} on ${h.host}, since ${h.started}: ${h.command})` : ""}`, {
-          remedy: `wait for that run to end or give another --out; if it is certainly gone, delete ${lock.path}`,
-        });
+        throw new VarmapError(
+          "E_OUT_LOCKED",
+          `${dir} is in use by another varmap run${h ? ` (pid ${h.pid} on ${h.host}, since ${h.started}: ${h.command})` : ""}`,
+          {
+            remedy: `wait for that run to end or give another --out; if it is certainly gone, delete ${lock.path}`,
+          },
+        );
       }
       if (reason && !opts.quiet) process.stderr.write(`varmap: replacing the stale lock of ${dir}: ${reason}\n`);
       // Move it aside rather than delete it, so two runs that both judged it stale cannot delete each other's new lock.

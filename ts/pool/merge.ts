@@ -26,7 +26,10 @@ export function mergeShards(
   const results = new Map<string, unknown>();
   for (const dir of dirs) {
     const m = readManifest(dir);
-    if (!m) throw new VarmapError("E_MERGE", `${dir} has no readable ${MANIFEST}: not a varmap output directory`, { remedy: "pass the --out directories of the shard runs" });
+    if (!m)
+      throw new VarmapError("E_MERGE", `${dir} has no readable ${MANIFEST}: not a varmap output directory`, {
+        remedy: "pass the --out directories of the shard runs",
+      });
     const shard = parseShard(typeof m.shard === "string" ? m.shard : "1/1")!;
     const { shard: _s, ...rest } = m;
     const text = stableJson(rest);
@@ -36,22 +39,36 @@ export function mergeShards(
       planText = text;
       count = shard.count;
     } else if (text !== planText)
-      throw new VarmapError("E_MERGE", `${dir} holds a different job from ${dirs[0]} (other data, options or seed)`, { remedy: "merge only the shards of one job, run with identical options" });
+      throw new VarmapError("E_MERGE", `${dir} holds a different job from ${dirs[0]} (other data, options or seed)`, {
+        remedy: "merge only the shards of one job, run with identical options",
+      });
     if (shard.count !== count)
-      throw new VarmapError("E_MERGE", `${dir} is shard ${shard.index}/${shard.count} but ${dirs[0]} is one of ${count}`, { remedy: "merge the shards of one --shard i/N layout" });
-    if (seen.has(shard.index)) throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} is given twice (${seen.get(shard.index)} and ${dir})`, { remedy: "pass each shard's directory once" });
+      throw new VarmapError("E_MERGE", `${dir} is shard ${shard.index}/${shard.count} but ${dirs[0]} is one of ${count}`, {
+        remedy: "merge the shards of one --shard i/N layout",
+      });
+    if (seen.has(shard.index))
+      throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} is given twice (${seen.get(shard.index)} and ${dir})`, {
+        remedy: "pass each shard's directory once",
+      });
     seen.set(shard.index, dir);
     if (existsSync(join(dir, JOURNAL)) || !existsSync(join(dir, RESULTS)))
-      throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} in ${dir} did not finish`, { remedy: `rerun that shard with the same command (it resumes), then merge` });
+      throw new VarmapError("E_MERGE", `shard ${shard.index}/${count} in ${dir} did not finish`, {
+        remedy: `rerun that shard with the same command (it resumes), then merge`,
+      });
     const expected = new Set(shardTasks(def!.tasks(plan), shard).map((t: { id: string }) => t.id));
     for (const rec of readRecords(join(dir, RESULTS))) if (expected.has(rec.id)) results.set(rec.id, rec.result);
   }
   const missing = [...Array(count).keys()].map((i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length)
-    throw new VarmapError("E_MERGE", `shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing`, { remedy: "pass the output directories of all N shards" });
+    throw new VarmapError("E_MERGE", `shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing`, {
+      remedy: "pass the output directories of all N shards",
+    });
   const tasks: { id: string }[] = def!.tasks(plan!);
   const lost = tasks.filter((t) => !results.has(t.id));
-  if (lost.length) throw new VarmapError("E_MERGE", `${lost.length} task result(s) missing, e.g. ${lost[0].id}`, { remedy: "rerun the shard that owns them (it resumes), then merge" });
+  if (lost.length)
+    throw new VarmapError("E_MERGE", `${lost.length} task result(s) missing, e.g. ${lost[0].id}`, {
+      remedy: "rerun the shard that owns them (it resumes), then merge",
+    });
 
   const writer = def!;
   // Built in a fresh temporary directory renamed into place: --out ends up holding exactly these files.

@@ -12,10 +12,11 @@ export function parseWorkers(s: string | number | undefined): number {
   if (s === undefined || s === "") return defaultWorkers();
   const n = Number(s);
   if (!Number.isInteger(n) || n < 0)
-    throw new VarmapError("E_USAGE", `--workers '${s}' is not a non-negative integer`, { remedy: "give a worker count such as --workers 2 (0 = run in this thread)" });
+    throw new VarmapError("E_USAGE", `--workers '${s}' is not a non-negative integer`, {
+      remedy: "give a worker count such as --workers 2 (0 = run in this thread)",
+    });
   return n;
 }
-
 
 export interface RunOptions {
   workers: number;
@@ -74,24 +75,26 @@ export async function runTasks<P extends JobPlan, T extends JobTask, C extends J
           while (!failure && active < window && next < batches.length) {
             const b = batches[next++];
             active++;
-            (pool.run(b) as Promise<unknown[] | WorkerError>).then(
-              (results) => {
-                if (isWorkerError(results)) {
-                  const w = results.varmapError;
-                  failure ??= new VarmapError(w.code, w.message, { location: w.location, remedy: w.remedy });
-                  return;
-                }
-                store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
-                opts.progress.tick(b.length);
-              },
-              (e) => {
-                failure ??= e;
-              },
-            ).finally(() => {
-              active--;
-              if (active === 0 && (failure || next >= batches.length)) resolve();
-              else launch();
-            });
+            (pool.run(b) as Promise<unknown[] | WorkerError>)
+              .then(
+                (results) => {
+                  if (isWorkerError(results)) {
+                    const w = results.varmapError;
+                    failure ??= new VarmapError(w.code, w.message, { location: w.location, remedy: w.remedy });
+                    return;
+                  }
+                  store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
+                  opts.progress.tick(b.length);
+                },
+                (e) => {
+                  failure ??= e;
+                },
+              )
+              .finally(() => {
+                active--;
+                if (active === 0 && (failure || next >= batches.length)) resolve();
+                else launch();
+              });
           }
         };
         launch();

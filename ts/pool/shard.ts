@@ -21,7 +21,9 @@ export function parseShardCount(v: string | number | undefined): number | undefi
   const s = String(v).trim();
   const n = /^\d+$/.test(s) ? Number(s) : NaN;
   if (!(n >= 1) || !Number.isSafeInteger(n))
-    throw new VarmapError("E_USAGE", `--shards '${v}' is not a positive integer`, { remedy: "give the number of shards the job is split into, e.g. --shards 8" });
+    throw new VarmapError("E_USAGE", `--shards '${v}' is not a positive integer`, {
+      remedy: "give the number of shards the job is split into, e.g. --shards 8",
+    });
   return n;
 }
 
@@ -39,7 +41,9 @@ export function arrayIndexFromEnv(env: NodeJS.ProcessEnv = process.env): { index
     const raw = env[v.name];
     if (raw === undefined || raw === "") continue;
     if (!/^\s*\d+\s*$/.test(raw))
-      throw new VarmapError("E_SHARD_INDEX", `${v.name}='${raw}' is not an array index`, { remedy: `run --shard auto only inside a job array of ${v.scheduler}` });
+      throw new VarmapError("E_SHARD_INDEX", `${v.name}='${raw}' is not an array index`, {
+        remedy: `run --shard auto only inside a job array of ${v.scheduler}`,
+      });
     const k = Number(raw);
     return { index: k + 1 - v.base, from: `${v.name}=${raw}${v.base === 0 ? ", 0-based" : ""}` };
   }
@@ -54,7 +58,9 @@ export function parseShardOptions(shard: string | undefined, shards: string | nu
   const count = parseShardCount(shards);
   if (shard === undefined || shard.trim() === "") {
     if (count !== undefined)
-      throw new VarmapError("E_USAGE", "--shards needs --shard (which of the shards this run is)", { remedy: `add --shard auto (in a job array) or --shard i with 1 ≤ i ≤ ${count}` });
+      throw new VarmapError("E_USAGE", "--shards needs --shard (which of the shards this run is)", {
+        remedy: `add --shard auto (in a job array) or --shard i with 1 ≤ i ≤ ${count}`,
+      });
     return undefined;
   }
   const s = shard.trim();

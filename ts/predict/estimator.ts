@@ -57,7 +57,8 @@ export function logClampBounds(range: readonly [number, number]): [number, numbe
 
 /** The range of a model-scale (log) response. */
 export function logRangeOf(logY: ArrayLike<number>): [number, number] {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < logY.length; i++) {
     if (logY[i] < lo) lo = logY[i];
     if (logY[i] > hi) hi = logY[i];
@@ -125,7 +126,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
       throw new VarmapError("E_SHAPE", `${X.rows} training rows but ${y.length} responses`, { remedy: "give one response per training row" });
     const yy = Float64Array.from(y);
     for (let i = 0; i < yy.length; i++)
-      if (!Number.isFinite(yy[i])) throw new VarmapError("E_NONFINITE", `training response ${i} is ${yy[i]}`, { remedy: "remove or impute non-finite responses" });
+      if (!Number.isFinite(yy[i]))
+        throw new VarmapError("E_NONFINITE", `training response ${i} is ${yy[i]}`, { remedy: "remove or impute non-finite responses" });
     const need = this.minPoints(X.cols);
     if (X.rows < need)
       throw new VarmapError("E_TOO_FEW_POINTS", `${this.method} needs at least ${need} training points in ${X.cols} dimensions, got ${X.rows}`, {
@@ -156,7 +158,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });
     checkMatrix(Xq, "query inputs");
     if (Xq.cols !== this.dim)
-      throw new VarmapError("E_SHAPE", `queries have ${Xq.cols} inputs but the model was fitted on ${this.dim}`, { remedy: "query with the same input columns as the training data" });
+      throw new VarmapError("E_SHAPE", `queries have ${Xq.cols} inputs but the model was fitted on ${this.dim}`, {
+        remedy: "query with the same input columns as the training data",
+      });
     return this.scaler.transform(Xq);
   }
 
@@ -193,5 +197,7 @@ export function checkMatrix(X: Matrix, what: string): void {
     throw new VarmapError("E_SHAPE", `${what}: ${X.rows}×${X.cols} does not match ${X.data.length} values`, { remedy: "pass a row-major matrix" });
   for (let i = 0; i < X.data.length; i++)
     if (!Number.isFinite(X.data[i]))
-      throw new VarmapError("E_NONFINITE", `${what}: row ${Math.floor(i / X.cols)}, input ${i % X.cols} is ${X.data[i]}`, { remedy: "remove or impute non-finite inputs" });
+      throw new VarmapError("E_NONFINITE", `${what}: row ${Math.floor(i / X.cols)}, input ${i % X.cols} is ${X.data[i]}`, {
+        remedy: "remove or impute non-finite inputs",
+      });
 }

@@ -40,7 +40,9 @@ export class LinearRegression extends Predictor<LinearRegressionState> {
     const r = lstsq(this.backend, { A: design, b, offsets: Int32Array.from([0, X.rows]), n: p, rcond: Math.max(X.rows, p) * EPSILON });
     this.coef = scale === 1 ? r.x : r.x.map((v) => v / scale);
     if (!this.coef.every(Number.isFinite))
-      throw new VarmapError("E_DEGENERATE_DATA", "the least-squares coefficients are not finite", { remedy: "check the inputs for extreme values (beyond 1e150) and rescale them" });
+      throw new VarmapError("E_DEGENERATE_DATA", "the least-squares coefficients are not finite", {
+        remedy: "check the inputs for extreme values (beyond 1e150) and rescale them",
+      });
     this.rank = r.rank[0];
   }
 

@@ -4,7 +4,17 @@
 import { VarmapError, isVarmapError } from "../errors.js";
 import { checkStatus } from "../backend/status.js";
 import { getBackend } from "../backend/index.js";
-import { LSP_STATUS, LspStatus, LspWeightCode, lspEval, lspFitRaw, lspNeighborTable, lspSubsets, lspWeights, type LspNeighborTable } from "../backend/kernels/lsp.js";
+import {
+  LSP_STATUS,
+  LspStatus,
+  LspWeightCode,
+  lspEval,
+  lspFitRaw,
+  lspNeighborTable,
+  lspSubsets,
+  lspWeights,
+  type LspNeighborTable,
+} from "../backend/kernels/lsp.js";
 import { Predictor, checkMatrix, clampLogPredictions, logRangeOf, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
@@ -117,10 +127,14 @@ function duplicateError(X: Matrix, rank: Int32Array): VarmapError {
     for (let j = 0; j < m && same; j++) same = X.data[i * m + j] === X.data[k * m + j];
     if (same) other = i;
   }
-  return new VarmapError("E_DUPLICATE_POINTS", `training points ${Math.min(k, other)} and ${Math.max(k, other)} (0-based) have the same inputs, so the linear Shepard weights are undefined`, {
-    location: { row: Math.min(k, other) },
-    remedy: "aggregate repeated configurations into one row (a map has one row per configuration) before fitting",
-  });
+  return new VarmapError(
+    "E_DUPLICATE_POINTS",
+    `training points ${Math.min(k, other)} and ${Math.max(k, other)} (0-based) have the same inputs, so the linear Shepard weights are undefined`,
+    {
+      location: { row: Math.min(k, other) },
+      remedy: "aggregate repeated configurations into one row (a map has one row per configuration) before fitting",
+    },
+  );
 }
 
 /** A division of the rows of one point set: fit on `train`, predict at `test`. */
@@ -160,7 +174,12 @@ export class LinearShepardSubsets {
     if (batch.length) {
       let results: ReturnType<typeof lspSubsets> = [];
       try {
-        results = lspSubsets(getBackend(this.options.backend), this.table!, this.fModel!, batch.map((i) => ({ train: splits[i].train, query: splits[i].test })));
+        results = lspSubsets(
+          getBackend(this.options.backend),
+          this.table!,
+          this.fModel!,
+          batch.map((i) => ({ train: splits[i].train, query: splits[i].test })),
+        );
       } catch (e) {
         if (!isVarmapError(e)) throw e; // e.g. out of memory: every split by the ordinary path
       }
@@ -182,7 +201,8 @@ export class LinearShepardSubsets {
 
   /** Rows in range, training rows strictly ascending (LSHEP's tie order) and enough of them. */
   private servable(s: RowSplit): boolean {
-    const n = this.X.rows, tr = s.train;
+    const n = this.X.rows,
+      tr = s.train;
     if (tr.length < this.X.cols + 2 || tr[0] < 0 || tr[tr.length - 1] >= n) return false;
     for (let i = 1; i < tr.length; i++) if (tr[i] <= tr[i - 1]) return false;
     for (let i = 0; i < s.test.length; i++) if (!(s.test[i] >= 0 && s.test[i] < n)) return false;

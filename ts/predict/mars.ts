@@ -56,14 +56,22 @@ export interface MarsState {
 function termination(s: MarsState): string {
   const t = s.options.thresh;
   switch (s.termCond) {
-    case 1: return `Reached maximum number of terms ${s.options.nk}`;
-    case 2: return "GRSq -Inf";
-    case 3: return "Reached minimum GRSq -10";
-    case 4: return `RSq changed by less than ${t}`;
-    case 5: return `Reached maximum RSq ${(1 - t).toFixed(4)}`;
-    case 6: return "No new term increases RSq";
-    case 7: return `Reached nk ${s.options.nk}`;
-    default: return "unknown";
+    case 1:
+      return `Reached maximum number of terms ${s.options.nk}`;
+    case 2:
+      return "GRSq -Inf";
+    case 3:
+      return "Reached minimum GRSq -10";
+    case 4:
+      return `RSq changed by less than ${t}`;
+    case 5:
+      return `Reached maximum RSq ${(1 - t).toFixed(4)}`;
+    case 6:
+      return "No new term increases RSq";
+    case 7:
+      return `Reached nk ${s.options.nk}`;
+    default:
+      return "unknown";
   }
 }
 
@@ -114,7 +122,17 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
       terms.push({ dirs: Array.from(r.dirs.subarray(t * d, (t + 1) * d)), cuts: Array.from(r.cuts.subarray(t * d, (t + 1) * d)), coef: r.coef[t] / scale });
     }
     const s2 = scale * scale;
-    this.state = { terms, nForwardTerms: r.nFullSet, termCond: r.termCond, rss: r.rss / s2, gcv: r.gcv / s2, rsq: r.rsq, grsq: r.grsq, nTrain: X.rows, options: opts };
+    this.state = {
+      terms,
+      nForwardTerms: r.nFullSet,
+      termCond: r.termCond,
+      rss: r.rss / s2,
+      gcv: r.gcv / s2,
+      rsq: r.rsq,
+      grsq: r.grsq,
+      nTrain: X.rows,
+      options: opts,
+    };
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
@@ -165,9 +183,13 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
     lines.push("");
     lines.push(`Selected ${s.terms.length} of ${s.nForwardTerms} terms, and ${used.size} of ${this.dim} predictors`);
     lines.push(`Termination condition: ${termination(s)} at ${s.nForwardTerms} terms`);
-    lines.push(`Number of terms at each degree of interaction: ${Array.from({ length: maxDeg + 1 }, (_, k) => degrees.get(k) ?? 0).join(" ")}${maxDeg <= 1 ? " (additive model)" : ""}`);
+    lines.push(
+      `Number of terms at each degree of interaction: ${Array.from({ length: maxDeg + 1 }, (_, k) => degrees.get(k) ?? 0).join(" ")}${maxDeg <= 1 ? " (additive model)" : ""}`,
+    );
     lines.push(`GCV ${fmt(s.gcv, 15)}    RSS ${fmt(s.rss, 15)}    GRSq ${fmt(s.grsq, 15)}    RSq ${fmt(s.rsq, 15)}`);
-    lines.push(`Options: degree ${s.options.degree}, nk ${s.options.nk}, penalty ${s.options.penalty}, thresh ${s.options.thresh}, fast.k ${s.options.fastK}, training points ${s.nTrain}`);
+    lines.push(
+      `Options: degree ${s.options.degree}, nk ${s.options.nk}, penalty ${s.options.penalty}, thresh ${s.options.thresh}, fast.k ${s.options.fastK}, training points ${s.nTrain}`,
+    );
     return lines.join("\n");
   }
 
@@ -214,12 +236,16 @@ function checkOptions(o: MarsOptions): void {
   const int = (name: keyof MarsOptions, v: unknown, min: number, max: number) => {
     if (v === undefined) return;
     if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
-      throw new VarmapError("E_OPTION", `mars option ${name} must be an integer in [${min}, ${max}], got ${String(v)}`, { remedy: `pass a valid ${name} or leave it out for earth's default` });
+      throw new VarmapError("E_OPTION", `mars option ${name} must be an integer in [${min}, ${max}], got ${String(v)}`, {
+        remedy: `pass a valid ${name} or leave it out for earth's default`,
+      });
   };
   const num = (name: keyof MarsOptions, v: unknown, min: number) => {
     if (v === undefined) return;
     if (typeof v !== "number" || !Number.isFinite(v) || v < min)
-      throw new VarmapError("E_OPTION", `mars option ${name} must be a number ≥ ${min}, got ${String(v)}`, { remedy: `pass a valid ${name} or leave it out for earth's default` });
+      throw new VarmapError("E_OPTION", `mars option ${name} must be a number ≥ ${min}, got ${String(v)}`, {
+        remedy: `pass a valid ${name} or leave it out for earth's default`,
+      });
   };
   int("degree", o.degree, 1, 10);
   int("nk", o.nk, 1, 1000);

@@ -20,7 +20,8 @@ export function fromRows(rows: readonly (readonly number[])[]): Matrix {
   const cols = rows.length ? rows[0].length : 0;
   const data = new Float64Array(rows.length * cols);
   rows.forEach((r, i) => {
-    if (r.length !== cols) throw new VarmapError("E_SHAPE", `row ${i} has ${r.length} values, expected ${cols}`, { remedy: "give every row the same number of inputs" });
+    if (r.length !== cols)
+      throw new VarmapError("E_SHAPE", `row ${i} has ${r.length} values, expected ${cols}`, { remedy: "give every row the same number of inputs" });
     data.set(r, i * cols);
   });
   return matrix(data, rows.length, Math.max(cols, 1));

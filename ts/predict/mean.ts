@@ -31,7 +31,8 @@ export class MeanBaseline extends Predictor<MeanBaselineState> {
   }
 
   protected loadState(state: MeanBaselineState): void {
-    if (typeof state?.mean !== "number") throw new VarmapError("E_MODEL_FORMAT", "mean model state is malformed", { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
+    if (typeof state?.mean !== "number")
+      throw new VarmapError("E_MODEL_FORMAT", "mean model state is malformed", { remedy: "pass the JSON written by toJSON() or `varmap fit`" });
     this.mean = state.mean;
   }
 }

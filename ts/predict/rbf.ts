@@ -79,16 +79,19 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     if (anisotropic !== undefined && typeof anisotropic !== "boolean")
       throw new VarmapError("E_OPTION", `rbf: anisotropic must be true or false, got ${String(anisotropic)}`, { remedy: "use anisotropic: true" });
     if (kernel !== undefined && kernel !== "tps" && kernel !== "cubic")
-      throw new VarmapError("E_OPTION", `rbf: kernel must be tps or cubic, got ${String(kernel)}`, { remedy: "use kernel: \"tps\"" });
+      throw new VarmapError("E_OPTION", `rbf: kernel must be tps or cubic, got ${String(kernel)}`, { remedy: 'use kernel: "tps"' });
     if (smoothing !== undefined && smoothing !== "gcv" && !(typeof smoothing === "number" && Number.isFinite(smoothing) && smoothing >= 0))
-      throw new VarmapError("E_OPTION", `rbf: smoothing must be "gcv" or a number >= 0, got ${String(smoothing)}`, { remedy: "use smoothing: \"gcv\" or e.g. 0.01" });
+      throw new VarmapError("E_OPTION", `rbf: smoothing must be "gcv" or a number >= 0, got ${String(smoothing)}`, {
+        remedy: 'use smoothing: "gcv" or e.g. 0.01',
+      });
     if (runs !== undefined) {
       if (!Number.isInteger(runs) || runs < 2)
         throw new VarmapError("E_OPTION", `rbf: runs must be an integer >= 2, got ${runs}`, { remedy: "give the number of runs per configuration, e.g. 40" });
-      if (smoothing !== undefined)
-        throw new VarmapError("E_OPTION", "rbf: runs and smoothing both fix λ", { remedy: "give one of them" });
+      if (smoothing !== undefined) throw new VarmapError("E_OPTION", "rbf: runs and smoothing both fix λ", { remedy: "give one of them" });
       if (options.response !== "log")
-        throw new VarmapError("E_OPTION", "rbf: runs sets λ to the sampling variance of a log sd, which needs a log response", { remedy: "add --log-response, or give --rbf-smoothing" });
+        throw new VarmapError("E_OPTION", "rbf: runs sets λ to the sampling variance of a log sd, which needs a log response", {
+          remedy: "add --log-response, or give --rbf-smoothing",
+        });
     }
   }
 
@@ -134,8 +137,13 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
   }
 
   /** One fit on the inputs multiplied column-wise by `scales`. */
-  private solve(X0: Matrix, y: Float64Array, scales: number[]): { centers: Float64Array; c: Float64Array; a: Float64Array; lambda: number; gcv: number; notes: string[] } {
-    const n = X0.rows, d = X0.cols;
+  private solve(
+    X0: Matrix,
+    y: Float64Array,
+    scales: number[],
+  ): { centers: Float64Array; c: Float64Array; a: Float64Array; lambda: number; gcv: number; notes: string[] } {
+    const n = X0.rows,
+      d = X0.cols;
     const X: Matrix = scales.every((v) => v === 1) ? X0 : { ...X0, data: X0.data.map((v, i) => v * scales[i % d]) };
     if (n > RBF_MAX_POINTS)
       throw new VarmapError("E_TOO_MANY_POINTS", `rbf: the exact solve takes at most ${RBF_MAX_POINTS} training points, got ${n}`, {
@@ -207,24 +215,29 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     }
 
     // λ: fixed or by GCV, never below the conditioning floor.
-    let muMax = 0, muMin = Infinity, muSum = 0;
+    let muMax = 0,
+      muMin = Infinity,
+      muSum = 0;
     for (const v of mu) {
       muMax = Math.max(muMax, Math.abs(v));
       muMin = Math.min(muMin, v);
       muSum += Math.abs(v);
     }
     const floor = m === 0 ? 0 : Math.max(0, (muMax - RBF_MAX_CONDITION * muMin) / (RBF_MAX_CONDITION - 1));
-    const requested = this.options.runs !== undefined ? 1 / (2 * (this.options.runs - 1)) : this.options.smoothing ?? "gcv";
-    let lambda: number, gcv = 0;
+    const requested = this.options.runs !== undefined ? 1 / (2 * (this.options.runs - 1)) : (this.options.smoothing ?? "gcv");
+    let lambda: number,
+      gcv = 0;
     if (requested === "gcv") {
       const scale = m > 0 ? muSum / m : 1;
-      let best = Infinity, bestLambda = floor;
+      let best = Infinity,
+        bestLambda = floor;
       const [k0, k1, steps] = GCV_DECADES;
       const candidates = [floor];
       for (let k = k0 * steps; k <= k1 * steps; k++) candidates.push(scale * 10 ** (k / steps));
       for (const lam of candidates) {
         if (!(lam >= floor) || lam === 0) continue;
-        let rss = 0, tr = 0;
+        let rss = 0,
+          tr = 0;
         for (let i = 0; i < m; i++) {
           const f = lam / (mu[i] + lam);
           rss += (f * z[i]) ** 2;
@@ -241,7 +254,8 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
         notes.push(`smoothing raised from ${requested} to ${floor}: the system is ill-conditioned (near-duplicate inputs)`);
         lambda = floor;
       }
-      let rss = 0, tr = 0;
+      let rss = 0,
+        tr = 0;
       for (let i = 0; i < m; i++) {
         const f = lambda / (mu[i] + lambda);
         rss += (f * z[i]) ** 2;
@@ -255,7 +269,10 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     if (m > 0)
       for (let i = 0; i < m; i++) {
         const w = z[i] / (mu[i] + lambda);
-        if (!Number.isFinite(w)) throw new VarmapError("E_RBF_ILL_CONDITIONED", `rbf: the solve at λ = ${lambda} is singular`, { remedy: "give a larger --rbf-smoothing, or remove duplicate configurations" });
+        if (!Number.isFinite(w))
+          throw new VarmapError("E_RBF_ILL_CONDITIONED", `rbf: the solve at λ = ${lambda} is singular`, {
+            remedy: "give a larger --rbf-smoothing, or remove duplicate configurations",
+          });
         for (let j = 0; j < m; j++) c[q + j] += w * eig.vectors[i * m + j];
       }
     for (let r = reflectors.length - 1; r >= 0; r--) applyReflector(reflectors[r].v, reflectors[r].k, c);
@@ -284,13 +301,17 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     const a = new Float64Array(p);
     kept.forEach((j, k) => (a[j] = coefKept[k]));
     if (!c.every(Number.isFinite) || !a.every(Number.isFinite))
-      throw new VarmapError("E_RBF_ILL_CONDITIONED", "rbf: the spline coefficients are not finite", { remedy: "check the inputs for extreme values, or give a larger --rbf-smoothing" });
+      throw new VarmapError("E_RBF_ILL_CONDITIONED", "rbf: the spline coefficients are not finite", {
+        remedy: "check the inputs for extreme values, or give a larger --rbf-smoothing",
+      });
 
     return { centers: Float64Array.from(X.data), c, a, lambda, gcv, notes };
   }
 
   protected predictScaled(Xq0: Matrix): Float64Array {
-    const d = Xq0.cols, n = this.c.length, kernel = this.kernelName;
+    const d = Xq0.cols,
+      n = this.c.length,
+      kernel = this.kernelName;
     const scales = this.state!.scales;
     const Xq: Matrix = scales.every((v) => v === 1) ? Xq0 : { ...Xq0, data: Xq0.data.map((v, i) => v * scales[i % d]) };
     const out = new Float64Array(Xq.rows);
@@ -318,7 +339,16 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
 
   protected stateJSON(): RbfState {
     const s = this.state!;
-    return { kernel: s.kernel, lambda: s.lambda, gcv: s.gcv, scales: [...s.scales], centers: Array.from(this.centers), c: Array.from(this.c), a: Array.from(this.a), notes: [...s.notes] };
+    return {
+      kernel: s.kernel,
+      lambda: s.lambda,
+      gcv: s.gcv,
+      scales: [...s.scales],
+      centers: Array.from(this.centers),
+      c: Array.from(this.c),
+      a: Array.from(this.a),
+      notes: [...s.notes],
+    };
   }
 
   protected loadState(state: RbfState): void {
@@ -348,6 +378,5 @@ function reflectSymmetric(v: Float64Array, k: number, M: Float64Array, n: number
   }
   let vMv = 0;
   for (let i = k; i < n; i++) vMv += v[i] * w[i];
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) M[i * n + j] += -2 * v[i] * w[j] - 2 * w[i] * v[j] + 4 * vMv * v[i] * v[j];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) M[i * n + j] += -2 * v[i] * w[j] - 2 * w[i] * v[j] + 4 * vMv * v[i] * v[j];
 }

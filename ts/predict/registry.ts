@@ -3,7 +3,18 @@
 // the cv/refit method lists and the conformance and parity suites all iterate this list.
 import { VarmapError } from "../errors.js";
 import type { ModelJSON, Predictor, PredictorOptions } from "./estimator.js";
-import { anyInt, atLeastMinusOne, atLeastTwo, gcvOrNonNegative, nonNegative, nonNegativeInt, positiveInt, rbfKernel, yesNo, type HyperparameterFlag } from "./hyperparameters.js";
+import {
+  anyInt,
+  atLeastMinusOne,
+  atLeastTwo,
+  gcvOrNonNegative,
+  nonNegative,
+  nonNegativeInt,
+  positiveInt,
+  rbfKernel,
+  yesNo,
+  type HyperparameterFlag,
+} from "./hyperparameters.js";
 import { LinearRegression } from "./lr.js";
 import { LinearShepard } from "./lsp.js";
 import { Delaunay } from "./delaunay.js";
@@ -33,7 +44,14 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     name: "delaunay",
     description: "Delaunay interpolation (DelaunaySparse)",
     create: (o) => new Delaunay(o),
-    flags: [{ flag: "--max-extrapolation <x>", description: "largest projection distance (normalized units) accepted outside the hull", option: "maxExtrapolation", parse: nonNegative }],
+    flags: [
+      {
+        flag: "--max-extrapolation <x>",
+        description: "largest projection distance (normalized units) accepted outside the hull",
+        option: "maxExtrapolation",
+        parse: nonNegative,
+      },
+    ],
   },
   {
     name: "mars",
@@ -49,7 +67,12 @@ export const PREDICTORS: readonly PredictorEntry[] = [
       { flag: "--fast-k <n>", description: "Fast MARS parent queue length (default 20; 0 = all parents)", option: "fastK", parse: nonNegativeInt },
       { flag: "--fast-beta <x>", description: "Fast MARS ageing coefficient (default 1)", option: "fastBeta", parse: nonNegative },
       { flag: "--newvar-penalty <x>", description: "penalty for a predictor's first entry (default 0)", option: "newvarPenalty", parse: nonNegative },
-      { flag: "--auto-linpreds <yes|no>", description: "a best knot at an input's minimum enters as a linear term (default yes)", option: "autoLinpreds", parse: yesNo },
+      {
+        flag: "--auto-linpreds <yes|no>",
+        description: "a best knot at an input's minimum enters as a linear term (default yes)",
+        option: "autoLinpreds",
+        parse: yesNo,
+      },
     ],
   },
   {
@@ -59,9 +82,24 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     notInDemo: true,
     flags: [
       { flag: "--rbf-kernel <name>", description: "tps (r² log r, default) or cubic (r³)", option: "kernel", parse: rbfKernel },
-      { flag: "--rbf-smoothing <gcv|x>", description: "smoothing λ, gcv (default: generalized cross-validation) or a number", option: "smoothing", parse: gcvOrNonNegative },
-      { flag: "--rbf-runs <n>", description: "fix λ at the sampling variance of a log sd from n runs, 1/(2(n−1)) (needs --log-response)", option: "runs", parse: atLeastTwo },
-      { flag: "--rbf-anisotropic <yes|no>", description: "also choose one scale per input by GCV (10-20 fits; default no)", option: "anisotropic", parse: yesNo },
+      {
+        flag: "--rbf-smoothing <gcv|x>",
+        description: "smoothing λ, gcv (default: generalized cross-validation) or a number",
+        option: "smoothing",
+        parse: gcvOrNonNegative,
+      },
+      {
+        flag: "--rbf-runs <n>",
+        description: "fix λ at the sampling variance of a log sd from n runs, 1/(2(n−1)) (needs --log-response)",
+        option: "runs",
+        parse: atLeastTwo,
+      },
+      {
+        flag: "--rbf-anisotropic <yes|no>",
+        description: "also choose one scale per input by GCV (10-20 fits; default no)",
+        option: "anisotropic",
+        parse: yesNo,
+      },
     ],
   },
   { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },

@@ -74,7 +74,10 @@ export class InputScaler {
 
 function transformValue(v: number, log: boolean, col: number): number {
   if (!log) return v;
-  if (!(v > 0)) throw new VarmapError("E_LOG_INPUT", `input column ${col} has the non-positive value ${v} but is log2-scaled`, { remedy: "log-scale only columns whose values are all positive" });
+  if (!(v > 0))
+    throw new VarmapError("E_LOG_INPUT", `input column ${col} has the non-positive value ${v} but is log2-scaled`, {
+      remedy: "log-scale only columns whose values are all positive",
+    });
   return Math.log2(v);
 }
 
@@ -84,7 +87,10 @@ export function toModelScale(y: Float64Array, scale: ResponseScale): Float64Arra
   if (scale === "linear") return y;
   const out = new Float64Array(y.length);
   for (let i = 0; i < y.length; i++) {
-    if (!(y[i] > 0)) throw new VarmapError("E_LOG_RESPONSE", `response value ${y[i]} at position ${i} is not positive, so it has no logarithm`, { remedy: "drop --log-response, or remove non-positive responses" });
+    if (!(y[i] > 0))
+      throw new VarmapError("E_LOG_RESPONSE", `response value ${y[i]} at position ${i} is not positive, so it has no logarithm`, {
+        remedy: "drop --log-response, or remove non-positive responses",
+      });
     out[i] = Math.log(y[i]);
   }
   return out;

@@ -23,11 +23,17 @@ export function mixtureOf(family: string, params: string, where: string): Mixtur
   try {
     p = JSON.parse(params) as Record<string, number[]>;
   } catch {
-    throw new VarmapError("E_FITS", `params '${params.slice(0, 40)}' is not JSON`, { location: { configuration: where }, remedy: `give a table written by ${FITS_WRITTEN_BY}` });
+    throw new VarmapError("E_FITS", `params '${params.slice(0, 40)}' is not JSON`, {
+      location: { configuration: where },
+      remedy: `give a table written by ${FITS_WRITTEN_BY}`,
+    });
   }
   const [an, bn] = f.paramNames;
   if (!Array.isArray(p.w) || !Array.isArray(p[an]) || !Array.isArray(p[bn]))
-    throw new VarmapError("E_FITS", `params lack w, ${an} or ${bn}`, { location: { configuration: where }, remedy: `give a table written by ${FITS_WRITTEN_BY}` });
+    throw new VarmapError("E_FITS", `params lack w, ${an} or ${bn}`, {
+      location: { configuration: where },
+      remedy: `give a table written by ${FITS_WRITTEN_BY}`,
+    });
   return new Mixture(family as FamilyName, p.w, p[an], p[bn]);
 }
 
@@ -38,7 +44,12 @@ export function fitsByConfig(rows: readonly Row[], keyColumns: readonly string[]
   for (const r of rows) {
     if (!r.family || !r.params) continue; // a configuration without a finite fit
     const key = keyColumns.map((c) => String(r[c])).join("\u0000");
-    const e: FitEntry = { family: r.family as FamilyName, k: num(r.k), bic: num(r.bic), mixture: mixtureOf(String(r.family), String(r.params), key.replaceAll("\u0000", ", ")) };
+    const e: FitEntry = {
+      family: r.family as FamilyName,
+      k: num(r.k),
+      bic: num(r.bic),
+      mixture: mixtureOf(String(r.family), String(r.params), key.replaceAll("\u0000", ", ")),
+    };
     (out.get(key) ?? out.set(key, []).get(key)!).push(e);
   }
   return out;

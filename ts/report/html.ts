@@ -4,7 +4,11 @@ export function escapeHtml(s: string): string {
 }
 
 /** An HTML table; numeric cells right-aligned. */
-export function htmlTable(header: readonly string[], rows: readonly (readonly (string | number)[])[], opts: { caption?: string; className?: string } = {}): string {
+export function htmlTable(
+  header: readonly string[],
+  rows: readonly (readonly (string | number)[])[],
+  opts: { caption?: string; className?: string } = {},
+): string {
   const cell = (v: string | number, th = false) => {
     const tag = th ? "th" : "td";
     return typeof v === "number" ? `<${tag} class="num">${escapeHtml(fmt(v))}</${tag}>` : `<${tag}>${escapeHtml(v)}</${tag}>`;

@@ -74,7 +74,10 @@ function readManifest(dir: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(f, "utf8")) as Manifest;
   } catch (e) {
-    throw new VarmapError("E_REPORT_DIR", `manifest.json is not JSON: ${(e as Error).message}`, { location: { file: f }, remedy: "rerun the verb that wrote the directory" });
+    throw new VarmapError("E_REPORT_DIR", `manifest.json is not JSON: ${(e as Error).message}`, {
+      location: { file: f },
+      remedy: "rerun the verb that wrote the directory",
+    });
   }
 }
 
@@ -84,9 +87,12 @@ export function locate(dir: string): Layout {
     throw new VarmapError("E_REPORT_DIR", "no such directory", { location: { file: dir }, remedy: "give the --out directory of varmap refit, cv or demo" });
   const own = readManifest(dir);
   if (own?.verb === "refit" || own?.verb === "cv") return { kind: own.verb, [own.verb]: { dir, manifest: own } };
-  const refit = readManifest(join(dir, "refit")), cv = readManifest(join(dir, "cv"));
+  const refit = readManifest(join(dir, "refit")),
+    cv = readManifest(join(dir, "cv"));
   if (refit || cv) {
-    const data = readdirSync(dir).filter((f) => /\.(parquet|csv)$/i.test(f)).sort();
+    const data = readdirSync(dir)
+      .filter((f) => /\.(parquet|csv)$/i.test(f))
+      .sort();
     return {
       kind: "demo",
       ...(refit ? { refit: { dir: join(dir, "refit"), manifest: refit } } : {}),
@@ -138,17 +144,28 @@ export function chooseMaps(maps: readonly { key: Record<string, string> }[], sco
   if (spec === "extremes" || /^\d+$/.test(spec)) {
     const n = spec === "extremes" ? 2 : Number(spec);
     if (n < 1) throw new VarmapError("E_USAGE", `--maps ${how} selects no map`, { remedy: "give a positive count, extremes, or selectors" });
-    const most = Math.ceil(n / 2), least = n - most;
+    const most = Math.ceil(n / 2),
+      least = n - most;
     const pick = [...ranked.slice(0, most), ...ranked.slice(Math.max(most, ranked.length - least))];
     return [...new Set(pick)];
   }
   const chosen: number[] = [];
-  for (const sel of spec.split(";").map((s) => s.trim()).filter(Boolean)) {
+  for (const sel of spec
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const pairs = sel.split(",").map((p) => p.split("=").map((x) => x.trim()));
     if (pairs.some((p) => p.length !== 2 || !p[0]))
-      throw new VarmapError("E_USAGE", `--maps selector '${sel}' is not a list of factor=value`, { remedy: 'e.g. --maps "mode=fread;mode=fwrite", a count, or extremes' });
+      throw new VarmapError("E_USAGE", `--maps selector '${sel}' is not a list of factor=value`, {
+        remedy: 'e.g. --maps "mode=fread;mode=fwrite", a count, or extremes',
+      });
     const hit = ranked.filter((i) => pairs.every(([f, v]) => maps[i].key[f] === v));
-    if (!hit.length) throw new VarmapError("E_USAGE", `--maps selector '${sel}' matches no map`, { remedy: `map keys look like ${Object.entries(maps[0].key).map(([f, v]) => `${f}=${v}`).join(",")}` });
+    if (!hit.length)
+      throw new VarmapError("E_USAGE", `--maps selector '${sel}' matches no map`, {
+        remedy: `map keys look like ${Object.entries(maps[0].key)
+          .map(([f, v]) => `${f}=${v}`)
+          .join(",")}`,
+      });
     chosen.push(...hit.filter((i) => !chosen.includes(i)));
   }
   return chosen;
@@ -170,7 +187,11 @@ function heldOut(m: VariabilityMap, methods: readonly string[], manifest: Manife
   const points: PvmPoint[] = [];
   for (const method of methods) {
     try {
-      const pred = predictSplit(X, m.y, train, test, method, { ...(manifest.methodOptions?.[method] ?? {}), inputs: mapInputScaling(m.normalization), response: manifest.response });
+      const pred = predictSplit(X, m.y, train, test, method, {
+        ...(manifest.methodOptions?.[method] ?? {}),
+        inputs: mapInputScaling(m.normalization),
+        response: manifest.response,
+      });
       test.forEach((row, i) => points.push({ measured: m.y[row], prediction: pred[i], method }));
     } catch (e) {
       if (!isVarmapError(e)) throw e;
@@ -206,11 +227,20 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
   // Cross-validation: Table 2 and its ARE curves.
   if (layout.cv) {
     const t2 = await readTable(join(layout.cv.dir, "table2.csv"));
-    const methods = Object.keys(t2[0] ?? {}).filter((c) => c.startsWith("are_")).map((c) => c.slice(4));
-    const table = htmlTable(["p", ...methods.map((m) => `${m} ARE (%)`)], t2.map((r) => [fmt(num(r.p)), ...methods.map((m) => pct(num(r[`are_${m}`])))]), {
-      caption: `Mean absolute relative error (%) on held-out configurations, averaged over ${layout.cv.manifest.maps.length} map(s)`,
-    });
-    const fig = await figure(areSpec(areRows(await readTable(join(layout.cv.dir, "are.csv")))), "ARE against the training fraction p, one line per method (seed 000 Table 2).");
+    const methods = Object.keys(t2[0] ?? {})
+      .filter((c) => c.startsWith("are_"))
+      .map((c) => c.slice(4));
+    const table = htmlTable(
+      ["p", ...methods.map((m) => `${m} ARE (%)`)],
+      t2.map((r) => [fmt(num(r.p)), ...methods.map((m) => pct(num(r[`are_${m}`])))]),
+      {
+        caption: `Mean absolute relative error (%) on held-out configurations, averaged over ${layout.cv.manifest.maps.length} map(s)`,
+      },
+    );
+    const fig = await figure(
+      areSpec(areRows(await readTable(join(layout.cv.dir, "are.csv")))),
+      "ARE against the training fraction p, one line per method (seed 000 Table 2).",
+    );
     sections.push({ id: "table2", title: "Cross-validated ARE (Table 2)", body: `<div class="pair">${table}${fig}</div>` });
   }
 
@@ -226,7 +256,11 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const sqlRanks = !mapTable && loadOpts.stat === "sd" ? await rankMapsSql(dataFile, roles, loadOpts.where) : undefined;
     if (sqlRanks?.length) {
       ranks = sqlRanks;
-      const keys = chooseMaps(ranks, ranks.map((r) => r.score), opts.maps).map((i) => ranks[i].key);
+      const keys = chooseMaps(
+        ranks,
+        ranks.map((r) => r.score),
+        opts.maps,
+      ).map((i) => ranks[i].key);
       ds = await loadDataset(dataFile, { ...loadOpts, where: mapsWhere(roles.factors, keys, loadOpts.where) });
       const at = new Map(ds.maps.map((m, i) => [keyText(roles.factors, m.key), i]));
       shown = keys.map((k) => at.get(keyText(roles.factors, k))).filter((i): i is number => i !== undefined);
@@ -234,7 +268,11 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       ds = await loadDataset(dataFile, loadOpts);
       const pos = mapPositions(ds);
       ranks = ds.maps.map((m, i) => ({ key: m.key, configs: m.rows, score: variability(ds!, pos[i], mapTable) }));
-      shown = chooseMaps(ranks, ranks.map((r) => r.score), opts.maps);
+      shown = chooseMaps(
+        ranks,
+        ranks.map((r) => r.score),
+        opts.maps,
+      );
     }
   } else note("no runs file: pass --data FILE (with its column flags) to add heatmaps, predicted vs measured and histograms");
 
@@ -244,7 +282,13 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const positions = mapPositions(ds);
     const scoreOf = new Map(ranks.map((r) => [keyText(factors, r.key), r.score]));
     const summary = htmlTable(
-      ["map", "configurations", mapTable ? `median ${ds.table.roles.response}` : "median sd/mean", `mean ${mapTable ? ds.table.roles.response : stat}`, "rank (1 = most variable)"],
+      [
+        "map",
+        "configurations",
+        mapTable ? `median ${ds.table.roles.response}` : "median sd/mean",
+        `mean ${mapTable ? ds.table.roles.response : stat}`,
+        "rank (1 = most variable)",
+      ],
       shown.map((i) => {
         const m = ds!.maps[i];
         const score = scoreOf.get(keyText(factors, m.key)) ?? NaN;
@@ -259,13 +303,19 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       const mv = mapValues(ds, stat, mapTable);
       const mine = configRows(ds, mv.column, mv.values, positions[i]);
       const { x, y } = defaultAxes(mine, ds.table.roles.inputs);
-      heat.push(await figure(heatmapSpec(mine, { x, y, value: mv.column, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }), `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`));
+      heat.push(
+        await figure(
+          heatmapSpec(mine, { x, y, value: mv.column, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }),
+          `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`,
+        ),
+      );
     }
     sections.push({ id: "maps", title: "Variability maps", body: summary + `<div class="grid">${heat.join("\n")}</div>` });
 
     const methods = manifest.methods.filter((m) => m !== "mean");
     if (methods.length) {
-      const p = opts.p ?? 0.5, seed = opts.seed ?? layout.cv?.manifest.generated?.seed ?? "1";
+      const p = opts.p ?? 0.5,
+        seed = opts.seed ?? layout.cv?.manifest.generated?.seed ?? "1";
       const parts: string[] = [];
       const areRowsOut: (string | number)[][] = [];
       for (const i of shown) {
@@ -277,7 +327,12 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
           if (mine.length) areRowsOut.push([describe(m), method, mine.length, pct(areOf(mine))]);
         }
         const facetPts = pts.map((q) => ({ ...q, facet: q.method }));
-        parts.push(await figure(pvmSpec(facetPts, { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${stat}` }), `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points.`));
+        parts.push(
+          await figure(
+            pvmSpec(facetPts, { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${stat}` }),
+            `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points.`,
+          ),
+        );
       }
       const t = htmlTable(["map", "method", "held-out configurations", "ARE (%)"], areRowsOut, { caption: `ARE of one division at p = ${p}` });
       sections.push({ id: "pvm", title: "Predicted vs measured", body: t + parts.join("\n") });
@@ -295,8 +350,16 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     const table = htmlTable(
       ["best family", ...Array.from({ length: kmax }, (_, i) => `k = ${i + 1}`), "total"],
       [
-        ...fams.map((f) => [f, ...Array.from({ length: kmax }, (_, i) => cell(f, i + 1)), counts.filter((c) => c.family === f).reduce((s, c) => s + c.count, 0)]),
-        ["all", ...Array.from({ length: kmax }, (_, i) => counts.filter((c) => c.k === i + 1).reduce((s, c) => s + c.count, 0)), counts.reduce((s, c) => s + c.count, 0)],
+        ...fams.map((f) => [
+          f,
+          ...Array.from({ length: kmax }, (_, i) => cell(f, i + 1)),
+          counts.filter((c) => c.family === f).reduce((s, c) => s + c.count, 0),
+        ]),
+        [
+          "all",
+          ...Array.from({ length: kmax }, (_, i) => counts.filter((c) => c.k === i + 1).reduce((s, c) => s + c.count, 0)),
+          counts.reduce((s, c) => s + c.count, 0),
+        ],
       ],
       { caption: "Configurations by BIC-best family and number of components (seed 001 Tables 4–5)" },
     );
@@ -315,13 +378,23 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       cand.sort((a, b) => b.best.k - a.best.k || a.c - b.c);
       const pick = cand.slice(0, n);
       if (pick.length) {
-        const sel = pick.map(({ c, best }) => ({ label: configLabel(ds!.table, c), runs: ds!.table.runs.subarray(ds!.table.offsets[c], ds!.table.offsets[c + 1]), best }));
+        const sel = pick.map(({ c, best }) => ({
+          label: configLabel(ds!.table, c),
+          runs: ds!.table.runs.subarray(ds!.table.offsets[c], ds!.table.offsets[c + 1]),
+          best,
+        }));
         body += await figure(
-          histogramSpec(sel.map((s) => ({ label: s.label, runs: s.runs, density: { mixture: s.best.mixture, label: `${s.best.family} ${s.best.k}` } })), { title: "Runs of the most multimodal configurations", xTitle: ds.table.roles.response }),
+          histogramSpec(
+            sel.map((s) => ({ label: s.label, runs: s.runs, density: { mixture: s.best.mixture, label: `${s.best.family} ${s.best.k}` } })),
+            { title: "Runs of the most multimodal configurations", xTitle: ds.table.roles.response },
+          ),
           `Histograms (Freedman–Diaconis bins) of the ${pick.length} configuration(s) of the maps shown whose BIC-best mixture has the most components, with that mixture's density scaled to counts (seed 001 Fig. 1).`,
         );
         body += await figure(
-          probabilitySpec(sel.map((s) => ({ label: s.label, runs: s.runs, curves: [{ family: s.best.family, k: s.best.k, overall: true, mixture: s.best.mixture }] })), { title: "Probability plots", xTitle: ds.table.roles.response }),
+          probabilitySpec(
+            sel.map((s) => ({ label: s.label, runs: s.runs, curves: [{ family: s.best.family, k: s.best.k, overall: true, mixture: s.best.mixture }] })),
+            { title: "Probability plots", xTitle: ds.table.roles.response },
+          ),
           "The runs' ECDF (black steps) against the BIC-best mixture's CDF (seed 001 Fig. 5; distributions.csv keeps only the best model; `varmap plot probability` with a `varmap mixture` fits table draws every family).",
         );
       }
@@ -335,7 +408,11 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       const mine = s.filter((r) => r.method === m);
       return [m, mine.filter((r) => r.status === "ok").length, mine.filter((r) => r.status !== "ok").length];
     });
-    sections.push({ id: "refit", title: "Fitted models", body: htmlTable(["method", "maps fitted", "failed"], rowsOut, { caption: `models.json in ${layout.refit.dir}` }) });
+    sections.push({
+      id: "refit",
+      title: "Fitted models",
+      body: htmlTable(["method", "maps fitted", "failed"], rowsOut, { caption: `models.json in ${layout.refit.dir}` }),
+    });
   }
 
   const html = page(dir, layout, sections, notes);

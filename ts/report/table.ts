@@ -22,9 +22,16 @@ export async function readTable(path: string): Promise<Row[]> {
     try {
       data = JSON.parse(readFileSync(path, "utf8"));
     } catch (e) {
-      throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV or Parquet file, or a JSON array of objects" });
+      throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
+        location: { file: path },
+        remedy: "give a CSV or Parquet file, or a JSON array of objects",
+      });
     }
-    if (!Array.isArray(data)) throw new VarmapError("E_READ", "a JSON table must be an array of objects", { location: { file: path }, remedy: "give a CSV or Parquet file, or a JSON array of objects" });
+    if (!Array.isArray(data))
+      throw new VarmapError("E_READ", "a JSON table must be an array of objects", {
+        location: { file: path },
+        remedy: "give a CSV or Parquet file, or a JSON array of objects",
+      });
     return data as Row[];
   }
   const db = await openDb();
@@ -38,7 +45,10 @@ export async function readTable(path: string): Promise<Row[]> {
     });
   } catch (e) {
     if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV file with a header line, or a Parquet file" });
+    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
+      location: { file: path },
+      remedy: "give a CSV file with a header line, or a Parquet file",
+    });
   } finally {
     db.close();
   }
@@ -46,7 +56,13 @@ export async function readTable(path: string): Promise<Row[]> {
 
 function numericText(s: string): Cell {
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s.trim())) return Number(s);
-  if (/^(nan|-?inf(inity)?)$/i.test(s.trim())) return Number(s.trim().replace(/^(-?)inf(inity)?$/i, "$1Infinity").replace(/^nan$/i, "NaN"));
+  if (/^(nan|-?inf(inity)?)$/i.test(s.trim()))
+    return Number(
+      s
+        .trim()
+        .replace(/^(-?)inf(inity)?$/i, "$1Infinity")
+        .replace(/^nan$/i, "NaN"),
+    );
   return s;
 }
 
@@ -61,7 +77,10 @@ export function columnsOf(rows: readonly Row[]): string[] {
  */
 export function requireColumns(rows: readonly Row[], need: readonly string[], ctx: { kind: string; file?: string; writtenBy: string }): void {
   if (!rows.length)
-    throw new VarmapError("E_PLOT_EMPTY", `the table has no rows to plot as '${ctx.kind}'`, { location: { file: ctx.file }, remedy: `give a table written by ${ctx.writtenBy}` });
+    throw new VarmapError("E_PLOT_EMPTY", `the table has no rows to plot as '${ctx.kind}'`, {
+      location: { file: ctx.file },
+      remedy: `give a table written by ${ctx.writtenBy}`,
+    });
   const have = new Set(columnsOf(rows));
   const missing = need.filter((c) => !have.has(c));
   if (missing.length)

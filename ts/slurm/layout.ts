@@ -55,7 +55,9 @@ export const mergedDir = (out: string): string => join(out, "merged");
 export function readJob(out: string): SlurmJob {
   const path = jobFile(out);
   if (!existsSync(path))
-    throw new VarmapError("E_SLURM_JOB", `${out} holds no job submitted by varmap slurm (no ${path})`, { remedy: "give the --out directory of `varmap slurm submit`" });
+    throw new VarmapError("E_SLURM_JOB", `${out} holds no job submitted by varmap slurm (no ${path})`, {
+      remedy: "give the --out directory of `varmap slurm submit`",
+    });
   try {
     const j = JSON.parse(readFileSync(path, "utf8")) as SlurmJob;
     if (j.format !== "varmap-slurm" || !Number.isInteger(j.shards)) throw new Error("not a varmap-slurm job file");

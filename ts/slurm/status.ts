@@ -110,7 +110,9 @@ export function statusText(job: SlurmJob, st: JobStatus): string {
   if (last) lines.push(`last submitted ${last.at}: array job ${last.arrayJob} (tasks ${last.indices}), merge job ${last.mergeJob}`);
   lines.push("shard  state    tasks     detail");
   for (const s of st.shards)
-    lines.push(`${String(s.index).padEnd(6)} ${s.state.padEnd(8)} ${(s.tasks !== undefined ? `${s.done ?? 0}/${s.tasks}` : "-").padEnd(9)} ${s.detail}`.trimEnd());
+    lines.push(
+      `${String(s.index).padEnd(6)} ${s.state.padEnd(8)} ${(s.tasks !== undefined ? `${s.done ?? 0}/${s.tasks}` : "-").padEnd(9)} ${s.detail}`.trimEnd(),
+    );
   const count = (k: ShardState) => st.shards.filter((s) => s.state === k).length;
   lines.push(`${count("done")} done, ${count("running")} running, ${count("pending")} pending, ${count("failed")} failed, ${count("missing")} missing`);
   lines.push(st.merged ? `merged outputs: ${mergedDir(job.out)}` : `not merged yet (${mergedDir(job.out)})`);

@@ -10,18 +10,7 @@ import { writeFileAtomic } from "../pool/files.js";
 import { mergeShards } from "../pool/merge.js";
 import { jobFor } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";
-import {
-  arrayScript,
-  jobFile,
-  logDir,
-  mergedDir,
-  mergeScript,
-  readJob,
-  shardDir,
-  writeJob,
-  type SbatchOptions,
-  type SlurmJob,
-} from "./layout.js";
+import { arrayScript, jobFile, logDir, mergedDir, mergeScript, readJob, shardDir, writeJob, type SbatchOptions, type SlurmJob } from "./layout.js";
 import { requireSbatch, sbatch } from "./scheduler.js";
 import { arrayScriptText, mergeScriptText } from "./script.js";
 import { indexRanges, jobStatus, statusText } from "./status.js";
@@ -51,7 +40,10 @@ function checkVerbArgs(program: Command, verb: string, args: readonly string[]):
   const cmd = program.commands.find((c) => c.name() === verb);
   if (!cmd || !shardable(cmd))
     throw new VarmapError("E_NOT_SHARDABLE", `'${verb}' cannot be sharded`, {
-      remedy: `varmap slurm submit runs the verbs that take --shard and --shards: ${program.commands.filter(shardable).map((c) => c.name()).join(", ")}`,
+      remedy: `varmap slurm submit runs the verbs that take --shard and --shards: ${program.commands
+        .filter(shardable)
+        .map((c) => c.name())
+        .join(", ")}`,
     });
   for (const a of args) {
     const flag = a.split("=")[0];
@@ -72,8 +64,13 @@ function checkVerbArgs(program: Command, verb: string, args: readonly string[]):
     const msg = e instanceof CommanderError ? e.message.replace(/^error: /, "") : String(e);
     throw new VarmapError("E_USAGE", `the ${verb} arguments are not valid: ${msg}`, { remedy: `check them with \`varmap ${verb} --help\`` });
   }
-  if (typeof data !== "string") throw new VarmapError("E_USAGE", `${verb} needs its data file`, { remedy: `varmap slurm submit ${verb} data.csv … --shards N --out DIR` });
-  if (!existsSync(data)) throw new VarmapError("E_FILE_NOT_FOUND", "cannot read input file", { location: { file: data }, remedy: "check the path (relative paths are taken from this directory, where the jobs also run)" });
+  if (typeof data !== "string")
+    throw new VarmapError("E_USAGE", `${verb} needs its data file`, { remedy: `varmap slurm submit ${verb} data.csv … --shards N --out DIR` });
+  if (!existsSync(data))
+    throw new VarmapError("E_FILE_NOT_FOUND", "cannot read input file", {
+      location: { file: data },
+      remedy: "check the path (relative paths are taken from this directory, where the jobs also run)",
+    });
 }
 
 function positive(name: string, v: string | number | undefined, dflt: number): number {
@@ -86,12 +83,15 @@ function positive(name: string, v: string | number | undefined, dflt: number): n
 /** Validates a submission and builds its job record (nothing written yet). */
 export function planSubmission(req: SubmitRequest, program: Command): SlurmJob {
   const verb = req.verb;
-  if (req.shards === undefined) throw new VarmapError("E_USAGE", "slurm submit needs --shards N", { remedy: "e.g. --shards 16: the job runs as an array of 16 tasks" });
+  if (req.shards === undefined)
+    throw new VarmapError("E_USAGE", "slurm submit needs --shards N", { remedy: "e.g. --shards 16: the job runs as an array of 16 tasks" });
   const shards = parseShardCount(req.shards)!;
-  if (!req.out) throw new VarmapError("E_USAGE", "slurm submit needs --out <dir>", { remedy: "the shards, the scripts, the logs and the merged outputs all go there" });
+  if (!req.out)
+    throw new VarmapError("E_USAGE", "slurm submit needs --out <dir>", { remedy: "the shards, the scripts, the logs and the merged outputs all go there" });
   checkVerbArgs(program, verb, req.args);
   const out = resolve(req.out);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new VarmapError("E_OUT", `--out ${out} exists and is not a directory`, { remedy: "give a directory path for --out" });
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new VarmapError("E_OUT", `--out ${out} exists and is not a directory`, { remedy: "give a directory path for --out" });
   if (existsSync(jobFile(out))) {
     const old = readJob(out);
     if (old.submissions.length)
@@ -100,12 +100,15 @@ export function planSubmission(req: SubmitRequest, program: Command): SlurmJob {
       });
   }
   const entry = join(packageRoot(), "dist", "ts", "cli", "main.js");
-  if (!existsSync(entry)) throw new VarmapError("E_INSTALL", `${entry} is missing: varmap is not built`, { remedy: "run npm run build (or npm ci) in the varmap directory first" });
+  if (!existsSync(entry))
+    throw new VarmapError("E_INSTALL", `${entry} is missing: varmap is not built`, { remedy: "run npm run build (or npm ci) in the varmap directory first" });
   const s = req.sbatch;
   for (const [k, v] of Object.entries({ partition: s.partition, time: s.time, mem: s.mem, account: s.account, qos: s.qos }))
-    if (v !== undefined && !/^[^\s'"\\]+$/.test(v)) throw new VarmapError("E_USAGE", `--${k} '${v}' holds spaces or quotes`, { remedy: `give --${k} as Slurm expects it, e.g. --time 2:00:00 --mem 4G` });
+    if (v !== undefined && !/^[^\s'"\\]+$/.test(v))
+      throw new VarmapError("E_USAGE", `--${k} '${v}' holds spaces or quotes`, { remedy: `give --${k} as Slurm expects it, e.g. --time 2:00:00 --mem 4G` });
   for (const x of s.extra ?? [])
-    if (!/^--?[A-Za-z]/.test(x)) throw new VarmapError("E_USAGE", `--sbatch '${x}' is not an sbatch option`, { remedy: "e.g. --sbatch --constraint=avx2 (one option per --sbatch)" });
+    if (!/^--?[A-Za-z]/.test(x))
+      throw new VarmapError("E_USAGE", `--sbatch '${x}' is not an sbatch option`, { remedy: "e.g. --sbatch --constraint=avx2 (one option per --sbatch)" });
   return {
     format: "varmap-slurm",
     version: 1,

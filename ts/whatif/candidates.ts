@@ -37,7 +37,9 @@ export function gridCandidates(set: ModelSet, grid: string, fix: string | undefi
   }
   const missing = set.inputs.filter((c) => !seen.has(c));
   if (missing.length)
-    throw new VarmapError("E_USAGE", `the grid gives no values for the input(s) ${missing.join(", ")}`, { remedy: `add them to --grid or --fix (e.g. --fix ${missing[0]}=…)` });
+    throw new VarmapError("E_USAGE", `the grid gives no values for the input(s) ${missing.join(", ")}`, {
+      remedy: `add them to --grid or --fix (e.g. --fix ${missing[0]}=…)`,
+    });
   const factorAxes = axes.filter((a) => set.factors.includes(a.column));
   const maps: number[] = [];
   set.maps.forEach((m, i) => {
@@ -46,8 +48,13 @@ export function gridCandidates(set: ModelSet, grid: string, fix: string | undefi
   for (const a of factorAxes)
     for (const v of a.values)
       if (!set.maps.some((m) => m.key[a.column] === v))
-        throw new VarmapError("E_UNKNOWN_MAP", `no model has ${a.column}=${v}`, { remedy: `use values the models have (${[...new Set(set.maps.map((m) => m.key[a.column]))].join(", ")})` });
-  if (maps.length === 0) throw new VarmapError("E_UNKNOWN_MAP", `no map has ${factorAxes.map((a) => `${a.column}=${a.values.join("|")}`).join(" and ")}`, { remedy: "select maps the models have" });
+        throw new VarmapError("E_UNKNOWN_MAP", `no model has ${a.column}=${v}`, {
+          remedy: `use values the models have (${[...new Set(set.maps.map((m) => m.key[a.column]))].join(", ")})`,
+        });
+  if (maps.length === 0)
+    throw new VarmapError("E_UNKNOWN_MAP", `no map has ${factorAxes.map((a) => `${a.column}=${a.values.join("|")}`).join(" and ")}`, {
+      remedy: "select maps the models have",
+    });
   const inputAxes: GridAxis[] = set.inputs.map((c) => axes.find((a) => a.column === c)!);
   const perMap = gridSize(inputAxes, limit);
   const count = perMap * maps.length;
@@ -86,7 +93,10 @@ export function candidatesFromRows(set: ModelSet, rows: Record<string, unknown>[
   const have = new Set(rows.length ? Object.keys(rows[0]) : need);
   const missing = need.find((c) => !have.has(c));
   if (missing)
-    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, { location: { file: path, column: missing }, remedy: `give the columns ${need.join(", ")}` });
+    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
+      location: { file: path, column: missing },
+      remedy: `give the columns ${need.join(", ")}`,
+    });
   const count = rows.length;
   const d = set.inputs.length;
   const inputs = new Float64Array(count * d);
@@ -106,7 +116,10 @@ export function candidatesFromRows(set: ModelSet, rows: Record<string, unknown>[
       const raw = r[c];
       const v = typeof raw === "number" ? raw : raw === null || raw === "" ? NaN : Number(raw);
       if (!Number.isFinite(v))
-        throw new VarmapError("E_NONFINITE", `input '${c}' is ${raw === null ? "empty" : `'${raw}'`}, not a finite number`, { location: { file: path, row: i + 2, column: c }, remedy: "give a number for every input" });
+        throw new VarmapError("E_NONFINITE", `input '${c}' is ${raw === null ? "empty" : `'${raw}'`}, not a finite number`, {
+          location: { file: path, row: i + 2, column: c },
+          remedy: "give a number for every input",
+        });
       inputs[i * d + j] = v;
     });
   });
@@ -121,7 +134,10 @@ export async function readRows(path: string): Promise<Record<string, unknown>[]>
     return await queryRows(db.con, `SELECT * FROM ${src}`);
   } catch (e) {
     if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV file with a header line, or a Parquet file" });
+    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
+      location: { file: path },
+      remedy: "give a CSV file with a header line, or a Parquet file",
+    });
   } finally {
     db.close();
   }

@@ -65,10 +65,12 @@ export function parseAxes(spec: string, flag: "--grid" | "--fix", known: readonl
     const eq = p.indexOf("=");
     if (eq <= 0) throw usage(`${flag} part '${p}' is not column=values`, flag === "--grid" ? GRID_REMEDY : "write e.g. --fix host_sched=CFQ,mode=fread");
     const column = p.slice(0, eq).trim();
-    if (!known.includes(column)) throw usage(`${flag} names '${column}', which is not a factor or input of the models (${known.join(", ")})`, "name the models' columns");
+    if (!known.includes(column))
+      throw usage(`${flag} names '${column}', which is not a factor or input of the models (${known.join(", ")})`, "name the models' columns");
     if (axes.some((a) => a.column === column)) throw usage(`${flag} names '${column}' twice`, "give each column once");
     const values = parseAxisValues(column, p.slice(eq + 1), inputs.includes(column));
-    if (flag === "--fix" && values.length !== 1) throw usage(`--fix ${column} has ${values.length} values`, "fix one value per column; enumerate several with --grid");
+    if (flag === "--fix" && values.length !== 1)
+      throw usage(`--fix ${column} has ${values.length} values`, "fix one value per column; enumerate several with --grid");
     axes.push({ column, values });
   }
   return axes;

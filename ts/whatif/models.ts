@@ -52,7 +52,10 @@ export function loadModelFiles(meanPath: string, spreadPath: string, runsPath?: 
   const spread = readModelsFile(spreadPath);
   const runs = runsPath ? readModelsFile(runsPath) : undefined;
   if (mean.stat !== "mean")
-    throw new VarmapError("E_MODEL_FORMAT", `--mean models predict '${mean.stat}', not the mean`, { location: { file: meanPath }, remedy: "fit them with --stat mean" });
+    throw new VarmapError("E_MODEL_FORMAT", `--mean models predict '${mean.stat}', not the mean`, {
+      location: { file: meanPath },
+      remedy: "fit them with --stat mean",
+    });
   const spreadKind = spreadKindOf(spread.stat, spreadPath);
   checkSame(mean, meanPath, spread, spreadPath);
   if (runs && runsPath) checkSame(mean, meanPath, runs, runsPath);
@@ -75,7 +78,14 @@ export function loadModelFiles(meanPath: string, spreadPath: string, runsPath?: 
   return buildModelSet(mean.factors, mean.inputs, spreadKind, mean.method, spread.method, maps);
 }
 
-export function buildModelSet(factors: string[], inputs: string[], spreadKind: SpreadKind, meanMethod: string, spreadMethod: string, maps: MapModels[]): ModelSet {
+export function buildModelSet(
+  factors: string[],
+  inputs: string[],
+  spreadKind: SpreadKind,
+  meanMethod: string,
+  spreadMethod: string,
+  maps: MapModels[],
+): ModelSet {
   return { factors, inputs, spreadKind, meanMethod, spreadMethod, maps, index: new Map(maps.map((m, i) => [mapKey(factors, m.key), i])) };
 }
 
@@ -92,7 +102,10 @@ function checkSame(a: ModelsFile, pa: string, b: ModelsFile, pb: string): void {
   const bm = new Map(b.maps.map((m) => [mapKey(b.factors, m.key), m]));
   if (a.maps.length !== b.maps.length) fail(`${a.maps.length} vs ${b.maps.length} maps`);
   for (const m of a.maps) {
-    const name = Object.entries(m.key).map(([k, v]) => `${k}=${v}`).join(",") || "(the only map)";
+    const name =
+      Object.entries(m.key)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(",") || "(the only map)";
     const o = bm.get(mapKey(a.factors, m.key));
     if (!o) fail(`map ${name} is missing from ${pb}`);
     if (JSON.stringify(m.inputs) !== JSON.stringify(o!.inputs)) fail(`map ${name} uses inputs ${m.inputs.join(",")} vs ${o!.inputs.join(",")}`);
@@ -150,7 +163,12 @@ function sharedLocation(ref: Delaunay): (p: Predictor, loc: DelaunayLocation) =>
   return (p, loc) => {
     if (!(p instanceof Delaunay)) return undefined;
     const pj = p === ref ? rj : p.toJSON();
-    if (JSON.stringify(pj.options) !== JSON.stringify(rj.options) || JSON.stringify(pj.inputs) !== JSON.stringify(rj.inputs) || !sameNumbers(pj.state.X, rj.state.X)) return undefined;
+    if (
+      JSON.stringify(pj.options) !== JSON.stringify(rj.options) ||
+      JSON.stringify(pj.inputs) !== JSON.stringify(rj.inputs) ||
+      !sameNumbers(pj.state.X, rj.state.X)
+    )
+      return undefined;
     const y = pj.state.y;
     const m = pj.dim + 1;
     const rows = loc.status.length;

@@ -76,11 +76,11 @@ export function parseObjective(text: string, spreadKind: SpreadKind): Criterion 
  */
 export function parsePareto(text: string, objective: Criterion, responseKind: ResponseKind, spreadKind: SpreadKind): [Criterion, Criterion] {
   const parts = text.split(",").map((s) => s.trim());
-  if (parts.length !== 2)
-    throw new VarmapError("E_USAGE", `--pareto '${text}' does not name two criteria`, { remedy: "e.g. --pareto mean,cv" });
+  if (parts.length !== 2) throw new VarmapError("E_USAGE", `--pareto '${text}' does not name two criteria`, { remedy: "e.g. --pareto mean,cv" });
   const out = parts.map((p) => {
     const m = /^(?:(min|max)-)?(.+)$/.exec(p)!;
-    if (!CRITERIA.test(m[2])) throw new VarmapError("E_USAGE", `--pareto criterion '${p}' is not mean, sd, cv, runs, cost or q<level>`, { remedy: "e.g. --pareto mean,cv" });
+    if (!CRITERIA.test(m[2]))
+      throw new VarmapError("E_USAGE", `--pareto criterion '${p}' is not mean, sd, cv, runs, cost or q<level>`, { remedy: "e.g. --pareto mean,cv" });
     checkAvailable(m[2], spreadKind, "--pareto");
     const natural: Direction = m[2] === "mean" || m[2].startsWith("q") ? (responseKind === "time" ? "min" : "max") : "min";
     const direction = (m[1] as Direction | undefined) ?? (objective.name === m[2] ? objective.direction : natural);
@@ -93,9 +93,13 @@ export function parsePareto(text: string, objective: Criterion, responseKind: Re
 function checkAvailable(name: string, spreadKind: SpreadKind, flag: string): void {
   const isQ = spreadKind.startsWith("q");
   if (name.startsWith("q") && name !== spreadKind)
-    throw new VarmapError("E_USAGE", `${flag} uses ${name}, but the spread model predicts ${spreadKind}`, { remedy: `fit the spread model with --stat ${name}` });
+    throw new VarmapError("E_USAGE", `${flag} uses ${name}, but the spread model predicts ${spreadKind}`, {
+      remedy: `fit the spread model with --stat ${name}`,
+    });
   if ((name === "sd" || name === "cv") && isQ)
-    throw new VarmapError("E_USAGE", `${flag} uses ${name}, but the spread model predicts the quantile ${spreadKind}`, { remedy: "fit the spread model with --stat sd" });
+    throw new VarmapError("E_USAGE", `${flag} uses ${name}, but the spread model predicts the quantile ${spreadKind}`, {
+      remedy: "fit the spread model with --stat sd",
+    });
 }
 
 /** Runs, cost, validity, constraints, objective, rank and fronts of candidates from their statistics. */
@@ -203,7 +207,12 @@ export function rankBy(values: ArrayLike<number>, direction: Direction, eligible
 }
 
 /** Pareto fronts of the eligible entries over two criteria (both turned into minimization). */
-export function frontsOf(e: Pick<Evaluation, "mean" | "sd" | "cv" | "q" | "runs" | "cost">, criteria: [Criterion, Criterion], eligible: Uint8Array, subset?: ArrayLike<number>): Int32Array {
+export function frontsOf(
+  e: Pick<Evaluation, "mean" | "sd" | "cv" | "q" | "runs" | "cost">,
+  criteria: [Criterion, Criterion],
+  eligible: Uint8Array,
+  subset?: ArrayLike<number>,
+): Int32Array {
   const n = e.mean.length;
   const idx: number[] = [];
   for (let k = 0; k < (subset ? subset.length : n); k++) {

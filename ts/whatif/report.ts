@@ -18,12 +18,19 @@ import { readRows } from "./candidates.js";
 export async function readExpectedAre(dir: string, set: ModelSet, method: string): Promise<Map<string, number>> {
   const path = join(dir, "are.csv");
   if (!existsSync(path))
-    throw new VarmapError("E_USAGE", `--cv-dir ${dir} has no are.csv`, { location: { file: path }, remedy: "give the output directory of `varmap cv … --out DIR`" });
+    throw new VarmapError("E_USAGE", `--cv-dir ${dir} has no are.csv`, {
+      location: { file: path },
+      remedy: "give the output directory of `varmap cv … --out DIR`",
+    });
   const rows = await readRows(path);
   const need = [...set.factors, "method", "p", "are_mean"];
   const have = new Set(rows.length ? Object.keys(rows[0]) : need);
   const missing = need.find((c) => !have.has(c));
-  if (missing) throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, { location: { file: path, column: missing }, remedy: "run `varmap cv` on the data the models were fitted on" });
+  if (missing)
+    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
+      location: { file: path, column: missing },
+      remedy: "run `varmap cv` on the data the models were fitted on",
+    });
   const best = new Map<string, { p: number; are: number }>();
   for (const r of rows) {
     if (String(r.method) !== method) continue;
@@ -34,7 +41,10 @@ export async function readExpectedAre(dir: string, set: ModelSet, method: string
     if (!old || p > old.p) best.set(key, { p, are });
   }
   if (best.size === 0)
-    throw new VarmapError("E_USAGE", `${path} has no rows for the method '${method}'`, { location: { file: path }, remedy: `cross-validate ${method} (varmap cv --methods ${method})` });
+    throw new VarmapError("E_USAGE", `${path} has no rows for the method '${method}'`, {
+      location: { file: path },
+      remedy: `cross-validate ${method} (varmap cv --methods ${method})`,
+    });
   return new Map([...best].map(([k, v]) => [k, v.are]));
 }
 

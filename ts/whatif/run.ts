@@ -43,7 +43,14 @@ export function mapLabel(key: Record<string, string>): string {
 }
 
 /** Validation metrics per map of a ranking against the truth (same candidates). */
-export function validationRows(set: CandidateSpace, ranked: Ranked, truth: CandidateStats, opts: EvaluateOptions, method: string, runsTable?: RunsNeededTable): ValidationRow[] {
+export function validationRows(
+  set: CandidateSpace,
+  ranked: Ranked,
+  truth: CandidateStats,
+  opts: EvaluateOptions,
+  method: string,
+  runsTable?: RunsNeededTable,
+): ValidationRow[] {
   // The truth's runs come from its measured cv, never from a runs model.
   const truthEval = evaluate({ mean: truth.mean, spread: truth.spread }, opts, runsTable);
   const objective = `${opts.objective.direction}-${opts.objective.name}`;
@@ -61,7 +68,10 @@ export function spreadOfStats(stats: ConfigStats, kind: SpreadKind, where: strin
   if (kind === "var") return stats.var;
   if (kind === "cv") return Float64Array.from(stats.sd, (s, i) => s / stats.mean[i]);
   if ((QUANTILE_NAMES as readonly string[]).includes(kind)) return stats.quantiles[kind as QuantileName];
-  throw new VarmapError("E_USAGE", `the runs give no ${kind} to validate against`, { location: { file: where }, remedy: `use spread models of sd, var or ${QUANTILE_NAMES.join(", ")}` });
+  throw new VarmapError("E_USAGE", `the runs give no ${kind} to validate against`, {
+    location: { file: where },
+    remedy: `use spread models of sd, var or ${QUANTILE_NAMES.join(", ")}`,
+  });
 }
 
 /**
@@ -75,12 +85,20 @@ export async function readTruth(set: ModelSet, path: string, load: LoadOptions):
     const cols = rows.length ? new Set(Object.keys(rows[0])) : new Set<string>();
     const spreadCol = set.spreadKind === "cv" && !cols.has("cv") ? "sd" : set.spreadKind;
     for (const c of ["mean", spreadCol])
-      if (!cols.has(c)) throw new VarmapError("E_COLUMN", `column '${c}' is missing`, { location: { file: path, column: c }, remedy: `give the measured mean and ${set.spreadKind} of every configuration` });
+      if (!cols.has(c))
+        throw new VarmapError("E_COLUMN", `column '${c}' is missing`, {
+          location: { file: path, column: c },
+          remedy: `give the measured mean and ${set.spreadKind} of every configuration`,
+        });
     const candidates = candidatesFromRows(set, rows, path);
     const num = (c: string) =>
       Float64Array.from(rows, (r, i) => {
         const v = r[c] === null || r[c] === "" ? NaN : Number(r[c]);
-        if (!Number.isFinite(v)) throw new VarmapError("E_NONFINITE", `'${c}' is not a finite number`, { location: { file: path, row: i + 2, column: c }, remedy: "give measured values for every configuration" });
+        if (!Number.isFinite(v))
+          throw new VarmapError("E_NONFINITE", `'${c}' is not a finite number`, {
+            location: { file: path, row: i + 2, column: c },
+            remedy: "give measured values for every configuration",
+          });
         return v;
       });
     const mean = num("mean");
@@ -91,7 +109,11 @@ export async function readTruth(set: ModelSet, path: string, load: LoadOptions):
   const data = await loadDataset(path, { ...load, stat: "sd" });
   const t = data.table;
   const missing = [...set.factors, ...set.inputs].find((c) => !t.roles.factors.includes(c) && !t.roles.inputs.includes(c));
-  if (missing) throw new VarmapError("E_COLUMN", `the runs have no factor or input column '${missing}'`, { location: { file: path, column: missing }, remedy: "use the data flags the models were fitted with" });
+  if (missing)
+    throw new VarmapError("E_COLUMN", `the runs have no factor or input column '${missing}'`, {
+      location: { file: path, column: missing },
+      remedy: "use the data flags the models were fitted with",
+    });
   const cols = set.inputs.map((c) => t.roles.inputs.indexOf(c));
   const fcols = set.factors.map((f) => t.roles.factors.indexOf(f));
   const rows: Record<string, unknown>[] = [];

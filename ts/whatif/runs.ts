@@ -17,10 +17,10 @@ export const CORNISH_FISHER_NU = 2000;
 /** Student t quantile at p for ν ≥ CORNISH_FISHER_NU by the Cornish–Fisher expansion (z = the normal quantile). */
 export function tQuantileLargeNu(z: number, nu: number): number {
   const z2 = z * z;
-  const g1 = (z2 + 1) * z / 4;
-  const g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
-  const g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
-  const g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+  const g1 = ((z2 + 1) * z) / 4;
+  const g2 = (((5 * z2 + 16) * z2 + 3) * z) / 96;
+  const g3 = ((((3 * z2 + 19) * z2 + 17) * z2 - 15) * z) / 384;
+  const g4 = (((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z) / 92160;
   return z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu;
 }
 
@@ -30,7 +30,11 @@ export class RunsNeededTable {
   /** t[m] = t_{p, m−1} below the Cornish–Fisher range, filled as the searches visit m (0 = not yet). */
   private readonly t = new Float64Array(CORNISH_FISHER_NU + 1);
 
-  constructor(readonly precision: number, readonly level: number, readonly maxRuns = 1e7) {
+  constructor(
+    readonly precision: number,
+    readonly level: number,
+    readonly maxRuns = 1e7,
+  ) {
     checkPrecisionLevel(precision, level);
     this.p = 1 - (1 - level) / 2;
     this.z = normQuantile(this.p);
@@ -42,7 +46,7 @@ export class RunsNeededTable {
   }
 
   private ok(m: number, cv: number): boolean {
-    return this.tAt(m) * cv / Math.sqrt(m) <= this.precision;
+    return (this.tAt(m) * cv) / Math.sqrt(m) <= this.precision;
   }
 
   /** Runs needed at coefficient of variation cv (NaN for a negative or non-finite cv; Infinity beyond maxRuns). */
@@ -50,7 +54,7 @@ export class RunsNeededTable {
     if (!(cv >= 0) || !Number.isFinite(cv)) return NaN;
     if (cv === 0 || this.ok(2, cv)) return 2;
     // ok(m) is monotone in m (t falls, √m grows) and the answer lies a few runs above the normal guess.
-    const guess = Math.max(2, Math.ceil((this.z * cv / this.precision) ** 2));
+    const guess = Math.max(2, Math.ceil(((this.z * cv) / this.precision) ** 2));
     if (guess >= this.maxRuns) return this.ok(this.maxRuns, cv) ? this.bisect(2, this.maxRuns, cv) : Infinity;
     let n = guess;
     for (let k = 0; k < 8 && !this.ok(n, cv); k++) n++;
@@ -81,7 +85,9 @@ export class RunsNeededTable {
 
 export function checkPrecisionLevel(precision: number, level: number): void {
   if (!(precision > 0) || !Number.isFinite(precision))
-    throw new VarmapError("E_USAGE", `--precision ${precision} is not a positive number`, { remedy: "give the relative CI half-width, e.g. --precision 0.05 (±5%)" });
+    throw new VarmapError("E_USAGE", `--precision ${precision} is not a positive number`, {
+      remedy: "give the relative CI half-width, e.g. --precision 0.05 (±5%)",
+    });
   if (!(level > 0 && level < 1))
     throw new VarmapError("E_USAGE", `--level ${level} is not in (0, 1)`, { remedy: "give a confidence level such as --level 0.95" });
 }

@@ -22,7 +22,13 @@ export interface ValidationMetrics {
  * Metrics over the candidates `members` (one map) of a predicted and a true evaluation of the same candidates
  * (same objective, constraints and Pareto criteria). Rankings are redone within the map.
  */
-export function validateMap(pred: Evaluation, truth: Evaluation, members: ArrayLike<number>, objective: Criterion, pareto: [Criterion, Criterion]): ValidationMetrics {
+export function validateMap(
+  pred: Evaluation,
+  truth: Evaluation,
+  members: ArrayLike<number>,
+  objective: Criterion,
+  pareto: [Criterion, Criterion],
+): ValidationMetrics {
   const both = new Uint8Array(pred.mean.length);
   let candidates = 0;
   for (let k = 0; k < members.length; k++) {

@@ -11,9 +11,18 @@ export const DELAUNAY_LOCATE: KernelSpec = {
   // The same checks as native/binding/delaunay.cc.
   lengths: ([X, n, d, Q, nq, , , simplices, weights, qstatus, rnorm, info]) => {
     const [nn, dd, qq] = [n as number, d as number, nq as number];
-    return nn >= 0 && qq >= 0 && dd >= 1 && (X as Float64Array).length >= nn * dd && (Q as Float64Array).length >= qq * dd &&
-      (simplices as Int32Array).length >= qq * (dd + 1) && (weights as Float64Array).length >= qq * (dd + 1) &&
-      (qstatus as Int32Array).length >= qq && (rnorm as Float64Array).length >= qq && (info as Int32Array).length >= 4;
+    return (
+      nn >= 0 &&
+      qq >= 0 &&
+      dd >= 1 &&
+      (X as Float64Array).length >= nn * dd &&
+      (Q as Float64Array).length >= qq * dd &&
+      (simplices as Int32Array).length >= qq * (dd + 1) &&
+      (weights as Float64Array).length >= qq * (dd + 1) &&
+      (qstatus as Int32Array).length >= qq &&
+      (rnorm as Float64Array).length >= qq &&
+      (info as Int32Array).length >= 4
+    );
   },
 };
 

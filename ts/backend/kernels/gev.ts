@@ -47,16 +47,23 @@ export interface GevBatchResult {
 /** Fits a GEV to every configuration: runs offsets[k] .. offsets[k+1) of x belong to configuration k. */
 export function gevFitBatch(backend: KernelBackend, x: Float64Array, offsets: Int32Array, maxIter = 100): GevBatchResult {
   const nconf = offsets.length - 1;
-  if (nconf < 0) throw new VarmapError("E_KERNEL_ARGUMENT", "gev: offsets must have nconf + 1 entries", { remedy: "this is a bug in the caller; please report it" });
+  if (nconf < 0)
+    throw new VarmapError("E_KERNEL_ARGUMENT", "gev: offsets must have nconf + 1 entries", { remedy: "this is a bug in the caller; please report it" });
   for (let k = 0; k < nconf; k++)
     if (offsets[k] < 0 || offsets[k + 1] < offsets[k])
-      throw new VarmapError("E_KERNEL_ARGUMENT", `gev: offsets must be non-negative and non-decreasing (configuration ${k})`, { remedy: "this is a bug in the caller; please report it" });
-  if (x.length < offsets[nconf]) throw new VarmapError("E_KERNEL_ARGUMENT", `gev: ${offsets[nconf]} runs expected, ${x.length} given`, { remedy: "this is a bug in the caller; please report it" });
+      throw new VarmapError("E_KERNEL_ARGUMENT", `gev: offsets must be non-negative and non-decreasing (configuration ${k})`, {
+        remedy: "this is a bug in the caller; please report it",
+      });
+  if (x.length < offsets[nconf])
+    throw new VarmapError("E_KERNEL_ARGUMENT", `gev: ${offsets[nconf]} runs expected, ${x.length} given`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
   const out = new Float64Array(nconf * GEV_OUT);
   const info = new Int32Array(2 * nconf);
   const status = backend.run(GEV, [x, offsets, nconf, maxIter, out, info]);
   checkStatus("gev", status);
-  const st = new Int32Array(nconf), it = new Int32Array(nconf);
+  const st = new Int32Array(nconf),
+    it = new Int32Array(nconf);
   for (let k = 0; k < nconf; k++) {
     st[k] = info[2 * k];
     it[k] = info[2 * k + 1];

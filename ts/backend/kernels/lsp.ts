@@ -10,8 +10,15 @@ export const LSP_FIT: KernelSpec = {
   // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, n, m, A, rw, rank]) => {
     const [nn, mm] = [n as number, m as number];
-    return nn >= 0 && mm >= 1 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
-      (A as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn && (rank as Int32Array).length >= nn;
+    return (
+      nn >= 0 &&
+      mm >= 1 &&
+      (X as Float64Array).length >= nn * mm &&
+      (f as Float64Array).length >= nn &&
+      (A as Float64Array).length >= nn * mm &&
+      (rw as Float64Array).length >= nn &&
+      (rank as Int32Array).length >= nn
+    );
   },
 };
 
@@ -23,9 +30,18 @@ export const LSP_EVAL: KernelSpec = {
   // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, A, rw, n, m, Q, nq, out, ierr]) => {
     const [nn, mm, qq] = [n as number, m as number, nq as number];
-    return nn >= 1 && mm >= 1 && qq >= 0 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
-      (A as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn && (Q as Float64Array).length >= qq * mm &&
-      (out as Float64Array).length >= qq && (ierr as Int32Array).length >= qq;
+    return (
+      nn >= 1 &&
+      mm >= 1 &&
+      qq >= 0 &&
+      (X as Float64Array).length >= nn * mm &&
+      (f as Float64Array).length >= nn &&
+      (A as Float64Array).length >= nn * mm &&
+      (rw as Float64Array).length >= nn &&
+      (Q as Float64Array).length >= qq * mm &&
+      (out as Float64Array).length >= qq &&
+      (ierr as Int32Array).length >= qq
+    );
   },
 };
 
@@ -33,7 +49,11 @@ export const LspStatus = { TOO_FEW_POINTS: 10, DUPLICATE_POINTS: 11, LSTSQ_FAILE
 
 export const LSP_STATUS: Record<number, [string, string, string]> = {
   10: ["E_TOO_FEW_POINTS", "LSP needs more than m + 1 nodes in m dimensions", "add configurations or use fewer inputs"],
-  11: ["E_DUPLICATE_POINTS", "two training points coincide or nearly coincide (closer than 1e-6 of their neighbourhood's radius)", "aggregate duplicate configurations into one before fitting"],
+  11: [
+    "E_DUPLICATE_POINTS",
+    "two training points coincide or nearly coincide (closer than 1e-6 of their neighbourhood's radius)",
+    "aggregate duplicate configurations into one before fitting",
+  ],
   12: ["E_LSTSQ_NO_CONVERGENCE", "a local least-squares fit did not converge", "please report this with the input that triggers it"],
   13: ["E_MODEL_STATE", "a radius of influence is not positive and finite", "refit the model; the saved state is corrupt"],
 };
@@ -51,7 +71,9 @@ export interface LspFitResult {
 /** Runs LSHEP's fit; returns the raw status so the caller can locate duplicate points (rank -1). */
 export function lspFitRaw(backend: KernelBackend, X: Float64Array, f: Float64Array, m: number): LspFitResult {
   const n = f.length;
-  const A = new Float64Array(n * m), rw = new Float64Array(n), rank = new Int32Array(n);
+  const A = new Float64Array(n * m),
+    rw = new Float64Array(n),
+    rank = new Int32Array(n);
   const status = backend.run(LSP_FIT, [X, f, n, m, A, rw, rank]);
   return { A, rw, rank, status };
 }
@@ -68,8 +90,10 @@ export function lspEval(
   model: { X: Float64Array; f: Float64Array; A: Float64Array; rw: Float64Array; m: number },
   Q: Float64Array,
 ): { values: Float64Array; ierr: Int32Array } {
-  const n = model.f.length, nq = Q.length / model.m;
-  const values = new Float64Array(nq), ierr = new Int32Array(nq);
+  const n = model.f.length,
+    nq = Q.length / model.m;
+  const values = new Float64Array(nq),
+    ierr = new Int32Array(nq);
   checkStatus("lspEval", backend.run(LSP_EVAL, [model.X, model.f, model.A, model.rw, n, model.m, Q, nq, values, ierr]), LSP_STATUS);
   return { values, ierr };
 }
@@ -83,8 +107,15 @@ export const LSP_NEIGHBORS: KernelSpec = {
   args: [arg.f64in, arg.int, arg.int, arg.int, arg.i32out, arg.f64out],
   lengths: ([X, n, m, K, nbr, nd2]) => {
     const [nn, mm, kk] = [n as number, m as number, K as number];
-    return nn >= 2 && mm >= 1 && kk >= 1 && kk <= nn - 1 && (X as Float64Array).length >= nn * mm &&
-      (nbr as Int32Array).length >= nn * kk && (nd2 as Float64Array).length >= nn * kk;
+    return (
+      nn >= 2 &&
+      mm >= 1 &&
+      kk >= 1 &&
+      kk <= nn - 1 &&
+      (X as Float64Array).length >= nn * mm &&
+      (nbr as Int32Array).length >= nn * kk &&
+      (nd2 as Float64Array).length >= nn * kk
+    );
   },
 };
 
@@ -93,20 +124,48 @@ export const LSP_SUBSETS: KernelSpec = {
   module: "lsp",
   // X, f, N, m, nbr, nd2, K, S, trainOff, train, queryOff, query, A, rw, rank, status, out, ierr
   args: [
-    arg.f64in, arg.f64in, arg.int, arg.int, arg.i32in, arg.f64in, arg.int, arg.int, arg.i32in, arg.i32in, arg.i32in, arg.i32in,
-    arg.f64out, arg.f64out, arg.i32out, arg.i32out, arg.f64out, arg.i32out,
+    arg.f64in,
+    arg.f64in,
+    arg.int,
+    arg.int,
+    arg.i32in,
+    arg.f64in,
+    arg.int,
+    arg.int,
+    arg.i32in,
+    arg.i32in,
+    arg.i32in,
+    arg.i32in,
+    arg.f64out,
+    arg.f64out,
+    arg.i32out,
+    arg.i32out,
+    arg.f64out,
+    arg.i32out,
   ],
   // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, N, m, nbr, nd2, K, S, trainOff, train, queryOff, query, A, rw, rank, status, out, ierr]) => {
     const [nn, mm, kk, ss] = [N as number, m as number, K as number, S as number];
-    const to = trainOff as Int32Array, qo = queryOff as Int32Array;
+    const to = trainOff as Int32Array,
+      qo = queryOff as Int32Array;
     if (nn < 2 || mm < 1 || kk < 1 || kk > nn - 1 || ss < 0 || to.length < ss + 1 || qo.length < ss + 1) return false;
     const [T, Q] = [to[ss], qo[ss]];
-    return T >= 0 && Q >= 0 && (X as Float64Array).length >= nn * mm && (f as Float64Array).length >= nn &&
-      (nbr as Int32Array).length >= nn * kk && (nd2 as Float64Array).length >= nn * kk && (train as Int32Array).length >= T &&
-      (query as Int32Array).length >= Q && (A as Float64Array).length >= T * mm && (rw as Float64Array).length >= T &&
-      (rank as Int32Array).length >= T && (status as Int32Array).length >= ss && (out as Float64Array).length >= Q &&
-      (ierr as Int32Array).length >= Q;
+    return (
+      T >= 0 &&
+      Q >= 0 &&
+      (X as Float64Array).length >= nn * mm &&
+      (f as Float64Array).length >= nn &&
+      (nbr as Int32Array).length >= nn * kk &&
+      (nd2 as Float64Array).length >= nn * kk &&
+      (train as Int32Array).length >= T &&
+      (query as Int32Array).length >= Q &&
+      (A as Float64Array).length >= T * mm &&
+      (rw as Float64Array).length >= T &&
+      (rank as Int32Array).length >= T &&
+      (status as Int32Array).length >= ss &&
+      (out as Float64Array).length >= Q &&
+      (ierr as Int32Array).length >= Q
+    );
   },
 };
 
@@ -130,7 +189,8 @@ export function lspTableDepth(n: number, m: number): number {
 
 export function lspNeighborTable(backend: KernelBackend, X: Float64Array, m: number, K = lspTableDepth(X.length / m, m)): LspNeighborTable {
   const n = X.length / m;
-  const nbr = new Int32Array(n * K), nd2 = new Float64Array(n * K);
+  const nbr = new Int32Array(n * K),
+    nd2 = new Float64Array(n * K);
   checkStatus("lspNeighbors", backend.run(LSP_NEIGHBORS, [X, n, m, K, nbr, nd2]), LSP_STATUS);
   return { X, n, m, K, nbr, nd2 };
 }
@@ -155,14 +215,22 @@ export function lspSubsets(
   f: Float64Array,
   subsets: readonly { train: Int32Array; query: Int32Array }[],
 ): LspSubsetResult[] {
-  const S = subsets.length, m = table.m;
-  const trainOff = new Int32Array(S + 1), queryOff = new Int32Array(S + 1);
+  const S = subsets.length,
+    m = table.m;
+  const trainOff = new Int32Array(S + 1),
+    queryOff = new Int32Array(S + 1);
   subsets.forEach((s, i) => ((trainOff[i + 1] = trainOff[i] + s.train.length), (queryOff[i + 1] = queryOff[i] + s.query.length)));
-  const train = new Int32Array(trainOff[S]), query = new Int32Array(queryOff[S]);
+  const train = new Int32Array(trainOff[S]),
+    query = new Int32Array(queryOff[S]);
   subsets.forEach((s, i) => (train.set(s.train, trainOff[i]), query.set(s.query, queryOff[i])));
-  const T = trainOff[S], Q = queryOff[S];
-  const A = new Float64Array(T * m), rw = new Float64Array(T), rank = new Int32Array(T), status = new Int32Array(S);
-  const values = new Float64Array(Q), ierr = new Int32Array(Q);
+  const T = trainOff[S],
+    Q = queryOff[S];
+  const A = new Float64Array(T * m),
+    rw = new Float64Array(T),
+    rank = new Int32Array(T),
+    status = new Int32Array(S);
+  const values = new Float64Array(Q),
+    ierr = new Int32Array(Q);
   const args = [table.X, f, table.n, m, table.nbr, table.nd2, table.K, S, trainOff, train, queryOff, query, A, rw, rank, status, values, ierr];
   checkStatus("lspSubsets", backend.run(LSP_SUBSETS, args), LSP_STATUS);
   return subsets.map((_, i) => ({
@@ -185,9 +253,19 @@ export const LSP_WEIGHTS: KernelSpec = {
   // The same checks as native/binding/lsp.cc.
   lengths: ([X, rw, n, m, Q, nq, cap, count, code, idx, w]) => {
     const [nn, mm, qq, cc] = [n as number, m as number, nq as number, cap as number];
-    return nn >= 1 && mm >= 1 && qq >= 0 && cc >= mm + 1 && (X as Float64Array).length >= nn * mm && (rw as Float64Array).length >= nn &&
-      (Q as Float64Array).length >= qq * mm && (count as Int32Array).length >= qq && (code as Int32Array).length >= qq &&
-      (idx as Int32Array).length >= qq * cc && (w as Float64Array).length >= qq * cc;
+    return (
+      nn >= 1 &&
+      mm >= 1 &&
+      qq >= 0 &&
+      cc >= mm + 1 &&
+      (X as Float64Array).length >= nn * mm &&
+      (rw as Float64Array).length >= nn &&
+      (Q as Float64Array).length >= qq * mm &&
+      (count as Int32Array).length >= qq &&
+      (code as Int32Array).length >= qq &&
+      (idx as Int32Array).length >= qq * cc &&
+      (w as Float64Array).length >= qq * cc
+    );
   },
 };
 
@@ -204,17 +282,22 @@ export interface LspWeights {
 
 /** The normalized weights LSHEPVAL combines at every row of Q (nq × m): the same kernel code as lspEval's. */
 export function lspWeights(backend: KernelBackend, model: { X: Float64Array; rw: Float64Array; m: number }, Q: Float64Array): LspWeights {
-  const n = model.rw.length, m = model.m, nq = Q.length / m;
+  const n = model.rw.length,
+    m = model.m,
+    nq = Q.length / m;
   const cap = Math.max(n, m + 1);
-  const count = new Int32Array(nq), code = new Int32Array(nq), idx = new Int32Array(nq * cap), w = new Float64Array(nq * cap);
+  const count = new Int32Array(nq),
+    code = new Int32Array(nq),
+    idx = new Int32Array(nq * cap),
+    w = new Float64Array(nq * cap);
   checkStatus("lspWeights", backend.run(LSP_WEIGHTS, [model.X, model.rw, n, m, Q, nq, cap, count, code, idx, w]), {
     ...LSP_STATUS,
     14: ["E_INTERNAL", "more weighted nodes than the buffer holds", "please report this: the buffer holds every node"],
   });
   const offsets = new Int32Array(nq + 1);
   for (let q = 0; q < nq; q++) offsets[q + 1] = offsets[q] + count[q];
-  const index = new Int32Array(offsets[nq]), weight = new Float64Array(offsets[nq]);
-  for (let q = 0; q < nq; q++)
-    for (let s = 0; s < count[q]; s++) (index[offsets[q] + s] = idx[q * cap + s]), (weight[offsets[q] + s] = w[q * cap + s]);
+  const index = new Int32Array(offsets[nq]),
+    weight = new Float64Array(offsets[nq]);
+  for (let q = 0; q < nq; q++) for (let s = 0; s < count[q]; s++) (index[offsets[q] + s] = idx[q * cap + s]), (weight[offsets[q] + s] = w[q * cap + s]);
   return { offsets, index, weight, code };
 }

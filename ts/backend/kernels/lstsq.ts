@@ -14,8 +14,14 @@ export const LSTSQ: KernelSpec = {
     const [np, nn] = [nprob as number, n as number];
     if (np < 0 || nn < 1 || off.length < np + 1) return false;
     const rows = off[np];
-    return rows >= 0 && (A as Float64Array).length >= rows * nn && (b as Float64Array).length >= rows &&
-      (!weighted || (w as Float64Array).length >= rows) && (x as Float64Array).length >= np * nn && (rank as Int32Array).length >= np;
+    return (
+      rows >= 0 &&
+      (A as Float64Array).length >= rows * nn &&
+      (b as Float64Array).length >= rows &&
+      (!weighted || (w as Float64Array).length >= rows) &&
+      (x as Float64Array).length >= np * nn &&
+      (rank as Int32Array).length >= np
+    );
   },
 };
 
@@ -58,13 +64,19 @@ export function lstsq(backend: KernelBackend, batch: LstsqBatch, out?: LstsqResu
   const nprob = offsets.length - 1;
   const rcond = batch.rcond ?? -1;
   if (!Number.isInteger(n) || n < 1 || nprob < 0)
-    throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: bad problem shape (n = ${n}, ${offsets.length} offsets)`, { remedy: "pass n >= 1 and nprob + 1 offsets" });
+    throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: bad problem shape (n = ${n}, ${offsets.length} offsets)`, {
+      remedy: "pass n >= 1 and nprob + 1 offsets",
+    });
   const rows = nprob >= 0 ? offsets[nprob] : 0;
   for (let k = 0; k < nprob; k++)
     if (offsets[k] < 0 || offsets[k + 1] < offsets[k])
-      throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: offsets must be non-negative and non-decreasing (problem ${k})`, { remedy: "this is a bug in the caller; please report it" });
+      throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: offsets must be non-negative and non-decreasing (problem ${k})`, {
+        remedy: "this is a bug in the caller; please report it",
+      });
   if (A.length < rows * n || b.length < rows || (w && w.length < rows))
-    throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: ${rows} rows need ${rows * n} matrix values and ${rows} right-hand sides`, { remedy: "this is a bug in the caller; please report it" });
+    throw new VarmapError("E_KERNEL_ARGUMENT", `lstsq: ${rows} rows need ${rows * n} matrix values and ${rows} right-hand sides`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
   const result = out ?? { x: new Float64Array(nprob * n), rank: new Int32Array(nprob) };
   const status = backend.run(LSTSQ, [A, b, w ?? new Float64Array(0), w ? 1 : 0, offsets, nprob, n, rcond, result.x, result.rank]);
   checkStatus("lstsq", status, LSTSQ_STATUS);

@@ -4,7 +4,20 @@ import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
 /** The option vector's layout, in order (enum MarsOpt in native/include/varmap/mars.h; checked by test/backend/contract.test.ts). */
-export const MARS_OPTION_FIELDS = ["degree", "nk", "thresh", "penalty", "minspan", "endspan", "fastK", "fastBeta", "newvarPenalty", "autoLinpreds", "adjustEndspan", "scaleY"] as const;
+export const MARS_OPTION_FIELDS = [
+  "degree",
+  "nk",
+  "thresh",
+  "penalty",
+  "minspan",
+  "endspan",
+  "fastK",
+  "fastBeta",
+  "newvarPenalty",
+  "autoLinpreds",
+  "adjustEndspan",
+  "scaleY",
+] as const;
 /** The info vector's layout, in order (enum MarsInfo in mars.h). */
 export const MARS_INFO_FIELDS = ["nTerms", "termCond", "nFullSet", "nSelected", "rss", "gcv", "rsq", "grsq", "tss", "forwardRsq"] as const;
 const MO_COUNT = MARS_OPTION_FIELDS.length;
@@ -21,9 +34,15 @@ export const MARS_FIT: KernelSpec = {
     const nk = o[1];
     if (!(nk >= 1 && nk <= 1000)) return false;
     const k = Math.trunc(nk);
-    return (X as Float64Array).length >= nn * dd && (y as Float64Array).length >= nn && (dirs as Int32Array).length >= k * dd &&
-      (cuts as Float64Array).length >= k * dd && (flags as Int32Array).length >= k && (coef as Float64Array).length >= k &&
-      (rss as Float64Array).length >= k;
+    return (
+      (X as Float64Array).length >= nn * dd &&
+      (y as Float64Array).length >= nn &&
+      (dirs as Int32Array).length >= k * dd &&
+      (cuts as Float64Array).length >= k * dd &&
+      (flags as Int32Array).length >= k &&
+      (coef as Float64Array).length >= k &&
+      (rss as Float64Array).length >= k
+    );
   },
 };
 
@@ -34,8 +53,16 @@ export const MARS_PREDICT: KernelSpec = {
   // The same checks as native/binding/mars.cc.
   lengths: ([dirs, cuts, coef, nTerms, d, Xq, nq, out]) => {
     const [t, dd, q] = [nTerms as number, d as number, nq as number];
-    return t >= 0 && dd >= 1 && q >= 0 && (dirs as Int32Array).length >= t * dd && (cuts as Float64Array).length >= t * dd &&
-      (coef as Float64Array).length >= t && (Xq as Float64Array).length >= q * dd && (out as Float64Array).length >= q;
+    return (
+      t >= 0 &&
+      dd >= 1 &&
+      q >= 0 &&
+      (dirs as Int32Array).length >= t * dd &&
+      (cuts as Float64Array).length >= t * dd &&
+      (coef as Float64Array).length >= t &&
+      (Xq as Float64Array).length >= q * dd &&
+      (out as Float64Array).length >= q
+    );
   },
 };
 
@@ -114,7 +141,15 @@ export function marsFit(backend: KernelBackend, X: Float64Array, y: Float64Array
 }
 
 /** out[q] = Σ_t coef[t] · Π_j h_tj(Xq[q, j]) for the nTerms = coef.length given terms. */
-export function marsPredict(backend: KernelBackend, dirs: Int32Array, cuts: Float64Array, coef: Float64Array, d: number, Xq: Float64Array, out?: Float64Array): Float64Array {
+export function marsPredict(
+  backend: KernelBackend,
+  dirs: Int32Array,
+  cuts: Float64Array,
+  coef: Float64Array,
+  d: number,
+  Xq: Float64Array,
+  out?: Float64Array,
+): Float64Array {
   const nq = Xq.length / d;
   const result = out ?? new Float64Array(nq);
   checkStatus("mars_predict", backend.run(MARS_PREDICT, [dirs, cuts, coef, coef.length, d, Xq, nq, result]), specific);

@@ -7,8 +7,26 @@ export const MIXTURE_FIT: KernelSpec = {
   name: "mixtureFit",
   module: "mixture",
   args: [
-    arg.f64in, arg.i32in, arg.int, arg.i32in, arg.i32in, arg.int, arg.num, arg.int, arg.int, arg.num, arg.int, arg.int,
-    arg.f64out, arg.f64out, arg.i32out, arg.u8out, arg.u8out, arg.f64out, arg.f64out, arg.f64out,
+    arg.f64in,
+    arg.i32in,
+    arg.int,
+    arg.i32in,
+    arg.i32in,
+    arg.int,
+    arg.num,
+    arg.int,
+    arg.int,
+    arg.num,
+    arg.int,
+    arg.int,
+    arg.f64out,
+    arg.f64out,
+    arg.i32out,
+    arg.u8out,
+    arg.u8out,
+    arg.f64out,
+    arg.f64out,
+    arg.f64out,
   ],
   // The same checks as native/binding/mixture.cc.
   lengths: ([runs, offsets, nconf, ids, models, nmodels, , , , , pstride, , loglik, bic, iterations, converged, floorBound, params, resolution, work]) => {
@@ -16,8 +34,13 @@ export const MIXTURE_FIT: KernelSpec = {
     if (nc < 0 || nm < 0 || ps < 1 || off.length < nc + 1 || (ids as Int32Array).length < nc || (models as Int32Array).length < 2 * nm) return false;
     const nr = nc * nm;
     const len = (a: KernelArg) => (a as Float64Array | Int32Array | Uint8Array).length;
-    return off[nc] >= 0 && len(runs) >= off[nc] && [loglik, bic, iterations, converged, floorBound, work].every((a) => len(a) >= nr) &&
-      len(params) >= nr * ps && len(resolution) >= 2 * nc;
+    return (
+      off[nc] >= 0 &&
+      len(runs) >= off[nc] &&
+      [loglik, bic, iterations, converged, floorBound, work].every((a) => len(a) >= nr) &&
+      len(params) >= nr * ps &&
+      len(resolution) >= 2 * nc
+    );
   },
 };
 
@@ -65,8 +88,16 @@ export interface MixtureBatchResult {
 }
 
 const SPECIFIC: Record<number, [string, string, string]> = {
-  10: ["E_MIXTURE_NONPOSITIVE", "a run is zero or negative", "mixtures are fitted to positive measurements (throughput, time); remove or correct non-positive runs"],
-  11: ["E_MIXTURE_MODEL", "a family code or number of components is out of range", `use families ${Object.keys(FAMILY_CODES).join(", ")} and k between 1 and ${MIXTURE_KMAX}`],
+  10: [
+    "E_MIXTURE_NONPOSITIVE",
+    "a run is zero or negative",
+    "mixtures are fitted to positive measurements (throughput, time); remove or correct non-positive runs",
+  ],
+  11: [
+    "E_MIXTURE_MODEL",
+    "a family code or number of components is out of range",
+    `use families ${Object.keys(FAMILY_CODES).join(", ")} and k between 1 and ${MIXTURE_KMAX}`,
+  ],
   12: ["E_MIXTURE_TOO_FEW", "a configuration has fewer than 2 runs", "drop configurations with a single run before fitting mixtures"],
 };
 
@@ -77,8 +108,7 @@ const STRATEGY: Record<MixtureStarts, number> = { full: 0, partitions: 1, raced:
 /** Fits every (configuration, model) of the batch in one kernel call; row r = c*nmodels + m. */
 export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): MixtureBatchResult {
   const strategy = STRATEGY[input.starts ?? "full"];
-  if (strategy === undefined)
-    throw new VarmapError("E_USAGE", `unknown mixture starts "${String(input.starts)}"`, { remedy: "use full, raced or partitions" });
+  if (strategy === undefined) throw new VarmapError("E_USAGE", `unknown mixture starts "${String(input.starts)}"`, { remedy: "use full, raced or partitions" });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
   const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);
@@ -91,16 +121,40 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
   const ids = input.configIds ?? Int32Array.from({ length: nconf }, (_, i) => i);
   const nr = nconf * nmodels;
   const out: MixtureBatchResult = {
-    nconf, nmodels, pstride,
-    loglik: new Float64Array(nr), bic: new Float64Array(nr), iterations: new Int32Array(nr),
-    converged: new Uint8Array(nr), floorBound: new Uint8Array(nr), params: new Float64Array(nr * pstride),
-    resolution: new Float64Array(2 * nconf), work: new Float64Array(nr),
+    nconf,
+    nmodels,
+    pstride,
+    loglik: new Float64Array(nr),
+    bic: new Float64Array(nr),
+    iterations: new Int32Array(nr),
+    converged: new Uint8Array(nr),
+    floorBound: new Uint8Array(nr),
+    params: new Float64Array(nr * pstride),
+    resolution: new Float64Array(2 * nconf),
+    work: new Float64Array(nr),
   };
   if (nconf <= 0 || nmodels === 0) return out;
   const status = backend.run(MIXTURE_FIT, [
-    input.runs, input.offsets, nconf, ids, models, nmodels, input.seed ?? 1, input.restarts ?? 5,
-    input.maxIter ?? 2000, input.tol ?? 1e-10, pstride, strategy,
-    out.loglik, out.bic, out.iterations, out.converged, out.floorBound, out.params, out.resolution, out.work,
+    input.runs,
+    input.offsets,
+    nconf,
+    ids,
+    models,
+    nmodels,
+    input.seed ?? 1,
+    input.restarts ?? 5,
+    input.maxIter ?? 2000,
+    input.tol ?? 1e-10,
+    pstride,
+    strategy,
+    out.loglik,
+    out.bic,
+    out.iterations,
+    out.converged,
+    out.floorBound,
+    out.params,
+    out.resolution,
+    out.work,
   ]);
   checkStatus("mixtureFit", status, SPECIFIC);
   return out;

@@ -19,7 +19,11 @@ export const KNN: KernelSpec = {
 export const KNN_TOO_FEW_POINTS = 10;
 
 const codes: Record<number, [string, string, string]> = {
-  [KNN_TOO_FEW_POINTS]: ["E_TOO_FEW_POINTS", "k is larger than the number of data points to choose from", "ask for fewer neighbours or provide more data points"],
+  [KNN_TOO_FEW_POINTS]: [
+    "E_TOO_FEW_POINTS",
+    "k is larger than the number of data points to choose from",
+    "ask for fewer neighbours or provide more data points",
+  ],
 };
 
 export interface Neighbors {

@@ -29,7 +29,9 @@ export interface SymeigResult {
 /** A = Σ_i values[i] · v_i v_iᵀ for a symmetric m × m matrix (row-major; the lower triangle is used). */
 export function symeig(backend: KernelBackend, A: Float64Array, m: number): SymeigResult {
   if (!Number.isInteger(m) || m < 0 || A.length !== m * m)
-    throw new VarmapError("E_KERNEL_ARGUMENT", `symeig: a ${m} × ${m} matrix needs ${m * m} values, got ${A.length}`, { remedy: "this is a bug in the caller; please report it" });
+    throw new VarmapError("E_KERNEL_ARGUMENT", `symeig: a ${m} × ${m} matrix needs ${m * m} values, got ${A.length}`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
   const vectors = Float64Array.from(A);
   const values = new Float64Array(m);
   checkStatus("symeig", backend.run(SYMEIG, [vectors, m, values]), SYMEIG_STATUS);

@@ -47,14 +47,17 @@ function cvCase(): BenchSuite["cases"][number] {
     items: 180,
     itemName: "splits",
     kernel: (backend) => {
-      const levels = [6, 6, 6, 4], n = 864;
+      const levels = [6, 6, 6, 4],
+        n = 864;
       const X = new Float64Array(n * 4);
       for (let i = 0; i < n; i++) for (let j = 0, r = i; j < 4; r = Math.floor(r / levels[j]), j++) X[i * 4 + j] = (r % levels[j]) / (levels[j] - 1);
       const f = new Float64Array(n);
       for (let i = 0; i < n; i++) for (let j = 0; j < 4; j++) f[i] += Math.sin(3 * X[i * 4 + j]);
       const u = uniform(180 * n, 7);
       const splits = Array.from({ length: 180 }, (_, s) => {
-        const p = 0.1 * (1 + Math.floor(s / 20)), train: number[] = [], query: number[] = [];
+        const p = 0.1 * (1 + Math.floor(s / 20)),
+          train: number[] = [],
+          query: number[] = [];
         for (let i = 0; i < n; i++) (u[s * n + i] < p ? train : query).push(i);
         return { train: Int32Array.from(train), query: Int32Array.from(query) };
       });
@@ -66,6 +69,18 @@ function cvCase(): BenchSuite["cases"][number] {
 const suite: BenchSuite = {
   kernel: "lsp",
   description: "linear Shepard: LSHEP's fit (neighbours + local minimum-norm least squares) and LSHEPVAL's batched evaluation",
-  cases: [fitCase(4, 1000), evalCase(4, 1000), fitCase(4, 10000), evalCase(4, 10000), fitCase(8, 1000), evalCase(8, 1000), fitCase(8, 10000), evalCase(8, 10000), fitCase(20, 1000), evalCase(20, 1000), cvCase()],
+  cases: [
+    fitCase(4, 1000),
+    evalCase(4, 1000),
+    fitCase(4, 10000),
+    evalCase(4, 10000),
+    fitCase(8, 1000),
+    evalCase(8, 1000),
+    fitCase(8, 10000),
+    evalCase(8, 10000),
+    fitCase(20, 1000),
+    evalCase(20, 1000),
+    cvCase(),
+  ],
 };
 export default suite;

@@ -8,7 +8,8 @@ import type { BenchSuite } from "../runner.js";
  * (The kernel also decides the rank and returns minimum-norm solutions; the random problems here are full rank.)
  */
 function lstsqTs(A: Float64Array, b: Float64Array, w: Float64Array, m: number, n: number, nprob: number, x: Float64Array): void {
-  const M = new Float64Array(m * n), c = new Float64Array(m);
+  const M = new Float64Array(m * n),
+    c = new Float64Array(m);
   for (let p = 0; p < nprob; p++) {
     const o = p * m;
     for (let i = 0; i < m; i++) {
@@ -23,7 +24,8 @@ function lstsqTs(A: Float64Array, b: Float64Array, w: Float64Array, m: number, n
       const tau = 2 / (norm2 - M[k * m + k] ** 2 + vk * vk);
       M[k * m + k] = vk;
       for (let j = k + 1; j <= n; j++) {
-        const col = j < n ? M : c, base = j < n ? j * m : 0; // column j of M, or the right-hand side
+        const col = j < n ? M : c,
+          base = j < n ? j * m : 0; // column j of M, or the right-hand side
         let s = 0;
         for (let i = k; i < m; i++) s += M[k * m + i] * col[base + i];
         const f = s * tau;
@@ -40,7 +42,9 @@ function lstsqTs(A: Float64Array, b: Float64Array, w: Float64Array, m: number, n
 }
 
 // 117 maps x 864 nodes: one LSP refit of every MOANA-sized map.
-const nprob = 117 * 864, m = 6, n = 4;
+const nprob = 117 * 864,
+  m = 6,
+  n = 4;
 const data = lazy(() => {
   const A = uniform(nprob * m * n, 5).map((v) => v * 2 - 1);
   const b = uniform(nprob * m, 6);

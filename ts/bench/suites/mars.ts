@@ -10,8 +10,18 @@ import { sharedDir } from "../shared-dir.js";
 
 function earthDefaults(d: number, degree: number, nk?: number): MarsKernelOptions {
   return {
-    degree, nk: nk ?? Math.min(200, Math.max(20, 2 * d)) + 1, thresh: 0.001, penalty: degree > 1 ? 3 : 2, minspan: 0, endspan: 0,
-    fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true,
+    degree,
+    nk: nk ?? Math.min(200, Math.max(20, 2 * d)) + 1,
+    thresh: 0.001,
+    penalty: degree > 1 ? 3 : 2,
+    minspan: 0,
+    endspan: 0,
+    fastK: 20,
+    fastBeta: 1,
+    newvarPenalty: 0,
+    autoLinpreds: true,
+    adjustEndspan: 2,
+    scaleY: true,
   };
 }
 
@@ -32,11 +42,23 @@ function moanaCases(): BenchCase[] {
   if (!existsSync(join(shared, "golden", "moana-splits.json"))) return [];
   const { X, y, splits } = loadMoana(shared);
   const cases: BenchCase[] = [];
-  for (const [variant, degree, nk] of [["d1", 1, undefined], ["d2", 2, undefined], ["d2nk200", 2, 200]] as const)
+  for (const [variant, degree, nk] of [
+    ["d1", 1, undefined],
+    ["d2", 2, undefined],
+    ["d2nk200", 2, 200],
+  ] as const)
     for (const p of [0.1, 0.5, 0.9]) {
       const s = splits.find((t) => t.p === p && t.rep === 0)!;
       const tr = [...s.train].sort((a, b) => a - b);
-      cases.push(fitCase(`MOANA ${variant} p=${p} rep 0 (n=${tr.length})`, Float64Array.from(tr.flatMap((i) => X[i])), Float64Array.from(tr.map((i) => y[i])), 4, earthDefaults(4, degree, nk)));
+      cases.push(
+        fitCase(
+          `MOANA ${variant} p=${p} rep 0 (n=${tr.length})`,
+          Float64Array.from(tr.flatMap((i) => X[i])),
+          Float64Array.from(tr.map((i) => y[i])),
+          4,
+          earthDefaults(4, degree, nk),
+        ),
+      );
     }
   return cases;
 }

@@ -68,7 +68,8 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
     seed: integer(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER),
     precision: positiveNumber(opts.precision, "--precision", "give a relative half-width such as --precision 0.05"),
   };
-  if (o.to !== undefined && o.to < o.m0 + 2) throw new VarmapError("E_USAGE", `--to ${o.to} is below --from ${o.m0} + 2`, { remedy: "give --to at least --from + 2" });
+  if (o.to !== undefined && o.to < o.m0 + 2)
+    throw new VarmapError("E_USAGE", `--to ${o.to} is below --from ${o.m0} + 2`, { remedy: "give --to at least --from + 2" });
   let pred: PredictOpts | undefined;
   if (opts.predict !== undefined) {
     const method = String(opts.predict);
@@ -77,11 +78,15 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${String(opts.p)}' is not in (0, 1)`, { remedy: "give a training fraction such as --p 0.9" });
     pred = { method, p, reps: integer(opts.reps, "--reps", 1, 100_000), mode: choice(opts.predictCurve, "--predict-curve", ["per-m", "plug-in"] as const) };
   }
-  if (!opts.out && !opts.json && !opts.curves) throw new VarmapError("E_USAGE", "no output", { remedy: "give --out convergence.csv (and optionally --curves curves.csv), or --json" });
+  if (!opts.out && !opts.json && !opts.curves)
+    throw new VarmapError("E_USAGE", "no output", { remedy: "give --out convergence.csv (and optionally --curves curves.csv), or --json" });
   // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
   const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
-  if (opts.shard !== undefined && !jobDir) throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
-  const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence") : undefined;
+  if (opts.shard !== undefined && !jobDir)
+    throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
+  const jobOpts = jobDir
+    ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence")
+    : undefined;
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
 
   const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
@@ -105,11 +110,17 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
     }
   const keys = keysOf(t);
   const plan: ConvergencePlan = {
-    format: "varmap-job", version: 1, verb: "convergence",
+    format: "varmap-job",
+    version: 1,
+    verb: "convergence",
     fingerprint: convergenceFingerprint(t.runs, t.offsets, keys.values),
-    options: o, predict: pred ?? null, maps: pred ? data.maps.map(mapSpec) : null,
-    keys: { factors: keys.factors, inputs: keys.inputs }, configs: t.count,
-    chunk: Math.max(16, Math.min(256, Math.ceil(t.count / 64))), curves: opts.curves !== undefined,
+    options: o,
+    predict: pred ?? null,
+    maps: pred ? data.maps.map(mapSpec) : null,
+    keys: { factors: keys.factors, inputs: keys.inputs },
+    configs: t.count,
+    chunk: Math.max(16, Math.min(256, Math.ceil(t.count / 64))),
+    curves: opts.curves !== undefined,
   };
   const ctx = { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values };
   if (jobDir && jobOpts) {
@@ -123,6 +134,8 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
   if (opts.out) await writeTable(String(opts.out), out.table);
   if (out.curves) await writeTable(String(opts.curves), out.curves);
   const sm = out.summary;
-  note?.(`${t.count} configuration(s): median ${o.levels.map((l) => `m_${l} = ${sm.median[`m_${l}`]} (analytic ${sm.analyticMedian[`m_${l}`]})`).join(", ")}${sm.predict ? `; ${sm.predict.method} width ARE at N = ${(sm.predict.widthAREatN * 100).toFixed(2)}%` : ""}`);
+  note?.(
+    `${t.count} configuration(s): median ${o.levels.map((l) => `m_${l} = ${sm.median[`m_${l}`]} (analytic ${sm.analyticMedian[`m_${l}`]})`).join(", ")}${sm.predict ? `; ${sm.predict.method} width ARE at N = ${(sm.predict.widthAREatN * 100).toFixed(2)}%` : ""}`,
+  );
   if (opts.json) process.stdout.write(JSON.stringify(sm, null, 2) + "\n");
 }

@@ -18,9 +18,28 @@ export const DEMO_FULL = { maps: undefined, reps: 200 };
 /** Predictors (not the baseline) that are implemented in this build (a tiny fit succeeds), in registry order. */
 export function availableMethods(): string[] {
   const X = fromRows([
-    [0, 0], [1, 0], [0, 1], [1, 1], [0.5, 0.5], [0.2, 0.7], [0.8, 0.3], [0.3, 0.1], [0.6, 0.9], [0.9, 0.6],
-    [0.1, 0.4], [0.4, 0.8], [0.7, 0.2], [0.25, 0.55], [0.55, 0.35], [0.85, 0.85], [0.15, 0.95], [0.95, 0.05],
-    [0.45, 0.65], [0.65, 0.45], [0.35, 0.25], [0.75, 0.75],
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+    [0.5, 0.5],
+    [0.2, 0.7],
+    [0.8, 0.3],
+    [0.3, 0.1],
+    [0.6, 0.9],
+    [0.9, 0.6],
+    [0.1, 0.4],
+    [0.4, 0.8],
+    [0.7, 0.2],
+    [0.25, 0.55],
+    [0.55, 0.35],
+    [0.85, 0.85],
+    [0.15, 0.95],
+    [0.95, 0.05],
+    [0.45, 0.65],
+    [0.65, 0.45],
+    [0.35, 0.25],
+    [0.75, 0.75],
   ]);
   const y = Array.from({ length: X.rows }, (_, i) => 1 + X.data[2 * i] + 2 * X.data[2 * i + 1] * X.data[2 * i]);
   return DEMO_NAMES.filter((m) => {
@@ -73,13 +92,30 @@ export function register(program: Command): void {
       const cvMethods = [...methods, ...PREDICTORS.filter((p) => p.baseline).map((p) => p.name)].join(",");
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
       // cv prints the Table 2 (Markdown) on stdout unless --json.
-      const cv = await cvAction(data, { ...common, methods: cvMethods, p: "0.1:0.9:0.1", reps: String(size.reps), out: cvOut, quiet: opts.quiet, noStdout: !!opts.json });
+      const cv = await cvAction(data, {
+        ...common,
+        methods: cvMethods,
+        p: "0.1:0.9:0.1",
+        reps: String(size.reps),
+        out: cvOut,
+        quiet: opts.quiet,
+        noStdout: !!opts.json,
+      });
       const report = join(out, "report.html");
       say(`report: figures and tables → ${report}`);
       const { writeReport } = await import("../../report/report.js");
       await writeReport(out, report, { data, dataOptions: { preset: "moana" }, seed: opts.seed });
       const seconds = (Date.now() - t0) / 1000;
-      const summary = { data, refit: methods.length ? refitOut : null, cv: cvOut, report, methods, seconds, refitSummary: refit?.summary, table2: cv.summary?.table2 };
+      const summary = {
+        data,
+        refit: methods.length ? refitOut : null,
+        cv: cvOut,
+        report,
+        methods,
+        seconds,
+        refitSummary: refit?.summary,
+        table2: cv.summary?.table2,
+      };
       if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
       else
         process.stdout.write(

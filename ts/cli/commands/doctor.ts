@@ -42,7 +42,10 @@ export function register(program: Command): void {
           `backend: ${report.backend} (requested: ${report.requested})`,
           native.reason ? `native: unavailable: ${native.reason}` : "native: available",
           "self-test:",
-          ...tests.map((t) => `  ${t.skipped ? "skip" : t.ok ? "ok  " : "FAIL"} ${t.backend.padEnd(11)} ${t.name.padEnd(24)} ${t.ms.toFixed(1)} ms${t.error ? "  " + t.error : ""}`),
+          ...tests.map(
+            (t) =>
+              `  ${t.skipped ? "skip" : t.ok ? "ok  " : "FAIL"} ${t.backend.padEnd(11)} ${t.name.padEnd(24)} ${t.ms.toFixed(1)} ms${t.error ? "  " + t.error : ""}`,
+          ),
           ...(untested.length ? [`  no self-test yet for kernel(s): ${untested.join(", ")}`] : []),
         ];
         process.stdout.write(lines.join("\n") + "\n");

@@ -64,7 +64,10 @@ export function register(program: Command): void {
       };
       if (opts.out) {
         await writeJsonAtomic(String(opts.out), out);
-        if (!opts.quiet) process.stderr.write(`varmap: fitted ${maps.length} ${method} model(s) into ${opts.out}${skipped.length ? `; ${skipped.length} map(s) skipped (listed under "skipped")` : ""}\n`);
+        if (!opts.quiet)
+          process.stderr.write(
+            `varmap: fitted ${maps.length} ${method} model(s) into ${opts.out}${skipped.length ? `; ${skipped.length} map(s) skipped (listed under "skipped")` : ""}\n`,
+          );
       } else process.stdout.write(JSON.stringify(out) + "\n");
     });
 }

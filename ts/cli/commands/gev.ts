@@ -22,25 +22,39 @@ export function register(program: Command): void {
     .argument("<runs>", "runs table (.csv or .parquet), one row per run");
   addRunOptions(addDataOptions(cmd))
     .option("--no-resume", "with a job directory: discard the results already in --out and start over")
-    .addOption(new Option("--tail <side>", "upper: maxima (times); lower: minima (fit −x, e.g. throughput limited by the slowest node)").choices(["upper", "lower"]).default("upper"))
+    .addOption(
+      new Option("--tail <side>", "upper: maxima (times); lower: minima (fit −x, e.g. throughput limited by the slowest node)")
+        .choices(["upper", "lower"])
+        .default("upper"),
+    )
     .option("--block <B>", "fit the maxima of consecutive blocks of B runs in run order", "1")
     .option("--gumbel", "also report the Gumbel fit's SEs and return levels (gumbel_se_*, gumbel_rl<T>)")
     .option("--return-periods <list>", "return periods T > 1, comma-separated", "10,100,1000")
     .option("--level <p>", "confidence level of the intervals", "0.95")
     .option("--profile", "profile-likelihood intervals for the shape and the return levels (instead of Wald)")
-    .addOption(new Option("--information <kind>", "standard errors from the observed or the expected information").choices(["observed", "expected"]).default("observed"))
+    .addOption(
+      new Option("--information <kind>", "standard errors from the observed or the expected information").choices(["observed", "expected"]).default("observed"),
+    )
     .option("--chunk <n>", "with a job directory: configurations per task", "1000")
     .option("--min-runs <n>", "configurations with fewer runs (blocks) get the row flag too_few_runs", "10")
     .option("--strict", "a configuration without a valid fit is an error (E_TOO_FEW_RUNS, E_GEV_DEGENERATE, E_GEV_UNBOUNDED, E_GEV_NOT_CONVERGED)")
-    .option("--diagnostics [path]", "plot data (pp, qq, rl_point, rl_curve, density), long format: a file beside a file --out; in a job directory, diagnostics.csv")
+    .option(
+      "--diagnostics [path]",
+      "plot data (pp, qq, rl_point, rl_curve, density), long format: a file beside a file --out; in a job directory, diagnostics.csv",
+    )
     .action(async (file: string, opts: Record<string, unknown>) => {
       const o = parseGevOptions(opts);
       const out = opts.out as string | undefined;
-      if (!out) throw new VarmapError("E_USAGE", "--out is required", { remedy: "pass --out gev.csv (one file), or --out DIR (a resumable job: --workers, --shard, merge)" });
+      if (!out)
+        throw new VarmapError("E_USAGE", "--out is required", {
+          remedy: "pass --out gev.csv (one file), or --out DIR (a resumable job: --workers, --shard, merge)",
+        });
       const direct = TABLE_FILE.test(out);
       const diagPath = typeof opts.diagnostics === "string" ? opts.diagnostics : undefined;
-      if (direct && opts.diagnostics === true) throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
-      if (direct && diagPath && !TABLE_FILE.test(diagPath)) throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: "end it in .csv, .json or .parquet" });
+      if (direct && opts.diagnostics === true)
+        throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
+      if (direct && diagPath && !TABLE_FILE.test(diagPath))
+        throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: "end it in .csv, .json or .parquet" });
       if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
       if (direct && (opts.shard !== undefined || opts.workers !== undefined))
         throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
@@ -54,10 +68,14 @@ export function register(program: Command): void {
         for (let c = 0; c < t.count; c++) {
           const blocks = Math.floor((t.offsets[c + 1] - t.offsets[c]) / o.block);
           if (blocks < 10)
-            throw new VarmapError("E_USAGE", `--block ${o.block} leaves ${blocks} block(s) of ${t.offsets[c + 1] - t.offsets[c]} runs (at least 10 are needed)`, {
-              location: { file, configuration: describeConfig(t, c) },
-              remedy: "use a smaller --block, or select configurations with more runs (--where)",
-            });
+            throw new VarmapError(
+              "E_USAGE",
+              `--block ${o.block} leaves ${blocks} block(s) of ${t.offsets[c + 1] - t.offsets[c]} runs (at least 10 are needed)`,
+              {
+                location: { file, configuration: describeConfig(t, c) },
+                remedy: "use a smaller --block, or select configurations with more runs (--where)",
+              },
+            );
         }
       }
       note?.(`fitting a GEV to ${t.count} configuration(s)${o.block > 1 ? ` (maxima of blocks of ${o.block})` : ""}, tail ${o.tail}`);
@@ -80,14 +98,22 @@ export function register(program: Command): void {
       await writeTable(out, gevTableColumns(keys.names, keys.values, results, o));
       note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}`);
       warnFlags(counts, note);
-      if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null }, null, 2) + "\n");
+      if (opts.json)
+        process.stdout.write(
+          JSON.stringify({ verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null }, null, 2) + "\n",
+        );
     });
 }
 
 /** The row flags on stderr: how many configurations have no valid fit and why. */
 function warnFlags(counts: Record<string, number>, note: ((m: string) => void) | undefined): void {
-  note?.(`rows: ${Object.entries(counts).map(([k, v]) => `${k}: ${v}`).join(", ")}`);
-  if (counts.irregular) note?.(`warning: ${counts.irregular} configuration(s) with shape <= -0.5: the estimates exist but their SEs are not valid (Smith 1985)`);
+  note?.(
+    `rows: ${Object.entries(counts)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")}`,
+  );
+  if (counts.irregular)
+    note?.(`warning: ${counts.irregular} configuration(s) with shape <= -0.5: the estimates exist but their SEs are not valid (Smith 1985)`);
 }
 
 /** Validates every gev option before anything is read or written. */
@@ -96,11 +122,14 @@ export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
   if (!Number.isInteger(block) || block < 1) throw new VarmapError("E_USAGE", `--block must be a positive integer, got '${String(opts.block)}'`);
   const periods = splitList(String(opts.returnPeriods ?? "10,100,1000")).map(Number);
   if (periods.length === 0 || periods.some((T) => !Number.isFinite(T) || T <= 1))
-    throw new VarmapError("E_USAGE", `--return-periods must be numbers > 1, got '${String(opts.returnPeriods)}'`, { remedy: "e.g. --return-periods 10,100,1000" });
+    throw new VarmapError("E_USAGE", `--return-periods must be numbers > 1, got '${String(opts.returnPeriods)}'`, {
+      remedy: "e.g. --return-periods 10,100,1000",
+    });
   const level = Number(opts.level ?? 0.95);
   if (!(level > 0 && level < 1)) throw new VarmapError("E_USAGE", `--level must be in (0, 1), got '${String(opts.level)}'`);
   const minRuns = Number(opts.minRuns ?? 10);
-  if (!Number.isInteger(minRuns) || minRuns < 3) throw new VarmapError("E_USAGE", `--min-runs must be an integer >= 3 (the MLE needs 3 distinct values), got '${String(opts.minRuns)}'`);
+  if (!Number.isInteger(minRuns) || minRuns < 3)
+    throw new VarmapError("E_USAGE", `--min-runs must be an integer >= 3 (the MLE needs 3 distinct values), got '${String(opts.minRuns)}'`);
   return {
     ...DEFAULT_GEV_OPTIONS,
     tail: opts.tail === "lower" ? "lower" : "upper",

@@ -21,4 +21,25 @@ import { register as convergence } from "./convergence.js";
 import { register as plot } from "./plot.js";
 import { register as report } from "./report.js";
 
-export const commands: ((program: Command) => void)[] = [doctor, summarize, synth, fit, predict, cv, mixture, refit, demo, merge, summary, bench, whatif, gev, slurm, interference, samplesize, convergence, plot, report];
+export const commands: ((program: Command) => void)[] = [
+  doctor,
+  summarize,
+  synth,
+  fit,
+  predict,
+  cv,
+  mixture,
+  refit,
+  demo,
+  merge,
+  summary,
+  bench,
+  whatif,
+  gev,
+  slurm,
+  interference,
+  samplesize,
+  convergence,
+  plot,
+  report,
+];

@@ -23,7 +23,11 @@ export function register(program: Command): void {
     .option("--run <col>", "repetition index column")
     .option("--response <col>", "the instance's bandwidth (--metric throughput) or completion time (--metric time)")
     .addOption(new Option("--metric <m>", "what --response measures").choices(["throughput", "time"]))
-    .addOption(new Option("--aggregate <how>", "repetitions: best (the paper's best of five), or median/mean with bootstrap CIs").choices(["best", "median", "mean"]).default("best"))
+    .addOption(
+      new Option("--aggregate <how>", "repetitions: best (the paper's best of five), or median/mean with bootstrap CIs")
+        .choices(["best", "median", "mean"])
+        .default("best"),
+    )
     .option("--noise <col>", "server bytes / application bytes of the execution; executions above 1 + --noise-max are dropped")
     .option("--noise-max <x>", "noise filter threshold", "0.10")
     .option("--slices <file>", "LWM² time slices: experiment, app[, instance], slice, bytes|ops[, server_bytes]")
@@ -50,31 +54,56 @@ export function register(program: Command): void {
       const str = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
       const num = (k: string, flag: string, ok: (x: number) => boolean, what: string) => {
         const x = Number(str(k));
-        if (!(str(k)?.trim() && Number.isFinite(x) && ok(x))) throw new VarmapError("E_USAGE", `${flag} must be ${what} (got '${str(k)}')`, { remedy: `e.g. ${flag} ${String(DEFAULT_OPTIONS[k as keyof typeof DEFAULT_OPTIONS] ?? 1)}` });
+        if (!(str(k)?.trim() && Number.isFinite(x) && ok(x)))
+          throw new VarmapError("E_USAGE", `${flag} must be ${what} (got '${str(k)}')`, {
+            remedy: `e.g. ${flag} ${String(DEFAULT_OPTIONS[k as keyof typeof DEFAULT_OPTIONS] ?? 1)}`,
+          });
         return x;
       };
       // Every option is validated before anything is read or written.
-      for (const [k, flag] of [["experiment", "--experiment"], ["app", "--app"]] as const)
-        if (!str(k)) throw new VarmapError("E_USAGE", `interference needs ${flag} COL`, { remedy: "name the execution-id column with --experiment and the app column with --app" });
-      if (!str("metric")) throw new VarmapError("E_USAGE", "interference needs --metric throughput|time", { remedy: "say whether --response is a bandwidth (throughput: higher is better) or a completion time (time: lower is better)" });
-      if (!str("response") && !str("slices")) throw new VarmapError("E_USAGE", "interference needs --response COL (or --slices FILE)", { remedy: "name the bandwidth or time column with --response" });
+      for (const [k, flag] of [
+        ["experiment", "--experiment"],
+        ["app", "--app"],
+      ] as const)
+        if (!str(k))
+          throw new VarmapError("E_USAGE", `interference needs ${flag} COL`, {
+            remedy: "name the execution-id column with --experiment and the app column with --app",
+          });
+      if (!str("metric"))
+        throw new VarmapError("E_USAGE", "interference needs --metric throughput|time", {
+          remedy: "say whether --response is a bandwidth (throughput: higher is better) or a completion time (time: lower is better)",
+        });
+      if (!str("response") && !str("slices"))
+        throw new VarmapError("E_USAGE", "interference needs --response COL (or --slices FILE)", {
+          remedy: "name the bandwidth or time column with --response",
+        });
       const out = str("out");
       if (!out) throw new VarmapError("E_USAGE", "interference needs --out PATH for the pair table", { remedy: "e.g. --out pairs.csv" });
       const factors = splitList(str("factors"));
       const sweep = str("sweep");
       if (sweep !== undefined && !factors.includes(sweep))
-        throw new VarmapError("E_USAGE", `--sweep ${sweep} is not one of the --factors (${factors.join(", ") || "none"})`, { remedy: "list the swept column in --factors too" });
-      const breakevenPath = sweep === undefined ? undefined : str("breakeven") ?? join(dirname(out), "breakeven.csv");
+        throw new VarmapError("E_USAGE", `--sweep ${sweep} is not one of the --factors (${factors.join(", ") || "none"})`, {
+          remedy: "list the swept column in --factors too",
+        });
+      const breakevenPath = sweep === undefined ? undefined : (str("breakeven") ?? join(dirname(out), "breakeven.csv"));
       const outputs = [out, str("matrix"), str("apps"), breakevenPath].filter((p): p is string => p !== undefined);
       for (const p of outputs)
-        if (!/\.csv$/i.test(p)) throw new VarmapError("E_USAGE", `interference writes CSV tables: '${p}' does not end in .csv`, { remedy: "give --out, --matrix, --apps and --breakeven paths ending in .csv" });
-      for (const [flag, p] of [["--matrix", str("matrix")], ["--apps", str("apps")], ["--breakeven", breakevenPath]] as const)
+        if (!/\.csv$/i.test(p))
+          throw new VarmapError("E_USAGE", `interference writes CSV tables: '${p}' does not end in .csv`, {
+            remedy: "give --out, --matrix, --apps and --breakeven paths ending in .csv",
+          });
+      for (const [flag, p] of [
+        ["--matrix", str("matrix")],
+        ["--apps", str("apps")],
+        ["--breakeven", breakevenPath],
+      ] as const)
         if (p !== undefined && resolve(dirname(p)) !== resolve(dirname(out)))
           throw new VarmapError("E_USAGE", `${flag} ${p} is not in the directory of --out ${out}`, {
             remedy: `the tables and the job journal live together: put them beside --out, e.g. ${join(dirname(out), `${flag.slice(2)}.csv`)}`,
           });
       const dup = outputs.find((p, i) => outputs.findIndex((q) => resolve(q) === resolve(p)) !== i);
-      if (dup) throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
+      if (dup)
+        throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
       const seed = /^-?\d+$/.test(String(o.seed)) ? Number(o.seed) : String(o.seed);
       // The job journal (manifest.json, results.jsonl) lives beside --out; the other tables are placed relative to it.
       const dir = dirname(out);
@@ -100,7 +129,9 @@ export function register(program: Command): void {
         slicesFile: str("slices"),
       };
       if (str("slices") && opts.metric !== "throughput")
-        throw new VarmapError("E_USAGE", "time slices give throughput: --slices needs --metric throughput", { remedy: "use --metric throughput with --slices" });
+        throw new VarmapError("E_USAGE", "time slices give throughput: --slices needs --metric throughput", {
+          remedy: "use --metric throughput with --slices",
+        });
 
       const runs = await readRuns(file, {
         experiment: str("experiment")!,
@@ -112,7 +143,9 @@ export function register(program: Command): void {
         noise: str("noise"),
         where: str("where"),
       });
-      const slices = str("slices") ? await readSlices(str("slices")!, { experiment: str("experiment")!, app: str("app")!, instance: str("instance") }) : undefined;
+      const slices = str("slices")
+        ? await readSlices(str("slices")!, { experiment: str("experiment")!, app: str("app")!, instance: str("instance") })
+        : undefined;
       const t0 = performance.now();
       const prep = prepareInterference(runs, opts, slices);
       const rel = (p: string | undefined) => (p === undefined ? undefined : relative(dir, p));

@@ -14,7 +14,15 @@ import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
 import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
-import { formatValidation, isCatastrophic, selectModels, summarizeValidation, validateMixtures, type Selection, type ValidationResult } from "../../jobs/mixture-validate.js";
+import {
+  formatValidation,
+  isCatastrophic,
+  selectModels,
+  summarizeValidation,
+  validateMixtures,
+  type Selection,
+  type ValidationResult,
+} from "../../jobs/mixture-validate.js";
 import { parseWorkers } from "../../pool/pool.js";
 
 /** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */
@@ -31,15 +39,30 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
-    .option("--starts <s>", "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 15% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only", "full")
+    .option(
+      "--starts <s>",
+      "full: every start runs its short EM; raced: trailing starts are given up at iterations 10 and 15 (about 15% faster, a few fits end at lower optima); partitions: quantile and k-means++ starts only",
+      "full",
+    )
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
-    .option("--criterion <c>", "model selection: bic, icl (BIC + 2 × entropy of the responsibilities), aic, or cv (mean held-back log-likelihood per run over --folds random folds of runs)", DEFAULT_CRITERION)
-    .option("--guard <on|off>", "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)", DEFAULT_GUARD_FLAG)
+    .option(
+      "--criterion <c>",
+      "model selection: bic, icl (BIC + 2 × entropy of the responsibilities), aic, or cv (mean held-back log-likelihood per run over --folds random folds of runs)",
+      DEFAULT_CRITERION,
+    )
+    .option(
+      "--guard <on|off>",
+      "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)",
+      DEFAULT_GUARD_FLAG,
+    )
     .option("--folds <K>", "folds of runs for --criterion cv and for --validate --split random", "5")
-    .option("--validate", "fit on training runs, score the held-back runs: per configuration the chosen model, single normal and single lognormal, a catastrophic flag; summary on stdout")
+    .option(
+      "--validate",
+      "fit on training runs, score the held-back runs: per configuration the chosen model, single normal and single lognormal, a catastrophic flag; summary on stdout",
+    )
     .option("--split <s>", "--validate split: odd-even (2 folds by run parity), halves (first/second half), random (--folds folds)", "odd-even")
     .option("--validate-out <path>", "with --validate: the per-configuration table (.csv, .json or .parquet)")
     .option("--json", "print the tables as JSON on stdout")
@@ -64,7 +87,11 @@ export function register(program: Command): void {
       if (out) tableFormat(out);
       const given = opts.jobDir as string | undefined;
       const jobDir = given ?? (out ? `${out}.job` : undefined);
-      const jobOpts = jobOptionsFromCli({ workers: opts.workers as string | undefined, resume: opts.resume as boolean, quiet: !!opts.quiet }, jobDir ?? "", "mixture");
+      const jobOpts = jobOptionsFromCli(
+        { workers: opts.workers as string | undefined, resume: opts.resume as boolean, quiet: !!opts.quiet },
+        jobDir ?? "",
+        "mixture",
+      );
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
       const data = await loadDataset(file, {
         ...optionsFromCli(opts),
@@ -84,19 +111,25 @@ export function register(program: Command): void {
         for (let r = t.offsets[c]; r < t.offsets[c + 1]; r++) runs.push(t.runs[r]);
         offsets[i + 1] = runs.length;
       });
-      const packedRuns = Float64Array.from(runs), ids = Int32Array.from(keep);
+      const packedRuns = Float64Array.from(runs),
+        ids = Int32Array.from(keep);
       const selectOpts = { criterion, guard, folds, seed, workers, fit: { families, kmax, restarts, seed, starts } };
       if (validate) {
         const minRuns = split === "random" ? 2 * folds : 4;
         const small = keep.filter((_, i) => offsets[i + 1] - offsets[i] < minRuns);
-        if (small.length) throw new VarmapError("E_TOO_FEW_RUNS", `${small.length} configuration(s) have fewer than ${minRuns} runs, too few to validate with split ${split}`, { location: { file }, remedy: "filter them out with --where, or use fewer --folds" });
+        if (small.length)
+          throw new VarmapError("E_TOO_FEW_RUNS", `${small.length} configuration(s) have fewer than ${minRuns} runs, too few to validate with split ${split}`, {
+            location: { file },
+            remedy: "filter them out with --where, or use fewer --folds",
+          });
         note?.(`validating ${criterion} (guard ${guard.on ? "on" : "off"}) on held-back runs, split ${split}, ${keep.length} configurations`);
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
           await writeTable(validateOut, validationColumns(v, keep, t));
           note?.(`wrote ${keep.length} validations to ${validateOut}`);
         }
-        if (opts.json) process.stdout.write(JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, summary: summarizeValidation(v) }, null, 2) + "\n");
+        if (opts.json)
+          process.stdout.write(JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, summary: summarizeValidation(v) }, null, 2) + "\n");
         else process.stdout.write(formatValidation(v));
         return;
       }
@@ -118,7 +151,9 @@ export function register(program: Command): void {
         selection = await selectModels(packedRuns, offsets, ids, fit, selectOpts);
         fit.rows.forEach((r) => (r.best = false));
         for (const i of selection.chosen) if (i >= 0) fit.rows[i].best = true;
-        note?.(`selected by ${criterion}, guard ${guard.on ? "on" : "off"}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`);
+        note?.(
+          `selected by ${criterion}, guard ${guard.on ? "on" : "off"}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`,
+        );
       }
       if (out) {
         await writeTable(out, fitColumns(fit, keep, t, selection, criterion));
@@ -133,8 +168,7 @@ export function register(program: Command): void {
 
 function intOption(v: unknown, name: string, lo: number, hi: number): number {
   const x = Number(v);
-  if (!Number.isInteger(x) || x < lo || x > hi)
-    throw new VarmapError("E_USAGE", `${name} must be an integer from ${lo} to ${hi}, got '${String(v)}'`);
+  if (!Number.isInteger(x) || x < lo || x > hi) throw new VarmapError("E_USAGE", `${name} must be an integer from ${lo} to ${hi}, got '${String(v)}'`);
   return x;
 }
 

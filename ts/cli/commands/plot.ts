@@ -6,9 +6,7 @@ import { PLOT_KINDS } from "../../report/plots/index.js";
 import { VarmapError } from "../../errors.js";
 
 export function register(program: Command): void {
-  const plot = program
-    .command("plot")
-    .description(`one figure (Vega-Lite): ${PLOT_KINDS.map((k) => k.kind).join(", ")}; --out .svg|.png|.html|.vl.json`);
+  const plot = program.command("plot").description(`one figure (Vega-Lite): ${PLOT_KINDS.map((k) => k.kind).join(", ")}; --out .svg|.png|.html|.vl.json`);
   for (const k of PLOT_KINDS) {
     let cmd = plot.command(k.kind).description(`${k.id}: ${k.description}`).argument("<table>", `input table: ${k.writtenBy}`);
     if (k.dataFlags) cmd = addDataOptions(cmd);
@@ -23,8 +21,10 @@ export function register(program: Command): void {
         const out = String(opts.out);
         const format = figureFormat(out);
         const width = opts.width === undefined ? undefined : Number(opts.width);
-        if (width !== undefined && format !== "png") throw new VarmapError("E_USAGE", "--width applies to PNG output only", { remedy: "drop --width, or write a .png" });
-        if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 20000)) throw new VarmapError("E_USAGE", `--width '${opts.width}' is not a pixel width from 16 to 20000`, { remedy: "e.g. --width 1200" });
+        if (width !== undefined && format !== "png")
+          throw new VarmapError("E_USAGE", "--width applies to PNG output only", { remedy: "drop --width, or write a .png" });
+        if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 20000))
+          throw new VarmapError("E_USAGE", `--width '${opts.width}' is not a pixel width from 16 to 20000`, { remedy: "e.g. --width 1200" });
         const spec = await k.fromFile(table, opts);
         const warnings = await writeFigure(spec, out, { width });
         if (!opts.quiet) {

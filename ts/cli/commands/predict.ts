@@ -18,40 +18,54 @@ export function register(program: Command): void {
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
     .option("--quiet", "no notes on stderr");
-  addDistributionPredictOptions(cmd)
-    .action(async (modelsPath: string, opts: Record<string, unknown>) => {
-      if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
-      const sets = readModelSets(modelsPath);
-      const file = sets[0];
-      const at = String(opts.at);
-      const rows = await readRows(at);
-      const need = [...file.factors, ...file.inputs];
-      const have = new Set(rows.length ? Object.keys(rows[0]) : need);
-      const missing = need.find((c) => !have.has(c));
-      if (missing)
-        throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, { location: { file: at, column: missing }, remedy: `give the columns ${need.join(", ")}` });
-      const numeric = (r: Record<string, unknown>, c: string, i: number): number => {
-        const v = typeof r[c] === "number" ? (r[c] as number) : r[c] === null || r[c] === "" ? NaN : Number(r[c]);
-        if (!Number.isFinite(v))
-          throw new VarmapError("E_NONFINITE", `input '${c}' is ${r[c] === null ? "empty" : `'${r[c]}'`}, not a finite number`, { location: { file: at, row: i + 2, column: c }, remedy: "give a number for every input" });
-        return v;
-      };
-      // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side.
-      const predictions = sets.map((set) => ({ name: sets.length === 1 ? "prediction" : `prediction_${set.method}`, values: predictWith(set, rows, at, numeric) }));
-      const columns: Column[] = [
-        ...file.factors.map((f) => ({ name: f, values: rows.map((r) => String(r[f])), type: "string" as const })),
-        ...file.inputs.map((c) => ({ name: c, values: rows.map((r, i) => numeric(r, c, i)) })),
-        ...predictions,
-      ];
-      if (opts.out) {
-        await writeTable(String(opts.out), columns);
-        if (!opts.quiet) process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${sets.map((x) => x.method).join(", ")}) written to ${opts.out}\n`);
-      } else process.stdout.write(tableCsv(columns));
-    });
+  addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
+    if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
+    const sets = readModelSets(modelsPath);
+    const file = sets[0];
+    const at = String(opts.at);
+    const rows = await readRows(at);
+    const need = [...file.factors, ...file.inputs];
+    const have = new Set(rows.length ? Object.keys(rows[0]) : need);
+    const missing = need.find((c) => !have.has(c));
+    if (missing)
+      throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
+        location: { file: at, column: missing },
+        remedy: `give the columns ${need.join(", ")}`,
+      });
+    const numeric = (r: Record<string, unknown>, c: string, i: number): number => {
+      const v = typeof r[c] === "number" ? (r[c] as number) : r[c] === null || r[c] === "" ? NaN : Number(r[c]);
+      if (!Number.isFinite(v))
+        throw new VarmapError("E_NONFINITE", `input '${c}' is ${r[c] === null ? "empty" : `'${r[c]}'`}, not a finite number`, {
+          location: { file: at, row: i + 2, column: c },
+          remedy: "give a number for every input",
+        });
+      return v;
+    };
+    // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side.
+    const predictions = sets.map((set) => ({
+      name: sets.length === 1 ? "prediction" : `prediction_${set.method}`,
+      values: predictWith(set, rows, at, numeric),
+    }));
+    const columns: Column[] = [
+      ...file.factors.map((f) => ({ name: f, values: rows.map((r) => String(r[f])), type: "string" as const })),
+      ...file.inputs.map((c) => ({ name: c, values: rows.map((r, i) => numeric(r, c, i)) })),
+      ...predictions,
+    ];
+    if (opts.out) {
+      await writeTable(String(opts.out), columns);
+      if (!opts.quiet)
+        process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${sets.map((x) => x.method).join(", ")}) written to ${opts.out}\n`);
+    } else process.stdout.write(tableCsv(columns));
+  });
 }
 
 /** One method's predictions at every row, each map's rows in one batch. */
-function predictWith(file: ModelsFile, rows: Record<string, unknown>[], at: string, numeric: (r: Record<string, unknown>, c: string, i: number) => number): Float64Array {
+function predictWith(
+  file: ModelsFile,
+  rows: Record<string, unknown>[],
+  at: string,
+  numeric: (r: Record<string, unknown>, c: string, i: number) => number,
+): Float64Array {
   const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
   const groups = new Map<string, number[]>();
   rows.forEach((r, i) => {
@@ -83,7 +97,10 @@ async function readRows(path: string): Promise<Record<string, unknown>[]> {
     return await queryRows(db.con, `SELECT * FROM ${src}`);
   } catch (e) {
     if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the configurations: ${(e as Error).message.split("\n")[0]}`, { location: { file: path }, remedy: "give a CSV file with a header line, or a Parquet file" });
+    throw new VarmapError("E_READ", `cannot read the configurations: ${(e as Error).message.split("\n")[0]}`, {
+      location: { file: path },
+      remedy: "give a CSV file with a header line, or a Parquet file",
+    });
   } finally {
     db.close();
   }

@@ -14,7 +14,11 @@ export function register(program: Command): void {
       .argument("<dir>", "output directory of varmap refit, cv or demo")
       .requiredOption("--out <file>", "the report, .html")
       .option("--data <file>", "the runs the directory was computed from (a demo directory's own dataset by default); column flags as for refit")
-      .option("--maps <which>", 'maps with a heatmap and predicted-vs-measured figure: extremes (most and least variable), a count, or "factor=value,…;…"', "extremes")
+      .option(
+        "--maps <which>",
+        'maps with a heatmap and predicted-vs-measured figure: extremes (most and least variable), a count, or "factor=value,…;…"',
+        "extremes",
+      )
       .option("--configs <n>", "configurations in the histogram and probability figures", "4")
       .option("--p <fraction>", "training fraction of the division behind predicted vs measured", "0.5")
       .option("--seed <s>", "seed of that division (default: the cv directory's seed, else 1)")
@@ -24,7 +28,8 @@ export function register(program: Command): void {
     const out = String(opts.out);
     if (!/\.html?$/i.test(out)) throw new VarmapError("E_USAGE", `--out '${out}' must end in .html`, { remedy: "e.g. --out report.html" });
     const configs = Number(opts.configs);
-    if (!Number.isInteger(configs) || configs < 1 || configs > 36) throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
+    if (!Number.isInteger(configs) || configs < 1 || configs > 36)
+      throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
     const p = Number(opts.p);
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${opts.p}' is not a fraction in (0, 1)`, { remedy: "e.g. --p 0.5" });
     const t0 = Date.now();
@@ -43,8 +48,16 @@ export function register(program: Command): void {
     const cpu = process.cpuUsage();
     const cpuSeconds = Number(((cpu.user + cpu.system) / 1e6).toFixed(2)); // the whole process, all its threads (DuckDB's too)
     if (!opts.quiet) for (const w of r.warnings) process.stderr.write(`varmap: note: renderer: ${w}\n`);
-    if (opts.json) process.stdout.write(JSON.stringify({ out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, cpuSeconds, notes: r.notes, warnings: r.warnings }, null, 2) + "\n");
+    if (opts.json)
+      process.stdout.write(
+        JSON.stringify(
+          { out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, cpuSeconds, notes: r.notes, warnings: r.warnings },
+          null,
+          2,
+        ) + "\n",
+      );
     else process.stdout.write(`${resolve(out)}\n`);
-    if (!opts.quiet) process.stderr.write(`varmap: report of the ${r.kind} directory (${r.figures} figures) written in ${seconds.toFixed(1)} s; open it in a browser\n`);
+    if (!opts.quiet)
+      process.stderr.write(`varmap: report of the ${r.kind} directory (${r.figures} figures) written in ${seconds.toFixed(1)} s; open it in a browser\n`);
   });
 }

@@ -27,7 +27,7 @@ export function register(program: Command): void {
     .description("runs needed: Γ_q(n) of each configuration's mixture by the delta method (seed 001), and for the mean, sd and var")
     .argument("[runs]", "runs table (.csv or .parquet), one row per run (omit with --mixture)");
   addDataOptions(cmd)
-    .option("--mixture <json>", "a model given by hand: {\"family\":\"normal\",\"w\":[…],\"a\":[…],\"b\":[…]}; prints the table to stdout")
+    .option("--mixture <json>", 'a model given by hand: {"family":"normal","w":[…],"a":[…],"b":[…]}; prints the table to stdout')
     .option("--fits <file>", "reuse fits: the table of `varmap mixture --out` or refit's distributions.csv")
     .option("--families <list>", "families to fit: all or a comma-separated subset", "all")
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
@@ -73,9 +73,12 @@ function parseOptions(opts: Opts): Parsed {
   const taus = thresholds(opts.threshold);
   const ns = runCounts(opts.n);
   const stats = splitList(String(opts.stats));
-  for (const s of stats) if (!["q", "mean", "sd", "var"].includes(s)) throw new VarmapError("E_USAGE", `--stats: unknown statistic '${s}'`, { remedy: "use q,mean,sd,var or a subset" });
+  for (const s of stats)
+    if (!["q", "mean", "sd", "var"].includes(s))
+      throw new VarmapError("E_USAGE", `--stats: unknown statistic '${s}'`, { remedy: "use q,mean,sd,var or a subset" });
   const ss: SampleSizeOptions = {
-    qs, taus,
+    qs,
+    taus,
     method: choice(opts.method, "--method", ["delta", "order-statistic", "bootstrap"] as const),
     information: choice(opts.information, "--information", ["expected", "empirical"] as const) as InformationKind,
     center: choice(opts.center, "--center", ["none", "mean"] as const) as CenterKind,
@@ -96,20 +99,24 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   const p = parseOptions(opts);
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
   if (opts.mixture !== undefined) {
-    if (file) throw new VarmapError("E_USAGE", "give either a runs table or --mixture, not both", { remedy: "drop the runs table to evaluate a model given by hand" });
+    if (file)
+      throw new VarmapError("E_USAGE", "give either a runs table or --mixture, not both", { remedy: "drop the runs table to evaluate a model given by hand" });
     return mixtureMode(String(opts.mixture), p, opts);
   }
   if (!file) throw new VarmapError("E_USAGE", "no runs table", { remedy: "give a runs table, or a model with --mixture '{…}'" });
-  if (!opts.out && !opts.json) throw new VarmapError("E_USAGE", "no output", { remedy: "give --out samplesize.csv (and optionally --curves curves.csv), or --json" });
+  if (!opts.out && !opts.json)
+    throw new VarmapError("E_USAGE", "no output", { remedy: "give --out samplesize.csv (and optionally --curves curves.csv), or --json" });
   const families = parseFamilies(opts.families as string);
   const kmax = integer(opts.kmax, "--kmax", 1, 16);
   const restarts = integer(opts.restarts, "--restarts", 1, 1000);
   const starts = parseStarts(opts.starts);
   const workers = parseWorkers(opts.workers as string | undefined);
-  if (opts.fits && p.pilot !== undefined) throw new VarmapError("E_USAGE", "--pilot refits the first M runs; it cannot reuse --fits", { remedy: "drop --fits or --pilot" });
+  if (opts.fits && p.pilot !== undefined)
+    throw new VarmapError("E_USAGE", "--pilot refits the first M runs; it cannot reuse --fits", { remedy: "drop --fits or --pilot" });
   // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
   const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
-  if (opts.shard !== undefined && !jobDir) throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
+  if (opts.shard !== undefined && !jobDir)
+    throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
   const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;
   if (jobDir && opts.curves !== undefined && /[\\/]/.test(String(opts.curves)))
     throw new VarmapError("E_USAGE", "with an --out directory, --curves names a file inside it", { remedy: "e.g. --curves curves.csv" });
@@ -124,7 +131,8 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   const keep: number[] = [];
   for (let c = 0; c < t.count; c++) if (t.offsets[c + 1] - t.offsets[c] >= 2) keep.push(c);
   if (keep.length < t.count) note?.(`${t.count - keep.length} configuration(s) with fewer than 2 runs skipped`);
-  if (keep.length === 0) throw new VarmapError("E_NO_DATA", "no configuration has 2 or more runs", { location: { file }, remedy: "give at least 2 runs per configuration" });
+  if (keep.length === 0)
+    throw new VarmapError("E_NO_DATA", "no configuration has 2 or more runs", { location: { file }, remedy: "give at least 2 runs per configuration" });
   if (keep.length < t.count) t = subsetTable(t, keep);
 
   if (jobDir && jobOpts) {
@@ -135,7 +143,9 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
     }
     const keys = keysOf(t);
     const plan: SampleSizePlan = {
-      format: "varmap-job", version: 1, verb: "samplesize",
+      format: "varmap-job",
+      version: 1,
+      verb: "samplesize",
       fingerprint: samplesizeFingerprint(t.runs, t.offsets, keys.values, fits),
       options: p.ss,
       fit: fits ? null : { families, kmax, restarts, seed: p.ss.seed, starts },
@@ -159,7 +169,8 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
     const byKey = await readFitsFile(String(opts.fits), t, p.ss.model);
     candidates = (c) => byKey.get(configKey(t, c)) ?? [];
     const missing = Array.from({ length: t.count }, (_, c) => c).filter((c) => !byKey.has(configKey(t, c)));
-    if (missing.length) note?.(`${missing.length} configuration(s) have no fit in ${opts.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`);
+    if (missing.length)
+      note?.(`${missing.length} configuration(s) have no fit in ${opts.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`);
   } else {
     note?.(`fitting ${families.length} families × k = 1..${kmax} to ${t.count} configurations${p.pilot ? ` (pilot: first ${p.pilot} runs)` : ""}`);
     candidates = await fitCandidates(t, pilotRuns, fitOpts);
@@ -187,11 +198,18 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   if (opts.out) await writeTable(String(opts.out), columns);
   if (curves) await writeTable(String(opts.curves), curves);
   const summary = summarize(rows, p.ss);
-  if (opts.out) note?.(`wrote ${rows.length} configuration(s) to ${opts.out}; median runs needed ${p.ss.taus.map((tau, i) => `τ=${tau}: ${summary.medianNeeded[i]}`).join(", ")}`);
+  if (opts.out)
+    note?.(
+      `wrote ${rows.length} configuration(s) to ${opts.out}; median runs needed ${p.ss.taus.map((tau, i) => `τ=${tau}: ${summary.medianNeeded[i]}`).join(", ")}`,
+    );
   if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
 }
 
-async function fitCandidates(t: ConfigTable, runsOf: (c: number) => Float64Array, o: Parameters<typeof fitMixturesParallel>[2]): Promise<(c: number) => CandidateFit[]> {
+async function fitCandidates(
+  t: ConfigTable,
+  runsOf: (c: number) => Float64Array,
+  o: Parameters<typeof fitMixturesParallel>[2],
+): Promise<(c: number) => CandidateFit[]> {
   const parts: Float64Array[] = [];
   const offsets = new Int32Array(t.count + 1);
   for (let c = 0; c < t.count; c++) {
@@ -231,11 +249,20 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
   const m = parseMixtureJSON(json);
   const o = p.ss;
   if (o.method !== "delta" || o.information !== "expected")
-    throw new VarmapError("E_USAGE", "--mixture evaluates the delta method with the expected information", { remedy: "drop --method/--information with --mixture" });
+    throw new VarmapError("E_USAGE", "--mixture evaluates the delta method with the expected information", {
+      remedy: "drop --method/--information with --mixture",
+    });
   const r = deltaQuantileSE(m, o.qs, { center: o.center });
   if (r.singular && opts.strict)
-    throw new VarmapError("E_SINGULAR_INFORMATION", "the Fisher information of the --mixture model is singular", { location: { configuration: "--mixture" }, remedy: "check the model: two identical components make it singular" });
-  const qcol: number[] = [], ncol: number[] = [], x: (number | null)[] = [], se: (number | null)[] = [], g: (number | null)[] = [];
+    throw new VarmapError("E_SINGULAR_INFORMATION", "the Fisher information of the --mixture model is singular", {
+      location: { configuration: "--mixture" },
+      remedy: "check the model: two identical components make it singular",
+    });
+  const qcol: number[] = [],
+    ncol: number[] = [],
+    x: (number | null)[] = [],
+    se: (number | null)[] = [],
+    g: (number | null)[] = [];
   for (const qa of r.quantiles)
     for (const n of p.ns) {
       qcol.push(qa.q);
@@ -244,8 +271,17 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
       se.push(num(qa.se1));
       g.push(num(gammaQ(qa.se1, qa.xq, r.center, n)));
     }
-  const columns: Column[] = [{ name: "q", values: qcol }, { name: "n", values: Int32Array.from(ncol), type: "int" }, { name: "x_q", values: x }, { name: "se1_q", values: se }, { name: "gamma_q", values: g }];
-  const needed = o.taus.map((tau) => ({ threshold: tau, perLevel: r.quantiles.map((qa) => ({ q: qa.q, n: quantileRunsNeeded(qa.se1, qa.xq, r.center, tau) })) }));
+  const columns: Column[] = [
+    { name: "q", values: qcol },
+    { name: "n", values: Int32Array.from(ncol), type: "int" },
+    { name: "x_q", values: x },
+    { name: "se1_q", values: se },
+    { name: "gamma_q", values: g },
+  ];
+  const needed = o.taus.map((tau) => ({
+    threshold: tau,
+    perLevel: r.quantiles.map((qa) => ({ q: qa.q, n: quantileRunsNeeded(qa.se1, qa.xq, r.center, tau) })),
+  }));
   if (opts.details) {
     const P = r.info.P;
     const lines = [`Fisher information (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k), reciprocal condition ${r.rcond.toExponential(3)}:`];
@@ -255,6 +291,25 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
   }
   if (opts.out) await writeTable(String(opts.out), columns);
   else if (!opts.json) process.stdout.write(tableCsv(columns));
-  if (!opts.quiet) for (const nd of needed) process.stderr.write(`varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n}`).join(", ")}; max ${Math.max(...nd.perLevel.map((v) => v.n))}\n`);
-  if (opts.json) process.stdout.write(JSON.stringify({ family: m.family.name, k: m.k, center: r.center, singular: r.singular, rcond: r.rcond, quantiles: r.quantiles.map((qa) => ({ q: qa.q, x_q: qa.xq, se1: qa.se1, gamma1: gammaQ(qa.se1, qa.xq, r.center, 1) })), needed }, null, 2) + "\n");
+  if (!opts.quiet)
+    for (const nd of needed)
+      process.stderr.write(
+        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n}`).join(", ")}; max ${Math.max(...nd.perLevel.map((v) => v.n))}\n`,
+      );
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify(
+        {
+          family: m.family.name,
+          k: m.k,
+          center: r.center,
+          singular: r.singular,
+          rcond: r.rcond,
+          quantiles: r.quantiles.map((qa) => ({ q: qa.q, x_q: qa.xq, se1: qa.se1, gamma1: gammaQ(qa.se1, qa.xq, r.center, 1) })),
+          needed,
+        },
+        null,
+        2,
+      ) + "\n",
+    );
 }

@@ -54,17 +54,34 @@ export function register(program: Command): void {
       const { commands } = await import("./index.js");
       const program = new Command("varmap");
       for (const register of commands) register(program);
-      const r = submit({
-        verb,
-        args,
-        shards: opts.shards,
-        out: opts.out,
-        sbatch: { partition: opts.partition, time: opts.time, cpusPerTask: opts.cpusPerTask, mem: opts.mem, account: opts.account, qos: opts.qos, extra: opts.sbatch },
-        dryRun: !!opts.dryRun,
-      }, program);
+      const r = submit(
+        {
+          verb,
+          args,
+          shards: opts.shards,
+          out: opts.out,
+          sbatch: {
+            partition: opts.partition,
+            time: opts.time,
+            cpusPerTask: opts.cpusPerTask,
+            mem: opts.mem,
+            account: opts.account,
+            qos: opts.qos,
+            extra: opts.sbatch,
+          },
+          dryRun: !!opts.dryRun,
+        },
+        program,
+      );
       const job = r.job;
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ out: job.out, shards: job.shards, arrayScript: r.arrayScript, mergeScript: r.mergeScript, ...r.submitted, dryRun: !r.submitted }, null, 2) + "\n");
+        process.stdout.write(
+          JSON.stringify(
+            { out: job.out, shards: job.shards, arrayScript: r.arrayScript, mergeScript: r.mergeScript, ...r.submitted, dryRun: !r.submitted },
+            null,
+            2,
+          ) + "\n",
+        );
         return;
       }
       const lines = [`wrote ${r.arrayScript} (${job.shards} array tasks) and ${r.mergeScript}`];

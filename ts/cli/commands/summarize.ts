@@ -57,9 +57,14 @@ function mapSummary(data: Dataset, file: string, out?: string) {
 }
 
 function formatMaps(data: Dataset): string {
-  const lines = [`${data.maps.length} map(s), ${data.table.count} configuration(s), ${data.table.runs.length} run(s)${data.dropped ? `, ${data.dropped} dropped` : ""}`];
+  const lines = [
+    `${data.maps.length} map(s), ${data.table.count} configuration(s), ${data.table.runs.length} run(s)${data.dropped ? `, ${data.dropped} dropped` : ""}`,
+  ];
   for (const m of data.maps) {
-    const key = Object.entries(m.key).map(([k, v]) => `${k}=${v}`).join(" ") || "(all)";
+    const key =
+      Object.entries(m.key)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ") || "(all)";
     lines.push(`  ${key}: ${m.rows} configurations, inputs ${m.inputNames.join(", ")}`);
   }
   return lines.join("\n") + "\n";

@@ -47,7 +47,14 @@ export function register(program: Command): void {
         maps = new Map(data.maps.map((m) => [mapKey(sets[0].factors, m.key), m]));
       }
       const out = sets.flatMap((set) => set.maps.map((m) => summarizeMap(set, m, maps)));
-      if (opts.json) process.stdout.write(JSON.stringify(out.map(({ text: _t, ...rest }) => rest), null, 2) + "\n");
+      if (opts.json)
+        process.stdout.write(
+          JSON.stringify(
+            out.map(({ text: _t, ...rest }) => rest),
+            null,
+            2,
+          ) + "\n",
+        );
       else process.stdout.write(out.map((s) => s.text.join("\n")).join("\n\n") + "\n");
     });
 }
@@ -72,31 +79,52 @@ function summarizeMap(set: ModelsFile, m: MapModel, data: Map<string, Variabilit
     names.forEach((n, i) => text.push(`  ${n.padEnd(w)}  ${c[i].toPrecision(8)}`));
   } else if (model instanceof Mars) {
     Object.assign(details, model.stats, { terms: model.termLabels(m.inputs) });
-    text.push(...model.summary(m.inputs).split("\n").map((l) => `  ${l}`));
+    text.push(
+      ...model
+        .summary(m.inputs)
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
   } else if (model instanceof LinearShepard) {
     const r = Array.from(model.radii).sort((a, b) => a - b);
     const np = Math.min(m.rows - 1, Math.floor((3 * m.inputs.length + 1) / 2));
-    Object.assign(details, { nodes: m.rows, neighbours: np, radiusMin: r[0], radiusMedian: r[r.length >> 1], radiusMax: r[r.length - 1], rankDeficientNodes: model.rankDeficientNodes });
+    Object.assign(details, {
+      nodes: m.rows,
+      neighbours: np,
+      radiusMin: r[0],
+      radiusMedian: r[r.length >> 1],
+      radiusMax: r[r.length - 1],
+      rankDeficientNodes: model.rankDeficientNodes,
+    });
     text.push(
       `  ${m.rows} nodes, each a local linear fit to its ${np} nearest others; radius of influence min ${r[0].toPrecision(4)}, median ${r[r.length >> 1].toPrecision(4)}, max ${r[r.length - 1].toPrecision(4)} (normalized units)`,
       `  ${model.rankDeficientNodes} rank-deficient local fit(s); interpolates the training responses exactly`,
     );
   } else {
-    text.push(`  ${m.rows} training points${model.method === "delaunay" ? "; piecewise-linear interpolant on the Delaunay simplices (exact at the training points)" : ""}`);
+    text.push(
+      `  ${m.rows} training points${model.method === "delaunay" ? "; piecewise-linear interpolant on the Delaunay simplices (exact at the training points)" : ""}`,
+    );
   }
   const summary: MapSummary = { key: m.key, method: set.method, rows: m.rows, response: set.response, inputs, details, text };
   if (data) {
     const map = data.get(mapKey(set.factors, m.key));
-    if (!map) throw new VarmapError("E_UNKNOWN_MAP", `the data has no map ${describeKey(m.key)}`, { remedy: "give --data the file (and column flags) the models were fitted on" });
+    if (!map)
+      throw new VarmapError("E_UNKNOWN_MAP", `the data has no map ${describeKey(m.key)}`, {
+        remedy: "give --data the file (and column flags) the models were fitted on",
+      });
     const cols = m.inputs.map((c) => map.inputNames.indexOf(c));
     if (cols.some((j) => j < 0))
-      throw new VarmapError("E_COLUMN", `map ${describeKey(m.key)} of the data lacks the model's inputs ${m.inputs.join(", ")}`, { remedy: "give the same column flags as when fitting" });
+      throw new VarmapError("E_COLUMN", `map ${describeKey(m.key)} of the data lacks the model's inputs ${m.inputs.join(", ")}`, {
+        remedy: "give the same column flags as when fitting",
+      });
     const X = new Float64Array(map.rows * cols.length);
     for (let i = 0; i < map.rows; i++) cols.forEach((j, k) => (X[i * cols.length + k] = map.X[i * map.inputNames.length + j]));
     const p = model.predict(matrix(X, map.rows, cols.length));
     summary.inSample = inSample(p, map.y);
     const s = summary.inSample;
-    text.push(`In-sample (${map.rows} configurations of --data): R² ${s.rsq.toFixed(4)}, RMSE ${s.rmse.toPrecision(4)}, mean ARE ${(100 * s.meanAre).toFixed(2)}%`);
+    text.push(
+      `In-sample (${map.rows} configurations of --data): R² ${s.rsq.toFixed(4)}, RMSE ${s.rmse.toPrecision(4)}, mean ARE ${(100 * s.meanAre).toFixed(2)}%`,
+    );
   }
   return summary;
 }
@@ -104,7 +132,9 @@ function summarizeMap(set: ModelsFile, m: MapModel, data: Map<string, Variabilit
 function inSample(p: Float64Array, y: Float64Array): InSample {
   let mean = 0;
   for (const v of y) mean += v / y.length;
-  let rss = 0, tss = 0, are = 0;
+  let rss = 0,
+    tss = 0,
+    are = 0;
   for (let i = 0; i < y.length; i++) {
     rss += (p[i] - y[i]) ** 2;
     tss += (y[i] - mean) ** 2;

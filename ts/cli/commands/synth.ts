@@ -10,35 +10,48 @@ export function register(program: Command): void {
   program
     .command("synth")
     .description("full-scale synthetic datasets (MOANA and mixture designs)")
-    .addOption(new Option("--design <name>", "moana: 117 maps × 810 configurations × 40 runs; mixture: 22,734 configurations × 150 runs; interference: seed-003 probe/signal runs with known degradations").choices(["moana", "mixture", "interference"]).makeOptionMandatory())
+    .addOption(
+      new Option(
+        "--design <name>",
+        "moana: 117 maps × 810 configurations × 40 runs; mixture: 22,734 configurations × 150 runs; interference: seed-003 probe/signal runs with known degradations",
+      )
+        .choices(["moana", "mixture", "interference"])
+        .makeOptionMandatory(),
+    )
     .option("--seed <s>", "seed of the deterministic generator", "1")
     .option("--maps <k>", "only the first K maps (small datasets for demos and tests)")
     .option("--out <path>", "output file: .csv or .parquet")
     .option("--workers <n>", "worker threads (default: one per core); the output does not depend on it")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no progress on stderr")
-    .action(async (opts: { design: DesignName | "interference"; seed: string; maps?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean }) => {
-      if (!opts.out) throw new VarmapError("E_USAGE", "synth needs --out", { remedy: "e.g. varmap synth --design moana --out moana.csv" });
-      const maps = opts.maps === undefined ? undefined : Number(opts.maps);
-      const seed = seedKey(parseSeedText(opts.seed));
-      const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
-      if (!(Number.isInteger(workers) && workers >= 1)) throw new VarmapError("E_USAGE", `--workers must be a positive integer (got ${opts.workers})`, { remedy: "e.g. --workers 2" });
-      const t0 = performance.now();
-      if (opts.design === "interference") {
-        const res = await writeInterferenceSynth(opts.out, seed);
-        if (!opts.quiet) process.stderr.write(`varmap synth: wrote ${res.rows} rows (${res.executions} executions) to ${opts.out}\n`);
-        if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res }) + "\n");
-        return;
-      }
-      const res = await writeSynth(opts.out, {
-        design: opts.design,
-        seed,
-        maps,
-        workers,
-        progress: opts.quiet ? undefined : (done, total) => process.stderr.write(`\rvarmap synth: ${done}/${total} configurations`),
-      });
-      const seconds = (performance.now() - t0) / 1000;
-      if (!opts.quiet) process.stderr.write(`\nvarmap synth: wrote ${res.rows} rows (${res.maps} maps, ${res.configurations} configurations) to ${opts.out} in ${seconds.toFixed(1)} s\n`);
-      if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res, seconds }) + "\n");
-    });
+    .action(
+      async (opts: { design: DesignName | "interference"; seed: string; maps?: string; out?: string; workers?: string; json?: boolean; quiet?: boolean }) => {
+        if (!opts.out) throw new VarmapError("E_USAGE", "synth needs --out", { remedy: "e.g. varmap synth --design moana --out moana.csv" });
+        const maps = opts.maps === undefined ? undefined : Number(opts.maps);
+        const seed = seedKey(parseSeedText(opts.seed));
+        const workers = opts.workers === undefined ? availableParallelism() : Number(opts.workers);
+        if (!(Number.isInteger(workers) && workers >= 1))
+          throw new VarmapError("E_USAGE", `--workers must be a positive integer (got ${opts.workers})`, { remedy: "e.g. --workers 2" });
+        const t0 = performance.now();
+        if (opts.design === "interference") {
+          const res = await writeInterferenceSynth(opts.out, seed);
+          if (!opts.quiet) process.stderr.write(`varmap synth: wrote ${res.rows} rows (${res.executions} executions) to ${opts.out}\n`);
+          if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res }) + "\n");
+          return;
+        }
+        const res = await writeSynth(opts.out, {
+          design: opts.design,
+          seed,
+          maps,
+          workers,
+          progress: opts.quiet ? undefined : (done, total) => process.stderr.write(`\rvarmap synth: ${done}/${total} configurations`),
+        });
+        const seconds = (performance.now() - t0) / 1000;
+        if (!opts.quiet)
+          process.stderr.write(
+            `\nvarmap synth: wrote ${res.rows} rows (${res.maps} maps, ${res.configurations} configurations) to ${opts.out} in ${seconds.toFixed(1)} s\n`,
+          );
+        if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res, seconds }) + "\n");
+      },
+    );
 }

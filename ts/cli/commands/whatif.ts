@@ -33,18 +33,28 @@ export function register(program: Command): void {
     .option("--at <path>", "candidates (.csv or .parquet) with the models' factor and input columns")
     .option("--grid <spec>", 'candidates: "col=a:b:step;col=v1,v2,…" (inclusive ranges or lists; factors enumerate maps)')
     .option("--fix <spec>", "with --grid: col=value,… (one value each; factors select maps)")
-    .option("--objective <name>", "max-mean | min-mean | min-cv | min-sd | min-q<level> | max-q<level> | min-runs | min-cost (default max-mean, min-mean for --response-kind time)")
+    .option(
+      "--objective <name>",
+      "max-mean | min-mean | min-cv | min-sd | min-q<level> | max-q<level> | min-runs | min-cost (default max-mean, min-mean for --response-kind time)",
+    )
     .option("--pareto <a,b>", "two criteria for the Pareto front, e.g. mean,cv or max-mean,min-runs (default mean,cv)")
     .option("--precision <eps>", "relative half-width of the mean's confidence interval that runs_needed must reach", "0.05")
     .option("--level <1-alpha>", "confidence level of that interval", "0.95")
-    .addOption(new Option("--response-kind <kind>", "the response is a throughput (higher is better) or a time in seconds per run").choices(["throughput", "time"]).default("throughput"))
+    .addOption(
+      new Option("--response-kind <kind>", "the response is a throughput (higher is better) or a time in seconds per run")
+        .choices(["throughput", "time"])
+        .default("throughput"),
+    )
     .option("--seconds-per-run <S>", "cost of one run when the response is not a time (cost = runs × S)", "1")
     .option("--max-cost <C>", "constraint: cost ≤ C")
     .option("--max-cv <V>", "constraint: predicted cv ≤ V")
     .option("--min-mean <Y>", "constraint: predicted mean ≥ Y")
     .option("--top <n>", "write only the n best-ranked candidates")
     .option("--cv-dir <dir>", "output directory of `varmap cv` for the spread method: its ARE per map becomes expected_are")
-    .option("--validate <path>", "measured configurations (runs table with the data flags, or a map table with --map and columns mean, sd): rank them and compare")
+    .option(
+      "--validate <path>",
+      "measured configurations (runs table with the data flags, or a map table with --map and columns mean, sd): rank them and compare",
+    )
     .option("--holdout <p>", "hold out this share of each map's configurations of [data], fit every --methods on the rest, rank and compare")
     .option("--methods <list>", `with --holdout: predictors to compare (default ${MODEL_NAMES.join(",")})`)
     .option("--spread-stat <stat>", "with --holdout: spread statistic to model (sd, var, cv, q05…q95)", "sd")
@@ -84,7 +94,8 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   const seed = String(opts.seed);
   const out = opts.out === undefined ? undefined : String(opts.out);
   const usage = (msg: string, remedy: string) => new VarmapError("E_USAGE", msg, { remedy });
-  if (holdout !== undefined && validate) throw usage("--holdout and --validate both given", "validate against held-out configurations or against a measured file, not both");
+  if (holdout !== undefined && validate)
+    throw usage("--holdout and --validate both given", "validate against held-out configurations or against a measured file, not both");
   if ((holdout !== undefined || validate) && !out) throw usage("validation needs --out", "give --out whatif.csv (whatif-validation.csv is written beside it)");
   if (out) tableFormatCheck(out);
   if (opts.json && !out) throw usage("--json needs --out", "the candidate table and the JSON summary cannot share stdout: give --out whatif.csv");
@@ -95,7 +106,11 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   if (holdout !== undefined) {
     if (!data) throw usage("--holdout needs the runs table as an argument", "varmap whatif runs.csv --preset moana --holdout 0.5 --seed 1 --out whatif.csv");
     for (const f of ["mean", "spread", "runsModel", "at", "grid", "fix", "cvDir"] as const)
-      if (opts[f] !== undefined) throw usage(`--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply with --holdout`, "--holdout fits its own models on the training configurations of [data]");
+      if (opts[f] !== undefined)
+        throw usage(
+          `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply with --holdout`,
+          "--holdout fits its own models on the training configurations of [data]",
+        );
     methods = opts.methods === undefined ? [...MODEL_NAMES] : splitList(String(opts.methods));
     const bad = methods.find((m) => !METHOD_NAMES.includes(m));
     if (bad || methods.length === 0) throw usage(`--methods names '${bad ?? ""}'`, `use some of ${METHOD_NAMES.join(", ")}`);
@@ -104,7 +119,8 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
       throw usage(`--spread-stat ${spreadKind} is not computed from runs`, `use sd, var, cv or one of ${QUANTILE_NAMES.join(", ")}`);
   } else {
     if (data) throw usage(`unexpected argument '${data}'`, "give the data only with --holdout; candidates come from --at, --grid or --validate");
-    if (!opts.mean || !opts.spread) throw usage("--mean and --spread are required", "give the models files of the mean and of the spread (varmap fit --stat mean / --stat sd)");
+    if (!opts.mean || !opts.spread)
+      throw usage("--mean and --spread are required", "give the models files of the mean and of the spread (varmap fit --stat mean / --stat sd)");
     const sources = [opts.at !== undefined, opts.grid !== undefined, validate !== undefined].filter(Boolean).length;
     if (sources !== 1) throw usage("give the candidates once: --at FILE, --grid SPEC or --validate FILE", 'e.g. --grid "threads=1,2,4" --fix mode=fread');
     if (opts.fix !== undefined && opts.grid === undefined) throw usage("--fix needs --grid", "add --grid, or put the values in the --at file");
@@ -114,8 +130,14 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     spreadKind = set.spreadKind;
   }
   const objective = parseObjective(opts.objective === undefined ? (responseKind === "time" ? "min-mean" : "max-mean") : String(opts.objective), spreadKind);
-  const pareto = parsePareto(opts.pareto === undefined ? `mean,${spreadKind.startsWith("q") ? spreadKind : "cv"}` : String(opts.pareto), objective, responseKind, spreadKind);
-  if (maxCv !== undefined && spreadKind.startsWith("q")) throw usage("--max-cv needs a cv, but the spread models predict a quantile", "fit the spread models with --stat sd");
+  const pareto = parsePareto(
+    opts.pareto === undefined ? `mean,${spreadKind.startsWith("q") ? spreadKind : "cv"}` : String(opts.pareto),
+    objective,
+    responseKind,
+    spreadKind,
+  );
+  if (maxCv !== undefined && spreadKind.startsWith("q"))
+    throw usage("--max-cv needs a cv, but the spread models predict a quantile", "fit the spread models with --stat sd");
   const evalOpts: EvaluateOptions = { spreadKind, precision, level, responseKind, secondsPerRun, objective, pareto, maxCost, maxCv, minMean };
   const load = optionsFromCli(opts);
   const note = (s: string) => opts.quiet || process.stderr.write(`varmap: ${s}\n`);
@@ -129,30 +151,53 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "whatif");
     if (!/\.csv$/i.test(out!)) throw usage(`--holdout writes CSV: '${out}' does not end in .csv`, "give --out whatif.csv");
     const dataset = await loadDataset(data!, { ...load, stat: "sd" });
-    const ctx = holdoutJob(dataset, { methods, response: load.logResponse ? "log" : "linear", fraction: holdout, seed, spreadKind, evaluate: evalOpts, table: basename(out!), top, logInputs: load.logInputs, source: data! });
+    const ctx = holdoutJob(dataset, {
+      methods,
+      response: load.logResponse ? "log" : "linear",
+      fraction: holdout,
+      seed,
+      spreadKind,
+      evaluate: evalOpts,
+      table: basename(out!),
+      top,
+      logInputs: load.logInputs,
+      source: data!,
+    });
     const s = await runJob(whatifJob, ctx, jobOpts);
     if (s.shard !== null) {
       if (opts.json) process.stdout.write(JSON.stringify(s) + "\n");
       return;
     }
-    const sum = s.summary as { runs: Record<string, unknown>[]; metrics: ValidationRow[]; failed: { map: string; method: string; error: string; message: string }[] };
+    const sum = s.summary as {
+      runs: Record<string, unknown>[];
+      metrics: ValidationRow[];
+      failed: { map: string; method: string; error: string; message: string }[];
+    };
     summaries.push(...sum.runs);
     validation = sum.metrics;
     validationPath = join(dir, VALIDATION_FILE);
-    for (const f of sum.failed) note(`${f.method} could not be fitted to map ${f.map} (${f.error}): its held-out configurations are invalid predictions. ${f.message}`);
+    for (const f of sum.failed)
+      note(`${f.method} could not be fitted to map ${f.map} (${f.error}): its held-out configurations are invalid predictions. ${f.message}`);
   } else {
     const runsTable = new RunsNeededTable(precision, level);
     let candidates: Candidates;
     let truth: Awaited<ReturnType<typeof readTruth>>["truth"] | undefined;
     if (validate) ({ candidates, truth } = await readTruth(set!, validate, load));
-    else candidates = opts.at !== undefined ? await fileCandidates(set!, String(opts.at)) : gridCandidates(set!, String(opts.grid), opts.fix === undefined ? undefined : String(opts.fix));
+    else
+      candidates =
+        opts.at !== undefined
+          ? await fileCandidates(set!, String(opts.at))
+          : gridCandidates(set!, String(opts.grid), opts.fix === undefined ? undefined : String(opts.fix));
     const expected = opts.cvDir === undefined ? undefined : expectedAreOf(set!, candidates, await readExpectedAre(String(opts.cvDir), set!, set!.spreadMethod));
     const ranked = rankCandidates(set!, candidates, evalOpts, runsTable);
     if (truth) {
       const method = set!.meanMethod === set!.spreadMethod ? set!.meanMethod : `${set!.meanMethod}+${set!.spreadMethod}`;
       validation = validationRows(set!, ranked, truth, evalOpts, method, runsTable);
     }
-    const columns = candidateColumns(set!, candidates, ranked.predicted, ranked.evaluation, outputOrder(ranked.evaluation, top), { spreadKind, expectedAre: expected });
+    const columns = candidateColumns(set!, candidates, ranked.predicted, ranked.evaluation, outputOrder(ranked.evaluation, top), {
+      spreadKind,
+      expectedAre: expected,
+    });
     summaries.push(summaryOf(ranked));
     if (out) await writeTable(out, columns);
     else process.stdout.write(tableCsv(columns));
@@ -164,11 +209,32 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
 
   for (const s of summaries) {
     const head = s.method ? `${s.method}: ` : "";
-    note(`${head}${s.candidates} candidate(s), ${s.ranked} ranked, ${s.invalid_prediction} invalid prediction(s), ${s.infeasible} infeasible, ${s.extrapolated} extrapolated, Pareto front ${s.pareto_front}`);
+    note(
+      `${head}${s.candidates} candidate(s), ${s.ranked} ranked, ${s.invalid_prediction} invalid prediction(s), ${s.infeasible} infeasible, ${s.extrapolated} extrapolated, Pareto front ${s.pareto_front}`,
+    );
   }
-  if (validation) for (const v of validation) note(`${v.method} ${v.map}: top-1 ${v.top1}, regret ${fmt(v.regret)}, Spearman ${fmt(v.spearman)}, top-10 ${fmt(v.top10)}, Pareto recall ${fmt(v.paretoRecall)}`);
+  if (validation)
+    for (const v of validation)
+      note(
+        `${v.method} ${v.map}: top-1 ${v.top1}, regret ${fmt(v.regret)}, Spearman ${fmt(v.spearman)}, top-10 ${fmt(v.top10)}, Pareto recall ${fmt(v.paretoRecall)}`,
+      );
   if (out) note(`wrote ${out}${validationPath ? ` and ${validationPath}` : ""}`);
-  if (opts.json) process.stdout.write(JSON.stringify({ out: out ?? null, validation: validationPath ?? null, objective: `${objective.direction}-${objective.name}`, pareto: pareto.map((c) => `${c.direction}-${c.name}`), precision, level, runs: summaries, metrics: validation ?? null }, jsonNumbers) + "\n");
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify(
+        {
+          out: out ?? null,
+          validation: validationPath ?? null,
+          objective: `${objective.direction}-${objective.name}`,
+          pareto: pareto.map((c) => `${c.direction}-${c.name}`),
+          precision,
+          level,
+          runs: summaries,
+          metrics: validation ?? null,
+        },
+        jsonNumbers,
+      ) + "\n",
+    );
 }
 
 function fmt(x: number): string {
@@ -180,6 +246,6 @@ function jsonNumbers(_k: string, v: unknown): unknown {
 }
 
 function tableFormatCheck(out: string): void {
-  if (!/\.(csv|json|parquet)$/i.test(out)) throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv, .json or .parquet" });
+  if (!/\.(csv|json|parquet)$/i.test(out))
+    throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv, .json or .parquet" });
 }
-

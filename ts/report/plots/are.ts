@@ -35,14 +35,18 @@ export function areRows(rows: readonly Row[], file?: string): AreRow[] {
 }
 
 export function areSpec(points: readonly AreRow[], opts: { title?: string; log?: boolean } = {}): TopLevelSpec {
-  if (!points.length) throw new VarmapError("E_PLOT_EMPTY", "no finite ARE values to plot", { remedy: "check that the cv run finished (are.csv has are_mean values)" });
+  if (!points.length)
+    throw new VarmapError("E_PLOT_EMPTY", "no finite ARE values to plot", { remedy: "check that the cv run finished (are.csv has are_mean values)" });
   const methods = [...new Set(points.map((p) => p.method))];
   // A baseline (e.g. mean) can be 50× worse than the predictors: a log axis keeps every line readable then.
   const pos = points.map((p) => p.are).filter((a) => a > 0);
   const log = opts.log ?? (pos.length === points.length && Math.max(...pos) / Math.min(...pos) > 20);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Cross-validated ARE (Table 2)", subtitle: `mean absolute relative error on the held-out configurations, averaged over maps${log ? "; log scale" : ""}` },
+    title: {
+      text: opts.title ?? "Cross-validated ARE (Table 2)",
+      subtitle: `mean absolute relative error on the held-out configurations, averaged over maps${log ? "; log scale" : ""}`,
+    },
     width: 420,
     height: 260,
     data: { values: points.map((p) => ({ method: p.method, p: p.p, are: 100 * p.are })) },

@@ -38,9 +38,17 @@ export interface ConvergenceOpts {
 export function analyticBand(pts: readonly ConvergencePoint[], ci: CiKind, level: number): { m: number; lower: number; upper: number }[] {
   const last = pts[pts.length - 1];
   const fN = ciFactors(ci, last.m, level);
-  if (ci === "sd") return pts.map((p) => { const f = ciFactors(ci, p.m, level); return { m: p.m, lower: (last.lower * f.lower) / fN.lower, upper: (last.upper * f.upper) / fN.upper }; });
-  const centre = 0.5 * (last.lower + last.upper), half = 0.5 * (last.upper - last.lower);
-  return pts.map((p) => { const h = ciFactors(ci, p.m, level).upper / fN.upper; return { m: p.m, lower: centre - half * h, upper: centre + half * h }; });
+  if (ci === "sd")
+    return pts.map((p) => {
+      const f = ciFactors(ci, p.m, level);
+      return { m: p.m, lower: (last.lower * f.lower) / fN.lower, upper: (last.upper * f.upper) / fN.upper };
+    });
+  const centre = 0.5 * (last.lower + last.upper),
+    half = 0.5 * (last.upper - last.lower);
+  return pts.map((p) => {
+    const h = ciFactors(ci, p.m, level).upper / fN.upper;
+    return { m: p.m, lower: centre - half * h, upper: centre + half * h };
+  });
 }
 
 /** The predicted band: the measured interval rescaled to the predicted width (sd: ∝ s) or recentred (mean: ± w_pred/2). */
@@ -56,17 +64,25 @@ function predictedBand(pts: readonly ConvergencePoint[], ci: CiKind): { m: numbe
 
 export function convergenceSpec(points: readonly ConvergencePoint[], opts: ConvergenceOpts = {}): TopLevelSpec {
   const pts = [...points].filter((p) => Number.isFinite(p.m) && Number.isFinite(p.lower) && Number.isFinite(p.upper)).sort((a, b) => a.m - b.m);
-  if (pts.length < 2) throw new VarmapError("E_PLOT_EMPTY", "the curve has fewer than two finite points", { remedy: `give rows written by ${CONVERGENCE_WRITTEN_BY}` });
-  const ci = opts.ci ?? "sd", level = opts.level ?? 0.9, levels = opts.levels ?? [0.75, 0.9];
+  if (pts.length < 2)
+    throw new VarmapError("E_PLOT_EMPTY", "the curve has fewer than two finite points", { remedy: `give rows written by ${CONVERGENCE_WRITTEN_BY}` });
+  const ci = opts.ci ?? "sd",
+    level = opts.level ?? 0.9,
+    levels = opts.levels ?? [0.75, 0.9];
   const m0 = pts[0].m;
   const analytic = analyticBand(pts, ci, level);
   const analyticC = (() => {
-    const w = analytic.map((a) => a.upper - a.lower), w0 = w[0], wN = w[w.length - 1];
+    const w = analytic.map((a) => a.upper - a.lower),
+      w0 = w[0],
+      wN = w[w.length - 1];
     return w.map((v) => (w0 - v) / (w0 - wN));
   })();
   const pred = predictedBand(pts, ci);
   const rulesOf = (c: number[], kind: string) =>
-    levels.map((l) => ({ level: l, m: convergencePoint(c, m0, l), kind })).filter((r) => Number.isFinite(r.m)).map((r) => ({ ...r, label: `${short(100 * r.level, 3)}% at ${r.m}` }));
+    levels
+      .map((l) => ({ level: l, m: convergencePoint(c, m0, l), kind }))
+      .filter((r) => Number.isFinite(r.m))
+      .map((r) => ({ ...r, label: `${short(100 * r.level, 3)}% at ${r.m}` }));
   const x = { field: "m", type: "quantitative", title: "runs m", scale: { zero: false } };
   const y = (title: string) => ({ field: "lower", type: "quantitative", title, scale: { zero: false } });
   const panel = (title: string, band: { m: number; lower: number; upper: number }[], c: number[], colour: string) => {
@@ -76,26 +92,60 @@ export function convergenceSpec(points: readonly ConvergencePoint[], opts: Conve
       height: 200,
       title: { text: title, fontSize: 12 },
       layer: [
-        { data: { values: band }, mark: { type: "area", color: colour, opacity: 0.35 }, encoding: { x, y: y(`${Math.round(100 * level)}% CI of the ${ci === "sd" ? "sd" : "mean"}`), y2: { field: "upper" } } },
-        ...["lower", "upper"].map((f) => ({ data: { values: band }, mark: { type: "line", color: colour, strokeWidth: 1.5 }, encoding: { x, y: { ...y(""), field: f } } })),
-        ...["lower", "upper"].map((f) => ({ data: { values: analytic }, mark: { type: "line", color: "#555", strokeDash: [5, 3], strokeWidth: 1 }, encoding: { x, y: { ...y(""), field: f } } })),
+        {
+          data: { values: band },
+          mark: { type: "area", color: colour, opacity: 0.35 },
+          encoding: { x, y: y(`${Math.round(100 * level)}% CI of the ${ci === "sd" ? "sd" : "mean"}`), y2: { field: "upper" } },
+        },
+        ...["lower", "upper"].map((f) => ({
+          data: { values: band },
+          mark: { type: "line", color: colour, strokeWidth: 1.5 },
+          encoding: { x, y: { ...y(""), field: f } },
+        })),
+        ...["lower", "upper"].map((f) => ({
+          data: { values: analytic },
+          mark: { type: "line", color: "#555", strokeDash: [5, 3], strokeWidth: 1 },
+          encoding: { x, y: { ...y(""), field: f } },
+        })),
         ...(rules.length
           ? [
               { data: { values: rules }, mark: { type: "rule", color: "#d62728", strokeWidth: 1 }, encoding: { x: { field: "m", type: "quantitative" } } },
-              { data: { values: rules }, mark: { type: "text", align: "left", dx: 3, dy: 2, baseline: "top", color: "#d62728", fontSize: 10, y: 0 }, encoding: { x: { field: "m", type: "quantitative" }, text: { field: "label" } } },
+              {
+                data: { values: rules },
+                mark: { type: "text", align: "left", dx: 3, dy: 2, baseline: "top", color: "#d62728", fontSize: 10, y: 0 },
+                encoding: { x: { field: "m", type: "quantitative" }, text: { field: "label" } },
+              },
             ]
           : []),
       ],
     };
   };
-  const measured = panel("Measured", pts, pts.map((p) => p.c), "#4c78a8");
+  const measured = panel(
+    "Measured",
+    pts,
+    pts.map((p) => p.c),
+    "#4c78a8",
+  );
   const panels = [measured];
-  if (pred.length) panels.push(panel("Predicted", pred, pts.filter((p) => Number.isFinite(p.w_pred)).map((p) => p.c_pred ?? NaN), "#f58518"));
-  const analyticRules = rulesOf(analyticC, "analytic").map((r) => `${short(100 * r.level, 3)}% at ${r.m}`).join(", ");
+  if (pred.length)
+    panels.push(
+      panel(
+        "Predicted",
+        pred,
+        pts.filter((p) => Number.isFinite(p.w_pred)).map((p) => p.c_pred ?? NaN),
+        "#f58518",
+      ),
+    );
+  const analyticRules = rulesOf(analyticC, "analytic")
+    .map((r) => `${short(100 * r.level, 3)}% at ${r.m}`)
+    .join(", ");
   const label = opts.label ? `${opts.label}: ` : "";
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? `${label}CI convergence`, subtitle: `band: ${Math.round(100 * level)}% CI from m runs; dashed: analytic baseline (s fixed at N${analyticRules ? `; ${analyticRules}` : ""})` },
+    title: {
+      text: opts.title ?? `${label}CI convergence`,
+      subtitle: `band: ${Math.round(100 * level)}% CI from m runs; dashed: analytic baseline (s fixed at N${analyticRules ? `; ${analyticRules}` : ""})`,
+    },
     vconcat: panels,
     resolve: { scale: { y: "shared", x: "shared" } },
   } as TopLevelSpec;
@@ -104,7 +154,8 @@ export function convergenceSpec(points: readonly ConvergencePoint[], opts: Conve
 function levelsOf(v: unknown): number[] | undefined {
   if (typeof v !== "string") return undefined;
   const ls = v.split(",").map(Number);
-  if (!ls.length || ls.some((l) => !(l > 0 && l <= 1))) throw new VarmapError("E_USAGE", `--levels '${v}' is not a list of levels in (0, 1]`, { remedy: "e.g. --levels 0.75,0.9" });
+  if (!ls.length || ls.some((l) => !(l > 0 && l <= 1)))
+    throw new VarmapError("E_USAGE", `--levels '${v}' is not a list of levels in (0, 1]`, { remedy: "e.g. --levels 0.75,0.9" });
   return ls;
 }
 

@@ -53,10 +53,20 @@ function same(a: Cell, b: Cell): boolean {
 }
 
 export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSpec {
-  const fix = resolveFix(rows, (o.others ?? []).filter((c) => c !== o.x && c !== o.y && c !== o.facet), o.fix);
+  const fix = resolveFix(
+    rows,
+    (o.others ?? []).filter((c) => c !== o.x && c !== o.y && c !== o.facet),
+    o.fix,
+  );
   const kept = rows.filter((r) => Object.entries(fix).every(([c, v]) => same(r[c], v)));
   if (!kept.length)
-    throw new VarmapError("E_PLOT_EMPTY", `no configuration has ${Object.entries(fix).map(([c, v]) => `${c}=${v}`).join(", ")}`, { remedy: "choose --fix levels that occur in the data" });
+    throw new VarmapError(
+      "E_PLOT_EMPTY",
+      `no configuration has ${Object.entries(fix)
+        .map(([c, v]) => `${c}=${v}`)
+        .join(", ")}`,
+      { remedy: "choose --fix levels that occur in the data" },
+    );
   const seen = new Set<string>();
   for (const r of kept) {
     const k = `${r[o.x]}\u0000${r[o.y]}\u0000${o.facet ? r[o.facet] : ""}`;
@@ -67,11 +77,15 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
     seen.add(k);
   }
   const levels = (c: string) => [...new Set(kept.map((r) => r[c]))].sort((a, b) => num(a) - num(b) || String(a).localeCompare(String(b)));
-  const xs = levels(o.x), ys = levels(o.y).reverse();
+  const xs = levels(o.x),
+    ys = levels(o.y).reverse();
   const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
-  const cw = o.cell ?? clamp(Math.floor(440 / xs.length), 16, 48), ch = o.cell ?? clamp(Math.floor(320 / ys.length), 12, 32);
+  const cw = o.cell ?? clamp(Math.floor(440 / xs.length), 16, 48),
+    ch = o.cell ?? clamp(Math.floor(320 / ys.length), 12, 32);
   const values = kept.map((r) => ({ x: r[o.x], y: r[o.y], v: num(r[o.value]), ...(o.facet ? { f: String(r[o.facet]) } : {}) }));
-  const fixed = Object.entries(fix).map(([c, v]) => `${c}=${typeof v === "number" ? short(v, 6) : v}`).join(", ");
+  const fixed = Object.entries(fix)
+    .map(([c, v]) => `${c}=${typeof v === "number" ? short(v, 6) : v}`)
+    .join(", ");
   const panel = {
     width: cw * xs.length,
     height: ch * ys.length,
@@ -79,8 +93,18 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
     encoding: {
       x: { field: "x", type: "ordinal", title: o.x, sort: xs, axis: { labelAngle: 0 } },
       y: { field: "y", type: "ordinal", title: o.y, sort: ys, axis: { labelOverlap: "greedy" } },
-      color: { field: "v", type: "quantitative", title: o.value, scale: { scheme: "viridis", ...(o.logColor ? { type: "log" } : {}) }, legend: { format: ".3~s" } },
-      tooltip: [{ field: "x", title: o.x }, { field: "y", title: o.y }, { field: "v", title: o.value, format: ".4~g" }],
+      color: {
+        field: "v",
+        type: "quantitative",
+        title: o.value,
+        scale: { scheme: "viridis", ...(o.logColor ? { type: "log" } : {}) },
+        legend: { format: ".3~s" },
+      },
+      tooltip: [
+        { field: "x", title: o.x },
+        { field: "y", title: o.y },
+        { field: "v", title: o.value, format: ".4~g" },
+      ],
     },
   };
   const subtitle = [o.context, fixed].filter((t): t is string => !!t);
@@ -110,10 +134,16 @@ export function parseFix(s: unknown): Record<string, Cell> {
 
 /** Default axes: inputs ranked by their number of levels; y the most, x the next (seed 000 plots freq × threads). */
 export function defaultAxes(rows: readonly Row[], inputs: readonly string[], given: { x?: string; y?: string } = {}): { x: string; y: string } {
-  const ranked = [...inputs].map((c) => ({ c, n: new Set(rows.map((r) => String(r[c]))).size })).sort((a, b) => b.n - a.n).map((e) => e.c);
+  const ranked = [...inputs]
+    .map((c) => ({ c, n: new Set(rows.map((r) => String(r[c]))).size }))
+    .sort((a, b) => b.n - a.n)
+    .map((e) => e.c);
   const y = given.y ?? ranked.find((c) => c !== given.x);
   const x = given.x ?? ranked.find((c) => c !== y);
-  if (!x || !y || x === y) throw new VarmapError("E_USAGE", `a heatmap needs two different inputs, the data has ${inputs.join(", ")}`, { remedy: "give --inputs with at least two columns, and different --x and --y" });
+  if (!x || !y || x === y)
+    throw new VarmapError("E_USAGE", `a heatmap needs two different inputs, the data has ${inputs.join(", ")}`, {
+      remedy: "give --inputs with at least two columns, and different --x and --y",
+    });
   return { x, y };
 }
 
@@ -138,10 +168,20 @@ export const plot: PlotKind = {
     const { column, values } = mapValues(ds, stat, !!opts.map);
     const rows = configRows(ds, column, values);
     for (const c of [opts.x, opts.y, ...Object.keys(fix)].filter((c): c is string => typeof c === "string"))
-      if (!inputs.includes(c)) throw new VarmapError("E_USAGE", `'${c}' is not one of the inputs (${inputs.join(", ")})`, { remedy: "name an input column in --x, --y and --fix" });
+      if (!inputs.includes(c))
+        throw new VarmapError("E_USAGE", `'${c}' is not one of the inputs (${inputs.join(", ")})`, { remedy: "name an input column in --x, --y and --fix" });
     const { x, y } = defaultAxes(rows, inputs, { x: opts.x as string | undefined, y: opts.y as string | undefined });
     requireColumns(rows, [x, y, column], { kind: "heatmap", file, writtenBy: plot.writtenBy });
     const maps = new Set(rows.map((r) => r.map)).size;
-    return heatmapSpec(rows, { x, y, value: column, others: inputs, fix, facet: maps > 1 ? "map" : undefined, logColor: !!opts.logColor, title: (opts.title as string | undefined) ?? (opts.map ? `${column} by ${x} and ${y}` : `${stat} of ${ds.table.roles.response} by ${x} and ${y}`) });
+    return heatmapSpec(rows, {
+      x,
+      y,
+      value: column,
+      others: inputs,
+      fix,
+      facet: maps > 1 ? "map" : undefined,
+      logColor: !!opts.logColor,
+      title: (opts.title as string | undefined) ?? (opts.map ? `${column} by ${x} and ${y}` : `${stat} of ${ds.table.roles.response} by ${x} and ${y}`),
+    });
   },
 };

@@ -28,7 +28,8 @@ export function fdBins(values: ArrayLike<number>): Bins {
   const v = Float64Array.from(values).sort();
   const n = v.length;
   if (!n) throw new VarmapError("E_PLOT_EMPTY", "a histogram of no runs", { remedy: "select configurations that have runs" });
-  const min = v[0], max = v[n - 1];
+  const min = v[0],
+    max = v[n - 1];
   const range = max - min;
   if (range === 0) return { lo: min - 0.5, width: 1, counts: [n] };
   let width = 2 * (quantile7(v, 0.75) - quantile7(v, 0.25)) * Math.cbrt(1 / n);
@@ -47,8 +48,10 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
     const b = fdBins(p.runs);
     b.counts.forEach((count, i) => values.push({ layer: "bar", config: p.label, x0: b.lo + i * b.width, x1: b.lo + (i + 1) * b.width, count }));
     if (p.density) {
-      const n = p.runs.length, hi = b.lo + b.counts.length * b.width;
-      const from = b.lo - b.width, to = hi + b.width;
+      const n = p.runs.length,
+        hi = b.lo + b.counts.length * b.width;
+      const from = b.lo - b.width,
+        to = hi + b.width;
       for (let i = 0; i <= 200; i++) {
         const x = from + ((to - from) * i) / 200;
         values.push({ layer: "density", config: p.label, x, count: n * b.width * p.density.mixture.pdf(x), fit: p.density.label });
@@ -89,9 +92,18 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
   const configs = panels.map((p) => p.label);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Runs per configuration", subtitle: `Freedman–Diaconis bins${hasDensity ? "; red: the fitted mixture density (BIC-best), scaled to counts" : ""}` },
+    title: {
+      text: opts.title ?? "Runs per configuration",
+      subtitle: `Freedman–Diaconis bins${hasDensity ? "; red: the fitted mixture density (BIC-best), scaled to counts" : ""}`,
+    },
     data: { values },
-    facet: { field: "config", type: "nominal", title: null, sort: configs, header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" } },
+    facet: {
+      field: "config",
+      type: "nominal",
+      title: null,
+      sort: configs,
+      header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" },
+    },
     columns: Math.min(2, panels.length),
     spec: panel,
     resolve: { scale: { x: "independent", y: "independent" } },
@@ -119,7 +131,8 @@ export const plot: PlotKind = {
   ],
   async fromFile(file, opts) {
     const max = Number(opts.configs ?? 4);
-    if (!Number.isInteger(max) || max < 1 || max > 36) throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
+    if (!Number.isInteger(max) || max < 1 || max > 36)
+      throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
     const ds = await loadForPlot(file, opts);
     const t = ds.table;
     const fits = typeof opts.fits === "string" ? fitsByConfig(await readTable(opts.fits), [...t.roles.factors, ...t.roles.inputs], opts.fits) : undefined;

@@ -14,7 +14,20 @@ import { plot as convergence } from "./convergence.js";
 import { plot as samplesize } from "./samplesize.js";
 import { plot as ks } from "./ks.js";
 
-export const PLOT_KINDS: PlotKind[] = [heatmap, predictedVsMeasured, are, histogram, probability, bestCounts, gev, whatif, interference, convergence, samplesize, ks];
+export const PLOT_KINDS: PlotKind[] = [
+  heatmap,
+  predictedVsMeasured,
+  are,
+  histogram,
+  probability,
+  bestCounts,
+  gev,
+  whatif,
+  interference,
+  convergence,
+  samplesize,
+  ks,
+];
 
 export function plotKind(name: string): PlotKind | undefined {
   return PLOT_KINDS.find((k) => k.kind === name);

@@ -37,18 +37,28 @@ export function rejectionRates(points: readonly KsPoint[]): { method: string; p:
   }
   const out: { method: string; p: number; level: string; pct: number; predictions: number }[] = [];
   for (const g of groups.values())
-    KS_LEVEL_NAMES.forEach((l, j) => out.push({ method: g[0].method, p: g[0].p, level: `p = ${l}`, pct: (100 * g.reduce((s, x) => s + (x.reject[j] === 1 ? 1 : 0), 0)) / g.length, predictions: g.length }));
+    KS_LEVEL_NAMES.forEach((l, j) =>
+      out.push({
+        method: g[0].method,
+        p: g[0].p,
+        level: `p = ${l}`,
+        pct: (100 * g.reduce((s, x) => s + (x.reject[j] === 1 ? 1 : 0), 0)) / g.length,
+        predictions: g.length,
+      }),
+    );
   return out.sort((a, b) => a.p - b.p);
 }
 
 function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b), h = s.length >> 1;
+  const s = [...v].sort((a, b) => a - b),
+    h = s.length >> 1;
   return s.length % 2 ? s[h] : 0.5 * (s[h - 1] + s[h]);
 }
 
 /** 20 equal-width bins of KS over [0, max], counted per method. */
 function ksBins(points: readonly KsPoint[], methods: readonly string[]): { method: string; x0: number; x1: number; count: number }[] {
-  const hi = Math.max(...points.map((p) => p.ks)) || 1, w = hi / 20;
+  const hi = Math.max(...points.map((p) => p.ks)) || 1,
+    w = hi / 20;
   return methods.flatMap((method) => {
     const c = new Array<number>(20).fill(0);
     for (const p of points) if (p.method === method) c[Math.min(19, Math.floor(p.ks / w))]++;
@@ -57,18 +67,27 @@ function ksBins(points: readonly KsPoint[], methods: readonly string[]): { metho
 }
 
 export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; histogramP?: number; title?: string } = {}): TopLevelSpec {
-  if (!points.length) throw new VarmapError("E_PLOT_EMPTY", "ks.csv has no KS values to plot", { remedy: "every prediction had too few runs: check the cv run (its too_few_runs column)" });
+  if (!points.length)
+    throw new VarmapError("E_PLOT_EMPTY", "ks.csv has no KS values to plot", {
+      remedy: "every prediction had too few runs: check the cv run (its too_few_runs column)",
+    });
   const test = opts.ksTest ?? "two-sample";
   const methods = [...new Set(points.map((p) => p.method))];
   const histPts = opts.histogramP === undefined ? points : points.filter((p) => p.p === opts.histogramP);
-  if (!histPts.length) throw new VarmapError("E_PLOT_EMPTY", `ks.csv has no predictions at p = ${opts.histogramP}`, { remedy: `give one of p = ${[...new Set(points.map((p) => p.p))].join(", ")}` });
+  if (!histPts.length)
+    throw new VarmapError("E_PLOT_EMPTY", `ks.csv has no predictions at p = ${opts.histogramP}`, {
+      remedy: `give one of p = ${[...new Set(points.map((p) => p.p))].join(", ")}`,
+    });
   const n = median(histPts.map((p) => p.n));
   const crit = KS_LEVELS.map((lv, j) => ({ value: ksThreshold(lv, n, test), label: `p = ${KS_LEVEL_NAMES[j]}` }));
   const rates = rejectionRates(points);
   const levelSort = KS_LEVEL_NAMES.map((l) => `p = ${l}`);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Whole-distribution prediction: KS on held-out configurations", subtitle: `red rules, left to right: the ${test} KS thresholds for p = ${KS_LEVEL_NAMES.join(", ")} at the median run count n = ${short(n)}${opts.histogramP === undefined ? "" : `; histogram at p = ${opts.histogramP}`}` },
+    title: {
+      text: opts.title ?? "Whole-distribution prediction: KS on held-out configurations",
+      subtitle: `red rules, left to right: the ${test} KS thresholds for p = ${KS_LEVEL_NAMES.join(", ")} at the median run count n = ${short(n)}${opts.histogramP === undefined ? "" : `; histogram at p = ${opts.histogramP}`}`,
+    },
     hconcat: [
       {
         title: { text: "KS statistic per method", fontSize: 12 },
@@ -80,9 +99,18 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
             {
               data: { values: ksBins(histPts, methods).filter((b) => b.method === method) },
               mark: { type: "rect", color: "#9ecae1", stroke: "#4c78a8", strokeWidth: 0.5 },
-              encoding: { x: { field: "x0", type: "quantitative", title: "KS" }, x2: { field: "x1" }, y: { field: "count", type: "quantitative", title: "predictions" }, y2: { datum: 0 } },
+              encoding: {
+                x: { field: "x0", type: "quantitative", title: "KS" },
+                x2: { field: "x1" },
+                y: { field: "count", type: "quantitative", title: "predictions" },
+                y2: { datum: 0 },
+              },
             },
-            { data: { values: crit }, mark: { type: "rule", color: "#d62728", strokeDash: [4, 2] }, encoding: { x: { field: "value", type: "quantitative" }, tooltip: [{ field: "label" }, { field: "value", format: ".4f" }] } },
+            {
+              data: { values: crit },
+              mark: { type: "rule", color: "#d62728", strokeDash: [4, 2] },
+              encoding: { x: { field: "value", type: "quantitative" }, tooltip: [{ field: "label" }, { field: "value", format: ".4f" }] },
+            },
           ],
         })),
         resolve: { scale: { x: "shared" } },
@@ -119,9 +147,11 @@ export const plot: PlotKind = {
   ],
   async fromFile(file, opts) {
     const t = (opts.ksTest ?? "two-sample") as string;
-    if (t !== "two-sample" && t !== "one-sample") throw new VarmapError("E_USAGE", `--ks-test '${t}' is not two-sample or one-sample`, { remedy: "give the --ks-test the cv run used" });
+    if (t !== "two-sample" && t !== "one-sample")
+      throw new VarmapError("E_USAGE", `--ks-test '${t}' is not two-sample or one-sample`, { remedy: "give the --ks-test the cv run used" });
     const atP = opts.atP === undefined ? undefined : Number(opts.atP);
-    if (atP !== undefined && !(atP > 0 && atP < 1)) throw new VarmapError("E_USAGE", `--at-p '${String(opts.atP)}' is not a fraction in (0, 1)`, { remedy: "e.g. --at-p 0.5" });
+    if (atP !== undefined && !(atP > 0 && atP < 1))
+      throw new VarmapError("E_USAGE", `--at-p '${String(opts.atP)}' is not a fraction in (0, 1)`, { remedy: "e.g. --at-p 0.5" });
     return ksSpec(ksRows(await readTable(file), file), { ksTest: t, histogramP: atP, title: opts.title as string | undefined });
   },
 };

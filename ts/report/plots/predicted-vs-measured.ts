@@ -12,7 +12,8 @@ export interface PvmPoint {
   facet?: string;
 }
 
-export const PVM_WRITTEN_BY = "`varmap predict` or `varmap cv --splits … --predictions` (prediction column), joined with --truth (a map table with the measured column)";
+export const PVM_WRITTEN_BY =
+  "`varmap predict` or `varmap cv --splits … --predictions` (prediction column), joined with --truth (a map table with the measured column)";
 
 /** Mean |pred − measured| / measured over the points (seed 000 eq. 1). */
 export function areOf(points: readonly PvmPoint[]): number {
@@ -26,14 +27,24 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   // ARE over every point with a positive measured value and a finite prediction; only those also > 0 can be drawn on log axes.
   const scored = points.filter((p) => Number.isFinite(p.measured) && Number.isFinite(p.prediction) && p.measured > 0);
   const usable = scored.filter((p) => !log || p.prediction > 0);
-  if (!usable.length) throw new VarmapError("E_PLOT_EMPTY", "no point with a positive measured value and a finite (positive, on log axes) prediction", { remedy: "check the prediction and measured columns, or use --linear" });
+  if (!usable.length)
+    throw new VarmapError("E_PLOT_EMPTY", "no point with a positive measured value and a finite (positive, on log axes) prediction", {
+      remedy: "check the prediction and measured columns, or use --linear",
+    });
   const methods = [...new Set(usable.map((p) => p.method))];
   const label = new Map(methods.map((m) => [m, `${m} (ARE ${(100 * areOf(scored.filter((p) => p.method === m))).toFixed(2)}%)`]));
   const hidden = scored.length - usable.length;
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const p of usable) (lo = Math.min(lo, p.measured, p.prediction)), (hi = Math.max(hi, p.measured, p.prediction));
   const facets = [...new Set(usable.map((p) => p.facet ?? ""))];
-  const values: Record<string, number | string>[] = usable.map((p) => ({ layer: "point", m: p.measured, p: p.prediction, method: label.get(p.method)!, f: p.facet ?? "" }));
+  const values: Record<string, number | string>[] = usable.map((p) => ({
+    layer: "point",
+    m: p.measured,
+    p: p.prediction,
+    method: label.get(p.method)!,
+    f: p.facet ?? "",
+  }));
   for (const f of facets) values.push({ layer: "diag", m: lo, p: lo, f }, { layer: "diag", m: hi, p: hi, f });
   const scale = log ? { type: "log" } : { zero: false };
   const title = opts.measuredTitle ?? "measured";
@@ -63,7 +74,10 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   };
   const head = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Predicted vs measured", subtitle: `${usable.length} point(s)${log ? ", log–log" : ""}; dashed: y = x${hidden ? `; ${hidden} non-positive prediction(s) not drawn (counted in the ARE)` : ""}` },
+    title: {
+      text: opts.title ?? "Predicted vs measured",
+      subtitle: `${usable.length} point(s)${log ? ", log–log" : ""}; dashed: y = x${hidden ? `; ${hidden} non-positive prediction(s) not drawn (counted in the ARE)` : ""}`,
+    },
     data: { values },
   };
   if (facets.length === 1) return { ...head, ...panel } as TopLevelSpec;
@@ -74,13 +88,21 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
 export function joinTruth(pred: readonly Row[], truth: readonly Row[], measured: string, file?: string): Row[] {
   const pc = new Set(columnsOf(pred));
   const on = columnsOf(truth).filter((c) => pc.has(c) && c !== measured && c !== "prediction");
-  if (!on.length) throw new VarmapError("E_PLOT_JOIN", "the predictions and the --truth table share no key column", { location: { file }, remedy: "give a truth table with the predictions' key columns (e.g. index, or the factor and input columns)" });
+  if (!on.length)
+    throw new VarmapError("E_PLOT_JOIN", "the predictions and the --truth table share no key column", {
+      location: { file },
+      remedy: "give a truth table with the predictions' key columns (e.g. index, or the factor and input columns)",
+    });
   const key = (r: Row) => on.map((c) => (Number.isFinite(num(r[c])) ? String(num(r[c])) : String(r[c]))).join("\u0000");
   const byKey = new Map(truth.map((r) => [key(r), r]));
   const out: Row[] = [];
   for (const r of pred) {
     const t = byKey.get(key(r));
-    if (!t) throw new VarmapError("E_PLOT_JOIN", `no --truth row has ${on.map((c) => `${c}=${r[c]}`).join(", ")}`, { location: { file }, remedy: "give the measured values of every predicted configuration" });
+    if (!t)
+      throw new VarmapError("E_PLOT_JOIN", `no --truth row has ${on.map((c) => `${c}=${r[c]}`).join(", ")}`, {
+        location: { file },
+        remedy: "give the measured values of every predicted configuration",
+      });
     out.push({ ...r, [measured]: t[measured] });
   }
   return out;
@@ -88,7 +110,12 @@ export function joinTruth(pred: readonly Row[], truth: readonly Row[], measured:
 
 export function pvmPoints(rows: readonly Row[], measured: string, facet?: string): PvmPoint[] {
   const hasMethod = columnsOf(rows).includes("method");
-  return rows.map((r) => ({ measured: num(r[measured]), prediction: num(r.prediction), method: hasMethod ? String(r.method) : "prediction", ...(facet ? { facet: String(r[facet]) } : {}) }));
+  return rows.map((r) => ({
+    measured: num(r[measured]),
+    prediction: num(r.prediction),
+    method: hasMethod ? String(r.method) : "prediction",
+    ...(facet ? { facet: String(r[facet]) } : {}),
+  }));
 }
 
 export const plot: PlotKind = {
@@ -109,7 +136,11 @@ export const plot: PlotKind = {
     requireColumns(rows, ["prediction"], { kind: "predicted-vs-measured", file, writtenBy: PVM_WRITTEN_BY });
     if (typeof opts.truth === "string") {
       const truth = await readTable(opts.truth);
-      requireColumns(truth, [measured], { kind: "predicted-vs-measured", file: opts.truth, writtenBy: "`varmap summarize … --out map.csv` (a map table with the measured statistic)" });
+      requireColumns(truth, [measured], {
+        kind: "predicted-vs-measured",
+        file: opts.truth,
+        writtenBy: "`varmap summarize … --out map.csv` (a map table with the measured statistic)",
+      });
       rows = joinTruth(rows, truth, measured, opts.truth);
     }
     const facet = opts.facet as string | undefined;

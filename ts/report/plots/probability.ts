@@ -16,7 +16,14 @@ export interface ProbabilityPanel {
   curves: { family: string; k: number; overall: boolean; mixture: Mixture }[];
 }
 
-const FAMILY_COLORS: Record<string, string> = { normal: "#1f77b4", gamma: "#ff7f0e", weibull: "#2ca02c", lognormal: "#d62728", loglogistic: "#9467bd", frechet: "#8c564b" };
+const FAMILY_COLORS: Record<string, string> = {
+  normal: "#1f77b4",
+  gamma: "#ff7f0e",
+  weibull: "#2ca02c",
+  lognormal: "#d62728",
+  loglogistic: "#9467bd",
+  frechet: "#8c564b",
+};
 
 export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { title?: string; xTitle?: string } = {}): TopLevelSpec {
   if (!panels.length) throw new VarmapError("E_PLOT_EMPTY", "no configurations to plot", { remedy: "select configurations with --where" });
@@ -29,7 +36,8 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
     values.push({ config: p.label, series: "ECDF", x: v[0], F: 0 });
     v.forEach((x, i) => values.push({ config: p.label, series: "ECDF", x, F: (i + 1) / n }));
     const pad = 0.05 * (v[n - 1] - v[0] || Math.abs(v[0]) || 1);
-    const lo = v[0] - pad, hi = v[n - 1] + pad;
+    const lo = v[0] - pad,
+      hi = v[n - 1] + pad;
     p.curves.forEach((c, rank) => {
       families.add(c.family);
       for (let i = 0; i <= 160; i++) {
@@ -40,7 +48,8 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
     });
   }
   const fams = [...families];
-  const domain = ["ECDF", ...fams], range = ["#000000", ...fams.map((f) => FAMILY_COLORS[f] ?? "#777")];
+  const domain = ["ECDF", ...fams],
+    range = ["#000000", ...fams.map((f) => FAMILY_COLORS[f] ?? "#777")];
   const color = { field: "series", type: "nominal", title: null, scale: { domain, range }, legend: { orient: "bottom", direction: "horizontal" } };
   const panel = {
     width: 300,
@@ -49,7 +58,11 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
       {
         transform: [{ filter: "datum.series !== 'ECDF' && datum.layer !== 'label'" }],
         mark: { type: "line", strokeWidth: 1.4, opacity: 0.9 },
-        encoding: { x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } }, y: { field: "F", type: "quantitative", title: "CDF", scale: { domain: [0, 1] } }, color },
+        encoding: {
+          x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } },
+          y: { field: "F", type: "quantitative", title: "CDF", scale: { domain: [0, 1] } },
+          color,
+        },
       },
       {
         transform: [{ filter: "datum.series === 'ECDF'" }],
@@ -65,9 +78,18 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
   };
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: { text: opts.title ?? "Probability plots", subtitle: "ECDF of the runs (black) and each family's BIC-best mixture CDF; * marks the overall BIC winner" },
+    title: {
+      text: opts.title ?? "Probability plots",
+      subtitle: "ECDF of the runs (black) and each family's BIC-best mixture CDF; * marks the overall BIC winner",
+    },
     data: { values },
-    facet: { field: "config", type: "nominal", title: null, sort: panels.map((p) => p.label), header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" } },
+    facet: {
+      field: "config",
+      type: "nominal",
+      title: null,
+      sort: panels.map((p) => p.label),
+      header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" },
+    },
     columns: Math.min(2, panels.length),
     spec: panel,
     resolve: { scale: { x: "independent" } },
@@ -86,16 +108,21 @@ export const plot: PlotKind = {
     { flag: "--title <text>", description: "figure title" },
   ],
   async fromFile(file, opts) {
-    if (typeof opts.fits !== "string") throw new VarmapError("E_USAGE", "probability needs --fits <table>", { remedy: `give the fits written by ${FITS_WRITTEN_BY}` });
+    if (typeof opts.fits !== "string")
+      throw new VarmapError("E_USAGE", "probability needs --fits <table>", { remedy: `give the fits written by ${FITS_WRITTEN_BY}` });
     const max = Number(opts.configs ?? 4);
-    if (!Number.isInteger(max) || max < 1 || max > 36) throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
+    if (!Number.isInteger(max) || max < 1 || max > 36)
+      throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
     const fitRows = await readTable(opts.fits);
     const ds = await loadForPlot(file, opts);
     const t = ds.table;
     const fits = fitsByConfig(fitRows, [...t.roles.factors, ...t.roles.inputs], opts.fits);
     const panels = configRuns(ds, firstConfigs(ds, max)).map((c) => ({ label: c.label, runs: c.runs, curves: bestPerFamily(fits.get(c.key) ?? []) }));
     if (panels.every((p) => !p.curves.length))
-      throw new VarmapError("E_FITS", `the fits table has no fit for the selected configurations (${panels[0].label}, …)`, { location: { file: opts.fits }, remedy: "give fits of the same data file (same factor and input columns), or select fitted configurations with --where" });
+      throw new VarmapError("E_FITS", `the fits table has no fit for the selected configurations (${panels[0].label}, …)`, {
+        location: { file: opts.fits },
+        remedy: "give fits of the same data file (same factor and input columns), or select fitted configurations with --where",
+      });
     return probabilitySpec(panels, { title: opts.title as string | undefined, xTitle: t.roles.response });
   },
 };

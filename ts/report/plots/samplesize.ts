@@ -30,8 +30,13 @@ export function nStar(points: readonly GammaPoint[], taus: readonly number[]): {
 }
 
 export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: number[]; title?: string; label?: string } = {}): TopLevelSpec {
-  const pts = points.filter((p) => Number.isFinite(p.gamma) && Number.isFinite(p.n) && p.n > 0).map((p) => ({ q: p.q, n: p.n, gamma: Math.abs(p.gamma), curve: `q = ${short(p.q)}` }));
-  if (!pts.length) throw new VarmapError("E_PLOT_EMPTY", "the curves have no finite Γ_q(n)", { remedy: `check the samplesize fit (a singular information matrix gives empty curves); tables come from ${SAMPLESIZE_WRITTEN_BY}` });
+  const pts = points
+    .filter((p) => Number.isFinite(p.gamma) && Number.isFinite(p.n) && p.n > 0)
+    .map((p) => ({ q: p.q, n: p.n, gamma: Math.abs(p.gamma), curve: `q = ${short(p.q)}` }));
+  if (!pts.length)
+    throw new VarmapError("E_PLOT_EMPTY", "the curves have no finite Γ_q(n)", {
+      remedy: `check the samplesize fit (a singular information matrix gives empty curves); tables come from ${SAMPLESIZE_WRITTEN_BY}`,
+    });
   const taus = opts.taus ?? [0.5, 0.1];
   const stars = nStar(pts, taus).map((s) => ({ ...s, curve: `q = ${short(s.q)}`, label: `n* = ${s.n} (q = ${short(s.q)}, τ = ${short(s.tau)})` }));
   const curves = [...new Set(pts.map((p) => p.curve))];
@@ -49,12 +54,27 @@ export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: num
       {
         data: { values: pts },
         mark: { type: "line", strokeWidth: 2 },
-        encoding: { x, y: { field: "gamma", type: "quantitative", title: "|Γ_q(n)|", scale: log ? { type: "log" } : { zero: true } }, color: colour, tooltip: [{ field: "curve" }, { field: "n" }, { field: "gamma", format: ".4g" }] },
+        encoding: {
+          x,
+          y: { field: "gamma", type: "quantitative", title: "|Γ_q(n)|", scale: log ? { type: "log" } : { zero: true } },
+          color: colour,
+          tooltip: [{ field: "curve" }, { field: "n" }, { field: "gamma", format: ".4g" }],
+        },
       },
       { data: { values: tauRows }, mark: { type: "rule", color: "#555", strokeDash: [5, 3] }, encoding: { y: { field: "tau", type: "quantitative" } } },
-      { data: { values: tauRows }, mark: { type: "text", align: "right", baseline: "bottom", dy: -2, color: "#555", fontSize: 10 }, encoding: { y: { field: "tau", type: "quantitative" }, x: { value: 456 }, text: { field: "label" } } },
+      {
+        data: { values: tauRows },
+        mark: { type: "text", align: "right", baseline: "bottom", dy: -2, color: "#555", fontSize: 10 },
+        encoding: { y: { field: "tau", type: "quantitative" }, x: { value: 456 }, text: { field: "label" } },
+      },
       ...(stars.length
-        ? [{ data: { values: stars }, mark: { type: "rule", strokeWidth: 1 }, encoding: { x: { field: "n", type: "quantitative" }, color: colour, tooltip: [{ field: "label" }] } }]
+        ? [
+            {
+              data: { values: stars },
+              mark: { type: "rule", strokeWidth: 1 },
+              encoding: { x: { field: "n", type: "quantitative" }, color: colour, tooltip: [{ field: "label" }] },
+            },
+          ]
         : []),
     ],
   } as TopLevelSpec;
@@ -63,7 +83,8 @@ export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: num
 function taus(v: unknown): number[] | undefined {
   if (typeof v !== "string") return undefined;
   const t = v.split(",").map(Number);
-  if (t.some((x) => !(x > 0))) throw new VarmapError("E_USAGE", `--threshold '${v}' is not a list of positive targets`, { remedy: "e.g. --threshold 0.5,0.1 (as given to samplesize)" });
+  if (t.some((x) => !(x > 0)))
+    throw new VarmapError("E_USAGE", `--threshold '${v}' is not a list of positive targets`, { remedy: "e.g. --threshold 0.5,0.1 (as given to samplesize)" });
   return t;
 }
 
