@@ -143,9 +143,9 @@ describe("cross-language contract", () => {
       const wrapper = read("ts", "backend", "kernels", `${m}.ts`);
       const named = new Map([...wrapper.matchAll(/export const ([A-Z_]+) = (\d+);/g)].map((x) => [x[1], Number(x[2])]));
       const handled = new Set([
-        ...[...wrapper.matchAll(/(?:^|\s)(\d+): \["E_/g)].map((x) => Number(x[1])),
+        ...[...wrapper.matchAll(/(?:^|\s)(\d+): \[\s*"E_/g)].map((x) => Number(x[1])),
         ...[...wrapper.matchAll(/code === (\d+)/g)].map((x) => Number(x[1])),
-        ...[...wrapper.matchAll(/\[([A-Z_]+)\]: \["E_/g)].map((x) => named.get(x[1]) ?? NaN),
+        ...[...wrapper.matchAll(/\[([A-Z_]+)\]: \[\s*"E_/g)].map((x) => named.get(x[1]) ?? NaN),
       ]);
       for (const code of codes) expect(handled.has(code), `${m}: status ${code}`).toBe(true);
     }
