@@ -1,2 +1,2 @@
-// Moved to ts/bench/delaunay-data.ts (the `varmap bench` delaunay suite uses it): re-exported for the bench scripts.
-export * from "../ts/bench/delaunay-data.js";
+// Moved to ts/benchmarks/delaunay-data.ts (the `varmap bench` delaunay suite uses it): re-exported for the bench scripts.
+export * from "../ts/benchmarks/delaunay-data.js";

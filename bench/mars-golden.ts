@@ -5,7 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { Mars, type MarsOptions } from "../ts/predict/mars.js";
 import { sharedDir } from "./args.js";
-import { INPUTS, loadMoana, type Split } from "../ts/bench/moana.js";
+import { INPUTS, loadMoana, type Split } from "../ts/benchmarks/moana.js";
 
 export const VARIANTS: Record<string, MarsOptions> = { d1: {}, d2: { degree: 2 }, d2nk200: { degree: 2, nk: 200 } };
 export { INPUTS, loadMoana };

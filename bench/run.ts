@@ -2,8 +2,8 @@
 // times every kernel suite on native, wasm and plain TypeScript, prints them side by side and writes
 // bench/results/<timestamp>.json (machine description + every measurement). `varmap bench` runs the same suites.
 //
-// Adding a suite: create ts/bench/suites/<kernel>.ts; it is found by listing that folder, no other file changes.
-// Copy this shape (types from ts/bench/runner.ts):
+// Adding a suite: create ts/benchmarks/suites/<kernel>.ts; it is found by listing that folder, no other file changes.
+// Copy this shape (types from ts/benchmarks/runner.ts):
 //
 //   import type { BenchSuite } from "../runner.js";
 //   import { lazy, uniform } from "../inputs.js";
@@ -35,7 +35,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../ts/package-root.js";
-import { benchmark, formatTable, TARGETS, type Target } from "../ts/bench/runner.js";
+import { benchmark, formatTable, TARGETS, type Target } from "../ts/benchmarks/runner.js";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -104,7 +104,7 @@ describe.skipIf(!hasShared)(`delaunay vs DelaunaySparse on the 180 MOANA splits 
 });
 
 // n = 10,000 problems run on a subset of queries here (inside ones from the front, outside ones from the back);
-// ts/bench/suites/delaunay.ts runs them in full.
+// ts/benchmarks/suites/delaunay.ts runs them in full.
 const SYNTHETIC: { d: number; n: number; inside: number; outside: number }[] = [
   { d: 4, n: 1000, inside: 1000, outside: 100 },
   { d: 4, n: 10000, inside: 1000, outside: 100 },

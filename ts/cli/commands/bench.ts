@@ -1,7 +1,7 @@
 // `varmap bench`: kernel throughput per backend on this machine, from the same suites as `npm run bench`.
 import type { Command } from "commander";
 import { writeFileSync, renameSync } from "node:fs";
-import { benchmark, formatTable, TARGETS, type Target } from "../../bench/runner.js";
+import { benchmark, formatTable, TARGETS, type Target } from "../../benchmarks/runner.js";
 import { VarmapError } from "../../errors.js";
 import { splitList } from "../options.js";
 

@@ -1,5 +1,5 @@
 // The kernel benchmark runner shared by `npm run bench` (bench/run.ts) and `varmap bench` (ts/cli/commands/bench.ts).
-// Suites are discovered by listing ts/bench/suites/ (dist/ts/bench/suites/ once compiled); see bench/run.ts for their shape.
+// Suites are discovered by listing ts/benchmarks/suites/ (dist/ts/benchmarks/suites/ once compiled); see bench/run.ts for their shape.
 import Benchmark from "benchmark";
 import { readdirSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
