@@ -137,7 +137,7 @@ function vlog(x: f64): f64 {
 @inline function vsel(a: v128, b: v128, mask: v128): v128 { return v128.bitselect(a, b, mask); } // mask ? a : b
 @inline function vld(p: usize, i: i32): v128 { return v128.load(p + (<usize>i << 3)); }
 @inline function vst(p: usize, i: i32, v: v128): void { v128.store(p + (<usize>i << 3), v); }
-function vexp2(x: v128): v128 {
+@inline function vexp2(x: v128): v128 {
   const tiny = splat(EXP_TINY), big = splat(709.0);
   const xc = vsel(tiny, vsel(big, x, f64x2.gt(x, big)), f64x2.lt(x, tiny));
   const t = vadd(vmul(xc, splat(LOG2E)), splat(SHIFT52));
@@ -153,7 +153,7 @@ function vexp2(x: v128): v128 {
   const v = vmul(p, scale);
   return vsel(splat(0.0), vsel(splat(Infinity), v, f64x2.gt(x, big)), f64x2.lt(x, tiny));
 }
-function vlog2(x: v128): v128 {
+@inline function vlog2(x: v128): v128 {
   let m = v128.or(v128.and(x, i64x2.splat(0x000FFFFFFFFFFFFF)), i64x2.splat(0x3FF0000000000000));
   let e = vsub(v128.or(i64x2.shr_u(x, 52), i64x2.splat(0x4330000000000000)), splat(4503599627371519.0));
   const hi = f64x2.gt(m, splat(1.4142135623730951));
@@ -168,7 +168,7 @@ function vlog2(x: v128): v128 {
   const f = vsub(m, splat(1.0));
   return vadd(vmul(e, splat(LN2_HI)), vadd(vadd(vsub(f, vmul(s, f)), vmul(vmul(s, s2), p)), vmul(e, splat(LN2_LO))));
 }
-function vlog1p2(v: v128): v128 {
+@inline function vlog1p2(v: v128): v128 {
   const u = vadd(splat(1.0), v);
   return vadd(vlog2(u), f64x2.div(vsub(v, vsub(u, splat(1.0))), u));
 }
@@ -213,7 +213,6 @@ const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
   const p = laneAcc + ((<usize>(q * LANES + l)) << 3);
   store<f64>(p, load<f64>(p) + v);
 }
-function laneClear(m: i32): void { for (let q = 0; q < m * LANES; ++q) store<f64>(laneAcc + (<usize>q << 3), 0.0); }
 @inline function laneTotal(q: i32): f64 {
   const p = laneAcc + ((<usize>(q * LANES)) << 3);
   return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
@@ -583,23 +582,51 @@ function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64
   return laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
 }
 
-// Two runs' terms of the six Newton sums (mirror of native ls_terms), added to lanes `lane`, `lane`+1.
-function lsPairTerms(fam: i32, w: usize, y: usize, E: usize, H: usize, i: i32, mu: f64, inv: f64, lane: i32): void {
-  const zero = splat(0.0);
-  const wi = vld(w, i), z = vmul(vsub(vld(y, i), splat(mu)), splat(inv)), e = vld(E, i);
-  const aux = lsAux2(fam, z, e);
-  const h1 = lsH1v(fam, aux), h2 = lsH2v(fam, aux);
-  const on = f64x2.ne(wi, zero), wz = vmul(wi, z);
-  laneAddPair(0, lane, vsel(vmul(wi, vld(H, i)), zero, on));
-  laneAddPair(1, lane, vsel(vmul(wi, h1), zero, on));
-  laneAddPair(2, lane, vsel(vmul(wi, h2), zero, on));
-  laneAddPair(3, lane, vsel(vmul(wz, h1), zero, on));
-  laneAddPair(4, lane, vsel(vmul(wz, h2), zero, on));
-  laneAddPair(5, lane, vsel(vmul(vmul(wz, z), h2), zero, on));
+// The six Newton sums of runs 0 .. n4-1 (n4 a multiple of 4) into laneAcc (mirror of native ls_moments): runs i, i+1
+// to lanes 0, 1 and runs i+2, i+3 to lanes 2, 3, each sum kept in two vector locals while the loop runs (the
+// same additions in the same order as four scalar lanes).
+function lsMomentsPairs(fam: i32, w: usize, y: usize, E: usize, H: usize, n4: i32, mu: f64, inv: f64): void {
+  const zero = splat(0.0), muv = splat(mu), invv = splat(inv);
+  let a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero; // lanes 0, 1
+  let b0 = zero, b1 = zero, b2 = zero, b3 = zero, b4 = zero, b5 = zero; // lanes 2, 3
+  for (let i = 0; i < n4; i += 4) {
+    let wi = vld(w, i), z = vmul(vsub(vld(y, i), muv), invv), e = vld(E, i);
+    let aux = lsAux2(fam, z, e);
+    let h1 = lsH1v(fam, aux), h2 = lsH2v(fam, aux);
+    let on = f64x2.ne(wi, zero), wz = vmul(wi, z);
+    a0 = vadd(a0, vsel(vmul(wi, vld(H, i)), zero, on));
+    a1 = vadd(a1, vsel(vmul(wi, h1), zero, on));
+    a2 = vadd(a2, vsel(vmul(wi, h2), zero, on));
+    a3 = vadd(a3, vsel(vmul(wz, h1), zero, on));
+    a4 = vadd(a4, vsel(vmul(wz, h2), zero, on));
+    a5 = vadd(a5, vsel(vmul(vmul(wz, z), h2), zero, on));
+    const i2 = i + 2;
+    wi = vld(w, i2);
+    z = vmul(vsub(vld(y, i2), muv), invv);
+    e = vld(E, i2);
+    aux = lsAux2(fam, z, e);
+    h1 = lsH1v(fam, aux);
+    h2 = lsH2v(fam, aux);
+    on = f64x2.ne(wi, zero);
+    wz = vmul(wi, z);
+    b0 = vadd(b0, vsel(vmul(wi, vld(H, i2)), zero, on));
+    b1 = vadd(b1, vsel(vmul(wi, h1), zero, on));
+    b2 = vadd(b2, vsel(vmul(wi, h2), zero, on));
+    b3 = vadd(b3, vsel(vmul(wz, h1), zero, on));
+    b4 = vadd(b4, vsel(vmul(wz, h2), zero, on));
+    b5 = vadd(b5, vsel(vmul(vmul(wz, z), h2), zero, on));
+  }
+  lanePut(0, a0, b0);
+  lanePut(1, a1, b1);
+  lanePut(2, a2, b2);
+  lanePut(3, a3, b3);
+  lanePut(4, a4, b4);
+  lanePut(5, a5, b5);
 }
-@inline function laneAddPair(q: i32, lane: i32, v: v128): void {
-  const p = laneAcc + ((<usize>(q * LANES + lane)) << 3);
-  v128.store(p, f64x2.add(v128.load(p), v));
+@inline function lanePut(q: i32, lo: v128, hi: v128): void {
+  const p = laneAcc + (<usize>(q * LANES) << 3);
+  v128.store(p, lo);
+  v128.store(p + 16, hi);
 }
 
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
@@ -611,12 +638,8 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     const inv = 1.0 / sig;
     hfill(fam, slot, mu, sig);
     const H = slotH(slot), E = slotE(slot);
-    laneClear(6);
-    let i = 0;
-    for (; i + 4 <= n; i += 4) {
-      lsPairTerms(fam, w, y, E, H, i, mu, inv, 0); // runs i, i+1 -> lanes 0, 1
-      lsPairTerms(fam, w, y, E, H, i + 2, mu, inv, 2); // runs i+2, i+3 -> lanes 2, 3
-    }
+    let i = n & ~3;
+    lsMomentsPairs(fam, w, y, E, H, i, mu, inv);
     for (let l = 0; i < n; ++i, ++l) {
       const wi = ld(w, i);
       const z = (ld(y, i) - mu) * inv;
@@ -795,7 +818,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
     const Rj = R + ((<usize>j * n) << 3);
     for (let i = 0; i < n2; i += 2) {
       const d = vsub(vld(Rj, i), vld(M, i));
-      const e = vsel(zero, vexp2(d), f64x2.lt(d, cut)); // below e^-40 a term is lost in the sum anyway
+      const below = f64x2.lt(d, cut); // below e^-40 a term is lost in the sum anyway
+      const e = i64x2.all_true(below) ? zero : vsel(zero, vexp2(d), below); // (both lost: no exponential)
       vst(Rj, i, e);
       vst(S, i, vadd(vld(S, i), e));
     }

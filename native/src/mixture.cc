@@ -105,6 +105,12 @@ inline double vlog1p(double v) {
   return vlog(u) + (v - (u - 1.0)) / u;
 }
 
+// The per-run loops are compiled three times and the CPU picks at load time: AVX-512 (8 runs per instruction), AVX2
+// (4) or SSE2 (2). Every width computes the same bits: the loops add, multiply, divide and select lane by lane in the
+// same order (no reassociation, no fused multiply-add: -ffp-contract=off), and the sums over runs keep their four
+// lanes (lanes_total). AVX-512 over AVX2: 10% less CPU time on the synthetic design.
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
 // ---------- deterministic generator: SplitMix64, keyed by (seed, configuration, family, k, restart) ----------
 inline uint64_t mix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -244,7 +250,7 @@ inline void hswap(Work& wk, int s, int t) {
 constexpr int LANES = 4;
 inline double lanes_total(const double* a) { return (a[0] + a[1]) + (a[2] + a[3]); }
 // Σ w_i
-__attribute__((target_clones("avx2", "default"))) double lane_sum(const double* __restrict w, int32_t n) {
+VECTOR_CLONES double lane_sum(const double* __restrict w, int32_t n) {
   double a[LANES] = {0, 0, 0, 0};
   int32_t i = 0;
   for (; i + LANES <= n; i += LANES)
@@ -253,7 +259,7 @@ __attribute__((target_clones("avx2", "default"))) double lane_sum(const double* 
   return lanes_total(a);
 }
 // Σ w_i v_i, terms with w_i = 0 left out (v_i may then be infinite)
-__attribute__((target_clones("avx2", "default"))) double lane_dot(const double* __restrict w,
+VECTOR_CLONES double lane_dot(const double* __restrict w,
                                                                   const double* __restrict v, int32_t n) {
   double a[LANES] = {0, 0, 0, 0};
   int32_t i = 0;
@@ -263,7 +269,7 @@ __attribute__((target_clones("avx2", "default"))) double lane_dot(const double* 
   return lanes_total(a);
 }
 // Σ w_i (v_i − mu)²
-__attribute__((target_clones("avx2", "default"))) double lane_wsq(const double* __restrict w,
+VECTOR_CLONES double lane_wsq(const double* __restrict w,
                                                                   const double* __restrict v, double mu,
                                                                   int32_t n) {
   double a[LANES] = {0, 0, 0, 0};
@@ -289,7 +295,7 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
   *a = mu;
   *b = sd > floor_sd ? sd : floor_sd;
 }
-__attribute__((target_clones("avx2", "default"))) void estep_gauss_loop(int32_t n, const double* __restrict v,
+VECTOR_CLONES void estep_gauss_loop(int32_t n, const double* __restrict v,
                                                                         double a, double inv, double c,
                                                                         double* __restrict Rj) {
   for (int32_t i = 0; i < n; ++i) {
@@ -310,10 +316,9 @@ inline double gauss_logpdf(double a, double b, double v) {
 // unit sigma (sd_factor) and the location of the moment start (start_location); this template supplies the rest:
 // the cached h values, the Newton sums, the safeguarded Newton M-step.
 //
-// h(z_i) (and e_i, the exponential inside h) at (mu, sig) for all runs (vectorized: target clones, AVX2 where
-// the CPU has it), cached per slot.
+// h(z_i) (and e_i, the exponential inside h) at (mu, sig) for all runs (vectorized: VECTOR_CLONES), cached per slot.
 template <class K>
-__attribute__((target_clones("avx2", "default"))) void hfill_loop(int32_t n, const double* __restrict y, double mu,
+VECTOR_CLONES void hfill_loop(int32_t n, const double* __restrict y, double mu,
                                                                   double inv, double* __restrict H,
                                                                   double* __restrict E) {
   K::fill(n, y, mu, inv, H, E);
@@ -353,7 +358,7 @@ __attribute__((always_inline)) inline void ls_terms(const T& wi, const T& z, con
   acc[5] += on ? wi * z * z * h2 : zero;
 }
 template <class K>
-__attribute__((target_clones("avx2", "default"))) void ls_moments(int32_t n, const double* __restrict w,
+VECTOR_CLONES void ls_moments(int32_t n, const double* __restrict w,
                                                                   const double* __restrict y, double mu,
                                                                   double inv, const double* __restrict H,
                                                                   const double* __restrict E, double* out) {
@@ -536,7 +541,7 @@ struct Lognormal {
 // Gamma (shape a, scale b) on x: log-density by gamma_const / gamma_logpdf (above); M-step by Newton on log a for
 // log a − ψ(a) = log x̄_w − mean_w log x, capped at amax (the tie floor: sd of log x = sqrt(ψ'(a)) >= dy);
 // scale = x̄_w / a.
-__attribute__((target_clones("avx2", "default"))) void estep_gamma_loop(int32_t n, const double* __restrict x,
+VECTOR_CLONES void estep_gamma_loop(int32_t n, const double* __restrict x,
                                                                         const double* __restrict y, double a,
                                                                         double b, double c, double* __restrict Rj) {
   if (a < GAMMA_BIG) {
@@ -713,7 +718,7 @@ inline void mstep_component(int fam, Work& wk, int slot, const double* w, double
 // Per run i: M[i] <- log Σ_j e^R[j][i] (by the largest term m_i: m_i + log Σ_j e^(R[j][i] − m_i); terms below
 // e^-40 are lost in the sum anyway and count as 0), R[j][i] <- responsibilities; S is scratch. False when some
 // run has no finite log-density.
-__attribute__((target_clones("avx2", "default"))) bool estep_normalize(int k, int32_t n, double* __restrict R,
+VECTOR_CLONES bool estep_normalize(int k, int32_t n, double* __restrict R,
                                                                        double* __restrict M, double* __restrict S) {
   for (int32_t i = 0; i < n; ++i) {
     M[i] = -INFINITY;
