@@ -175,14 +175,27 @@ function buildTree(Xp: usize, n: i32, m: i32, leaf: i32): bool {
 function leafBelow(c: i32, q: usize, bound: f64): i32 {
   const lo = ldi(cLo, c), len = ldi(cHi, c) - lo;
   const block = xs + ((<usize>lo * M) << 3);
-  for (let p = 0; p < len; ++p) st(sbuf, p, 0.0);
-  for (let j = 0; j < M; ++j) {
-    const qj = ld(q, j);
-    const row = block + ((<usize>j * len) << 3);
-    for (let p = 0; p < len; ++p) {
-      const t = ld(row, p) - qj;
-      st(sbuf, p, ld(sbuf, p) + t * t);
+  // Four points at a time in registers (two f64x2), each summed over the coordinates in order.
+  let p = 0;
+  for (; p + 4 <= len; p += 4) {
+    let a0 = f64x2.splat(0.0), a1 = a0;
+    let x = block + (<usize>p << 3);
+    for (let j = 0; j < M; ++j) {
+      const qv = v128.load64_splat(q + (<usize>j << 3));
+      a0 = sq2(a0, v128.load(x), qv);
+      a1 = sq2(a1, v128.load(x, 16), qv);
+      x += <usize>len << 3;
     }
+    v128.store(sbuf + (<usize>p << 3), a0);
+    v128.store(sbuf + (<usize>p << 3), a1, 16);
+  }
+  for (; p < len; ++p) {
+    let s = 0.0;
+    for (let j = 0; j < M; ++j) {
+      const t = ld(block, <usize>j * len + p) - ld(q, j);
+      s += t * t;
+    }
+    st(sbuf, p, s);
   }
   let h = 0;
   if (bound >= 0.0) {
@@ -237,7 +250,8 @@ function buildBlocks(Xp: usize, n: i32, m: i32): bool {
   bS = heap.alloc(<usize>TILE * BLOCK * 8 + 8);
   if (!bX || !bTileQ || !bS) return false;
   for (let k = 0; k < bNb * BLOCK; ++k) {
-    const x = Xp + ((<usize>(k < n ? k : 0) * <usize>m) << 3);
+    const row = k < n ? k : 0; // padding: row 0
+    const x = Xp + ((<usize>row * m) << 3);
     const blk = bX + ((<usize>(k / BLOCK) * m * BLOCK + <usize>(k % BLOCK)) << 3);
     for (let j = 0; j < m; ++j) st(blk, <usize>j * BLOCK, ld(x, j));
   }
@@ -264,11 +278,13 @@ function setTile(P: usize, r0: i32, nt: i32): void {
   return f64x2.add(acc, f64x2.mul(t, t));
 }
 
-// bS[t * BLOCK + p] = squared distance from tile query t to node p of block b (two halves of four nodes).
-function tileBlock(b: i32): void {
+// bS[t * BLOCK + p] = squared distance from tile query t to node p of block b (two halves of four nodes);
+// returns whether any is within its bound: reach[node] (perNode) or bounds[t].
+function tileBlock(b: i32, perNode: bool, reach: usize, bounds: usize): bool {
   const m = bM;
   const blk = bX + ((<usize>b * m * BLOCK) << 3);
   const q0 = bTileQ, q1 = bTileQ + ((<usize>m) << 3), q2 = bTileQ + ((<usize>2 * m) << 3), q3 = bTileQ + ((<usize>3 * m) << 3);
+  let hit = i64x2.splat(0);
   for (let half = 0; half < 2; ++half) {
     let a0 = f64x2.splat(0.0), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0, d1 = a0;
     let x = blk + (<usize>half << 5);
@@ -298,7 +314,23 @@ function tileBlock(b: i32): void {
     v128.store(o, c1, 144);
     v128.store(o, d0, 192);
     v128.store(o, d1, 208);
+    if (perNode) {
+      const r = reach + ((<usize>b * BLOCK + (<usize>half << 2)) << 3);
+      const r0 = v128.load(r), r1 = v128.load(r, 16);
+      hit = v128.or(hit, v128.or(v128.or(f64x2.le(a0, r0), f64x2.le(a1, r1)), v128.or(f64x2.le(b0, r0), f64x2.le(b1, r1))));
+      hit = v128.or(hit, v128.or(v128.or(f64x2.le(c0, r0), f64x2.le(c1, r1)), v128.or(f64x2.le(d0, r0), f64x2.le(d1, r1))));
+    } else {
+      let r = v128.load64_splat(bounds);
+      hit = v128.or(hit, v128.or(f64x2.le(a0, r), f64x2.le(a1, r)));
+      r = v128.load64_splat(bounds + 8);
+      hit = v128.or(hit, v128.or(f64x2.le(b0, r), f64x2.le(b1, r)));
+      r = v128.load64_splat(bounds + 16);
+      hit = v128.or(hit, v128.or(f64x2.le(c0, r), f64x2.le(c1, r)));
+      r = v128.load64_splat(bounds + 24);
+      hit = v128.or(hit, v128.or(f64x2.le(d0, r), f64x2.le(d1, r)));
+    }
   }
+  return v128.any_true(hit);
 }
 
 // Blocks [b0, b1): the nodes with distance <= bound for each tile query t, appended (ascending) to
@@ -306,22 +338,17 @@ function tileBlock(b: i32): void {
 // pair is written, the count advances on a hit.
 function scanTile(b0: i32, b1: i32, perNode: bool, reach: usize, bounds: usize, hk: usize, hs: usize, stride: i32, h: usize): void {
   for (let b = b0; b < b1; ++b) {
-    tileBlock(b);
-    let any = false;
-    for (let t = 0; t < TILE && !any; ++t)
-      for (let p = 0; p < BLOCK; ++p) {
-        const r = perNode ? ld(reach, <usize>b * BLOCK + p) : ld(bounds, t);
-        if (ld(bS, t * BLOCK + p) <= r) any = true;
-      }
-    if (!any) continue;
+    if (!tileBlock(b, perNode, reach, bounds)) continue;
+    const r = reach + ((<usize>b * BLOCK) << 3);
     for (let t = 0; t < TILE; ++t) {
       let c = ldi(h, t);
       const base = <usize>t * stride;
+      const bt = perNode ? 0.0 : ld(bounds, t);
       for (let p = 0; p < BLOCK; ++p) {
         const d = ld(bS, t * BLOCK + p);
         sti(hk, base + c, b * BLOCK + p);
         st(hs, base + c, d);
-        c += <i32>(d <= (perNode ? ld(reach, <usize>b * BLOCK + p) : ld(bounds, t)));
+        c += <i32>(d <= (perNode ? ld(r, p) : bt));
       }
       sti(h, t, c);
     }
@@ -785,6 +812,54 @@ function pointWeights(Xp: usize, rw: usize, n: i32, m: i32, q: usize, cover: usi
   return nc;
 }
 
+// out[j] = sum over i < nc of A[cover[i]][j] * w[i], each sum in i order from 0, for j < m: eight, four or two
+// columns per pass held in registers (summing into memory would wait on each store).
+function weightedRows(A: usize, m: i32, cover: usize, w: usize, nc: i32, out: usize): void {
+  let j0 = 0;
+  for (; j0 + 8 <= m; j0 += 8) {
+    let s0 = f64x2.splat(0.0), s1 = s0, s2 = s0, s3 = s0;
+    for (let i = 0; i < nc; ++i) {
+      const a = A + ((<usize>ldi(cover, i) * m + <usize>j0) << 3);
+      const wi = v128.load64_splat(w + (<usize>i << 3));
+      s0 = f64x2.add(s0, f64x2.mul(v128.load(a), wi));
+      s1 = f64x2.add(s1, f64x2.mul(v128.load(a, 16), wi));
+      s2 = f64x2.add(s2, f64x2.mul(v128.load(a, 32), wi));
+      s3 = f64x2.add(s3, f64x2.mul(v128.load(a, 48), wi));
+    }
+    const o = out + (<usize>j0 << 3);
+    v128.store(o, s0);
+    v128.store(o, s1, 16);
+    v128.store(o, s2, 32);
+    v128.store(o, s3, 48);
+  }
+  if (j0 + 4 <= m) {
+    let s0 = f64x2.splat(0.0), s1 = s0;
+    for (let i = 0; i < nc; ++i) {
+      const a = A + ((<usize>ldi(cover, i) * m + <usize>j0) << 3);
+      const wi = v128.load64_splat(w + (<usize>i << 3));
+      s0 = f64x2.add(s0, f64x2.mul(v128.load(a), wi));
+      s1 = f64x2.add(s1, f64x2.mul(v128.load(a, 16), wi));
+    }
+    const o = out + (<usize>j0 << 3);
+    v128.store(o, s0);
+    v128.store(o, s1, 16);
+    j0 += 4;
+  }
+  // the last 0 to 3 columns side by side
+  const rest = m - j0;
+  let s0 = 0.0, s1 = 0.0, s2 = 0.0;
+  for (let i = 0; i < nc && rest > 0; ++i) {
+    const a = A + ((<usize>ldi(cover, i) * m + <usize>j0) << 3);
+    const wi = ld(w, i);
+    s0 += ld(a, 0) * wi;
+    if (rest > 1) s1 += ld(a, 1) * wi;
+    if (rest > 2) s2 += ld(a, 2) * wi;
+  }
+  if (rest > 0) st(out, j0, s0);
+  if (rest > 1) st(out, j0 + 1, s1);
+  if (rest > 2) st(out, j0 + 2, s2);
+}
+
 // The weighted sum over the nc nodes at cover (ascending; squared distances at dist, or 0), f_k at a node, or
 // LSHEPVAL's Shepard fallback when nc = 0; the value at outp, the code at ierrp.
 function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: usize, cover: usize, dist: usize, nc: i32, outp: usize, ierrp: usize): void {
@@ -833,13 +908,10 @@ function evalPoint(Xp: usize, f: usize, A: usize, rw: usize, n: i32, m: i32, q: 
   for (let e = 0; e < nc; ++e) v += ld(peSw, e) * ld(peSwc, e);
   store<f64>(outp, v);
   // LSHEPVAL's IER = 2 test on the hyperplane normals.
-  for (let j = 0; j <= m; ++j) st(peSlope, j, 0.0);
-  for (let e = 0; e < nc; ++e) {
-    const ak = A + ((<usize>ldi(cover, e) * m) << 3);
-    const w = ld(peSw, e);
-    for (let j = 0; j < m; ++j) st(peSlope, j, ld(peSlope, j) + ld(ak, j) * w);
-    st(peSlope, m, ld(peSlope, m) + -w);
-  }
+  weightedRows(A, m, cover, peSw, nc, peSlope);
+  let sm = 0.0;
+  for (let e = 0; e < nc; ++e) sm += -ld(peSw, e);
+  st(peSlope, m, sm);
   let sn = 0.0;
   for (let j = 0; j <= m; ++j) sn += ld(peSlope, j) * ld(peSlope, j);
   sn = Math.sqrt(sn);

@@ -510,6 +510,70 @@ int check_radii(const double* rw, int n) {
   return OK;
 }
 
+#if VARMAP_LSP_VECTORS
+// Columns [j0, j0 + 4 NV) of weighted_rows, NV vectors of four sums held in registers over the whole pass.
+template <int NV>
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void weighted_cols(const double* A, int m, const int32_t* cover, const double* w, int nc, int j0, double* out) {
+  v4d acc[NV];
+  for (int c = 0; c < NV; ++c) acc[c] = v4d{0, 0, 0, 0};
+  for (int i = 0; i < nc; ++i) {
+    const double* a = A + size_t(cover[i]) * m + j0;
+    for (int c = 0; c < NV; ++c) {
+      v4d x;
+      __builtin_memcpy(&x, a + 4 * c, sizeof x);
+      acc[c] += x * w[i];
+    }
+  }
+  for (int c = 0; c < NV; ++c) __builtin_memcpy(out + j0 + 4 * c, &acc[c], sizeof acc[c]);
+}
+#endif
+
+// out[j] = sum over i < nc of A[cover[i]][j] * w[i], each sum in i order from 0, for j < m: up to 32 columns
+// per pass held in registers (summing into memory would wait on each store), the last m % 4 as scalars
+// side by side.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void weighted_rows(const double* A, int m, const int32_t* cover, const double* w, int nc, double* out) {
+  int j0 = 0;
+#if VARMAP_LSP_VECTORS
+  for (; j0 + 32 <= m; j0 += 32) weighted_cols<8>(A, m, cover, w, nc, j0, out);
+  switch ((m - j0) / 4) {
+    case 7: weighted_cols<7>(A, m, cover, w, nc, j0, out); break;
+    case 6: weighted_cols<6>(A, m, cover, w, nc, j0, out); break;
+    case 5: weighted_cols<5>(A, m, cover, w, nc, j0, out); break;
+    case 4: weighted_cols<4>(A, m, cover, w, nc, j0, out); break;
+    case 3: weighted_cols<3>(A, m, cover, w, nc, j0, out); break;
+    case 2: weighted_cols<2>(A, m, cover, w, nc, j0, out); break;
+    case 1: weighted_cols<1>(A, m, cover, w, nc, j0, out); break;
+    default: break;
+  }
+  j0 += (m - j0) / 4 * 4;
+#endif
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+  const int rest = m - j0;  // 0 to 3 (any number without vectors)
+  if (rest > 3) {
+    for (; j0 < m; ++j0) {
+      double s = 0.0;
+      for (int i = 0; i < nc; ++i) s += A[size_t(cover[i]) * m + j0] * w[i];
+      out[j0] = s;
+    }
+    return;
+  }
+  for (int i = 0; i < nc; ++i) {
+    const double* a = A + size_t(cover[i]) * m + j0;
+    if (rest > 0) s0 += a[0] * w[i];
+    if (rest > 1) s1 += a[1] * w[i];
+    if (rest > 2) s2 += a[2] * w[i];
+  }
+  if (rest > 0) out[j0] = s0;
+  if (rest > 1) out[j0 + 1] = s1;
+  if (rest > 2) out[j0 + 2] = s2;
+}
+
 // Each node's hyperplane normal (a_k, -1) divided by its length, for LSHEPVAL's IER = 2 test: unit[k * m + j] =
 // a_kj / nn_k and last[k] = -1 / nn_k, the very quotients the test forms, computed once per node instead of
 // once per (query, covering node).
@@ -639,12 +703,9 @@ struct PointEval {
     for (int e = 0; e < nc; ++e) v += sw[e] * swc[e];
     *out = v;
     // LSHEPVAL's IER = 2: the weighted mean normal (a, -1) against each node's, cosine below 0.9.
-    std::fill(slope.begin(), slope.end(), 0.0);
-    for (int i = 0; i < nc; ++i) {
-      const double* ak = A + size_t(cover[i]) * m;
-      for (int j = 0; j < m; ++j) slope[j] += ak[j] * sw[i];
-      slope[m] += -sw[i];
-    }
+    weighted_rows(A, m, cover, sw.data(), nc, slope.data());
+    slope[m] = 0.0;
+    for (int i = 0; i < nc; ++i) slope[m] += -sw[i];
     double sn = 0.0;
     for (int j = 0; j <= m; ++j) sn += slope[j] * slope[j];
     sn = std::sqrt(sn);
