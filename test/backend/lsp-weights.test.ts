@@ -38,15 +38,21 @@ describe("lspWeights", () => {
     expect(w.offsets[1]).toBe(1);
     expect(Array.from(w.code).filter((c) => c === 1).length).toBeGreaterThan(0);
   });
-  it.skipIf(!nativeBackend)("native and wasm agree exactly", () => {
-    const { X, f, Q, m } = problem(12, 500, 4, 300);
-    const fit = lspFit(wasmBackend, X, f, m);
-    const a = lspWeights(nativeBackend!, { X, rw: fit.rw, m }, Q),
-      b = lspWeights(wasmBackend, { X, rw: fit.rw, m }, Q);
-    expect(a.offsets).toEqual(b.offsets);
-    expect(a.index).toEqual(b.index);
-    expect(a.code).toEqual(b.code);
-    expect(a.weight).toEqual(b.weight);
+  it.skipIf(!nativeBackend)("native and wasm agree exactly (scan of all nodes; tree, then scans above 1,024 nodes)", () => {
+    for (const [seed, n, m2] of [
+      [12, 500, 4],
+      [13, 1500, 3],
+      [14, 1300, 9],
+    ]) {
+      const { X, f, Q, m } = problem(seed, n, m2, 300);
+      const fit = lspFit(wasmBackend, X, f, m);
+      const a = lspWeights(nativeBackend!, { X, rw: fit.rw, m }, Q),
+        b = lspWeights(wasmBackend, { X, rw: fit.rw, m }, Q);
+      expect(a.offsets).toEqual(b.offsets);
+      expect(a.index).toEqual(b.index);
+      expect(a.code).toEqual(b.code);
+      expect(a.weight).toEqual(b.weight);
+    }
   });
   if (!nativeBackend) console.warn(nativeSkipReason);
 });
