@@ -233,6 +233,10 @@ const TILE: i32 = 4;
 // average, the rest scan (same nodes, same distances: only the speed differs).
 const PROBE: i32 = 32;
 const SCAN_SHARE: i32 = 4;
+// Whether an evaluation's tree is worth building and probing: n >= LEAF_SIZE 2^(1.5 m) (see native).
+function treeMayPrune(n: i32, m: i32): bool {
+  return n > SCAN_ALL && <f64>n >= <f64>LEAF_SIZE * Math.pow(2.0, 1.5 * <f64>m);
+}
 let bX: usize = 0;
 let bNb: i32 = 0;
 let bN: i32 = 0;
@@ -1081,7 +1085,7 @@ function eachCover(Xp: usize, rw: usize, n: i32, m: i32, Q: usize, nq: i32, visi
   if (!cover || !dist || !off || !buildBlocks(Xp, n, m)) status = NO_MEMORY;
   let iq = 0;
   let go = true;
-  if (status == OK && n > SCAN_ALL) {
+  if (status == OK && treeMayPrune(n, m)) {
     if (!buildTree(Xp, n, m, LEAF_SIZE)) status = NO_MEMORY;
     else {
       for (let p = 0; p < n; ++p) {

@@ -12,8 +12,8 @@ namespace varmap {
 namespace {
 
 constexpr int kLeafSize = 16;
-// Up to this many nodes the evaluation's tree is a single leaf: a vectorized scan of all radii beats the
-// tree's bookkeeping (the real map's splits have 86 to 778 points). The fit's neighbour search keeps the tree.
+// Up to this many nodes the evaluation scans all nodes: the scan beats the tree's bookkeeping (the real map's
+// splits have 86 to 778 points). The fit's neighbour search starts on the tree (see kProbe).
 constexpr int kScanAll = 1024;
 // Pruning compares an incrementally updated lower bound with a candidate distance; both are rounded, so prune
 // only when the bound exceeds it by a relative margin far above rounding (never wrongly, at the cost of a few
@@ -761,6 +761,11 @@ struct PointEval {
 constexpr int kProbe = 32;
 constexpr long kScanShare = 4;
 
+// Whether an evaluation's tree is worth building and probing: its cells must be split about one and a half
+// times per coordinate (n >= kLeafSize 2^(1.5 m)); below that (uniform data: 8 or more dimensions at 10,000
+// nodes) the probe would switch to the scan anyway, after paying for the tree.
+inline bool tree_may_prune(int n, int m) { return n > kScanAll && double(n) >= kLeafSize * std::pow(2.0, 1.5 * m); }
+
 // The nodes whose radius covers each query (LSHEPVAL's |q - x_k| < R_w(k)), ascending, with their squared
 // distances: the one search lsp_eval and lsp_weights share.
 class CoverSearch {
@@ -768,7 +773,7 @@ class CoverSearch {
   CoverSearch(const double* X, const double* rw, int n, int m) : X_(X), rw_(rw), n_(n), m_(m), blocks_(X, n, m) {
     reach_.assign(size_t(blocks_.nb) * kBlock, -1.0);  // padding nodes are never in reach
     for (int k = 0; k < n; ++k) reach_[k] = rw[k] * rw[k] * kPruneSlack;
-    if (n > kScanAll) {
+    if (tree_may_prune(n, m)) {
       tree_.reset(new KdTree(X, n, m));
       tree_->setCellMax(rw);
       off_.assign(m, 0.0), scratch_.resize(tree_->maxLeaf), hits_.resize(tree_->maxLeaf);
