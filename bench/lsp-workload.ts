@@ -155,18 +155,19 @@ if (only !== "moana") {
   };
   const cpuOnce = (fn: () => void) => time(fn).cpu;
   const wasm = getBackend("wasm");
-  const native = backend.name === "native" ? backend : (() => {
-    try {
-      return getBackend("native");
-    } catch {
-      return undefined;
-    }
-  })();
+  const native =
+    backend.name === "native"
+      ? backend
+      : (() => {
+          try {
+            return getBackend("native");
+          } catch {
+            return undefined;
+          }
+        })();
   const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
   console.log(`\nsynthetic (1,100 queries), process CPU time, minimum of ${reps} interleaved repeats`);
-  console.log(
-    `  case            step   native     wasm   SHEPPACK (anchors / side-by-side)   native speed-up (goal >= 2x)   wasm / native (goal >= 0.5x)`,
-  );
+  console.log(`  case            step   native     wasm   SHEPPACK (anchors / side-by-side)   native speed-up (goal >= 2x)   wasm / native (goal >= 0.5x)`);
   const verdicts: string[] = [];
   for (const d of [4, 8, 20])
     for (const n of [1000, 10000]) {
