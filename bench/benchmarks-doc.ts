@@ -78,7 +78,11 @@ function recordPath(id: string): string {
 function runWorkload(w: Workload, mode: "quick" | "full"): void {
   const args = [...(mode === "full" ? w.full : w.quick), "--save", recordPath(w.id)];
   process.stderr.write(`bench:docs: node ${args.join(" ")}\n`);
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, VARMAP_SHARED: sharedDir(), ...w.env } });
+  const r = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, VARMAP_SHARED: sharedDir(), ...w.env },
+  });
   if (r.status !== 0) process.stderr.write(`bench:docs: ${w.id} exited with ${r.status}\n`);
 }
 
@@ -154,7 +158,9 @@ function referenceSection(): string[] {
       const ref = Number(r.ref_total_cpu_s),
         nat = Number(r.varmap_native_total_cpu_s),
         wasm = Number(r.varmap_wasm_total_cpu_s);
-      out.push(`| ${r.workload} | ${r.d} | ${r.n_train || "—"} | ${r.reference} (${r.build}) | ${num(ref)} | ${num(nat)} | ${num(wasm)} | ${num(ref / nat, 2)}× |`);
+      out.push(
+        `| ${r.workload} | ${r.d} | ${r.n_train || "—"} | ${r.reference} (${r.build}) | ${num(ref)} | ${num(nat)} | ${num(wasm)} | ${num(ref / nat, 2)}× |`,
+      );
     }
     out.push("");
   }
@@ -191,7 +197,9 @@ const records = new Map(WORKLOADS.map((w) => [w.id, readRecord(w.id)]));
 const extra = existsSync(resultsDir)
   ? readdirSync(resultsDir)
       .filter((f) => f.endsWith(".json") && !records.has(f.slice(0, -5)))
-      .map((f) => JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as WorkloadRecord)
+      .map((f) => JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Partial<WorkloadRecord>)
+      // Only workload records (`npm run bench` keeps its kernel-suite results in the same folder).
+      .filter((r): r is WorkloadRecord => typeof r.workload === "string" && Array.isArray(r.figures) && !!r.machine)
   : [];
 const here = machine();
 const lines: string[] = [
@@ -229,7 +237,8 @@ for (const w of WORKLOADS) {
 const pairs = [wasmRatios(records.get("delaunay-native"), records.get("delaunay-wasm")), wasmRatios(records.get("lsp-native"), records.get("lsp-wasm"))];
 const wasmRows = pairs.filter((t) => t.length).flatMap((t, i) => (i === 0 ? t : t.slice(2)));
 if (wasmRows.length) lines.push("### WebAssembly against native (goal ≥ 0.5× native on every workload)", "", ...wasmRows, "");
-for (const r of extra) lines.push(`### ${r.workload}`, "", `\`${r.command}\` (${r.when}, load ${r.machine.loadavg.join(" / ")}):`, "", ...figureRows(r.figures), "");
+for (const r of extra)
+  lines.push(`### ${r.workload}`, "", `\`${r.command}\` (${r.when}, load ${r.machine.loadavg.join(" / ")}):`, "", ...figureRows(r.figures), "");
 lines.push(...referenceSection());
 lines.push(
   "## The record convention",

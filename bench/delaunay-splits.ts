@@ -45,5 +45,12 @@ for (let r = 0; r < repeats; r++) {
 }
 const best = Math.min(...times);
 process.stdout.write(
-  JSON.stringify({ backend: backend.name, splits: splits.length, cpuSeconds: best, msPerSplit: (1000 * best) / splits.length, checksum: sum, loadavg: loadavg() }) + "\n",
+  JSON.stringify({
+    backend: backend.name,
+    splits: splits.length,
+    cpuSeconds: best,
+    msPerSplit: (1000 * best) / splits.length,
+    checksum: sum,
+    loadavg: loadavg(),
+  }) + "\n",
 );

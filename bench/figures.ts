@@ -73,8 +73,7 @@ export function figure(name: string, value: number, unit: string, goal?: Goal, e
 export function formatFigure(f: Figure): string {
   const v = f.figure >= 100 ? f.figure.toFixed(0) : f.figure >= 1 ? f.figure.toFixed(2) : f.figure.toPrecision(3);
   let s = `${f.name}: ${v} ${f.unit}`;
-  if (f.goal && f.ratio !== undefined)
-    s += ` — goal ${f.goal.text}: ratio ${f.ratio.toFixed(2)} (${f.met ? "met" : "NOT met"})`;
+  if (f.goal && f.ratio !== undefined) s += ` — goal ${f.goal.text}: ratio ${f.ratio.toFixed(2)} (${f.met ? "met" : "NOT met"})`;
   if (f.reference) s += `; ${f.reference.name} ${f.reference.figure.toPrecision(3)} ${f.reference.unit}`;
   return s;
 }

@@ -44,5 +44,6 @@ for (const method of methods) {
 const scale = (ds.maps.length / picked.length) * (200 / reps);
 const extrapolated = Object.fromEntries(Object.entries(perMethod).map(([m, v]) => [m, Math.round(v.cpu * scale * 10) / 10]));
 process.stdout.write(
-  JSON.stringify({ data, maps: picked.length, reps, backend: backendInfo().backend.name, loadCpu, perMethod, extrapolated, loadavg: loadavg() }, null, 2) + "\n",
+  JSON.stringify({ data, maps: picked.length, reps, backend: backendInfo().backend.name, loadCpu, perMethod, extrapolated, loadavg: loadavg() }, null, 2) +
+    "\n",
 );

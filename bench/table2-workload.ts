@@ -129,7 +129,22 @@ if (mode === "table2") {
   const label = `Table-2 workload (${FULL_MAPS} maps × 9 p × ${FULL_REPS} reps × ${methods.length} methods, ${together ? "one command" : "one command per method"}, ${workers} workers)`;
   const figs: Figure[] = [figure(full ? label : `${label}, extrapolated from ${nMaps} maps × ${reps} reps`, full ? wall : extrapolated, "s wall", TABLE2_GOAL)];
   printFigures(figs);
-  const result = { mode, data, where, maps: nMaps, reps: Number(reps), workers: Number(workers), together, runs, doubled, wall, cpu, extrapolated, scale, machine: machine() };
+  const result = {
+    mode,
+    data,
+    where,
+    maps: nMaps,
+    reps: Number(reps),
+    workers: Number(workers),
+    together,
+    runs,
+    doubled,
+    wall,
+    cpu,
+    extrapolated,
+    scale,
+    machine: machine(),
+  };
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
   saveRecord(save, { workload: "table2", figures: figs, ...{ details: result } });
 } else if (mode === "scaling") {

@@ -108,7 +108,10 @@ function hasFitPredict(p: object): p is FitPredict {
 }
 
 /** The whole map's inputs under a normalization fixed in advance (unit cube over given bounds), or undefined. */
-function prescaled(X: Matrix, options: PredictorOptions & Record<string, unknown>): { X: Matrix; options: PredictorOptions & Record<string, unknown> } | undefined {
+function prescaled(
+  X: Matrix,
+  options: PredictorOptions & Record<string, unknown>,
+): { X: Matrix; options: PredictorOptions & Record<string, unknown> } | undefined {
   const inputs = options.inputs;
   if (!inputs || (inputs.kind ?? "unit") !== "unit" || inputs.lo?.length !== X.cols || inputs.hi?.length !== X.cols) return undefined;
   try {
