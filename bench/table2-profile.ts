@@ -1,6 +1,7 @@
 // Where the Table-2 workload's CPU time goes, in one thread (no pool): the synthetic moana design loaded once,
 // then every cv task of a slice of the maps run in-process, timed per method (process CPU time) and per p.
 // Usage: node dist/bench/table2-profile.js [--data file] [--maps K] [--reps R] [--methods lr,lsp,delaunay,mars]
+//        [--save record.json]
 // Prints a JSON record; CPU seconds scaled to the full workload (117 maps × 200 reps) are in `extrapolated`.
 import { loadavg } from "node:os";
 import { loadDataset, optionsFromCli } from "../ts/data/load.js";
@@ -8,6 +9,7 @@ import { packMaps } from "../ts/data/shared-maps.js";
 import { cvPlan, cvTasks, runCvTask, type CvContext } from "../ts/jobs/cv.js";
 import { backendInfo } from "../ts/backend/index.js";
 import { flag } from "./args.js";
+import { figure, machine, printFigures, saveRecord } from "./figures.js";
 import { table2Dataset } from "./table2-data.js";
 
 const data = flag("--data") ?? table2Dataset();
@@ -47,3 +49,7 @@ process.stdout.write(
   JSON.stringify({ data, maps: picked.length, reps, backend: backendInfo().backend.name, loadCpu, perMethod, extrapolated, loadavg: loadavg() }, null, 2) +
     "\n",
 );
+const figs = Object.entries(extrapolated).map(([m, v]) => figure(`Table-2 cv tasks of ${m}, one thread, scaled to 117 maps × 200 reps`, v, "s CPU"));
+figs.push(figure("Loading the synthetic moana design (3.8 M runs)", loadCpu, "s CPU"));
+printFigures(figs);
+saveRecord(flag("--save"), { workload: "table2-profile", figures: figs, machine: machine(backendInfo().backend.name) });
