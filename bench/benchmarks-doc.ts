@@ -23,6 +23,8 @@ interface Workload {
   /** Arguments after `node`, for the full and the quick run (--save is added). */
   full: string[];
   quick: string[];
+  /** Where the figure stood when the goal was set (issue 25). */
+  baseline?: string;
   env?: Record<string, string>;
 }
 
@@ -31,6 +33,7 @@ const WORKLOADS: Workload[] = [
     id: "table2",
     title: "Table-2 cross-validation (117 synthetic MOANA maps × 9 p × 200 reps × lr, lsp, delaunay, mars)",
     goal: "≤ 3 min wall on 2 cores, identical outputs",
+    baseline: "8.8 min wall on 2 cores, 11.4 CPU-min (Delaunay 394 s, MARS 79 s), one command per method",
     full: ["dist/bench/table2-workload.js", "table2", "--together"],
     quick: ["dist/bench/table2-workload.js", "table2", "--together", "--maps", "9", "--reps", "10"],
   },
@@ -38,6 +41,7 @@ const WORKLOADS: Workload[] = [
     id: "mixture",
     title: "Mixture design (22,734 configurations × 30 mixtures, `varmap refit`)",
     goal: "≤ 4 min wall on 2 cores",
+    baseline: "13.0 CPU-min (about 6.5–8 min wall on 2 free cores)",
     full: ["dist/bench/mixture-workload.js"],
     quick: ["dist/bench/mixture-workload.js", "--configs", "1000"],
   },
@@ -45,6 +49,7 @@ const WORKLOADS: Workload[] = [
     id: "lsp-native",
     title: "LSP fit and evaluation against SHEPPACK (native)",
     goal: "≥ 2× SHEPPACK on every synthetic case",
+    baseline: "d = 8, n = 10,000: 0.93×; d = 20, n = 10,000: 0.68× of LSHEPVAL's evaluation time",
     full: ["dist/bench/lsp-workload.js", "--backend", "native"],
     quick: ["dist/bench/lsp-workload.js", "--backend", "native", "--reps", "1"],
   },
@@ -52,6 +57,7 @@ const WORKLOADS: Workload[] = [
     id: "lsp-wasm",
     title: "LSP fit and evaluation (WebAssembly)",
     goal: "≥ 0.5× native",
+    baseline: "LSP d = 20 fit 0.49× native",
     full: ["dist/bench/lsp-workload.js", "--backend", "wasm"],
     quick: ["dist/bench/lsp-workload.js", "--backend", "wasm", "--reps", "1"],
   },
@@ -66,6 +72,7 @@ const WORKLOADS: Workload[] = [
     id: "delaunay-wasm",
     title: "Delaunay location (WebAssembly)",
     goal: "≥ 0.5× native",
+    baseline: "Delaunay MOANA pass 0.51× native",
     full: ["dist/bench/delaunay-workload.js", "--backend", "wasm"],
     quick: ["dist/bench/delaunay-workload.js", "--backend", "wasm", "--quick", "--repeats", "1"],
   },
@@ -222,6 +229,7 @@ const lines: string[] = [
 for (const w of WORKLOADS) {
   const r = records.get(w.id);
   lines.push(`### ${w.title}`, "", `Goal: ${w.goal}. Command: \`node ${w.full.join(" ")} --save bench/results/${w.id}.json\``, "");
+  if (w.baseline) lines.push(`When the goal was set: ${w.baseline}.`, "");
   if (!r) {
     lines.push("No record yet: run the command above (scripts that do not accept `--save` yet print their figures only).", "");
     continue;
