@@ -61,17 +61,14 @@ export function scoreSplits(
   predictor?: SplitPredictor,
 ): ({ are: number; pred: Float64Array } | { error: string })[] {
   const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
-  return p.predict(splits).map((pred, i) =>
-    pred instanceof Float64Array
-      ? {
-          are: areOf(
-            pred,
-            Float64Array.from(splits[i].test, (r) => map.y[r]),
-          ),
-          pred,
-        }
-      : { error: pred.code },
-  );
+  return p.predict(splits).map((pred, i) => (pred instanceof Float64Array ? { are: areOf(pred, gather(map.y, splits[i].test)), pred } : { error: pred.code }));
+}
+
+/** y at the given rows (a loop: Float64Array.from with a mapping function is several times slower). */
+function gather(y: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = y[rows[i]];
+  return out;
 }
 
 /** The split predictor of a map with its normalization (`expectedSplits`: how many splits of it will be predicted). */

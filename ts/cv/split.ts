@@ -3,6 +3,7 @@
 // training subset's, as the papers and the golden references do.
 import { isVarmapError, type VarmapError } from "../errors.js";
 import { takeRows, type Matrix } from "../predict/matrix.js";
+import { InputScaler } from "../predict/scaling.js";
 import { LinearShepardSubsets, type RowSplit } from "../predict/lsp.js";
 import { createPredictor } from "../predict/registry.js";
 import type { PredictorOptions } from "../predict/estimator.js";
@@ -64,15 +65,73 @@ export function splitPredictor(
   expectedSplits = Infinity,
 ): SplitPredictor {
   if (method === "lsp" && expectedSplits * LSP_TABLE_ROWS_PER_SPLIT >= X.rows) return new LinearShepardSubsets(X, y, options);
+  // The map's fixed normalization applied once to every row, not split by split: the transform is elementwise, so
+  // each split's rows are the same doubles either way, and the predictors then see inputs already on their scale.
+  const pre = prescaled(X, options);
   return {
     predict: (splits) =>
       splits.map((s) => {
         try {
-          return predictSplit(X, y, s.train, s.test, method, options);
+          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options) : predictSplit(X, y, s.train, s.test, method, options);
         } catch (e) {
           if (isVarmapError(e)) return e;
           throw e;
         }
       }),
   };
+}
+
+/** predictSplit on inputs already transformed (options.inputs = none); one kernel pass where the predictor has one. */
+function predictRows(
+  X: Matrix,
+  y: Float64Array,
+  train: Int32Array,
+  test: Int32Array,
+  method: string,
+  options: PredictorOptions & Record<string, unknown>,
+): Float64Array {
+  const yTrain = new Float64Array(train.length);
+  for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
+  const p = createPredictor(method, options);
+  const Xtrain = gatherRows(X, train);
+  const Xtest = gatherRows(X, test);
+  return hasFitPredict(p) ? p.fitPredict(Xtrain, yTrain, Xtest) : p.fit(Xtrain, yTrain).predict(Xtest);
+}
+
+/** A predictor that fits and predicts in one step with the results of fit(X, y).predict(Xq) (e.g. Delaunay: one kernel call). */
+interface FitPredict {
+  fitPredict(X: Matrix, y: Float64Array, Xq: Matrix): Float64Array;
+}
+
+function hasFitPredict(p: object): p is FitPredict {
+  return typeof (p as Partial<FitPredict>).fitPredict === "function";
+}
+
+/** The whole map's inputs under a normalization fixed in advance (unit cube over given bounds), or undefined. */
+function prescaled(
+  X: Matrix,
+  options: PredictorOptions & Record<string, unknown>,
+): { X: Matrix; options: PredictorOptions & Record<string, unknown> } | undefined {
+  const inputs = options.inputs;
+  if (!inputs || (inputs.kind ?? "unit") !== "unit" || inputs.lo?.length !== X.cols || inputs.hi?.length !== X.cols) return undefined;
+  try {
+    const Xs = InputScaler.fit(X, inputs).transform(X);
+    for (let i = 0; i < Xs.data.length; i++) if (!Number.isFinite(Xs.data[i])) return undefined; // let fit() report it, split by split
+    return { X: Xs, options: { ...options, inputs: { kind: "none" } } };
+  } catch (e) {
+    if (isVarmapError(e)) return undefined; // e.g. a log2 input that is not positive: fit() reports it, split by split
+    throw e;
+  }
+}
+
+/** takeRows without a subarray per row. */
+function gatherRows(m: Matrix, idx: Int32Array): Matrix {
+  const c = m.cols;
+  const src = m.data;
+  const out = new Float64Array(idx.length * c);
+  for (let i = 0, o = 0; i < idx.length; i++) {
+    const base = idx[i] * c;
+    for (let k = 0; k < c; k++) out[o++] = src[base + k];
+  }
+  return { data: out, rows: idx.length, cols: c };
 }

@@ -52,9 +52,12 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
     return d + 1;
   }
 
+  /** Set by fitPredict: the data checks are left to the kernel call that locates the queries (one call, not two). */
+  private checksDeferred = false;
+
   protected fitScaled(X: Matrix, y: Float64Array): void {
     // Locating no query still checks the data (duplicates, a lower-dimensional subspace) with coded errors.
-    delaunayLocate(this.backend, X.data, new Float64Array(0), X.cols, this.kernelOptions());
+    if (!this.checksDeferred) delaunayLocate(this.backend, X.data, new Float64Array(0), X.cols, this.kernelOptions());
     this.X = Float64Array.from(X.data);
     this.y = Float64Array.from(y);
   }
@@ -62,6 +65,28 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   protected predictScaled(Xq: Matrix): Float64Array {
     const loc = delaunayLocate(this.backend, this.X, Xq.data, Xq.cols, this.kernelOptions());
     return this.interpolate(loc, Xq.rows, Xq.cols);
+  }
+
+  /**
+   * fit(X, y).predict(Xq) in one kernel call (cross-validation's unit): the kernel checks the data before it
+   * locates any query, so a data error is the one fit() would throw (thrown here), and the predictions are
+   * fit-then-predict's own.
+   */
+  fitPredict(X: Matrix, y: ArrayLike<number>, Xq: Matrix): Float64Array {
+    this.checksDeferred = true;
+    try {
+      this.fit(X, y);
+    } finally {
+      this.checksDeferred = false;
+    }
+    try {
+      return this.predict(Xq);
+    } catch (e) {
+      // Not a usable model: the data may not have passed the checks fit() makes.
+      this.X = new Float64Array(0);
+      this.y = new Float64Array(0);
+      throw e;
+    }
   }
 
   /** The Delaunay simplex, barycentric weights, status and hull distance of every query (one kernel call). */
