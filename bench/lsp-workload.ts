@@ -1,5 +1,5 @@
 // LSP workload timings against SHEPPACK's anchors (../shared/golden/anchors-fortran-timings.csv):
-//   node dist/bench/lsp-workload.js [--backend native|wasm] [--reps 3] [--only moana|synthetic] [--shared DIR]
+//   node dist/bench/lsp-workload.js [--backend native|wasm] [--reps 3] [--only moana|synthetic] [--shared DIR] [--save FILE.json]
 // 1. The 180-split pass on the real MOANA map, two ways:
 //    a. cross-validation's path (ts/cv, ts/pool): the map's neighbour table (lspNeighbors) once, then every
 //       split's fit and test-point evaluations in one lspSubsets call — the figure for the issue's target;
@@ -18,6 +18,7 @@ import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "../ts/backend/ker
 import { LinearShepard, LinearShepardSubsets } from "../ts/predict/lsp.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
 import { flag, sharedDir } from "./args.js";
+import { type Figure, figure, saveRecord } from "./figures.js";
 
 const arg = flag;
 const backend = getBackend(arg("--backend"));
@@ -169,6 +170,7 @@ if (only !== "moana") {
   console.log(`\nsynthetic (1,100 queries), process CPU time, minimum of ${reps} interleaved repeats`);
   console.log(`  case            step   native     wasm   SHEPPACK (anchors / side-by-side)   native speed-up (goal >= 2x)   wasm / native (goal >= 0.5x)`);
   const verdicts: string[] = [];
+  const figures: Figure[] = [];
   for (const d of [4, 8, 20])
     for (const n of [1000, 10000]) {
       const train = csv(golden(`synthetic-d${d}-n${n}-train.csv`));
@@ -203,9 +205,23 @@ if (only !== "moana") {
             `        ${speed.toFixed(2).padStart(6)}x = ${(speed / 2).toFixed(2)} of goal ${speed >= 2 ? "met" : "NOT met"}` +
             `      ${ratio.toFixed(2).padStart(5)}x = ${(ratio / 0.5).toFixed(2)} of goal ${ratio >= 0.5 ? "met" : "NOT met"}`,
         );
+        figures.push(
+          figure(
+            `lsp ${step} ${label} native speed-up over SHEPPACK`,
+            speed,
+            "x",
+            { op: ">=", value: 2, unit: "x", text: ">= 2x SHEPPACK" },
+            {
+              reference: { name: "SHEPPACK CPU", figure: ref, unit: "s" },
+              note: `native ${ms(nat)}, wasm ${ms(was)} (process CPU, min of ${reps})`,
+            },
+          ),
+          figure(`lsp ${step} ${label} wasm / native`, ratio, "x", { op: ">=", value: 0.5, unit: "x", text: ">= 0.5x native" }),
+        );
         if (speed < 2) verdicts.push(`${label} ${step}: native ${speed.toFixed(2)}x the reference`);
         if (ratio < 0.5) verdicts.push(`${label} ${step}: wasm ${ratio.toFixed(2)}x native`);
       }
     }
+  saveRecord(arg("--save"), { workload: "lsp", figures });
   console.log(verdicts.length ? `\ngoals not met: ${verdicts.join("; ")}` : "\nevery synthetic LSP goal met (native >= 2x SHEPPACK, wasm >= 0.5x native)");
 }

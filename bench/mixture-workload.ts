@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { refitAction } from "../ts/cli/bulk.js";
 import { flag } from "./args.js";
+import { type Figure, figure, saveRecord } from "./figures.js";
 
 /** Goals of issue #25 for the whole design. */
 const GOAL_WALL_MIN = 4; // on 2 cores
@@ -36,6 +37,28 @@ interface Measurement {
   total: number;
   wall: number;
   cpu: number;
+}
+
+/** The figures of one measurement for `--save` (bench/figures.ts): extrapolated CPU-min and wall min. */
+function measurementFigures(m: Measurement, label: string): Figure[] {
+  const scale = m.total / m.configs;
+  const note = m.configs < m.total ? `extrapolated from ${m.configs} of ${m.total} configurations` : `all ${m.total} configurations`;
+  return [
+    figure(
+      `mixture design CPU (${label})`,
+      (m.cpu * scale) / 60,
+      "CPU-min",
+      { op: "<=", value: GOAL_CPU_MIN, unit: "CPU-min", text: `<= ${GOAL_CPU_MIN} CPU-min` },
+      { note },
+    ),
+    figure(
+      `mixture design wall on ${workers} worker(s) (${label})`,
+      (m.wall * scale) / 60,
+      "min",
+      { op: "<=", value: GOAL_WALL_MIN, unit: "min", text: `<= ${GOAL_WALL_MIN} min on 2 cores` },
+      { note },
+    ),
+  ];
 }
 
 const minutes = (s: number) => `${(s / 60).toFixed(2)} min`;
@@ -78,12 +101,15 @@ if (flag("--backends")) {
   }
   const nat = best.get("native"),
     wasm = best.get("wasm");
+  const figures = [...best].flatMap(([b, m]) => measurementFigures(m, b));
   if (nat && wasm) {
     const speed = nat.cpu / wasm.cpu;
+    figures.push(figure("mixture design wasm / native", speed, "x", { op: ">=", value: GOAL_WASM_SPEED, unit: "x", text: `>= ${GOAL_WASM_SPEED}x native` }));
     console.log(
       `wasm speed = ${speed.toFixed(2)}× native (CPU ${nat.cpu.toFixed(2)} s / ${wasm.cpu.toFixed(2)} s) = ${(speed / GOAL_WASM_SPEED).toFixed(2)}× the goal (≥ ${GOAL_WASM_SPEED}×)`,
     );
   }
+  saveRecord(flag("--save"), { workload: "mixture", figures });
   process.exit(0);
 }
 
@@ -150,4 +176,5 @@ if (process.argv.includes("--child-json")) {
   );
   if (n < total) console.log(`extrapolated to all ${total}: wall ${minutes((wall * total) / n)}, CPU ${minutes((cpu * total) / n)}`);
   for (const l of goalLines(measured, "")) console.log(l);
+  saveRecord(flag("--save"), { workload: "mixture", figures: measurementFigures(measured, process.env.VARMAP_BACKEND ?? "default backend") });
 }
