@@ -11,7 +11,7 @@
 // counting sort), which is much cheaper than having DuckDB sort or join 3.8 M rows on seven key columns.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
-import { formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import { READ_MEMORY_LIMIT, forEachChunk, formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
 export interface ReadOptions {
@@ -33,7 +33,8 @@ const RUN_REMEDY = "give each run of a configuration its own index in the run co
 
 export async function readConfigTable(file: string, roles: ColumnRoles, opts: ReadOptions = {}): Promise<ConfigTable> {
   checkFile(file);
-  const db = await openDb();
+  // Bounded: the scan's temp table of a 3.8 M-run file is ~500 MB, which DuckDB spills rather than holds.
+  const db = await openDb({ memoryLimit: READ_MEMORY_LIMIT });
   try {
     return await readWith(db, file, roles, opts);
   } finally {
@@ -242,43 +243,110 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   for (let c = 0; c < count; c++) offsets[c + 1] = offsets[c] + nCol[c];
   trace?.(t0, "configurations");
 
-  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
   const total = offsets[count];
-  const cid = new Int32Array(total);
-  const rowOf = new Int32Array(total);
-  const runOf = new Float64Array(total);
-  const yOf = new Float64Array(total);
-  let got: number;
-  if (ok) {
-    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
-    const hi = new Uint32Array(total);
-    const lo = new Uint32Array(total);
-    const split = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
-    got = await streamColumns(con, `SELECT ${split}, __row, __run, __y FROM v WHERE __keep`, [hi, lo, rowOf, runOf, yOf]);
-    const cfgHi = new Uint32Array(count);
-    const cfgLo = new Uint32Array(count);
-    await streamColumns(con, `SELECT ${split} FROM cfg ORDER BY __cid`, [cfgHi, cfgLo]);
-    const index = new HashIndex(cfgHi, cfgLo);
-    for (let i = 0; i < got; i++) cid[i] = index.get(hi[i], lo[i]);
-  } else {
-    got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
-  }
-  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
-  trace?.(t0, "runs streamed");
-  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
-  trace?.(t0, "runs bucketed");
-  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows);
-  if (roles.run && opts.allowDuplicateRuns) {
-    const n = countRepeated(offsets, runIdx);
-    if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
-  }
-
+  const direct = ok ? await streamRunsInOrder(con, offsets, Boolean(roles.run), total) : undefined;
+  trace?.(t0, direct ? "runs streamed into place" : "runs not in file order: bucketed");
+  let runs: Float64Array;
+  if (direct) runs = direct;
+  else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total);
   const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
   if (opts.idColumn) {
     const idCol = (await con.runAndReadAll(`SELECT id FROM cfg ORDER BY __cid`)).getColumnsJS()[0] as string[];
     table.ids = idCol.map((s) => (s !== null && s !== "" && Number.isFinite(Number(s)) ? Number(s) : s));
   }
   return table;
+}
+
+const KEY_HALVES = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
+
+/** The configurations' key hashes, indexed. */
+async function configIndex(con: Db["con"], count: number): Promise<HashIndex> {
+  const cfgHi = new Uint32Array(count);
+  const cfgLo = new Uint32Array(count);
+  await streamColumns(con, `SELECT ${KEY_HALVES} FROM cfg ORDER BY __cid`, [cfgHi, cfgLo]);
+  return new HashIndex(cfgHi, cfgLo);
+}
+
+/**
+ * The common case in one pass and 8 bytes per run: runs arrive in file order (the temp table's scan order) and
+ * each goes straight to its configuration's next slot, which is the final order when, within every
+ * configuration, run indices strictly increase down the file (or there is no run column: file order is the
+ * order). Returns undefined, having placed nothing that matters, when that does not hold (rows out of order, a
+ * run index repeated or decreasing): the general path then sorts (and reports duplicates with their rows).
+ */
+async function streamRunsInOrder(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number): Promise<Float64Array | undefined> {
+  const count = offsets.length - 1;
+  const index = await configIndex(con, count);
+  const fill = offsets.slice(0, count);
+  const lastRun = byRun ? new Float64Array(count).fill(-Infinity) : undefined;
+  const runs = new Float64Array(total);
+  let lastRow = -1;
+  let inOrder = true;
+  const got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+    if (!inOrder) return;
+    const [hi, lo, row, run, y] = cols;
+    for (let i = 0; i < n; i++) {
+      const c = index.get(hi[i], lo[i]);
+      if (!(row[i] > lastRow)) return void (inOrder = false);
+      lastRow = row[i];
+      if (lastRun) {
+        if (!(run[i] > lastRun[c])) return void (inOrder = false);
+        lastRun[c] = run[i];
+      }
+      if (fill[c] >= offsets[c + 1]) throw new Error("streamRunsInOrder: more runs than counted");
+      runs[fill[c]++] = y[i];
+    }
+  });
+  if (!inOrder) return undefined;
+  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
+  return runs;
+}
+
+/** The general path: every run with its configuration, file row and run index, then a counting sort. */
+async function readRunsBucketed(
+  con: Db["con"],
+  file: string,
+  roles: ColumnRoles,
+  opts: ReadOptions,
+  ok: boolean,
+  order: string,
+  count: number,
+  offsets: Int32Array,
+  total: number,
+): Promise<Float64Array> {
+  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
+  const cid = new Int32Array(total);
+  const rowOf = new Int32Array(total);
+  const runOf = new Float64Array(total);
+  const yOf = new Float64Array(total);
+  let got: number;
+  let pos = 0;
+  if (ok) {
+    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
+    const index = await configIndex(con, count);
+    got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+      const [hi, lo, row, run, y] = cols;
+      for (let i = 0; i < n; i++) {
+        const k = pos + i;
+        if (k >= total) break;
+        cid[k] = index.get(hi[i], lo[i]);
+        rowOf[k] = row[i];
+        runOf[k] = run[i];
+        yOf[k] = y[i];
+      }
+      pos += n;
+    });
+  } else {
+    got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
+  }
+  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
+  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
+  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows);
+  if (roles.run && opts.allowDuplicateRuns) {
+    const n = countRepeated(offsets, runIdx);
+    if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+  }
+  return runs;
 }
 
 /** A CSV value that did not parse as its declared type (recorded by store_rejects). */
