@@ -12,6 +12,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import { READ_MEMORY_LIMIT, forEachChunk, formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import { csvRecordLines, diagnoseCsv } from "./csv-lines.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
 export interface ReadOptions {
@@ -162,9 +163,21 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     // reversed) detects collisions (below).
     const keyList = [...f, ...x].join(", ");
     const keyListReversed = [...f, ...x].reverse().join(", ");
-    await con.run(
-      `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, sniffed ? undefined : columns)})`,
-    );
+    const scanInto = (unsniffed: boolean) =>
+      con.run(
+        `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, unsniffed ? columns : undefined)})`,
+      );
+    try {
+      await scanInto(!sniffed);
+    } catch (e) {
+      // DuckDB's sniffer can settle on a dialect its parser then rejects ("the CSV Parser state machine reached
+      // an invalid state", e.g. a non-numeric value in the last row of a small file): read the header as written,
+      // with no sniffing, so the typed scan records the bad value with its line (checkRejects) instead.
+      if (!isCsv || !sniffed) throw e;
+      await scanInto(true).catch(() => {
+        throw e;
+      });
+    }
     await con.run(`CREATE TEMP VIEW v AS SELECT (rowid + 2)::INTEGER AS __row, * FROM t`);
   } catch (e) {
     if (opts.where) {
@@ -181,6 +194,13 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
         });
       }
     }
+    const irregular = isCsv ? diagnoseCsv(file) : undefined;
+    if (irregular)
+      throw new VarmapError("E_BAD_CSV", `malformed CSV row: ${irregular.problem}`, {
+        location: { file, row: irregular.line },
+        remedy: "give every row the header's number of comma-separated fields and the same line ending",
+        cause: e,
+      });
     throw new VarmapError("E_BAD_FILE", `cannot read the file: ${firstLine(e)}`, { location: { file }, remedy: "check the file format", cause: e });
   }
 
@@ -201,7 +221,14 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     });
   }
 
-  await checkValues(db, file, roles, opts, x);
+  // Record numbers (rowid + 2) → file lines, computed only when a message or firstRow needs them.
+  let lines: Int32Array | undefined | null = null;
+  const lineOf = (row: number): number => {
+    if (!isCsv) return row;
+    if (lines === null) lines = csvRecordLines(file, Number(counts.total) + 1);
+    return lines?.[row] ?? row;
+  };
+  await checkValues(db, file, roles, opts, x, lineOf);
   trace?.(t0, "checks");
 
   // Configurations, in the order everything downstream uses: factors, then inputs, ascending.
@@ -248,7 +275,9 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   trace?.(t0, direct ? "runs streamed into place" : "runs not in file order: bucketed");
   let runs: Float64Array;
   if (direct) runs = direct;
-  else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total);
+  else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
+  // firstRow locates later errors (a constant input, too few runs): file lines too (one newline count when none differ).
+  if (isCsv && (lineOf(2), lines)) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
   const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
   if (opts.idColumn) {
     const idCol = (await con.runAndReadAll(`SELECT id FROM cfg ORDER BY __cid`)).getColumnsJS()[0] as string[];
@@ -313,6 +342,7 @@ async function readRunsBucketed(
   count: number,
   offsets: Int32Array,
   total: number,
+  lineOf: (row: number) => number,
 ): Promise<Float64Array> {
   // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
   const cid = new Int32Array(total);
@@ -341,7 +371,7 @@ async function readRunsBucketed(
   }
   if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
   const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
-  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows);
+  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows, lineOf);
   if (roles.run && opts.allowDuplicateRuns) {
     const n = countRepeated(offsets, runIdx);
     if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
@@ -378,8 +408,18 @@ async function checkRejects(db: Db, file: string, roles: ColumnRoles): Promise<v
 }
 
 /** Empty, non-finite or non-numeric inputs, run indices and responses; non-positive responses when needed. */
-async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions, x: string[]): Promise<void> {
+async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions, x: string[], lineOf: (row: number) => number): Promise<void> {
   const checks: { sql: string; make: (row: number) => Promise<VarmapError> }[] = [];
+  roles.factors.forEach((c, i) => {
+    checks.push({
+      sql: `min(__row) FILTER (WHERE __f${i} = '')`,
+      make: async (row) =>
+        new VarmapError("E_EMPTY_FACTOR", `factor '${c}' is empty`, {
+          location: { file, row, column: c },
+          remedy: `fill the value in, or exclude such rows with --where "${c.replaceAll('"', '\\"')} <> ''"`,
+        }),
+    });
+  });
   roles.inputs.forEach((c, i) => {
     checks.push({
       sql: `min(__row) FILTER (WHERE ${x[i]} IS NULL OR NOT isfinite(${x[i]}))`,
@@ -429,7 +469,10 @@ async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadO
     const row = res[`c${i}`] as number | null;
     if (row !== null && row !== undefined && (best < 0 || row < (res[`c${best}`] as number))) best = i;
   }
-  if (best >= 0) throw await checks[best].make(res[`c${best}`] as number);
+  if (best >= 0) {
+    const e = await checks[best].make(res[`c${best}`] as number);
+    throw new VarmapError(e.code, e.detail, { location: { ...e.location, row: lineOf(e.location.row!) }, remedy: e.remedy });
+  }
 }
 
 /** The raw text of a cell, quoted, for messages ('' when empty). */
@@ -490,7 +533,14 @@ function countRepeated(offsets: Int32Array, runIdx: Float64Array): number {
   return n;
 }
 
-function checkDuplicateRuns(file: string, roles: ColumnRoles, offsets: Int32Array, runIdx: Float64Array, rows: Int32Array): void {
+function checkDuplicateRuns(
+  file: string,
+  roles: ColumnRoles,
+  offsets: Int32Array,
+  runIdx: Float64Array,
+  rows: Int32Array,
+  lineOf: (row: number) => number,
+): void {
   // Report the duplicate that comes first in the file.
   let best = -1;
   for (let c = 0; c + 1 < offsets.length; c++) {
@@ -499,8 +549,8 @@ function checkDuplicateRuns(file: string, roles: ColumnRoles, offsets: Int32Arra
     }
   }
   if (best < 0) return;
-  throw new VarmapError("E_DUPLICATE_RUN", `run index ${runIdx[best]} appears twice in one configuration (also at row ${rows[best - 1]})`, {
-    location: { file, row: rows[best], column: roles.run },
+  throw new VarmapError("E_DUPLICATE_RUN", `run index ${runIdx[best]} appears twice in one configuration (also at row ${lineOf(rows[best - 1])})`, {
+    location: { file, row: lineOf(rows[best]), column: roles.run },
     remedy: RUN_REMEDY,
   });
 }
