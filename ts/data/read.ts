@@ -271,11 +271,23 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   trace?.(t0, "configurations");
 
   const total = offsets[count];
-  const direct = ok ? await streamRunsInOrder(con, offsets, Boolean(roles.run), total) : undefined;
-  trace?.(t0, direct ? "runs streamed into place" : "runs not in file order: bucketed");
   let runs: Float64Array;
-  if (direct) runs = direct;
-  else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
+  if (ok) {
+    const byRun = Boolean(roles.run);
+    let streamed = await streamRuns(con, offsets, byRun, total, false);
+    trace?.(t0, streamed ? "runs streamed in file order" : "runs not in file order");
+    streamed ??= await streamRuns(con, offsets, byRun, total, true);
+    trace?.(t0, "runs placed");
+    const { duplicate, repeated } = streamed!;
+    if (duplicate && !opts.allowDuplicateRuns)
+      throw new VarmapError("E_DUPLICATE_RUN", `run index ${duplicate.run} appears twice in one configuration (also at row ${lineOf(duplicate.earlier)})`, {
+        location: { file, row: lineOf(duplicate.row), column: roles.run },
+        remedy: RUN_REMEDY,
+      });
+    if (repeated > 0)
+      opts.note?.(`${repeated} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+    runs = streamed!.runs;
+  } else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
   // firstRow locates later errors (a constant input, too few runs): file lines too (one newline count when none differ).
   if (isCsv && (lineOf(2), lines)) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
   const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
@@ -296,39 +308,61 @@ async function configIndex(con: Db["con"], count: number): Promise<HashIndex> {
   return new HashIndex(cfgHi, cfgLo);
 }
 
+/** Runs placed in their configurations' slots, and what was seen of repeated run indices. */
+interface StreamedRuns {
+  runs: Float64Array;
+  /** Configurations that repeat a run index. */
+  repeated: number;
+  /** The repeat that comes first in the file: its record, the earlier record with the same index, the index. */
+  duplicate?: { row: number; earlier: number; run: number };
+}
+
 /**
- * The common case in one pass and 8 bytes per run: runs arrive in file order (the temp table's scan order) and
- * each goes straight to its configuration's next slot, which is the final order when, within every
- * configuration, run indices strictly increase down the file (or there is no run column: file order is the
- * order). Returns undefined, having placed nothing that matters, when that does not hold (rows out of order, a
- * run index repeated or decreasing): the general path then sorts (and reports duplicates with their rows).
+ * Runs in 8 bytes each (no per-run index, row or configuration arrays): each streamed run goes straight to its
+ * configuration's next slot, so the arrival order within a configuration is its final order: (run index, file
+ * row). File order (the temp table's scan order) gives it whenever run indices never decrease down the file within
+ * a configuration (the usual layout); else (undefined is returned) the caller asks for `sorted`, where DuckDB
+ * orders the runs by (run index, row), spilling to disk beyond its memory limit rather than holding them in JS.
  */
-async function streamRunsInOrder(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number): Promise<Float64Array | undefined> {
+async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number, sorted: boolean): Promise<StreamedRuns | undefined> {
   const count = offsets.length - 1;
   const index = await configIndex(con, count);
   const fill = offsets.slice(0, count);
   const lastRun = byRun ? new Float64Array(count).fill(-Infinity) : undefined;
+  const lastRowOf = byRun ? new Int32Array(count) : undefined;
+  const repeats = byRun ? new Uint8Array(count) : undefined;
+  let duplicate: StreamedRuns["duplicate"];
   const runs = new Float64Array(total);
   let lastRow = -1;
   let inOrder = true;
-  const got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+  const orderBy = sorted ? (byRun ? " ORDER BY __run, __row" : " ORDER BY __row") : "";
+  const got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep${orderBy}`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
     if (!inOrder) return;
     const [hi, lo, row, run, y] = cols;
     for (let i = 0; i < n; i++) {
       const c = index.get(hi[i], lo[i]);
-      if (!(row[i] > lastRow)) return void (inOrder = false);
-      lastRow = row[i];
-      if (lastRun) {
-        if (!(run[i] > lastRun[c])) return void (inOrder = false);
-        lastRun[c] = run[i];
+      if (!sorted) {
+        if (!(row[i] > lastRow)) return void (inOrder = false);
+        lastRow = row[i];
       }
-      if (fill[c] >= offsets[c + 1]) throw new Error("streamRunsInOrder: more runs than counted");
+      if (lastRun && lastRowOf && repeats) {
+        if (run[i] === lastRun[c]) {
+          repeats[c] = 1;
+          if (!duplicate || row[i] < duplicate.row) duplicate = { row: row[i], earlier: lastRowOf[c], run: run[i] };
+        } else if (!(run[i] > lastRun[c])) return void (inOrder = false);
+        lastRun[c] = run[i];
+        lastRowOf[c] = row[i];
+      }
+      if (fill[c] >= offsets[c + 1]) throw new Error("streamRuns: more runs than counted");
       runs[fill[c]++] = y[i];
     }
   });
-  if (!inOrder) return undefined;
+  if (!inOrder) {
+    if (sorted) throw new Error("streamRuns: DuckDB returned runs out of the requested order");
+    return undefined;
+  }
   if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
-  return runs;
+  return { runs, repeated: repeats ? repeats.reduce((t, v) => t + v, 0) : 0, duplicate };
 }
 
 /** The general path: every run with its configuration, file row and run index, then a counting sort. */
