@@ -22,6 +22,12 @@ export interface DbOptions {
    * (DuckDB's own default is 80 % of RAM).
    */
   memoryLimit?: string;
+  /**
+   * The only files SQL may touch (issue 14, item 14): external access (other files, COPY … TO, ATTACH, network,
+   * extension installs) is switched off for the connection's lifetime, which no later SQL can undo. Readers of a
+   * user's runs table pass [that file], so a --where predicate is an expression over its rows and nothing more.
+   */
+  onlyFiles?: string[];
 }
 
 export async function openDb(options: DbOptions = {}): Promise<Db> {
@@ -41,6 +47,10 @@ export async function openDb(options: DbOptions = {}): Promise<Db> {
     throw e;
   }
   const con = await instance.connect();
+  if (options.onlyFiles) {
+    await con.run(`SET allowed_paths = [${options.onlyFiles.map(literal).join(", ")}]`);
+    await con.run("SET enable_external_access = false");
+  }
   return {
     con,
     close() {

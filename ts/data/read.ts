@@ -35,7 +35,8 @@ const RUN_REMEDY = "give each run of a configuration its own index in the run co
 export async function readConfigTable(file: string, roles: ColumnRoles, opts: ReadOptions = {}): Promise<ConfigTable> {
   checkFile(file);
   // Bounded: the scan's temp table of a 3.8 M-run file is ~500 MB, which DuckDB spills rather than holds.
-  const db = await openDb({ memoryLimit: READ_MEMORY_LIMIT });
+  // --where is SQL: the connection may read this file and nothing else.
+  const db = await openDb({ memoryLimit: READ_MEMORY_LIMIT, onlyFiles: [file] });
   try {
     return await readWith(db, file, roles, opts);
   } finally {
@@ -186,6 +187,12 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
         () => true,
         () => false,
       );
+      if (/disabled by configuration/.test(firstLine(e)))
+        throw new VarmapError("E_BAD_WHERE", `the --where predicate may only use this file's columns: ${firstLine(e)}`, {
+          location: { file },
+          remedy: "reading other files, writing, attaching databases and network access are disabled in --where; filter on the columns only",
+          cause: e,
+        });
       if (!ok) {
         throw new VarmapError("E_BAD_WHERE", `the --where predicate is not valid SQL over this file: ${firstLine(e)}`, {
           location: { file },
