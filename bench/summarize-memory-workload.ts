@@ -2,8 +2,8 @@
 // ≤ 400 MB peak RSS on 3.8 M runs; 38 M runs within 2× that memory).
 //   node dist/bench/summarize-memory-workload.js <moana.csv> [--times 10] [--dir /tmp]
 // <moana.csv> is `varmap synth --design moana --out moana.csv`. The script writes <dir>/moana-x<times>.parquet
-// once (every run repeated `times` times with run indices shifted by 40 per copy and the throughput perturbed by
-// 1 % per copy, so configurations keep unique run indices), then runs `summarize` as a child process under
+// once (the whole design repeated `times` times, copy after copy, with run indices shifted by 40 per copy and the
+// throughput perturbed by 1 % per copy, so configurations keep unique, increasing run indices down the file), then runs `summarize` as a child process under
 // /usr/bin/time -v on the CSV, the CSV as Parquet, and the ×times Parquet, and prints one JSON line per run:
 // rows, wall and CPU seconds, peak RSS in MiB.
 import { execFileSync } from "node:child_process";
@@ -19,7 +19,7 @@ async function makeCopies(csv: string, out: string, times: number): Promise<void
   const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
   await con.run(
     `COPY (SELECT host_sched, vm_sched, mode, freq_khz, threads, fsize_kb, rsize_kb, run + 40 * k AS run, throughput_kbps * (1 + 0.01 * k) AS throughput_kbps ` +
-      `FROM read_csv(${q(csv)}), range(${times}) AS r(k)) TO ${q(out)} (FORMAT parquet)`,
+      `FROM read_csv(${q(csv)}), range(${times}) AS r(k) ORDER BY k) TO ${q(out)} (FORMAT parquet)`,
   );
   con.closeSync();
   instance.closeSync();

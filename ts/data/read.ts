@@ -305,6 +305,9 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   return table;
 }
 
+/** DuckDB's memory when it must sort the runs (files whose run indices decrease down the file). */
+const SORT_MEMORY_LIMIT = "1GB";
+
 const KEY_HALVES = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
 
 /** The configurations' key hashes, indexed. */
@@ -342,8 +345,17 @@ async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, t
   const runs = new Float64Array(total);
   let lastRow = -1;
   let inOrder = true;
-  const orderBy = sorted ? (byRun ? " ORDER BY __run, __row" : " ORDER BY __row") : "";
-  const got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep${orderBy}`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+  let source = `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`;
+  if (sorted) {
+    // Sorted into a table first (a sort feeding a streamed result cannot spill enough under the memory limit),
+    // then read back in its insertion order.
+    // The sort's own structures outgrow the reading limit on tens of millions of runs: this rare path (run
+    // indices decreasing down the file) gets a larger one rather than failing.
+    await con.run(`SET memory_limit = '${SORT_MEMORY_LIMIT}'`);
+    await con.run(`CREATE TEMP TABLE sorted_runs AS ${source} ORDER BY ${byRun ? "__run, __row" : "__row"}`);
+    source = "SELECT * FROM sorted_runs";
+  }
+  const got = await forEachChunk(con, source, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
     if (!inOrder) return;
     const [hi, lo, row, run, y] = cols;
     for (let i = 0; i < n; i++) {
