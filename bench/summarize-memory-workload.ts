@@ -19,7 +19,7 @@ async function makeCopies(csv: string, out: string, times: number): Promise<void
   const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
   await con.run(
     `COPY (SELECT host_sched, vm_sched, mode, freq_khz, threads, fsize_kb, rsize_kb, run + 40 * k AS run, throughput_kbps * (1 + 0.01 * k) AS throughput_kbps ` +
-      `FROM read_csv(${q(csv)}), range(${times}) AS r(k) ORDER BY k) TO ${q(out)} (FORMAT parquet)`,
+      `FROM read_csv(${q(csv)}), range(${times}) AS r(k) ORDER BY k, host_sched, vm_sched, mode, freq_khz, threads, fsize_kb, rsize_kb, run) TO ${q(out)} (FORMAT parquet)`,
   );
   con.closeSync();
   instance.closeSync();
