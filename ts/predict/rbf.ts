@@ -382,7 +382,8 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     this.c = Float64Array.from(state.c);
     this.a = Float64Array.from(state.a);
     this.yScale = state.yScale ?? 1;
-    if (!(this.yScale > 0) || !Number.isFinite(this.yScale) || ![...this.c, ...this.a, ...this.centers].every(Number.isFinite))
+    const finite = (xs: unknown) => Array.isArray(xs) && xs.every((v) => typeof v === "number" && Number.isFinite(v));
+    if (!(this.yScale > 0) || !Number.isFinite(this.yScale) || !finite(state.c) || !finite(state.a) || !finite(state.centers))
       throw new VarmapError("E_MODEL_FORMAT", "rbf model: a coefficient, center or yScale is not a finite number", {
         remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited",
       });
