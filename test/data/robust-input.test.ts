@@ -28,7 +28,8 @@ async function runMain(args: string[]): Promise<{ status: number; stderr: string
 describe("runs in any file order", () => {
   it("shuffled rows (run indices decreasing down the file) give the table of the ordered file", async () => {
     const rows: string[] = [];
-    for (const g of ["a", "b"]) for (let x = 1; x <= 3; x++) for (let run = 1; run <= 5; run++) rows.push(`${g},${x},${run},${(x * 10 + run) * (g === "a" ? 1 : 2)}`);
+    for (const g of ["a", "b"])
+      for (let x = 1; x <= 3; x++) for (let run = 1; run <= 5; run++) rows.push(`${g},${x},${run},${(x * 10 + run) * (g === "a" ? 1 : 2)}`);
     const ordered = join(dir, "ordered.csv");
     writeFileSync(ordered, ["g,x,run,y", ...rows].join("\n"));
     // A fixed permutation: reversed, then every third row moved to the front.
@@ -99,7 +100,24 @@ describe("mixture --kmax above the runs", () => {
     const file = join(dir, "km.csv");
     writeFileSync(file, "f,x,y\na,1,1\na,1,2\na,1,3\nb,2,5\nb,2,6\n");
     const out = join(dir, "km-fits.csv");
-    const r = await runMain(["mixture", file, "--factors", "f", "--inputs", "x", "--response", "y", "--kmax", "5", "--families", "normal", "--out", out, "--workers", "1"]);
+    const r = await runMain([
+      "mixture",
+      file,
+      "--factors",
+      "f",
+      "--inputs",
+      "x",
+      "--response",
+      "y",
+      "--kmax",
+      "5",
+      "--families",
+      "normal",
+      "--out",
+      out,
+      "--workers",
+      "1",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/--kmax 5 exceeds the runs of every configuration \(at most 3\): k is capped at 3/);
   });

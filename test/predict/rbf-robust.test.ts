@@ -39,7 +39,14 @@ describe("rbf robustness", () => {
   }
 
   it("a model file with a non-finite coefficient is refused with a code", () => {
-    const m = new Rbf().fit(matrix(Float64Array.from({ length: 20 }, (_, i) => (i * 7) % 10), 10, 2), Float64Array.from({ length: 10 }, (_, i) => i));
+    const m = new Rbf().fit(
+      matrix(
+        Float64Array.from({ length: 20 }, (_, i) => (i * 7) % 10),
+        10,
+        2,
+      ),
+      Float64Array.from({ length: 10 }, (_, i) => i),
+    );
     const json = JSON.parse(JSON.stringify(m.toJSON()));
     json.state.c[0] = null;
     expect(() => predictorFromJSON(json)).toThrow(expect.objectContaining({ code: "E_MODEL_FORMAT" }));

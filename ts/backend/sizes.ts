@@ -16,5 +16,6 @@ export function checkKernelShape(kernel: string, positive: Record<string, number
   for (const [name, v] of Object.entries(positive)) if (!(Number.isSafeInteger(v) && v >= 1)) throw bad(`${name} must be an integer >= 1, got ${v}`);
   for (const [name, v] of Object.entries(counts))
     if (!(Number.isSafeInteger(v) && v >= 0)) throw bad(`${name} = ${v} is not a whole number of rows (a buffer's length is not a multiple of the row size)`);
-  for (const len of buffers) if (!(Number.isSafeInteger(len) && len >= 0 && len <= MAX_KERNEL_BUFFER)) throw bad(`an output of ${len} values cannot be allocated`);
+  for (const len of buffers)
+    if (!(Number.isSafeInteger(len) && len >= 0 && len <= MAX_KERNEL_BUFFER)) throw bad(`an output of ${len} values cannot be allocated`);
 }
