@@ -93,6 +93,7 @@ const cases: Case[] = [
     row: 4,
     column: "run",
   },
+  { name: "too few runs after blank lines", text: "g,x,z,run,y\n\n\na,1,5,1,10\na,2,6,1,12\n", code: "E_TOO_FEW_RUNS", row: 4 },
   { name: "mixed line endings, bad last row", text: good.join("\r\n") + "\r\nb,1,5,3,abc\n", code: "E_BAD_CSV", row: 8 },
   {
     name: "--where reading another file",

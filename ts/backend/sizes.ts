@@ -15,7 +15,8 @@ export function checkKernelShape(kernel: string, positive: Record<string, number
     new VarmapError("E_KERNEL_ARGUMENT", `${kernel}: ${what}`, { remedy: "pass whole-number sizes that match the buffers (this is a bug in the caller)" });
   for (const [name, v] of Object.entries(positive)) if (!(Number.isSafeInteger(v) && v >= 1)) throw bad(`${name} must be an integer >= 1, got ${v}`);
   for (const [name, v] of Object.entries(counts))
-    if (!(Number.isSafeInteger(v) && v >= 0)) throw bad(`${name} = ${v} is not a whole number of rows (a buffer's length is not a multiple of the row size)`);
+    if (!(Number.isSafeInteger(v) && v >= 0))
+      throw bad(`${name} = ${v} is not a whole number >= 0 (a count, or a buffer length that is not a multiple of the row size)`);
   for (const len of buffers)
     if (!(Number.isSafeInteger(len) && len >= 0 && len <= MAX_KERNEL_BUFFER)) throw bad(`an output of ${len} values cannot be allocated`);
 }
