@@ -1,4 +1,5 @@
-// A long fuzz run: `node dist/bench/fuzz.js [--minutes N] [--seed S] [--backends native,wasm]`. Runs predictor and
+// A long fuzz run: `node dist/bench/fuzz.js [--minutes N] [--cases C] [--seed S] [--backends native,wasm]` (stops
+// at N minutes or after C predictor cases, whichever comes first). Runs predictor and
 // mixture cases (bench/fuzz-cases.ts) in batches until the time is up and prints the case counts and the failures
 // by target and class; the first few failures of each class with the case index that reproduces them.
 import { fuzzMixtures, fuzzPredictors, type FuzzFailure } from "./fuzz-cases.js";
@@ -6,8 +7,10 @@ import { loadNativeBackend } from "../ts/backend/native.js";
 import { WasmBackend } from "../ts/backend/wasm.js";
 import type { KernelBackend } from "../ts/backend/kernel.js";
 import { flag } from "./args.js";
+import { METHOD_NAMES } from "../ts/predict/registry.js";
 
 const minutes = Number(flag("--minutes") ?? "1");
+const maxCases = Number(flag("--cases") ?? "Infinity");
 const seed = Number(flag("--seed") ?? "1");
 const wanted = (flag("--backends") ?? "native,wasm").split(",");
 const backends: KernelBackend[] = [];
@@ -19,7 +22,7 @@ const end = Date.now() + minutes * 60_000;
 let predictCases = 0;
 let mixtureCases = 0;
 const failures: FuzzFailure[] = [];
-while (Date.now() < end) {
+while (Date.now() < end && predictCases < maxCases) {
   failures.push(...fuzzPredictors(seed, predictCases, predictCases + 200, backends));
   predictCases += 200;
   failures.push(...fuzzMixtures(seed, mixtureCases, mixtureCases + 20, backends));
@@ -32,7 +35,7 @@ for (const f of failures)
     (counts.get(`${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`) ?? 0) + 1,
   );
 console.log(
-  `fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× 4 methods × ${backends.length} backends), ${mixtureCases} mixture cases`,
+  `fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× ${METHOD_NAMES.length} methods × ${backends.length} backends), ${mixtureCases} mixture cases`,
 );
 console.log(`crashes: 0 (the process is alive); failures: ${failures.length}`);
 for (const [k, n] of [...counts].sort()) console.log(`  ${k}: ${n}`);

@@ -15,7 +15,8 @@ export class VarmapError extends Error {
   readonly remedy: string;
 
   constructor(code: string, message: string, opts: { location?: ErrorLocation; remedy?: string; cause?: unknown } = {}) {
-    const where = formatLocation(opts.location ?? {});
+    message = escapeBinary(message);
+    const where = escapeBinary(formatLocation(opts.location ?? {}));
     const full = [where ? `${where}: ${message}` : message, opts.remedy ? `How to fix: ${opts.remedy}` : ""].filter(Boolean).join(". ");
     super(full, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "VarmapError";
@@ -24,6 +25,18 @@ export class VarmapError extends Error {
     this.location = opts.location ?? {};
     this.remedy = opts.remedy ?? "";
   }
+}
+
+/**
+ * Control characters and undecodable bytes (U+FFFD) of a value quoted from a file, shown as \xNN / \u{FFFD}
+ * escapes: a message must not ring the terminal, move its cursor or print garbage. Tabs and newlines stay.
+ */
+export function escapeBinary(s: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, (ch) => {
+    const c = ch.codePointAt(0)!;
+    return c === 0xfffd ? "\\u{FFFD}" : `\\x${c.toString(16).padStart(2, "0").toUpperCase()}`;
+  });
 }
 
 function formatLocation(l: ErrorLocation): string {

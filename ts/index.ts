@@ -179,3 +179,7 @@ export { MeanBaseline } from "./predict/mean.js";
 export { Rbf, RBF_MAX_POINTS, type RbfOptions, type RbfState, type RbfKernel } from "./predict/rbf.js";
 export { symeig, type SymeigResult } from "./backend/kernels/symeig.js";
 export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FACTOR, type DetailedPrediction } from "./predict/estimator.js";
+// Issue 14: robustness helpers (linear clamp, kernel shape checks, message escaping).
+export { clampPredictions, linearClampBounds, LINEAR_CLAMP_FACTOR } from "./predict/estimator.js";
+export { checkKernelShape, MAX_KERNEL_BUFFER } from "./backend/sizes.js";
+export { escapeBinary } from "./errors.js";

@@ -63,6 +63,45 @@ const cases: Case[] = [
   { name: "empty selection", text: good.join("\n"), opts: { where: "x > 100" }, flags: ["--where", "x > 100"], code: "E_EMPTY_SELECTION" },
   { name: "invalid --where", text: good.join("\n"), opts: { where: "nosuchcol > 1" }, flags: ["--where", "nosuchcol > 1"], code: "E_BAD_WHERE" },
   { name: "ragged CSV row", text: edit(4, "a,2,6,1,12,99,100"), code: "E_BAD_CSV", row: 4 },
+  // Issue 14: empty factor values, file lines after blank lines, DuckDB's located-nowhere parser failures, --where.
+  { name: "empty factor value", text: edit(3, ",1,5,2,11"), code: "E_EMPTY_FACTOR", row: 3, column: "g" },
+  {
+    name: "bad value after blank lines",
+    text: [...good.slice(0, 3), "", "", ...good.slice(3, 5), "a,2,6,3,slow", ...good.slice(5)].join("\n"),
+    code: "E_BAD_RESPONSE",
+    row: 8,
+    column: "y",
+  },
+  {
+    name: "infinite value after blank lines",
+    text: [...good.slice(0, 3), "", ...good.slice(3), "", "b,1,5,3,inf"].join("\n") + "\n",
+    code: "E_BAD_RESPONSE",
+    row: 10,
+    column: "y",
+  },
+  {
+    name: "duplicate run after a blank line",
+    text: [...good.slice(0, 4), "", "a,2,6,1,14", ...good.slice(5)].join("\n"),
+    code: "E_DUPLICATE_RUN",
+    row: 6,
+    column: "run",
+  },
+  {
+    name: "duplicate run, runs out of file order",
+    text: [good[0], "a,1,5,2,10", "a,1,5,1,11", "a,1,5,2,12", ...good.slice(3)].join("\n"),
+    code: "E_DUPLICATE_RUN",
+    row: 4,
+    column: "run",
+  },
+  { name: "too few runs after blank lines", text: "g,x,z,run,y\n\n\na,1,5,1,10\na,2,6,1,12\n", code: "E_TOO_FEW_RUNS", row: 4 },
+  { name: "mixed line endings, bad last row", text: good.join("\r\n") + "\r\nb,1,5,3,abc\n", code: "E_BAD_CSV", row: 8 },
+  {
+    name: "--where reading another file",
+    text: good.join("\n"),
+    opts: { where: "(SELECT count(*) FROM read_text('/etc/hostname')) > 0" },
+    flags: ["--where", "(SELECT count(*) FROM read_text('/etc/hostname')) > 0"],
+    code: "E_BAD_WHERE",
+  },
 ];
 
 describe("bad input (library)", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cvGivenSplits } from "../../ts/cv/given.js";
 import { meanArePerP } from "../../ts/cv/are.js";
-import { LOG_CLAMP_MARGIN, clampLogPredictions, logClampBounds } from "../../ts/predict/estimator.js";
+import { LINEAR_CLAMP_FACTOR, LOG_CLAMP_MARGIN, clampLogPredictions, logClampBounds } from "../../ts/predict/estimator.js";
 import { LinearRegression } from "../../ts/predict/lr.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { METHOD_NAMES, createPredictor, predictorFromJSON } from "../../ts/predict/registry.js";
@@ -47,12 +47,22 @@ describe("log-response predictions are clamped and flagged", () => {
     expect(Array.from(predictorFromJSON(json).predict(Q))).toEqual(Array.from(r.values));
   });
 
-  it("linear-response models carry no range, clamp nothing and serialize as before", () => {
+  it("linear-response models carry their range and clamp only values a thousand times the data's scale away (issue 14)", () => {
     const model = new LinearRegression({ inputs: { kind: "none" } }).fit(X, y);
     const json = model.toJSON();
     expect("logRange" in json).toBe(false);
-    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "state"]);
+    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "range", "state"]);
+    expect(json.range).toEqual([1, y[10]]);
     expect(Array.from(model.predictDetailed(Q).clamped)).toEqual([0, 0, 0]);
+    // x = 1e5 extrapolates the trend to ~5e6, beyond 54.6 + 1000 × 54.6 (the scale: max(range, |y|)): clamped to
+    // that bound and flagged.
+    const far = model.predictDetailed(matrix(Float64Array.from([1e5, -1e5]), 2, 1));
+    expect(Array.from(far.clamped)).toEqual([1, 1]);
+    expect(far.values[0]).toBe(y[10] + LINEAR_CLAMP_FACTOR * y[10]);
+    expect(far.values[1]).toBe(1 - LINEAR_CLAMP_FACTOR * y[10]);
+    // Models written before the linear clamp (no range) predict as they did.
+    const { range: _r, ...old } = JSON.parse(JSON.stringify(json));
+    expect(Array.from(predictorFromJSON(old).predictDetailed(matrix(Float64Array.from([1e5]), 1, 1)).clamped)).toEqual([0]);
   });
 
   it("no method returns Inf or more than 1e6 × the largest training response under a log response", () => {

@@ -2,6 +2,9 @@
 // DuckDB failures into VarmapErrors. DuckDB is used because it parses CSV and Parquet in parallel with exact
 // (correctly rounded) doubles, groups and sorts millions of rows in native code, and hands result columns
 // back as typed arrays, so 3.8 M runs never become 3.8 M JS objects.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 
 export interface Db {
@@ -9,14 +12,51 @@ export interface Db {
   close(): void;
 }
 
-export async function openDb(): Promise<Db> {
-  const instance = await DuckDBInstance.create(":memory:");
+/** DuckDB's working memory when reading a runs table; beyond it, tables spill to a private temporary directory. */
+export const READ_MEMORY_LIMIT = "128MB";
+
+export interface DbOptions {
+  /**
+   * Cap DuckDB's memory (e.g. "128MB"; VARMAP_DUCKDB_MEMORY overrides it): what does not fit spills to a
+   * temporary directory of its own under the system's temporary folder, removed on close. Unbounded by default
+   * (DuckDB's own default is 80 % of RAM).
+   */
+  memoryLimit?: string;
+  /**
+   * The only files SQL may touch (issue 14, item 14): external access (other files, COPY … TO, ATTACH, network,
+   * extension installs) is switched off for the connection's lifetime, which no later SQL can undo. Readers of a
+   * user's runs table pass [that file], so a --where predicate is an expression over its rows and nothing more.
+   */
+  onlyFiles?: string[];
+}
+
+export async function openDb(options: DbOptions = {}): Promise<Db> {
+  const config: Record<string, string> = {};
+  let spill: string | undefined;
+  const limit = options.memoryLimit === undefined ? undefined : (process.env.VARMAP_DUCKDB_MEMORY ?? options.memoryLimit);
+  if (limit) {
+    spill = mkdtempSync(join(tmpdir(), "varmap-duckdb-"));
+    config.memory_limit = limit;
+    config.temp_directory = spill;
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(":memory:", config);
+  } catch (e) {
+    if (spill) rmSync(spill, { recursive: true, force: true });
+    throw e;
+  }
   const con = await instance.connect();
+  if (options.onlyFiles) {
+    await con.run(`SET allowed_paths = [${options.onlyFiles.map(literal).join(", ")}]`);
+    await con.run("SET enable_external_access = false");
+  }
   return {
     con,
     close() {
       con.closeSync();
       instance.closeSync();
+      if (spill) rmSync(spill, { recursive: true, force: true });
     },
   };
 }
@@ -79,6 +119,45 @@ export async function streamColumns(con: DuckDBConnection, sql: string, outs: (F
     pos += n;
   }
   return pos;
+}
+
+/**
+ * Visits a query's numeric result chunk by chunk (at most one DuckDB chunk, 2,048 rows, in JS memory at a time):
+ * `kinds` gives each column's typed array ("f64" DOUBLE, "i32" INTEGER, "u32" UINTEGER; NULL becomes NaN or 0),
+ * `visit` gets the columns of one chunk and its row count. Returns the number of rows.
+ */
+export async function forEachChunk(
+  con: DuckDBConnection,
+  sql: string,
+  kinds: ("f64" | "i32" | "u32")[],
+  visit: (cols: (Float64Array | Int32Array | Uint32Array)[], n: number) => void,
+): Promise<number> {
+  const result = await con.stream(sql);
+  const make = (k: "f64" | "i32" | "u32", n: number) => (k === "f64" ? new Float64Array(n) : k === "i32" ? new Int32Array(n) : new Uint32Array(n));
+  let cols = kinds.map((k) => make(k, 2048));
+  let rows = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const n = chunk.rowCount;
+    if (n > cols[0].length) cols = kinds.map((k) => make(k, n));
+    for (let j = 0; j < kinds.length; j++) {
+      const vec = chunk.getColumnVector(j);
+      const out = cols[j];
+      const items = (vec as unknown as { items?: unknown }).items;
+      if (items && items.constructor === out.constructor && allValid(vec, n)) {
+        out.set((items as Float64Array).subarray(0, n));
+        continue;
+      }
+      for (let i = 0; i < n; i++) {
+        const v = vec.getItem(i);
+        out[i] = v === null ? NaN : (v as number);
+      }
+    }
+    visit(cols, n);
+    rows += n;
+  }
+  return rows;
 }
 
 function allValid(vec: { getItem(i: number): unknown }, n: number): boolean {

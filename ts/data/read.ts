@@ -11,7 +11,8 @@
 // counting sort), which is much cheaper than having DuckDB sort or join 3.8 M rows on seven key columns.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
-import { formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import { READ_MEMORY_LIMIT, forEachChunk, formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import { csvRecordLines, diagnoseCsv } from "./csv-lines.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
 export interface ReadOptions {
@@ -33,7 +34,9 @@ const RUN_REMEDY = "give each run of a configuration its own index in the run co
 
 export async function readConfigTable(file: string, roles: ColumnRoles, opts: ReadOptions = {}): Promise<ConfigTable> {
   checkFile(file);
-  const db = await openDb();
+  // Bounded: the scan's temp table of a 3.8 M-run file is ~500 MB, which DuckDB spills rather than holds.
+  // --where is SQL: the connection may read this file and nothing else.
+  const db = await openDb({ memoryLimit: READ_MEMORY_LIMIT, onlyFiles: [file] });
   try {
     return await readWith(db, file, roles, opts);
   } finally {
@@ -161,9 +164,21 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     // reversed) detects collisions (below).
     const keyList = [...f, ...x].join(", ");
     const keyListReversed = [...f, ...x].reverse().join(", ");
-    await con.run(
-      `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, sniffed ? undefined : columns)})`,
-    );
+    const scanInto = (unsniffed: boolean) =>
+      con.run(
+        `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, unsniffed ? columns : undefined)})`,
+      );
+    try {
+      await scanInto(!sniffed);
+    } catch (e) {
+      // DuckDB's sniffer can settle on a dialect its parser then rejects ("the CSV Parser state machine reached
+      // an invalid state", e.g. a non-numeric value in the last row of a small file): read the header as written,
+      // with no sniffing, so the typed scan records the bad value with its line (checkRejects) instead.
+      if (!isCsv || !sniffed) throw e;
+      await scanInto(true).catch(() => {
+        throw e;
+      });
+    }
     await con.run(`CREATE TEMP VIEW v AS SELECT (rowid + 2)::INTEGER AS __row, * FROM t`);
   } catch (e) {
     if (opts.where) {
@@ -172,6 +187,12 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
         () => true,
         () => false,
       );
+      if (/disabled by configuration/.test(firstLine(e)))
+        throw new VarmapError("E_BAD_WHERE", `the --where predicate may only use this file's columns: ${firstLine(e)}`, {
+          location: { file },
+          remedy: "reading other files, writing, attaching databases and network access are disabled in --where; filter on the columns only",
+          cause: e,
+        });
       if (!ok) {
         throw new VarmapError("E_BAD_WHERE", `the --where predicate is not valid SQL over this file: ${firstLine(e)}`, {
           location: { file },
@@ -180,6 +201,13 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
         });
       }
     }
+    const irregular = isCsv ? diagnoseCsv(file) : undefined;
+    if (irregular)
+      throw new VarmapError("E_BAD_CSV", `malformed CSV row: ${irregular.problem}`, {
+        location: { file, row: irregular.line },
+        remedy: "give every row the header's number of comma-separated fields and the same line ending",
+        cause: e,
+      });
     throw new VarmapError("E_BAD_FILE", `cannot read the file: ${firstLine(e)}`, { location: { file }, remedy: "check the file format", cause: e });
   }
 
@@ -200,7 +228,14 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     });
   }
 
-  await checkValues(db, file, roles, opts, x);
+  // Record numbers (rowid + 2) → file lines, computed only when a message or firstRow needs them.
+  let lines: Int32Array | undefined | null = null;
+  const lineOf = (row: number): number => {
+    if (!isCsv) return row;
+    if (lines === null) lines = csvRecordLines(file, Number(counts.total) + 1);
+    return lines?.[row] ?? row;
+  };
+  await checkValues(db, file, roles, opts, x, lineOf);
   trace?.(t0, "checks");
 
   // Configurations, in the order everything downstream uses: factors, then inputs, ascending.
@@ -242,43 +277,159 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   for (let c = 0; c < count; c++) offsets[c + 1] = offsets[c] + nCol[c];
   trace?.(t0, "configurations");
 
-  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
   const total = offsets[count];
-  const cid = new Int32Array(total);
-  const rowOf = new Int32Array(total);
-  const runOf = new Float64Array(total);
-  const yOf = new Float64Array(total);
-  let got: number;
+  let runs: Float64Array;
   if (ok) {
-    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
-    const hi = new Uint32Array(total);
-    const lo = new Uint32Array(total);
-    const split = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
-    got = await streamColumns(con, `SELECT ${split}, __row, __run, __y FROM v WHERE __keep`, [hi, lo, rowOf, runOf, yOf]);
-    const cfgHi = new Uint32Array(count);
-    const cfgLo = new Uint32Array(count);
-    await streamColumns(con, `SELECT ${split} FROM cfg ORDER BY __cid`, [cfgHi, cfgLo]);
-    const index = new HashIndex(cfgHi, cfgLo);
-    for (let i = 0; i < got; i++) cid[i] = index.get(hi[i], lo[i]);
-  } else {
-    got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
-  }
-  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
-  trace?.(t0, "runs streamed");
-  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
-  trace?.(t0, "runs bucketed");
-  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows);
-  if (roles.run && opts.allowDuplicateRuns) {
-    const n = countRepeated(offsets, runIdx);
-    if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
-  }
-
+    const byRun = Boolean(roles.run);
+    let streamed = await streamRuns(con, offsets, byRun, total, false);
+    trace?.(t0, streamed ? "runs streamed in file order" : "runs not in file order");
+    streamed ??= await streamRuns(con, offsets, byRun, total, true);
+    trace?.(t0, "runs placed");
+    const { duplicate, repeated } = streamed!;
+    if (duplicate && !opts.allowDuplicateRuns)
+      throw new VarmapError("E_DUPLICATE_RUN", `run index ${duplicate.run} appears twice in one configuration (also at row ${lineOf(duplicate.earlier)})`, {
+        location: { file, row: lineOf(duplicate.row), column: roles.run },
+        remedy: RUN_REMEDY,
+      });
+    if (repeated > 0)
+      opts.note?.(`${repeated} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+    runs = streamed!.runs;
+  } else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
+  // firstRow locates later errors (a constant input, too few runs): file lines too (one newline count when none differ).
+  if (isCsv && (lineOf(2), lines)) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
   const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
   if (opts.idColumn) {
     const idCol = (await con.runAndReadAll(`SELECT id FROM cfg ORDER BY __cid`)).getColumnsJS()[0] as string[];
     table.ids = idCol.map((s) => (s !== null && s !== "" && Number.isFinite(Number(s)) ? Number(s) : s));
   }
   return table;
+}
+
+/** DuckDB's memory when it must sort the runs (files whose run indices decrease down the file). */
+const SORT_MEMORY_LIMIT = "1GB";
+
+const KEY_HALVES = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
+
+/** The configurations' key hashes, indexed. */
+async function configIndex(con: Db["con"], count: number): Promise<HashIndex> {
+  const cfgHi = new Uint32Array(count);
+  const cfgLo = new Uint32Array(count);
+  await streamColumns(con, `SELECT ${KEY_HALVES} FROM cfg ORDER BY __cid`, [cfgHi, cfgLo]);
+  return new HashIndex(cfgHi, cfgLo);
+}
+
+/** Runs placed in their configurations' slots, and what was seen of repeated run indices. */
+interface StreamedRuns {
+  runs: Float64Array;
+  /** Configurations that repeat a run index. */
+  repeated: number;
+  /** The repeat that comes first in the file: its record, the earlier record with the same index, the index. */
+  duplicate?: { row: number; earlier: number; run: number };
+}
+
+/**
+ * Runs in 8 bytes each (no per-run index, row or configuration arrays): each streamed run goes straight to its
+ * configuration's next slot, so the arrival order within a configuration is its final order: (run index, file
+ * row). File order (the temp table's scan order) gives it whenever run indices never decrease down the file within
+ * a configuration (the usual layout); else (undefined is returned) the caller asks for `sorted`, where DuckDB
+ * orders the runs by (run index, row), spilling to disk beyond its memory limit rather than holding them in JS.
+ */
+async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number, sorted: boolean): Promise<StreamedRuns | undefined> {
+  const count = offsets.length - 1;
+  const index = await configIndex(con, count);
+  const fill = offsets.slice(0, count);
+  const lastRun = byRun ? new Float64Array(count).fill(-Infinity) : undefined;
+  const lastRowOf = byRun ? new Int32Array(count) : undefined;
+  const repeats = byRun ? new Uint8Array(count) : undefined;
+  let duplicate: StreamedRuns["duplicate"];
+  const runs = new Float64Array(total);
+  let lastRow = -1;
+  let inOrder = true;
+  let source = `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`;
+  if (sorted) {
+    // Sorted into a table first (a sort feeding a streamed result cannot spill enough under the memory limit),
+    // then read back in its insertion order.
+    // The sort's own structures outgrow the reading limit on tens of millions of runs: this rare path (run
+    // indices decreasing down the file) gets a larger one rather than failing.
+    await con.run(`SET memory_limit = '${SORT_MEMORY_LIMIT}'`);
+    await con.run(`CREATE TEMP TABLE sorted_runs AS ${source} ORDER BY ${byRun ? "__run, __row" : "__row"}`);
+    source = "SELECT * FROM sorted_runs";
+  }
+  const got = await forEachChunk(con, source, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+    if (!inOrder) return;
+    const [hi, lo, row, run, y] = cols;
+    for (let i = 0; i < n; i++) {
+      const c = index.get(hi[i], lo[i]);
+      if (!sorted) {
+        if (!(row[i] > lastRow)) return void (inOrder = false);
+        lastRow = row[i];
+      }
+      if (lastRun && lastRowOf && repeats) {
+        if (run[i] === lastRun[c]) {
+          repeats[c] = 1;
+          if (!duplicate || row[i] < duplicate.row) duplicate = { row: row[i], earlier: lastRowOf[c], run: run[i] };
+        } else if (!(run[i] > lastRun[c])) return void (inOrder = false);
+        lastRun[c] = run[i];
+        lastRowOf[c] = row[i];
+      }
+      if (fill[c] >= offsets[c + 1]) throw new Error("streamRuns: more runs than counted");
+      runs[fill[c]++] = y[i];
+    }
+  });
+  if (!inOrder) {
+    if (sorted) throw new Error("streamRuns: DuckDB returned runs out of the requested order");
+    return undefined;
+  }
+  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
+  return { runs, repeated: repeats ? repeats.reduce((t, v) => t + v, 0) : 0, duplicate };
+}
+
+/** The general path: every run with its configuration, file row and run index, then a counting sort. */
+async function readRunsBucketed(
+  con: Db["con"],
+  file: string,
+  roles: ColumnRoles,
+  opts: ReadOptions,
+  ok: boolean,
+  order: string,
+  count: number,
+  offsets: Int32Array,
+  total: number,
+  lineOf: (row: number) => number,
+): Promise<Float64Array> {
+  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
+  const cid = new Int32Array(total);
+  const rowOf = new Int32Array(total);
+  const runOf = new Float64Array(total);
+  const yOf = new Float64Array(total);
+  let got: number;
+  let pos = 0;
+  if (ok) {
+    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
+    const index = await configIndex(con, count);
+    got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
+      const [hi, lo, row, run, y] = cols;
+      for (let i = 0; i < n; i++) {
+        const k = pos + i;
+        if (k >= total) break;
+        cid[k] = index.get(hi[i], lo[i]);
+        rowOf[k] = row[i];
+        runOf[k] = run[i];
+        yOf[k] = y[i];
+      }
+      pos += n;
+    });
+  } else {
+    got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
+  }
+  if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
+  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
+  if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows, lineOf);
+  if (roles.run && opts.allowDuplicateRuns) {
+    const n = countRepeated(offsets, runIdx);
+    if (n > 0) opts.note?.(`${n} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+  }
+  return runs;
 }
 
 /** A CSV value that did not parse as its declared type (recorded by store_rejects). */
@@ -310,8 +461,18 @@ async function checkRejects(db: Db, file: string, roles: ColumnRoles): Promise<v
 }
 
 /** Empty, non-finite or non-numeric inputs, run indices and responses; non-positive responses when needed. */
-async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions, x: string[]): Promise<void> {
+async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions, x: string[], lineOf: (row: number) => number): Promise<void> {
   const checks: { sql: string; make: (row: number) => Promise<VarmapError> }[] = [];
+  roles.factors.forEach((c, i) => {
+    checks.push({
+      sql: `min(__row) FILTER (WHERE __f${i} = '')`,
+      make: async (row) =>
+        new VarmapError("E_EMPTY_FACTOR", `factor '${c}' is empty`, {
+          location: { file, row, column: c },
+          remedy: `fill the value in, or exclude such rows with --where "${c.replaceAll('"', '\\"')} <> ''"`,
+        }),
+    });
+  });
   roles.inputs.forEach((c, i) => {
     checks.push({
       sql: `min(__row) FILTER (WHERE ${x[i]} IS NULL OR NOT isfinite(${x[i]}))`,
@@ -361,7 +522,10 @@ async function checkValues(db: Db, file: string, roles: ColumnRoles, opts: ReadO
     const row = res[`c${i}`] as number | null;
     if (row !== null && row !== undefined && (best < 0 || row < (res[`c${best}`] as number))) best = i;
   }
-  if (best >= 0) throw await checks[best].make(res[`c${best}`] as number);
+  if (best >= 0) {
+    const e = await checks[best].make(res[`c${best}`] as number);
+    throw new VarmapError(e.code, e.detail, { location: { ...e.location, row: lineOf(e.location.row!) }, remedy: e.remedy });
+  }
 }
 
 /** The raw text of a cell, quoted, for messages ('' when empty). */
@@ -422,7 +586,14 @@ function countRepeated(offsets: Int32Array, runIdx: Float64Array): number {
   return n;
 }
 
-function checkDuplicateRuns(file: string, roles: ColumnRoles, offsets: Int32Array, runIdx: Float64Array, rows: Int32Array): void {
+function checkDuplicateRuns(
+  file: string,
+  roles: ColumnRoles,
+  offsets: Int32Array,
+  runIdx: Float64Array,
+  rows: Int32Array,
+  lineOf: (row: number) => number,
+): void {
   // Report the duplicate that comes first in the file.
   let best = -1;
   for (let c = 0; c + 1 < offsets.length; c++) {
@@ -431,8 +602,8 @@ function checkDuplicateRuns(file: string, roles: ColumnRoles, offsets: Int32Arra
     }
   }
   if (best < 0) return;
-  throw new VarmapError("E_DUPLICATE_RUN", `run index ${runIdx[best]} appears twice in one configuration (also at row ${rows[best - 1]})`, {
-    location: { file, row: rows[best], column: roles.run },
+  throw new VarmapError("E_DUPLICATE_RUN", `run index ${runIdx[best]} appears twice in one configuration (also at row ${lineOf(rows[best - 1])})`, {
+    location: { file, row: lineOf(rows[best]), column: roles.run },
     remedy: RUN_REMEDY,
   });
 }

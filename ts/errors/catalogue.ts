@@ -91,6 +91,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "an input or run index is not a number",
     "fix the value, exclude the row with --where, or declare the column a factor with --factors",
   ),
+  e(
+    "input data",
+    "E_EMPTY_FACTOR",
+    "a factor value is empty, which would silently become a level of its own",
+    "fill the value in, or exclude the row with --where (e.g. --where \"<factor> <> ''\")",
+  ),
   e("input data", "E_NONFINITE", "a value is NaN or infinite where a finite number is needed", "remove or impute non-finite values"),
   e(
     "input data",

@@ -39,7 +39,7 @@ async function readText(
     formatOf(file) === "parquet"
       ? `read_parquet(${literal(file)})`
       : `read_csv(${literal(file)}, header = true, delim = ',', quote = '"', escape = '"', all_varchar = true)`;
-  const db = await openDb();
+  const db = await openDb({ onlyFiles: [file] }); // --where may read this file only (issue 14, item 14)
   try {
     let columns: string[];
     try {

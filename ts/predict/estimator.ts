@@ -26,10 +26,12 @@ export interface ModelJSON<S = unknown> {
   dim: number;
   /** Only when response is "log": the training range of log y that predictions are clamped to (see logClampBounds). */
   logRange?: [number, number];
+  /** Only when response is "linear": the training range of y, for the absurd-value clamp (see linearClampBounds). */
+  range?: [number, number];
   state: S;
 }
 
-/** Predictions and, per prediction, whether it was clamped to the safe log range (always 0 on a linear response). */
+/** Predictions and, per prediction, whether it was clamped (to the safe log range, or on a linear response off the data's scale). */
 export interface DetailedPrediction {
   values: Float64Array;
   clamped: Uint8Array;
@@ -53,6 +55,40 @@ export const LOG_CLAMP_MARGIN = 0.25;
 export function logClampBounds(range: readonly [number, number]): [number, number] {
   const margin = Math.min(LOG_CLAMP_MARGIN * (range[1] - range[0]), Math.log(LOG_CLAMP_MAX_FACTOR));
   return [range[0] - margin, range[1] + margin];
+}
+
+/**
+ * How far beyond the training range of y a linear-response prediction may go, in units of the data's scale
+ * max(hi − lo, |lo|, |hi|) (issue 14). A linear model, unlike a log one, may honestly extrapolate a trend past
+ * the data, so the bound is wide: only values a thousand times the data's scale away are cut, the values of a
+ * nearly singular local fit (LSP near a pair of points 1e-15 apart, rbf near coincident centres: 1e10 and more)
+ * or of an extrapolation so far that it says nothing about the map. Such a prediction comes back at the bound,
+ * flagged in `clamped`. Measured: no prediction of the golden cv splits of the real maps reaches it.
+ */
+export const LINEAR_CLAMP_FACTOR = 1e3;
+
+/** The interval linear-response predictions are clamped to: the training range widened by LINEAR_CLAMP_FACTOR × its scale. */
+export function linearClampBounds(range: readonly [number, number]): [number, number] {
+  const scale = Math.max(range[1] - range[0], Math.abs(range[0]), Math.abs(range[1]));
+  const lo = range[0] - LINEAR_CLAMP_FACTOR * scale,
+    hi = range[1] + LINEAR_CLAMP_FACTOR * scale;
+  return [Number.isFinite(lo) ? lo : -Number.MAX_VALUE, Number.isFinite(hi) ? hi : Number.MAX_VALUE];
+}
+
+/**
+ * Clamps model-scale predictions in place for either response scale (log: logClampBounds; linear:
+ * linearClampBounds) and returns the mask of clamped positions; NaN stays NaN.
+ */
+export function clampPredictions(values: Float64Array, response: ResponseScale, range: readonly [number, number]): Uint8Array {
+  if (response === "log") return clampLogPredictions(values, range);
+  const [lo, hi] = linearClampBounds(range);
+  const mask = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v > hi) (values[i] = hi), (mask[i] = 1);
+    else if (v < lo) (values[i] = lo), (mask[i] = 1);
+  }
+  return mask;
 }
 
 /** The range of a model-scale (log) response. */
@@ -86,8 +122,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   readonly options: O;
   protected scaler?: InputScaler;
   protected dim = 0;
-  /** Training range of log y, kept only for a log response (predictions are clamped to it widened). */
-  private logRange?: [number, number];
+  /** Training range of the model-scale response (log y or y): predictions are clamped to it widened. */
+  private modelRange?: [number, number];
 
   constructor(options: O) {
     this.options = options;
@@ -137,7 +173,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
     this.fitScaled(scaler.transform(X), ym);
-    this.logRange = this.options.response === "log" ? logRangeOf(ym) : undefined;
+    this.modelRange = logRangeOf(ym);
     this.scaler = scaler;
     return this;
   }
@@ -149,7 +185,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   /** Predictions with, per query, whether it was clamped to the safe log range (log response only). */
   predictDetailed(Xq: Matrix): DetailedPrediction {
     const model = this.predictScaled(this.transformQueries(Xq));
-    const clamped = this.logRange ? clampLogPredictions(model, this.logRange) : new Uint8Array(model.length);
+    const clamped = this.modelRange ? clampPredictions(model, this.options.response ?? "linear", this.modelRange) : new Uint8Array(model.length);
     return { values: fromModelScale(model, this.options.response ?? "linear"), clamped };
   }
 
@@ -174,7 +210,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
       inputs: this.scaler.toJSON(),
       response: this.options.response ?? "linear",
       dim: this.dim,
-      ...(this.logRange ? { logRange: [this.logRange[0], this.logRange[1]] as [number, number] } : {}),
+      ...(this.modelRange
+        ? this.options.response === "log"
+          ? { logRange: [this.modelRange[0], this.modelRange[1]] as [number, number] }
+          : { range: [this.modelRange[0], this.modelRange[1]] as [number, number] }
+        : {}),
       state: this.stateJSON(),
     };
   }
@@ -186,7 +226,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.scaler = InputScaler.fromJSON(json.inputs);
     this.dim = json.dim;
     // Models written before the clamp existed carry no range: they predict as they did.
-    this.logRange = json.response === "log" && json.logRange ? [json.logRange[0], json.logRange[1]] : undefined;
+    const range = json.response === "log" ? json.logRange : json.range;
+    this.modelRange = range ? [range[0], range[1]] : undefined;
     this.loadState(json.state);
     return this;
   }

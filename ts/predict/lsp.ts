@@ -15,7 +15,7 @@ import {
   lspWeights,
   type LspNeighborTable,
 } from "../backend/kernels/lsp.js";
-import { Predictor, checkMatrix, clampLogPredictions, logRangeOf, type PredictorOptions } from "./estimator.js";
+import { Predictor, checkMatrix, clampPredictions, logRangeOf, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
 
@@ -187,7 +187,7 @@ export class LinearShepardSubsets {
         if (r.status !== 0) return;
         const values = Float64Array.from(r.values);
         // The same safe log range as Predictor.predict (the shared table bypasses it).
-        if (this.options.response === "log") clampLogPredictions(values, logRangeOf(Float64Array.from(splits[batch[b]].train, (t) => this.fModel![t])));
+        clampPredictions(values, this.options.response ?? "linear", logRangeOf(Float64Array.from(splits[batch[b]].train, (t) => this.fModel![t])));
         out[batch[b]] = fromModelScale(values, this.options.response ?? "linear");
       });
     }

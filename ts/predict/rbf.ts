@@ -46,10 +46,16 @@ export interface RbfState {
   scales: number[];
   /** Training inputs (normalized), row-major. */
   centers: number[];
-  /** Kernel weights, one per center. */
+  /** Kernel weights, one per center (in units of the response × yScale). */
   c: number[];
-  /** Tail: intercept, then one slope per input (0 for a dropped input). */
+  /** Tail: intercept, then one slope per input (0 for a dropped input), in units of the response × yScale. */
   a: number[];
+  /**
+   * The power of two the responses were multiplied by for the fit (absent: 1, models written before it). The
+   * coefficients stay on that scale, so that responses near 1e±300 cannot overflow them (an Infinity would not
+   * survive JSON); predictions are divided by it.
+   */
+  yScale?: number;
   /** Why the fit deviated from what was asked (a dropped constant input, a raised λ); empty when it did not. */
   notes: string[];
 }
@@ -66,12 +72,19 @@ function phi(kernel: RbfKernel, r: number): number {
   return r > 0 ? r * r * Math.log(r) : 0;
 }
 
+/** The largest |φ(r)| for r up to the diagonal √d of the unit cube the inputs are normalized to. */
+function phiReference(kernel: RbfKernel, d: number): number {
+  const diag = Math.sqrt(Math.max(d, 1));
+  return Math.max(Math.abs(phi(kernel, diag)), Math.abs(phi(kernel, Math.exp(-0.5))), 1e-3);
+}
+
 export class Rbf extends Predictor<RbfState, RbfOptions> {
   readonly method = "rbf";
   private state?: RbfState;
   private centers: Float64Array = new Float64Array(0);
   private c: Float64Array = new Float64Array(0);
   private a: Float64Array = new Float64Array(0);
+  private yScale = 1;
 
   constructor(options: RbfOptions = {}) {
     super(options);
@@ -109,7 +122,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     // near 1e-300 or 1e300 would under- or overflow.
     let ymax = 0;
     for (const v of y) ymax = Math.max(ymax, Math.abs(v));
-    const yScale = ymax > 0 ? 2 ** -Math.round(Math.log2(ymax)) : 1;
+    const yScale = ymax > 0 ? 2 ** Math.min(1023, Math.max(-1022, -Math.round(Math.log2(ymax)))) : 1;
     if (yScale !== 1) y = y.map((v) => v * yScale);
     let scales = new Array<number>(d).fill(1);
     let best = this.solve(X, y, scales);
@@ -129,8 +142,9 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
           }
     }
     this.centers = best.centers;
-    this.c = yScale === 1 ? best.c : best.c.map((v) => v / yScale);
-    this.a = yScale === 1 ? best.a : best.a.map((v) => v / yScale);
+    this.c = best.c;
+    this.a = best.a;
+    this.yScale = yScale;
     // The GCV score is reported on the response's own scale (λ is scale-free: the fit is linear in y).
     best.gcv /= yScale * yScale;
     this.state = { kernel: this.kernelName, lambda: best.lambda, gcv: best.gcv, scales, centers: [], c: [], a: [], notes: best.notes };
@@ -223,7 +237,11 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       muMin = Math.min(muMin, v);
       muSum += Math.abs(v);
     }
-    const floor = m === 0 ? 0 : Math.max(0, (muMax - RBF_MAX_CONDITION * muMin) / (RBF_MAX_CONDITION - 1));
+    // The condition is taken against the kernel's own magnitude on the unit cube as well as against μ_max: when
+    // the training points nearly coincide, every μ is ~0 on them while φ at a query between them is not, and a
+    // λ relative to μ_max alone lets c = z/(μ + λ) explode away from the data (values 1e6× the data and more).
+    const reference = phiReference(kernel, d);
+    const floor = m === 0 ? 0 : Math.max(0, (Math.max(muMax, reference) - RBF_MAX_CONDITION * muMin) / (RBF_MAX_CONDITION - 1));
     const requested = this.options.runs !== undefined ? 1 / (2 * (this.options.runs - 1)) : (this.options.smoothing ?? "gcv");
     let lambda: number,
       gcv = 0;
@@ -234,6 +252,11 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       const [k0, k1, steps] = GCV_DECADES;
       const candidates = [floor];
       for (let k = k0 * steps; k <= k1 * steps; k++) candidates.push(scale * 10 ** (k / steps));
+      // Degenerate points (every μ far below φ's magnitude): λ up to the kernel's own magnitude (see the floor).
+      for (let k = 0; k <= k1 * steps; k++) candidates.push(reference * 10 ** (k / steps));
+      candidates.sort((u, v) => v - u);
+      // Largest λ first, a smaller one only when clearly better: a flat score (the kernel adds nothing on these
+      // points) means the smoothest fit, not the one that a rounding error favoured.
       for (const lam of candidates) {
         if (!(lam >= floor) || lam === 0) continue;
         let rss = 0,
@@ -244,7 +267,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
           tr += f;
         }
         const score = tr > 0 ? (n * rss) / (tr * tr) : Infinity;
-        if (score < best) (best = score), (bestLambda = lam);
+        if (score < best * (1 - 1e-9)) (best = score), (bestLambda = lam);
       }
       lambda = bestLambda;
       gcv = Number.isFinite(best) ? best : 0;
@@ -326,7 +349,8 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
         }
         s += this.c[i] * phi(kernel, Math.sqrt(e2));
       }
-      out[r] = s;
+      // Exact (a power of two); a prediction beyond the double range becomes ±Infinity, clamped by the estimator.
+      out[r] = s / this.yScale;
     }
     return out;
   }
@@ -347,6 +371,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       centers: Array.from(this.centers),
       c: Array.from(this.c),
       a: Array.from(this.a),
+      ...(this.yScale === 1 ? {} : { yScale: this.yScale }),
       notes: [...s.notes],
     };
   }
@@ -356,6 +381,12 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     this.centers = Float64Array.from(state.centers);
     this.c = Float64Array.from(state.c);
     this.a = Float64Array.from(state.a);
+    this.yScale = state.yScale ?? 1;
+    const finite = (xs: unknown) => Array.isArray(xs) && xs.every((v) => typeof v === "number" && Number.isFinite(v));
+    if (!(this.yScale > 0) || !Number.isFinite(this.yScale) || !finite(state.c) || !finite(state.a) || !finite(state.centers))
+      throw new VarmapError("E_MODEL_FORMAT", "rbf model: a coefficient, center or yScale is not a finite number", {
+        remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited",
+      });
   }
 }
 

@@ -3,6 +3,7 @@
 import { VarmapError } from "../../errors.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
+import { checkKernelShape } from "../sizes.js";
 
 export const DELAUNAY_LOCATE: KernelSpec = {
   name: "delaunayLocate",
@@ -54,6 +55,7 @@ export interface LocateOptions {
 export function delaunayLocate(backend: KernelBackend, X: Float64Array, Q: Float64Array, d: number, opts: LocateOptions = {}): Location {
   const n = X.length / d;
   const nq = Q.length / d;
+  checkKernelShape("delaunayLocate", { d }, { n, nq }, [nq * (d + 1)]);
   const simplices = new Int32Array(nq * (d + 1));
   const weights = new Float64Array(nq * (d + 1));
   const status = new Int32Array(nq);

@@ -1,6 +1,7 @@
 // The linear Shepard (LSP) kernels: the fit (neighbours + local least squares) and the batched evaluation.
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
+import { checkKernelShape } from "../sizes.js";
 
 export const LSP_FIT: KernelSpec = {
   name: "lspFit",
@@ -71,6 +72,7 @@ export interface LspFitResult {
 /** Runs LSHEP's fit; returns the raw status so the caller can locate duplicate points (rank -1). */
 export function lspFitRaw(backend: KernelBackend, X: Float64Array, f: Float64Array, m: number): LspFitResult {
   const n = f.length;
+  checkKernelShape("lspFit", { m }, {}, [n * m]);
   const A = new Float64Array(n * m),
     rw = new Float64Array(n),
     rank = new Int32Array(n);
@@ -92,6 +94,7 @@ export function lspEval(
 ): { values: Float64Array; ierr: Int32Array } {
   const n = model.f.length,
     nq = Q.length / model.m;
+  checkKernelShape("lspEval", { m: model.m }, { nq });
   const values = new Float64Array(nq),
     ierr = new Int32Array(nq);
   checkStatus("lspEval", backend.run(LSP_EVAL, [model.X, model.f, model.A, model.rw, n, model.m, Q, nq, values, ierr]), LSP_STATUS);
@@ -189,6 +192,7 @@ export function lspTableDepth(n: number, m: number): number {
 
 export function lspNeighborTable(backend: KernelBackend, X: Float64Array, m: number, K = lspTableDepth(X.length / m, m)): LspNeighborTable {
   const n = X.length / m;
+  checkKernelShape("lspNeighbors", { m, K }, { n }, [n * K]);
   const nbr = new Int32Array(n * K),
     nd2 = new Float64Array(n * K);
   checkStatus("lspNeighbors", backend.run(LSP_NEIGHBORS, [X, n, m, K, nbr, nd2]), LSP_STATUS);
@@ -285,7 +289,9 @@ export function lspWeights(backend: KernelBackend, model: { X: Float64Array; rw:
   const n = model.rw.length,
     m = model.m,
     nq = Q.length / m;
+  checkKernelShape("lspWeights", { m }, { nq });
   const cap = Math.max(n, m + 1);
+  checkKernelShape("lspWeights", {}, {}, [nq * cap]);
   const count = new Int32Array(nq),
     code = new Int32Array(nq),
     idx = new Int32Array(nq * cap),

@@ -2,6 +2,7 @@
 import { VarmapError } from "../../errors.js";
 import { arg, type KernelArg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
+import { checkKernelShape } from "../sizes.js";
 
 export const KNN: KernelSpec = {
   name: "knn",
@@ -50,6 +51,7 @@ export function knn(backend: KernelBackend, X: Float64Array, Q: Float64Array, d:
     throw new VarmapError("E_KERNEL_ARGUMENT", `knn: ${X.length} and ${Q.length} values are not whole rows of d = ${d}`, {
       remedy: "this is a bug in the caller; please report it",
     });
+  checkKernelShape("knn", {}, { k }, [nq * k]); // k = 0 is allowed (no neighbours)
   let exclude = opts.exclude;
   if (opts.excludeSelf) {
     if (nq > n) throw new VarmapError("E_ARGUMENT", "knn: excludeSelf needs the queries to be the data rows");

@@ -70,7 +70,7 @@ export function register(program: Command): void {
     .option("--quiet", "no progress or notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {
       const families = parseFamilies(opts.families as string);
-      const kmax = intOption(opts.kmax, "--kmax", 1, 16);
+      let kmax = intOption(opts.kmax, "--kmax", 1, 16);
       const restarts = intOption(opts.restarts, "--restarts", 1, 1000);
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
       const starts = parseStarts(opts.starts);
@@ -112,6 +112,21 @@ export function register(program: Command): void {
         for (let r = t.offsets[c]; r < t.offsets[c + 1]; r++) runs.push(t.runs[r]);
         offsets[i + 1] = runs.length;
       });
+      // --kmax above the runs of a configuration (issue 14, item 12): a mixture of more components than runs only
+      // repeats a smaller one (BIC never prefers it). Above every configuration's runs, k is capped at the most
+      // runs any configuration has; above some, they are named. Both are notes, never silent.
+      let mostRuns = 0,
+        fewer = 0;
+      for (let i = 0; i < keep.length; i++) {
+        const m = offsets[i + 1] - offsets[i];
+        mostRuns = Math.max(mostRuns, m);
+        if (m < kmax) fewer++;
+      }
+      if (kmax > mostRuns) {
+        note?.(`--kmax ${kmax} exceeds the runs of every configuration (at most ${mostRuns}): k is capped at ${mostRuns}`);
+        kmax = mostRuns;
+      } else if (fewer > 0)
+        note?.(`${fewer} configuration(s) have fewer runs than --kmax ${kmax}: their fits with k above their runs repeat a smaller k (BIC never selects them)`);
       const packedRuns = Float64Array.from(runs),
         ids = Int32Array.from(keep);
       const selectOpts = { criterion, guard, folds, seed, workers, fit: { families, kmax, restarts, seed, starts } };
