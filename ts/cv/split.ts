@@ -39,6 +39,36 @@ export function predictSplit(
   return createPredictor(method, options).fit(takeRows(X, train), yTrain).predict(takeRows(X, test));
 }
 
+/** What a split's predictor knew besides the values: the extrapolation test (Delaunay: its exact hull test), and which log predictions were cut. */
+export interface SplitDetails {
+  outside?: Uint8Array;
+  logClamped: Uint8Array;
+}
+
+// Keyed by the predictions array a SplitPredictor returned (kept as it is, so its bytes and type do not change).
+const splitDetails = new WeakMap<Float64Array, SplitDetails>();
+
+/** The details of predictions returned by a split predictor, when the method path recorded them (not LSP's table). */
+export function detailsOf(pred: Float64Array): SplitDetails | undefined {
+  return splitDetails.get(pred);
+}
+
+/** Like predictSplit, recording the details (detailsOf) of the predictions it returns. */
+function predictSplitDetailed(
+  X: Matrix,
+  y: Float64Array,
+  train: Int32Array,
+  test: Int32Array,
+  method: string,
+  options: PredictorOptions & Record<string, unknown>,
+): Float64Array {
+  const yTrain = new Float64Array(train.length);
+  for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
+  const r = createPredictor(method, options).fit(takeRows(X, train), yTrain).predictTrusted(takeRows(X, test), { distance: false });
+  splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped });
+  return r.values;
+}
+
 /** Predictions (or the fit's error) for many splits of one map by one method. */
 export interface SplitPredictor {
   predict(splits: readonly RowSplit[]): (Float64Array | VarmapError)[];
@@ -68,7 +98,7 @@ export function splitPredictor(
     predict: (splits) =>
       splits.map((s) => {
         try {
-          return predictSplit(X, y, s.train, s.test, method, options);
+          return predictSplitDetailed(X, y, s.train, s.test, method, options);
         } catch (e) {
           if (isVarmapError(e)) return e;
           throw e;

@@ -60,8 +60,13 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
+    return this.predictScaledDetailed(Xq).values;
+  }
+
+  /** One kernel call gives both the values and the exact hull test (a query not INSIDE was projected onto the hull). */
+  protected override predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside: Uint8Array } {
     const loc = delaunayLocate(this.backend, this.X, Xq.data, Xq.cols, this.kernelOptions());
-    return this.interpolate(loc, Xq.rows, Xq.cols);
+    return { values: this.interpolate(loc, Xq.rows, Xq.cols), outside: Uint8Array.from(loc.status, (s) => (s !== QueryStatus.INSIDE ? 1 : 0)) };
   }
 
   /** The Delaunay simplex, barycentric weights, status and hull distance of every query (one kernel call). */

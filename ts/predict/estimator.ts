@@ -6,6 +6,7 @@ import { VarmapError } from "../errors.js";
 import { getBackend, type BackendChoice, type KernelBackend } from "../backend/index.js";
 import type { Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalerJSON, type InputScalingOptions, type ResponseScale } from "./scaling.js";
+import { clampNegative, nearestDistance, outsideBounds, outsideBox, type Trust } from "./trust.js";
 
 export interface PredictorOptions {
   /** Kernel backend; default VARMAP_BACKEND or auto. */
@@ -27,12 +28,32 @@ export interface ModelJSON<S = unknown> {
   /** Only when response is "log": the training range of log y that predictions are clamped to (see logClampBounds). */
   logRange?: [number, number];
   state: S;
+  /**
+   * The training inputs after normalization (row-major, dim columns), for the trust columns of predictions
+   * (ts/predict/trust.ts: distance to the nearest training point, extrapolation). Absent in models written before.
+   */
+  support?: number[];
 }
 
 /** Predictions and, per prediction, whether it was clamped to the safe log range (always 0 on a linear response). */
 export interface DetailedPrediction {
   values: Float64Array;
   clamped: Uint8Array;
+}
+
+/** Predictions with how far to trust each (ts/predict/trust.ts); `values` are already clamped where `clamped` says. */
+export interface TrustedPrediction extends Trust {
+  values: Float64Array;
+  /** Which clamps applied: negative → 0 (nonnegative statistic), and cut to the safe log range. */
+  negative: Uint8Array;
+  logClamped: Uint8Array;
+}
+
+export interface TrustOptions {
+  /** The response is a nonnegative statistic (trust.ts NON_NEGATIVE_STATS): negative predictions become 0. */
+  nonNegative?: boolean;
+  /** Compute the distance to the nearest training point (O(queries × training rows)); default true. */
+  distance?: boolean;
 }
 
 /** The largest factor a log-response prediction may exceed the largest training response by (issue 16). */
@@ -88,6 +109,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   protected dim = 0;
   /** Training range of log y, kept only for a log response (predictions are clamped to it widened). */
   private logRange?: [number, number];
+  /** Normalized training inputs (row-major, dim columns), for the trust columns; absent for models restored from old files. */
+  private support?: Float64Array;
 
   constructor(options: O) {
     this.options = options;
@@ -99,6 +122,13 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   }
   protected abstract fitScaled(X: Matrix, y: Float64Array): void;
   protected abstract predictScaled(Xq: Matrix): Float64Array;
+  /**
+   * Predictions and, when the method knows it exactly, which queries lie outside the training inputs' convex hull
+   * (Delaunay). Others leave `outside` unset and the bounding-box test of trust.ts applies.
+   */
+  protected predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside?: Uint8Array } {
+    return { values: this.predictScaled(Xq) };
+  }
   /** The fitted state as plain JSON (numbers must round-trip exactly: plain arrays of doubles are fine). */
   protected abstract stateJSON(): S;
   protected abstract loadState(state: S): void;
@@ -136,7 +166,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     const scaler = InputScaler.fit(X, this.options.inputs);
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
-    this.fitScaled(scaler.transform(X), ym);
+    const Z = scaler.transform(X);
+    this.fitScaled(Z, ym);
+    this.support = Float64Array.from(Z.data);
     this.logRange = this.options.response === "log" ? logRangeOf(ym) : undefined;
     this.scaler = scaler;
     return this;
@@ -148,9 +180,41 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
 
   /** Predictions with, per query, whether it was clamped to the safe log range (log response only). */
   predictDetailed(Xq: Matrix): DetailedPrediction {
-    const model = this.predictScaled(this.transformQueries(Xq));
+    const { values, clamped } = this.predictInternal(this.transformQueries(Xq));
+    return { values, clamped };
+  }
+
+  private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; outside?: Uint8Array } {
+    const { values: model, outside } = this.predictScaledDetailed(Z);
     const clamped = this.logRange ? clampLogPredictions(model, this.logRange) : new Uint8Array(model.length);
-    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped };
+    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, outside };
+  }
+
+  /**
+   * Predictions with how far to trust each (ts/predict/trust.ts): extrapolated (Delaunay: outside the hull;
+   * others: outside the training bounding box), distance to the nearest training point in normalized input units,
+   * and clamped (negative → 0 with `nonNegative`, or cut to the safe log range). A model restored from a file
+   * written before models carried their training inputs tests the normalization box ([0,1] per input, the map's
+   * range for `fit`/`refit` models) and reports distance NaN.
+   */
+  predictTrusted(Xq: Matrix, options: TrustOptions = {}): TrustedPrediction {
+    const Z = this.transformQueries(Xq);
+    const { values, clamped: logClamped, outside } = this.predictInternal(Z);
+    const negative = options.nonNegative ? clampNegative(values) : new Uint8Array(values.length);
+    const clamped = new Uint8Array(values.length);
+    for (let i = 0; i < clamped.length; i++) clamped[i] = negative[i] | logClamped[i];
+    let extrapolated: Uint8Array;
+    let distance: Float64Array;
+    if (this.support) {
+      const train: Matrix = { data: this.support, rows: this.support.length / this.dim, cols: this.dim };
+      extrapolated = outside ?? outsideBox(train, Z);
+      distance = options.distance === false ? new Float64Array(Z.rows).fill(NaN) : nearestDistance(train, Z);
+    } else {
+      const unit = this.scaler!.state.kind === "unit";
+      extrapolated = outside ?? (unit ? outsideBounds(new Float64Array(this.dim), new Float64Array(this.dim).fill(1), Z) : new Uint8Array(Z.rows));
+      distance = new Float64Array(Z.rows).fill(NaN);
+    }
+    return { values, extrapolated, distance, clamped, negative, logClamped };
   }
 
   /** Inputs as the model sees them (after normalization): for predictor-specific queries such as locate(). */
@@ -176,6 +240,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
       dim: this.dim,
       ...(this.logRange ? { logRange: [this.logRange[0], this.logRange[1]] as [number, number] } : {}),
       state: this.stateJSON(),
+      ...(this.support ? { support: Array.from(this.support) } : {}),
     };
   }
 
@@ -187,6 +252,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.dim = json.dim;
     // Models written before the clamp existed carry no range: they predict as they did.
     this.logRange = json.response === "log" && json.logRange ? [json.logRange[0], json.logRange[1]] : undefined;
+    this.support = Array.isArray(json.support) && json.support.length % Math.max(1, json.dim) === 0 ? Float64Array.from(json.support) : undefined;
     this.loadState(json.state);
     return this;
   }
