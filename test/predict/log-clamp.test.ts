@@ -51,7 +51,8 @@ describe("log-response predictions are clamped and flagged", () => {
     const model = new LinearRegression({ inputs: { kind: "none" } }).fit(X, y);
     const json = model.toJSON();
     expect("logRange" in json).toBe(false);
-    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "state"]);
+    // "support" (the normalized training inputs, for the trust columns) was added after the clamp (issue 15).
+    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "state", "support"]);
     expect(Array.from(model.predictDetailed(Q).clamped)).toEqual([0, 0, 0]);
   });
 
