@@ -345,14 +345,25 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
           method,
           cs
             .filter((c) => c.map === i && c.method === method)
-            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: mean(c.values), sd: sd(c.values) })),
+            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: roundResult(mean(c.values)), sd: roundResult(sd(c.values)) })),
         ]),
       ),
     }));
-    const table2 = table.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.includes("\u0000"))));
+    // The JSON summary carries the figures as the CSV files write them (RESULT_DIGITS), not a mean's float noise.
+    const table2 = table.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.includes("\u0000")).map(([k, v]) => [k, roundResult(v)])));
     const spread = table.map((r) => ({
       p: r.p,
-      ...Object.fromEntries(plan.methods.map((m) => [m, { median: r[`${m}\u0000median`], q25: r[`${m}\u0000q25`], q75: r[`${m}\u0000q75`], ...(clamps ? { clamped: r[`${m}\u0000clamped`] } : {}) }])),
+      ...Object.fromEntries(
+        plan.methods.map((m) => [
+          m,
+          {
+            median: roundResult(r[`${m}\u0000median`]),
+            q25: roundResult(r[`${m}\u0000q25`]),
+            q75: roundResult(r[`${m}\u0000q75`]),
+            ...(clamps ? { clamped: roundResult(r[`${m}\u0000clamped`]) } : {}),
+          },
+        ]),
+      ),
     }));
     return { table2, spread, maps: perMap, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0), warnings, warningLines };
   },
