@@ -179,3 +179,18 @@ export { MeanBaseline } from "./predict/mean.js";
 export { Rbf, RBF_MAX_POINTS, type RbfOptions, type RbfState, type RbfKernel } from "./predict/rbf.js";
 export { symeig, type SymeigResult } from "./backend/kernels/symeig.js";
 export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FACTOR, type DetailedPrediction } from "./predict/estimator.js";
+export type { TrustedPrediction, TrustOptions } from "./predict/estimator.js";
+export {
+  NON_NEGATIVE_STATS,
+  HULL_TEST_METHODS,
+  isNonNegativeStat,
+  outsideBox,
+  nearestDistance,
+  clampNegative,
+  trustWarnings,
+  type Trust,
+  type TrustCounts,
+} from "./predict/trust.js";
+export { mixtureFlags, countFlags, flagAdvice, SINGLE_RUN_COUNT, type MixtureFlags, type MixtureFlagCounts } from "./mixture/flags.js";
+export { MOANA_TABLE2, isMoanaDesign, paperAre } from "./cv/paper.js";
+export { countProgress } from "./pool/progress.js";

@@ -43,7 +43,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
     }
     if (fence !== undefined) return void cur!.lines.push(l);
     if (!l.startsWith("    ")) return;
-    if (cur && cur.end === n - 1 && blocks.includes(cur)) (cur.lines.push(l.slice(4)), (cur.end = n));
+    if (cur && cur.end === n - 1 && blocks.includes(cur)) cur.lines.push(l.slice(4)), (cur.end = n);
     else if (n === 0 || lines[n - 1].trim() === "") blocks.push((cur = { start: n + 1, lines: [l.slice(4)], end: n }));
   });
   const out: ReadmeCommand[] = [];
@@ -79,6 +79,7 @@ export function skipReason(c: ReadmeCommand, shared: boolean): string | undefine
 const SLOW: [RegExp, string][] = [
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--methods lr,lsp,delaunay,mars,rbf/, "> 5 min: rbf's O(n³) solve on 180 splits"],
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--target distribution/, "minutes: 180 splits × 4 distribution methods"],
+  [/--methods lr,lsp,mars,delaunay --predictions pred4\.csv/, "about 20 s: 4 methods × 180 splits with every prediction's trust columns"],
   [/mixture \.\.\/shared\/data\/iozone-2018\.csv/, "24 s and more: 274 configurations × 6 families × k = 1..5"],
   [/samplesize \.\.\/shared\/data\/iozone-2018\.csv/, "about 50 s"],
   [/convergence \.\.\/shared\/data\/moana-cfq-noop-fread\.csv/, "about 25 s"],
@@ -112,7 +113,10 @@ async function standIns(work: string): Promise<void> {
     join(work, "data.parquet"),
     cols.map((name, j) => (j < 3 ? { name, values: rows.map((r) => String(r[j])), type: "string" as const } : { name, values: rows.map((r) => Number(r[j])) })),
   );
-  writeFileSync(join(work, "configs.csv"), "host_sched,vm_sched,mode,freq_khz,threads,fsize_kb,rsize_kb\nCFQ,NOOP,fread,2000000,8,64,32\nCFQ,NOOP,fread,2400000,16,512,64\n");
+  writeFileSync(
+    join(work, "configs.csv"),
+    "host_sched,vm_sched,mode,freq_khz,threads,fsize_kb,rsize_kb\nCFQ,NOOP,fread,2000000,8,64,32\nCFQ,NOOP,fread,2400000,16,512,64\n",
+  );
 }
 
 const commands = readmeCommands(readFileSync(join(root, "README.md"), "utf8"));
@@ -123,38 +127,33 @@ describe.skipIf(!built)(`README examples${built ? "" : " — dist/ts/cli/main.js
     expect(commands.some((c) => c.text.startsWith("varmap fit runs.csv"))).toBe(true);
   });
 
-  it(
-    "runs every example that can run here, as written, and each exits 0",
-    async () => {
-      // ../shared relative to the working directory, as the README writes it from the clone root.
-      const work = join(dir, "clone");
-      mkdirSync(work);
-      if (hasShared) symlinkSync(sharedDir, join(dir, "shared"), "dir");
-      await standIns(work);
-      const ran: string[] = [];
-      const skipped = new Map<string, number[]>();
-      for (const c of commands) {
-        const why = skipReason(c, hasShared);
-        if (why) {
-          skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
-          continue;
-        }
-        const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
-        const t0 = Date.now();
-        const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });
-        expect(r.status, `README line ${c.line}: ${c.text}\n${r.stderr}`).toBe(0);
-        ran.push(`line ${c.line} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${c.text.slice(0, 80)}`);
+  it("runs every example that can run here, as written, and each exits 0", async () => {
+    // ../shared relative to the working directory, as the README writes it from the clone root.
+    const work = join(dir, "clone");
+    mkdirSync(work);
+    if (hasShared) symlinkSync(sharedDir, join(dir, "shared"), "dir");
+    await standIns(work);
+    const ran: string[] = [];
+    const skipped = new Map<string, number[]>();
+    for (const c of commands) {
+      const why = skipReason(c, hasShared);
+      if (why) {
+        skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
+        continue;
       }
-      process.stderr.write(
-        `README examples: ran ${ran.length}:\n  ${ran.join("\n  ")}\nskipped ${[...skipped.values()].flat().length}:\n${[...skipped]
-          .map(([why, ls]) => `  lines ${ls.join(", ")}: ${why}`)
-          .join("\n")}\n`,
-      );
-      expect(ran.length).toBeGreaterThan(10);
-      // What the examples promise: predictions written with their trust columns.
-      expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,extrapolated,distance,clamped$/);
-    },
-    240_000,
-  );
+      const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
+      const t0 = Date.now();
+      const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });
+      expect(r.status, `README line ${c.line}: ${c.text}\n${r.stderr}`).toBe(0);
+      ran.push(`line ${c.line} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${c.text.slice(0, 80)}`);
+    }
+    process.stderr.write(
+      `README examples: ran ${ran.length}:\n  ${ran.join("\n  ")}\nskipped ${[...skipped.values()].flat().length}:\n${[...skipped]
+        .map(([why, ls]) => `  lines ${ls.join(", ")}: ${why}`)
+        .join("\n")}\n`,
+    );
+    expect(ran.length).toBeGreaterThan(10);
+    // What the examples promise: predictions written with their trust columns.
+    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,extrapolated,distance,clamped$/);
+  }, 240_000);
 });
-

@@ -49,10 +49,48 @@ describe.skipIf(!built)(`a wasm-only install${built ? "" : " — dist/ts/cli/mai
     const lines = ["g,x,z,run,y"];
     for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) for (let r = 0; r < 3; r++) lines.push(`a,${i},${j},${r},${10 + i + j * j + r * (1 + i)}`);
     writeFileSync(join(dir, "runs.csv"), lines.join("\n") + "\n");
-    const r = run({}, "cv", "runs.csv", "--factors", "g", "--inputs", "x,z", "--response", "y", "--run", "run", "--methods", "lr", "--reps", "30", "--workers", "2", "--out", "cv");
+    const r = run(
+      {},
+      "cv",
+      "runs.csv",
+      "--factors",
+      "g",
+      "--inputs",
+      "x,z",
+      "--response",
+      "y",
+      "--run",
+      "run",
+      "--methods",
+      "lr",
+      "--reps",
+      "30",
+      "--workers",
+      "2",
+      "--out",
+      "cv",
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.err.match(/using the WebAssembly backend because/g)?.length).toBe(1);
-    const bad = run({ VARMAP_BACKEND: "gpu" }, "cv", "runs.csv", "--factors", "g", "--inputs", "x,z", "--response", "y", "--run", "run", "--methods", "lr", "--reps", "2", "--out", "cv2");
+    const bad = run(
+      { VARMAP_BACKEND: "gpu" },
+      "cv",
+      "runs.csv",
+      "--factors",
+      "g",
+      "--inputs",
+      "x,z",
+      "--response",
+      "y",
+      "--run",
+      "run",
+      "--methods",
+      "lr",
+      "--reps",
+      "2",
+      "--out",
+      "cv2",
+    );
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/E_BACKEND/);
     expect(bad.err).not.toMatch(/--backend\b/);

@@ -47,7 +47,14 @@ describe("cv trust columns and clamped ARE", () => {
     // Training on u0 ≥ 2/7 only for one split (the rest extrapolates in the box sense), every other row for another.
     const lowCut = Array.from({ length: 64 }, (_, i) => i).filter((i) => Math.floor(i / 8) >= 2);
     const everyOther = Array.from({ length: 32 }, (_, i) => 2 * i);
-    const splits = { source: "inline", n: 64, splits: [{ p: 0.75, rep: 0, train: lowCut }, { p: 0.5, rep: 0, train: everyOther }] };
+    const splits = {
+      source: "inline",
+      n: 64,
+      splits: [
+        { p: 0.75, rep: 0, train: lowCut },
+        { p: 0.5, rep: 0, train: everyOther },
+      ],
+    };
     const { plan, givenTrain } = cvPlan(maps, { methods: ["lr", "lsp", "delaunay"], response: "linear", stat: "sd", splits, predictions: true });
     const out = mkdtempSync(join(tmpdir(), "varmap-cv-trust-"));
     try {
@@ -64,7 +71,8 @@ describe("cv trust columns and clamped ARE", () => {
         const q = takeRows(Z, [cols.index[i] as number]);
         expect(cols.distance[i]).toBeCloseTo(nearestDistance(train, q)[0], 9);
         const box = outsideBox(train, q)[0];
-        if (cols.method[i] === "delaunay") expect(cols.extrapolated[i]).toBeGreaterThanOrEqual(box); // hull ⊂ box
+        if (cols.method[i] === "delaunay")
+          expect(cols.extrapolated[i]).toBeGreaterThanOrEqual(box); // hull ⊂ box
         else expect(cols.extrapolated[i]).toBe(box);
         expect(cols.clamped[i]).toBe((cols.prediction[i] as number) < 0 ? 1 : 0);
         negatives += cols.clamped[i] as number;
@@ -74,7 +82,10 @@ describe("cv trust columns and clamped ARE", () => {
       expect(lowRows).toBe(16);
       expect(negatives).toBeGreaterThan(0);
       // are.csv: the papers' ARE unchanged in meaning, the clamped ARE never larger; counts add up.
-      const are = readFileSync(join(out, "are.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
+      const are = readFileSync(join(out, "are.csv"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(","));
       const h = are[0];
       const col = (r: string[], c: string) => Number(r[h.indexOf(c)]);
       let clampedTotal = 0;
@@ -90,7 +101,7 @@ describe("cv trust columns and clamped ARE", () => {
       const md = readFileSync(join(out, "table2.md"), "utf8");
       expect(md).toMatch(/## Mean ARE with negative predictions clamped to 0/);
       expect(md).toMatch(/## Legend/);
-      expect(md).toMatch(/## Warnings\n\n- \d+ of 48 .* lr prediction\(s\) extrapolated outside the training inputs \(bounding box\)/);
+      expect(md).toMatch(/## Warnings\n\n- \d+ of 48 .* lr prediction\(s\) extrapolated outside the training inputs \(test: bounding box;/);
       expect(md).not.toMatch(/Beside the MOANA paper/); // not the MOANA design
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -56,35 +56,37 @@ const R = {
 };
 
 // The documented mappings (docs/families.md), one pair (R, scipy) of log-densities per family with params (a, b).
-const MAPPINGS: Record<FamilyName, { doc: [string, string]; R: (x: number, a: number, b: number) => number; scipy: (x: number, a: number, b: number) => number }> =
-  {
-    normal: { doc: ["dnorm(x, mean = mean, sd = sd)", "norm(loc=mean, scale=sd)"], R: (x, m, s) => R.dnorm(x, m, s), scipy: (x, m, s) => scipy.norm(x, m, s) },
-    gamma: {
-      doc: ["dgamma(x, shape = shape, scale = scale)", "gamma(a=shape, scale=scale)"],
-      R: (x, a, s) => R.dgamma(x, a, s),
-      scipy: (x, a, s) => scipy.gamma(x, a, s),
-    },
-    lognormal: {
-      doc: ["dlnorm(x, meanlog = mu, sdlog = sigma)", "lognorm(s=sigma, scale=exp(mu))"],
-      R: (x, mu, s) => R.dlnorm(x, mu, s),
-      scipy: (x, mu, s) => scipy.lognorm(x, s, Math.exp(mu)),
-    },
-    weibull: {
-      doc: ["dweibull(x, shape = 1/sigma, scale = exp(mu))", "weibull_min(c=1/sigma, scale=exp(mu))"],
-      R: (x, mu, s) => R.dweibull(x, 1 / s, Math.exp(mu)),
-      scipy: (x, mu, s) => scipy.weibull_min(x, 1 / s, Math.exp(mu)),
-    },
-    loglogistic: {
-      doc: ["dlogis(log(x), location = mu, scale = sigma) / x", "fisk(c=1/sigma, scale=exp(mu))"],
-      R: (x, mu, s) => R.dlogis(Math.log(x), mu, s) - Math.log(x),
-      scipy: (x, mu, s) => scipy.fisk(x, 1 / s, Math.exp(mu)),
-    },
-    frechet: {
-      doc: ["actuar::dinvweibull(x, shape = 1/sigma, scale = exp(mu))", "invweibull(c=1/sigma, scale=exp(mu))"],
-      R: (x, mu, s) => R.dinvweibull(x, 1 / s, Math.exp(mu)),
-      scipy: (x, mu, s) => scipy.invweibull(x, 1 / s, Math.exp(mu)),
-    },
-  };
+const MAPPINGS: Record<
+  FamilyName,
+  { doc: [string, string]; R: (x: number, a: number, b: number) => number; scipy: (x: number, a: number, b: number) => number }
+> = {
+  normal: { doc: ["dnorm(x, mean = mean, sd = sd)", "norm(loc=mean, scale=sd)"], R: (x, m, s) => R.dnorm(x, m, s), scipy: (x, m, s) => scipy.norm(x, m, s) },
+  gamma: {
+    doc: ["dgamma(x, shape = shape, scale = scale)", "gamma(a=shape, scale=scale)"],
+    R: (x, a, s) => R.dgamma(x, a, s),
+    scipy: (x, a, s) => scipy.gamma(x, a, s),
+  },
+  lognormal: {
+    doc: ["dlnorm(x, meanlog = mu, sdlog = sigma)", "lognorm(s=sigma, scale=exp(mu))"],
+    R: (x, mu, s) => R.dlnorm(x, mu, s),
+    scipy: (x, mu, s) => scipy.lognorm(x, s, Math.exp(mu)),
+  },
+  weibull: {
+    doc: ["dweibull(x, shape = 1/sigma, scale = exp(mu))", "weibull_min(c=1/sigma, scale=exp(mu))"],
+    R: (x, mu, s) => R.dweibull(x, 1 / s, Math.exp(mu)),
+    scipy: (x, mu, s) => scipy.weibull_min(x, 1 / s, Math.exp(mu)),
+  },
+  loglogistic: {
+    doc: ["dlogis(log(x), location = mu, scale = sigma) / x", "fisk(c=1/sigma, scale=exp(mu))"],
+    R: (x, mu, s) => R.dlogis(Math.log(x), mu, s) - Math.log(x),
+    scipy: (x, mu, s) => scipy.fisk(x, 1 / s, Math.exp(mu)),
+  },
+  frechet: {
+    doc: ["actuar::dinvweibull(x, shape = 1/sigma, scale = exp(mu))", "invweibull(c=1/sigma, scale=exp(mu))"],
+    R: (x, mu, s) => R.dinvweibull(x, 1 / s, Math.exp(mu)),
+    scipy: (x, mu, s) => scipy.invweibull(x, 1 / s, Math.exp(mu)),
+  },
+};
 
 const doc = readFileSync(join(packageRoot(), "docs", "families.md"), "utf8");
 
@@ -99,7 +101,21 @@ describe("docs/families.md: every family's R and scipy equivalents reproduce var
       expect(doc).toContain(`| ${name} | \`{${FAMILIES[name].paramNames.join(", ")}}\``);
       // Parameters as varmap fits them: on the scale of throughputs (normal, gamma) or of their logs.
       const params: [number, number][] =
-        name === "normal" ? [[1e5, 2e4], [3, 0.5]] : name === "gamma" ? [[2.5, 4e4], [40, 0.1]] : [[11.5, 0.2], [1.2, 0.05], [0, 1.3]];
+        name === "normal"
+          ? [
+              [1e5, 2e4],
+              [3, 0.5],
+            ]
+          : name === "gamma"
+            ? [
+                [2.5, 4e4],
+                [40, 0.1],
+              ]
+            : [
+                [11.5, 0.2],
+                [1.2, 0.05],
+                [0, 1.3],
+              ];
       for (const [a, b] of params) {
         const center = name === "normal" ? a : name === "gamma" ? a * b : Math.exp(a);
         for (const f of [0.3, 0.7, 0.95, 1, 1.1, 1.6, 3]) {

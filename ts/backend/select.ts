@@ -17,7 +17,9 @@ export interface BackendInfo {
 export function requestedBackend(choice?: string): BackendChoice {
   const c = (choice ?? process.env.VARMAP_BACKEND ?? "auto").trim().toLowerCase() || "auto";
   if (c !== "auto" && c !== "native" && c !== "wasm")
-    throw new VarmapError("E_BACKEND", `unknown backend '${c}'`, { remedy: "set the environment variable VARMAP_BACKEND to auto, native or wasm (commands take no backend flag; the API takes a `backend` option)" });
+    throw new VarmapError("E_BACKEND", `unknown backend '${c}'`, {
+      remedy: "set the environment variable VARMAP_BACKEND to auto, native or wasm (commands take no backend flag; the API takes a `backend` option)",
+    });
   return c;
 }
 

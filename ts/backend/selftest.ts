@@ -14,7 +14,20 @@ import { symeig } from "./kernels/symeig.js";
 
 /** The MARS kernel options of the self-test and its parity batch (earth's defaults at degree 1 or 2). */
 function marsOptions(degree: number, minspan: number, endspan: number) {
-  return { degree, nk: 21, thresh: 0.001, penalty: degree === 1 ? 2 : 3, minspan, endspan, fastK: 20, fastBeta: 1, newvarPenalty: 0, autoLinpreds: true, adjustEndspan: 2, scaleY: true };
+  return {
+    degree,
+    nk: 21,
+    thresh: 0.001,
+    penalty: degree === 1 ? 2 : 3,
+    minspan,
+    endspan,
+    fastK: 20,
+    fastBeta: 1,
+    newvarPenalty: 0,
+    autoLinpreds: true,
+    adjustEndspan: 2,
+    scaleY: true,
+  };
 }
 
 export interface SelfTest {
@@ -265,7 +278,12 @@ export const selfTests: SelfTest[] = [
     run(b) {
       // [[2, 1], [1, 2]]: eigenvalues 1 and 3.
       const r = symeig(b, Float64Array.from([2, 1, 1, 2]), 2);
-      expectClose(Array.from(r.values).sort((x, y) => x - y), [1, 3], 1e-14, "symeig values");
+      expectClose(
+        Array.from(r.values).sort((x, y) => x - y),
+        [1, 3],
+        1e-14,
+        "symeig values",
+      );
     },
     parity(native, wasm) {
       const m = 30;

@@ -10,7 +10,8 @@ export function addDataOptions(cmd: Command, o: { runsOnly?: boolean } = {}): Co
     .option("--response <col>", "measured response column")
     .option("--run <col>", "run index column");
   // runsOnly: a verb that models each configuration's runs (mixture) has no map: no --map/--id, statistic or scaling.
-  if (!o.runsOnly) cmd.option("--map", "the table is an already aggregated map: one row per configuration").option("--id <col>", "with --map: an id column to keep");
+  if (!o.runsOnly)
+    cmd.option("--map", "the table is an already aggregated map: one row per configuration").option("--id <col>", "with --map: an id column to keep");
   cmd.option("--where <sql>", "SQL predicate selecting rows before anything else");
   if (!o.runsOnly)
     cmd

@@ -150,7 +150,10 @@ function cells(plan: CvPlan, results: ReadonlyMap<string, unknown>): Cell[] {
     const k = `${map}\u0000${method}\u0000${p}`;
     let c = byKey.get(k);
     if (!c)
-      byKey.set(k, (c = { map, method, p, values: [], failed: 0, clamped: [], counts: { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 } })),
+      byKey.set(
+        k,
+        (c = { map, method, p, values: [], failed: 0, clamped: [], counts: { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 } }),
+      ),
         out.push(c);
     return c;
   };
@@ -235,7 +238,20 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     writeFileAtomic(
       join(dir, "are.csv"),
       csvText(
-        [...plan.factors, "method", "p", "reps", "failed", "are_mean", "are_sd", "predictions", "extrapolated", "clamped", "are_clamped_mean", "are_clamped_sd"],
+        [
+          ...plan.factors,
+          "method",
+          "p",
+          "reps",
+          "failed",
+          "are_mean",
+          "are_sd",
+          "predictions",
+          "extrapolated",
+          "clamped",
+          "are_clamped_mean",
+          "are_clamped_sd",
+        ],
         rows,
       ),
     );
@@ -277,21 +293,25 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     const warnings = Object.fromEntries(
       plan.methods.map((m) => [
         m,
-        cs.filter((c) => c.method === m).reduce<TrustCounts>(
-          (a, c) => {
-            a.predictions += c.counts.predictions;
-            a.extrapolated += c.counts.extrapolated;
-            a.negative += c.counts.negative;
-            a.logClamped += c.counts.logClamped;
-            a.missing += c.counts.missing;
-            return a;
-          },
-          { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 },
-        ),
+        cs
+          .filter((c) => c.method === m)
+          .reduce<TrustCounts>(
+            (a, c) => {
+              a.predictions += c.counts.predictions;
+              a.extrapolated += c.counts.extrapolated;
+              a.negative += c.counts.negative;
+              a.logClamped += c.counts.logClamped;
+              a.missing += c.counts.missing;
+              return a;
+            },
+            { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 },
+          ),
       ]),
     );
     const warningLines = plan.methods.flatMap((m) => trustWarnings(warnings[m], m));
-    const baselines = plan.methods.includes("mean") ? ["`mean` is the constant baseline (every held-out configuration predicted by the training mean), not an average of the other columns."] : [];
+    const baselines = plan.methods.includes("mean")
+      ? ["`mean` is the constant baseline (every held-out configuration predicted by the training mean), not an average of the other columns."]
+      : [];
     const md = [
       `# Cross-validated ARE (Table 2)`,
       ``,
@@ -306,7 +326,8 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       `| p | ${plan.methods.join(" | ")} |`,
       `|---|${plan.methods.map(() => "---:").join("|")}|`,
       ...table.map(
-        (r) => `| ${formatValue(r.p)} | ${plan.methods.map((m) => (Number.isFinite(r[`${m}\u0000median`]) ? `${pct(r[`${m}\u0000median`])} [${pct(r[`${m}\u0000q25`])} – ${pct(r[`${m}\u0000q75`])}]` : "—")).join(" | ")} |`,
+        (r) =>
+          `| ${formatValue(r.p)} | ${plan.methods.map((m) => (Number.isFinite(r[`${m}\u0000median`]) ? `${pct(r[`${m}\u0000median`])} [${pct(r[`${m}\u0000q25`])} – ${pct(r[`${m}\u0000q75`])}]` : "—")).join(" | ")} |`,
       ),
       ``,
       ...(clamps
@@ -350,7 +371,13 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       ),
     }));
     // The JSON summary carries the figures as the CSV files write them (RESULT_DIGITS), not a mean's float noise.
-    const table2 = table.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.includes("\u0000")).map(([k, v]) => [k, roundResult(v)])));
+    const table2 = table.map((r) =>
+      Object.fromEntries(
+        Object.entries(r)
+          .filter(([k]) => !k.includes("\u0000"))
+          .map(([k, v]) => [k, roundResult(v)]),
+      ),
+    );
     const spread = table.map((r) => ({
       p: r.p,
       ...Object.fromEntries(

@@ -147,10 +147,10 @@ export const HULL_TEST_METHODS: readonly string[] = ["delaunay"];
 export function trustWarnings(c: TrustCounts, method?: string): string[] {
   const lines: string[] = [];
   const what = method ? `${method} prediction(s)` : "prediction(s)";
-  const test = method === undefined ? "" : HULL_TEST_METHODS.includes(method) ? " (convex hull)" : " (bounding box)";
+  const test = method === undefined ? "" : HULL_TEST_METHODS.includes(method) ? "test: convex hull; " : "test: bounding box; ";
   if (c.extrapolated)
     lines.push(
-      `${pct(c.extrapolated, c.predictions)} ${what} extrapolated outside the training inputs${test} (column extrapolated); trust them less the larger their distance`,
+      `${pct(c.extrapolated, c.predictions)} ${what} extrapolated outside the training inputs (${test}column extrapolated); trust them less the larger their distance`,
     );
   if (c.negative) lines.push(`${pct(c.negative, c.predictions)} ${what} were negative values of a nonnegative statistic, clamped to 0 (column clamped)`);
   if (c.logClamped) lines.push(`${pct(c.logClamped, c.predictions)} ${what} were cut to the safe log range of the training responses (column clamped)`);

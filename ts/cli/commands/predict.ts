@@ -23,7 +23,9 @@ export function register(program: Command): void {
   addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
     if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
     if (opts.json && !opts.out)
-      throw new VarmapError("E_USAGE", "--json needs --out (without it the predictions are the CSV on stdout)", { remedy: "add --out predictions.csv, or drop --json" });
+      throw new VarmapError("E_USAGE", "--json needs --out (without it the predictions are the CSV on stdout)", {
+        remedy: "add --out predictions.csv, or drop --json",
+      });
     const sets = readModelSets(modelsPath);
     const file = sets[0];
     const at = String(opts.at);
@@ -71,7 +73,13 @@ export function register(program: Command): void {
     if (opts.json)
       process.stdout.write(
         JSON.stringify(
-          { out: opts.out, predictions: rows.length, stat: file.stat, clampsNegative: isNonNegativeStat(file.stat) && file.response === "linear", methods: Object.fromEntries(results.map((r) => [r.method, r.counts])) },
+          {
+            out: opts.out,
+            predictions: rows.length,
+            stat: file.stat,
+            clampsNegative: isNonNegativeStat(file.stat) && file.response === "linear",
+            methods: Object.fromEntries(results.map((r) => [r.method, r.counts])),
+          },
           null,
           2,
         ) + "\n",
