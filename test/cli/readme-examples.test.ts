@@ -28,7 +28,7 @@ export interface ReadmeCommand {
 /** The commands of README.md's shell code blocks, in order. */
 export function readmeCommands(markdown: string): ReadmeCommand[] {
   const lines = markdown.split("\n");
-  const blocks: { start: number; lines: string[] }[] = [];
+  const blocks: { start: number; lines: string[]; end: number }[] = [];
   let fence: string | undefined;
   let cur: { start: number; lines: string[]; end: number } | undefined;
   lines.forEach((l, n) => {
