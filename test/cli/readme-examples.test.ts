@@ -66,7 +66,8 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
 export function skipReason(c: ReadmeCommand, shared: boolean): string | undefined {
   const t = [...c.prelude, c.text].join("\n");
   if (/^npm /.test(c.text)) return "installs, builds, tests or benchmarks varmap itself (CI runs these)";
-  if (/\$SLURM|slurm submit|^exec node \/shared\/me\//.test(t)) return "a Slurm job or batch script (test/cluster/slurm.sh runs the Slurm path)";
+  if (/\$SLURM|slurm submit/.test(t) || /^exec node \/shared\/me\//.test(c.text))
+    return "a Slurm job or batch script (test/cluster/slurm.sh runs the Slurm path)";
   if (/\[--/.test(c.text)) return "a synopsis of the flags, not a command";
   if (/varmap-demo\//.test(t)) return "reads the output of `npm run demo` (about a minute: run the demo first)";
   if (/synth --design (moana|mixture)\b/.test(c.text) && !/--maps/.test(c.text)) return "writes the full-scale synthetic dataset (millions of rows)";

@@ -115,7 +115,7 @@ describe("cv trust columns and clamped ARE", () => {
     try {
       await runJob(cvJob, { maps, plan }, { out, workers: 0, resume: false, quiet: true, label: "cv" });
       const t2 = readFileSync(join(out, "table2.csv"), "utf8").split("\n")[0];
-      expect(t2).toBe("p,are_lr,are_median_lr,are_q25_lr,are_q75_lr");
+      expect(t2).toBe("p,are_lr,median_are_lr,q25_are_lr,q75_are_lr");
       const are = readFileSync(join(out, "are.csv"), "utf8").trim().split("\n");
       const h = are[0].split(",");
       for (const r of are.slice(1).map((l) => l.split(","))) {

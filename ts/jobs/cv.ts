@@ -275,9 +275,10 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       return row;
     });
     const extra = (m: string): string[] => [`${m}\u0000median`, `${m}\u0000q25`, `${m}\u0000q75`, ...(clamps ? [`${m}\u0000clamped`] : [])];
+    // Named <what>_are_<method>: readers that take every are_<method> column for a method (the report, plot are) are unaffected.
     const csvName = (k: string): string => {
       const [m, what] = k.split("\u0000");
-      return `are_${what}_${m}`;
+      return `${what}_are_${m}`;
     };
     writeFileAtomic(
       join(dir, "table2.csv"),
