@@ -25,8 +25,11 @@ function install(): string {
 describe.skipIf(!built)(`a wasm-only install${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   const cli = built ? install() : "";
   const run = (env: Record<string, string>, ...args: string[]) => {
-    const e: Record<string, string | undefined> = { ...process.env, ...env };
+    // The install decides the backend (auto unless the test says): not a VARMAP_BACKEND the suite runs under.
+    const e: Record<string, string | undefined> = { ...process.env };
     delete e.VARMAP_QUIET;
+    delete e.VARMAP_BACKEND;
+    Object.assign(e, env);
     const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: e });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
