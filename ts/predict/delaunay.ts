@@ -76,6 +76,10 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
     return { simplices, weights, status, rnorm, extrapolated: Array.from(status, (s) => s !== QueryStatus.INSIDE) };
   }
 
+  protected override storedInputs(): Float64Array {
+    return this.X;
+  }
+
   protected stateJSON(): DelaunayState {
     return { X: Array.from(this.X), y: Array.from(this.y) };
   }

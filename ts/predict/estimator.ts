@@ -129,6 +129,13 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   protected predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside?: Uint8Array } {
     return { values: this.predictScaled(Xq) };
   }
+  /**
+   * The normalized training inputs when the fitted state keeps them already (Delaunay, LSP): the model file then
+   * does not repeat them as `support`.
+   */
+  protected storedInputs(): Float64Array | undefined {
+    return undefined;
+  }
   /** The fitted state as plain JSON (numbers must round-trip exactly: plain arrays of doubles are fine). */
   protected abstract stateJSON(): S;
   protected abstract loadState(state: S): void;
@@ -168,7 +175,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     const ym = toModelScale(yy, this.options.response ?? "linear");
     const Z = scaler.transform(X);
     this.fitScaled(Z, ym);
-    this.support = Float64Array.from(Z.data);
+    this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.logRange = this.options.response === "log" ? logRangeOf(ym) : undefined;
     this.scaler = scaler;
     return this;
@@ -205,8 +212,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     for (let i = 0; i < clamped.length; i++) clamped[i] = negative[i] | logClamped[i];
     let extrapolated: Uint8Array;
     let distance: Float64Array;
-    if (this.support) {
-      const train: Matrix = { data: this.support, rows: this.support.length / this.dim, cols: this.dim };
+    const support = this.support ?? this.storedInputs();
+    if (support) {
+      const train: Matrix = { data: support, rows: support.length / this.dim, cols: this.dim };
       extrapolated = outside ?? outsideBox(train, Z);
       distance = options.distance === false ? new Float64Array(Z.rows).fill(NaN) : nearestDistance(train, Z);
     } else {
