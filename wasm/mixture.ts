@@ -137,7 +137,7 @@ function vlog(x: f64): f64 {
 @inline function vsel(a: v128, b: v128, mask: v128): v128 { return v128.bitselect(a, b, mask); } // mask ? a : b
 @inline function vld(p: usize, i: i32): v128 { return v128.load(p + (<usize>i << 3)); }
 @inline function vst(p: usize, i: i32, v: v128): void { v128.store(p + (<usize>i << 3), v); }
-function vexp2(x: v128): v128 {
+@inline function vexp2(x: v128): v128 {
   const tiny = splat(EXP_TINY), big = splat(709.0);
   const xc = vsel(tiny, vsel(big, x, f64x2.gt(x, big)), f64x2.lt(x, tiny));
   const t = vadd(vmul(xc, splat(LOG2E)), splat(SHIFT52));
@@ -153,7 +153,7 @@ function vexp2(x: v128): v128 {
   const v = vmul(p, scale);
   return vsel(splat(0.0), vsel(splat(Infinity), v, f64x2.gt(x, big)), f64x2.lt(x, tiny));
 }
-function vlog2(x: v128): v128 {
+@inline function vlog2(x: v128): v128 {
   let m = v128.or(v128.and(x, i64x2.splat(0x000FFFFFFFFFFFFF)), i64x2.splat(0x3FF0000000000000));
   let e = vsub(v128.or(i64x2.shr_u(x, 52), i64x2.splat(0x4330000000000000)), splat(4503599627371519.0));
   const hi = f64x2.gt(m, splat(1.4142135623730951));
@@ -168,7 +168,7 @@ function vlog2(x: v128): v128 {
   const f = vsub(m, splat(1.0));
   return vadd(vmul(e, splat(LN2_HI)), vadd(vadd(vsub(f, vmul(s, f)), vmul(vmul(s, s2), p)), vmul(e, splat(LN2_LO))));
 }
-function vlog1p2(v: v128): v128 {
+@inline function vlog1p2(v: v128): v128 {
   const u = vadd(splat(1.0), v);
   return vadd(vlog2(u), f64x2.div(vsub(v, vsub(u, splat(1.0))), u));
 }
@@ -184,20 +184,6 @@ function gammaConst(a: f64, b: f64): f64 {
   if (a < GAMMA_BIG) return c + (a - 1.0) * y - x / b;
   const u = x / (a * b) - 1.0;
   return c - a * (u - vlog1p(u)) - y;
-}
-
-// ---------- families ----------
-@inline function logDomain(fam: i32): bool { return fam >= FAM_WEIBULL; }
-function sdFactor(fam: i32): f64 {
-  if (fam == FAM_WEIBULL || fam == FAM_FRECHET) return PI / Math.sqrt(6.0);
-  if (fam == FAM_LOGLOGISTIC) return PI / Math.sqrt(3.0);
-  return 1.0;
-}
-@inline function honly(fam: i32, z: f64): f64 {
-  if (fam == FAM_WEIBULL) return z - vexp(z);
-  if (fam == FAM_FRECHET) return -z - vexp(-z);
-  const az = Math.abs(z);
-  return -az - 2.0 * vlog1p(vexp(-az));
 }
 
 // Work counter: point × component evaluations (mirror of native g_work).
@@ -227,7 +213,6 @@ const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
   const p = laneAcc + ((<usize>(q * LANES + l)) << 3);
   store<f64>(p, load<f64>(p) + v);
 }
-function laneClear(m: i32): void { for (let q = 0; q < m * LANES; ++q) store<f64>(laneAcc + (<usize>q << 3), 0.0); }
 @inline function laneTotal(q: i32): f64 {
   const p = laneAcc + ((<usize>(q * LANES)) << 3);
   return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
@@ -338,6 +323,234 @@ function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): vo
   outB = xbar / a;
 }
 
+// ---------- families: one block per family (mirror of the family structs of native/src/mixture.cc) ----------
+// A family's block holds everything specific to it: its E-step rows (log w + log-density at every run), the
+// log-density of one run, the M-step with its start rule and tie floor, whether the floor binds, the conversion to
+// the original scale, and the keys that order and compare components. The location-scale families of y = log x
+// (Weibull, loglogistic, Fréchet) hold their h, its derivatives and their start location; LocationScale holds
+// what they share. One switch per operation (below the blocks) dispatches on the family code; the EM driver
+// calls only those and knows no family.
+
+// The shared normal: the E-step rows and the log-density of a normal on v (x or y).
+function gaussLogDensities(v: usize, logw: f64, a: f64, b: f64, Rj: usize): void {
+  const n = wN;
+  const cj = logw - Math.log(b) - 0.5 * LOG_2PI, ij = 1.0 / b;
+  const av = splat(a), iv = splat(ij), cv = splat(cj), half = splat(0.5);
+  let i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const z = vmul(vsub(vld(v, i), av), iv);
+    vst(Rj, i, vsub(cv, vmul(vmul(half, z), z)));
+  }
+  for (; i < n; ++i) {
+    const z = (ld(v, i) - a) * ij;
+    st(Rj, i, cj - 0.5 * z * z);
+  }
+}
+@inline function gaussLogpdf(a: f64, b: f64, v: f64): f64 {
+  const z = (v - a) / b;
+  return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
+}
+
+// Normal on x: closed-form M-step, sd >= dx.
+namespace Normal {
+  export const ON_LOG = false;
+  export function logDensities(logw: f64, a: f64, b: f64, Rj: usize): void { gaussLogDensities(wX, logw, a, b, Rj); }
+  export function logpdf(a: f64, b: f64, x: f64): f64 { return gaussLogpdf(a, b, x); }
+  export function mstep(w: usize, W: f64): void { mstepNormal(wX, w, wN, W, wDx); }
+  export function floorBinds(b: f64): bool { return b <= wDx * (1.0 + 1e-12); }
+  export function toOriginal(a: f64, b: f64, mean: f64): void { outA = a * mean; outB = b * mean; }
+}
+
+// Lognormal: a normal on y, sigma >= dy.
+namespace Lognormal {
+  export const ON_LOG = true;
+  export function logDensities(logw: f64, a: f64, b: f64, Rj: usize): void { gaussLogDensities(wY, logw, a, b, Rj); }
+  export function logpdf(a: f64, b: f64, y: f64): f64 { return gaussLogpdf(a, b, y); }
+  export function mstep(w: usize, W: f64): void { mstepNormal(wY, w, wN, W, wDy); }
+  export function floorBinds(b: f64): bool { return b <= wDy * (1.0 + 1e-12); }
+  export function toOriginal(a: f64, b: f64, logMean: f64): void { outA = a + logMean; outB = b; }
+}
+
+// Gamma (shape a, scale b) on x: log-density by gammaConst / gammaLogpdf, M-step mstepGamma (shape capped at amax:
+// the tie floor); components ordered by their mean a·b, shapes compared relatively.
+namespace Gamma {
+  export const ON_LOG = false;
+  export function logDensities(logw: f64, a: f64, b: f64, Rj: usize): void {
+    const n = wN;
+    const cj = logw + gammaConst(a, b);
+    let i = 0;
+    if (a < GAMMA_BIG) {
+      const am1 = splat(a - 1.0), bv = splat(b), cv = splat(cj);
+      for (; i + 2 <= n; i += 2) vst(Rj, i, vsub(vadd(cv, vmul(am1, vld(wY, i))), f64x2.div(vld(wX, i), bv)));
+    } else {
+      const abv = splat(a * b), av = splat(a), cv = splat(cj);
+      for (; i + 2 <= n; i += 2) {
+        const u = vsub(f64x2.div(vld(wX, i), abv), splat(1.0));
+        vst(Rj, i, vsub(vsub(cv, vmul(av, vsub(u, vlog1p2(u)))), vld(wY, i)));
+      }
+    }
+    for (; i < n; ++i) st(Rj, i, gammaLogpdf(a, b, cj, ld(wX, i), ld(wY, i)));
+  }
+  export function logpdf(a: f64, b: f64, x: f64, y: f64): f64 { return gammaLogpdf(a, b, gammaConst(a, b), x, y); }
+  export function mstep(w: usize, W: f64): void { mstepGamma(wX, wY, w, wN, W, wAmax); }
+  export function floorBinds(a: f64): bool { return a >= wAmax * (1.0 - 1e-12); }
+  export function toOriginal(a: f64, b: f64, mean: f64): void { outA = a; outB = b * mean; }
+  export function locationKey(a: f64, b: f64): f64 { return a * b; }
+  export function locationUnit(a: f64): f64 { return Math.abs(a); }
+}
+
+// Weibull: smallest extreme value on y, h(z) = z − e^z (e = e^z); sd = sigma·π/√6; moment start mu = mean + γ·sigma.
+namespace Weibull {
+  export function sdFactor(): f64 { return PI / Math.sqrt(6.0); }
+  export function startLocation(m: f64, b: f64): f64 { return m + EULER * b; }
+  export function h(z: f64): f64 { return z - vexp(z); }
+  export function fill(mu: f64, inv: f64, H: usize, E: usize): void {
+    const n = wN, muv = splat(mu), invv = splat(inv);
+    let i = 0;
+    for (; i + 2 <= n; i += 2) {
+      const z = vmul(vsub(vld(wY, i), muv), invv);
+      const e = vexp2(z);
+      vst(E, i, e);
+      vst(H, i, vsub(z, e));
+    }
+    for (; i < n; ++i) {
+      const z = (ld(wY, i) - mu) * inv;
+      const e = vexp(z);
+      st(E, i, e);
+      st(H, i, z - e);
+    }
+  }
+  // h' and h'' from aux = e (two runs, one run)
+  @inline export function h1v(aux: v128): v128 { return vsub(splat(1.0), aux); }
+  @inline export function h2v(aux: v128): v128 { return f64x2.neg(aux); }
+  @inline export function h1(aux: f64): f64 { return 1.0 - aux; }
+  @inline export function h2(aux: f64): f64 { return -aux; }
+}
+
+// Loglogistic: logistic on y, h(z) = −|z| − 2 log(1 + e^−|z|) (e = e^−|z|); sd = sigma·π/√3; moment start mu = mean.
+namespace Loglogistic {
+  export function sdFactor(): f64 { return PI / Math.sqrt(3.0); }
+  export function startLocation(m: f64, b: f64): f64 { return m; }
+  export function h(z: f64): f64 {
+    const az = Math.abs(z);
+    return -az - 2.0 * vlog1p(vexp(-az));
+  }
+  export function fill(mu: f64, inv: f64, H: usize, E: usize): void {
+    const n = wN, muv = splat(mu), invv = splat(inv);
+    let i = 0;
+    for (; i + 2 <= n; i += 2) vst(E, i, vexp2(f64x2.neg(f64x2.abs(vmul(vsub(vld(wY, i), muv), invv)))));
+    // a second pass for log1p (as native: shorter dependency chains per loop)
+    for (let q = 0; q + 2 <= n; q += 2) {
+      const az = f64x2.abs(vmul(vsub(vld(wY, q), muv), invv));
+      vst(H, q, vsub(f64x2.neg(az), vmul(splat(2.0), vlog1p2(vld(E, q)))));
+    }
+    for (; i < n; ++i) {
+      const az = Math.abs((ld(wY, i) - mu) * inv), e = vexp(-az);
+      st(E, i, e);
+      st(H, i, -az - 2.0 * vlog1p(e));
+    }
+  }
+  // h' and h'' from aux = p = (z ≥ 0 ? 1 : e) / (1 + e) (two runs, one run)
+  @inline export function aux2(z: v128, e: v128): v128 {
+    const one = splat(1.0);
+    return f64x2.div(vsel(one, e, f64x2.ge(z, splat(0.0))), vadd(one, e));
+  }
+  @inline export function aux(z: f64, e: f64): f64 { return (z >= 0 ? 1.0 : e) / (1.0 + e); }
+  @inline export function h1v(p: v128): v128 { return vsub(splat(1.0), vmul(splat(2.0), p)); }
+  @inline export function h2v(p: v128): v128 { return vmul(vmul(splat(-2.0), p), vsub(splat(1.0), p)); }
+  @inline export function h1(p: f64): f64 { return 1.0 - 2.0 * p; }
+  @inline export function h2(p: f64): f64 { return -2.0 * p * (1.0 - p); }
+}
+
+// Fréchet: largest extreme value on y, h(z) = −z − e^−z (e = e^−z); sd = sigma·π/√6; moment start mu = mean − γ·sigma.
+namespace Frechet {
+  export function sdFactor(): f64 { return PI / Math.sqrt(6.0); }
+  export function startLocation(m: f64, b: f64): f64 { return m - EULER * b; }
+  export function h(z: f64): f64 { return -z - vexp(-z); }
+  export function fill(mu: f64, inv: f64, H: usize, E: usize): void {
+    const n = wN, muv = splat(mu), invv = splat(inv);
+    let i = 0;
+    for (; i + 2 <= n; i += 2) {
+      const z = vmul(vsub(vld(wY, i), muv), invv);
+      const e = vexp2(f64x2.neg(z));
+      vst(E, i, e);
+      vst(H, i, vsub(f64x2.neg(z), e));
+    }
+    for (; i < n; ++i) {
+      const z = (ld(wY, i) - mu) * inv;
+      const e = vexp(-z);
+      st(E, i, e);
+      st(H, i, -z - e);
+    }
+  }
+  // h' and h'' from aux = e (two runs, one run)
+  @inline export function h1v(aux: v128): v128 { return vsub(aux, splat(1.0)); }
+  @inline export function h2v(aux: v128): v128 { return f64x2.neg(aux); }
+  @inline export function h1(aux: f64): f64 { return aux - 1.0; }
+  @inline export function h2(aux: f64): f64 { return -aux; }
+}
+
+// The location-scale rules dispatched by family code (Weibull, loglogistic, Fréchet).
+function lsSdFactor(fam: i32): f64 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.sdFactor();
+    case FAM_LOGLOGISTIC: return Loglogistic.sdFactor();
+    default: return Frechet.sdFactor();
+  }
+}
+function lsStartLocation(fam: i32, m: f64, b: f64): f64 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.startLocation(m, b);
+    case FAM_LOGLOGISTIC: return Loglogistic.startLocation(m, b);
+    default: return Frechet.startLocation(m, b);
+  }
+}
+function lsH(fam: i32, z: f64): f64 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.h(z);
+    case FAM_LOGLOGISTIC: return Loglogistic.h(z);
+    default: return Frechet.h(z);
+  }
+}
+function lsFill(fam: i32, mu: f64, inv: f64, H: usize, E: usize): void {
+  switch (fam) {
+    case FAM_WEIBULL: Weibull.fill(mu, inv, H, E); break;
+    case FAM_LOGLOGISTIC: Loglogistic.fill(mu, inv, H, E); break;
+    default: Frechet.fill(mu, inv, H, E);
+  }
+}
+// h', h'' of two runs (aux: the family's auxiliary value from z and e) and of one run
+@inline function lsAux2(fam: i32, z: v128, e: v128): v128 { return fam == FAM_LOGLOGISTIC ? Loglogistic.aux2(z, e) : e; }
+@inline function lsH1v(fam: i32, aux: v128): v128 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.h1v(aux);
+    case FAM_LOGLOGISTIC: return Loglogistic.h1v(aux);
+    default: return Frechet.h1v(aux);
+  }
+}
+@inline function lsH2v(fam: i32, aux: v128): v128 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.h2v(aux);
+    case FAM_LOGLOGISTIC: return Loglogistic.h2v(aux);
+    default: return Frechet.h2v(aux);
+  }
+}
+@inline function lsAux(fam: i32, z: f64, e: f64): f64 { return fam == FAM_LOGLOGISTIC ? Loglogistic.aux(z, e) : e; }
+@inline function lsH1(fam: i32, aux: f64): f64 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.h1(aux);
+    case FAM_LOGLOGISTIC: return Loglogistic.h1(aux);
+    default: return Frechet.h1(aux);
+  }
+}
+@inline function lsH2(fam: i32, aux: f64): f64 {
+  switch (fam) {
+    case FAM_WEIBULL: return Weibull.h2(aux);
+    case FAM_LOGLOGISTIC: return Loglogistic.h2(aux);
+    default: return Frechet.h2(aux);
+  }
+}
+
 // (mirror of native Work's cache) per slot: h(z_i) and the exponential inside it at (fam, mu, sig) for all runs;
 // slot j < KMAX is component j's, slot KMAX a trial step's. hSlot/eSlot hold the slots' array addresses.
 let hSlot: usize = 0;
@@ -349,46 +562,7 @@ let tagSig: usize = 0;
 @inline function slotE(s: i32): usize { return load<usize>(eSlot + (<usize>s * sizeof<usize>())); }
 function hfill(fam: i32, slot: i32, mu: f64, sig: f64): void {
   if (ldi(tagFam, slot) == fam && ld(tagMu, slot) == mu && ld(tagSig, slot) == sig) return;
-  const n = wN;
-  const inv = 1.0 / sig;
-  const H = slotH(slot), E = slotE(slot);
-  const muv = splat(mu), invv = splat(inv);
-  let i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const z = vmul(vsub(vld(wY, i), muv), invv);
-    if (fam == FAM_WEIBULL) {
-      const e = vexp2(z);
-      vst(E, i, e);
-      vst(H, i, vsub(z, e));
-    } else if (fam == FAM_FRECHET) {
-      const e = vexp2(f64x2.neg(z));
-      vst(E, i, e);
-      vst(H, i, vsub(f64x2.neg(z), e));
-    } else {
-      vst(E, i, vexp2(f64x2.neg(f64x2.abs(z))));
-    }
-  }
-  if (fam == FAM_LOGLOGISTIC) // a second pass for log1p (as native: shorter dependency chains per loop)
-    for (let q = 0; q + 2 <= n; q += 2) {
-      const az = f64x2.abs(vmul(vsub(vld(wY, q), muv), invv));
-      vst(H, q, vsub(f64x2.neg(az), vmul(splat(2.0), vlog1p2(vld(E, q)))));
-    }
-  for (; i < n; ++i) {
-    const z = (ld(wY, i) - mu) * inv;
-    if (fam == FAM_WEIBULL) {
-      const e = vexp(z);
-      st(E, i, e);
-      st(H, i, z - e);
-    } else if (fam == FAM_FRECHET) {
-      const e = vexp(-z);
-      st(E, i, e);
-      st(H, i, -z - e);
-    } else {
-      const az = Math.abs(z), e = vexp(-az);
-      st(E, i, e);
-      st(H, i, -az - 2.0 * vlog1p(e));
-    }
-  }
+  lsFill(fam, mu, 1.0 / sig, slotH(slot), slotE(slot));
   sti(tagFam, slot, fam);
   st(tagMu, slot, mu);
   st(tagSig, slot, sig);
@@ -408,33 +582,51 @@ function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64
   return laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
 }
 
-// Two runs' terms of the six Newton sums (mirror of native ls_terms), added to lanes `lane`, `lane`+1.
-function lsPairTerms(fam: i32, w: usize, y: usize, E: usize, H: usize, i: i32, mu: f64, inv: f64, lane: i32): void {
-  const one = splat(1.0), zero = splat(0.0);
-  const wi = vld(w, i), z = vmul(vsub(vld(y, i), splat(mu)), splat(inv)), e = vld(E, i);
-  let h1: v128, h2: v128;
-  if (fam == FAM_WEIBULL) {
-    h1 = vsub(one, e);
-    h2 = f64x2.neg(e);
-  } else if (fam == FAM_FRECHET) {
-    h1 = vsub(e, one);
-    h2 = f64x2.neg(e);
-  } else {
-    const p = f64x2.div(vsel(one, e, f64x2.ge(z, zero)), vadd(one, e));
-    h1 = vsub(one, vmul(splat(2.0), p));
-    h2 = vmul(vmul(splat(-2.0), p), vsub(one, p));
+// The six Newton sums of runs 0 .. n4-1 (n4 a multiple of 4) into laneAcc (mirror of native ls_moments): runs i, i+1
+// to lanes 0, 1 and runs i+2, i+3 to lanes 2, 3, each sum kept in two vector locals while the loop runs (the
+// same additions in the same order as four scalar lanes).
+function lsMomentsPairs(fam: i32, w: usize, y: usize, E: usize, H: usize, n4: i32, mu: f64, inv: f64): void {
+  const zero = splat(0.0), muv = splat(mu), invv = splat(inv);
+  let a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero; // lanes 0, 1
+  let b0 = zero, b1 = zero, b2 = zero, b3 = zero, b4 = zero, b5 = zero; // lanes 2, 3
+  for (let i = 0; i < n4; i += 4) {
+    let wi = vld(w, i), z = vmul(vsub(vld(y, i), muv), invv), e = vld(E, i);
+    let aux = lsAux2(fam, z, e);
+    let h1 = lsH1v(fam, aux), h2 = lsH2v(fam, aux);
+    let on = f64x2.ne(wi, zero), wz = vmul(wi, z);
+    a0 = vadd(a0, vsel(vmul(wi, vld(H, i)), zero, on));
+    a1 = vadd(a1, vsel(vmul(wi, h1), zero, on));
+    a2 = vadd(a2, vsel(vmul(wi, h2), zero, on));
+    a3 = vadd(a3, vsel(vmul(wz, h1), zero, on));
+    a4 = vadd(a4, vsel(vmul(wz, h2), zero, on));
+    a5 = vadd(a5, vsel(vmul(vmul(wz, z), h2), zero, on));
+    const i2 = i + 2;
+    wi = vld(w, i2);
+    z = vmul(vsub(vld(y, i2), muv), invv);
+    e = vld(E, i2);
+    aux = lsAux2(fam, z, e);
+    h1 = lsH1v(fam, aux);
+    h2 = lsH2v(fam, aux);
+    on = f64x2.ne(wi, zero);
+    wz = vmul(wi, z);
+    b0 = vadd(b0, vsel(vmul(wi, vld(H, i2)), zero, on));
+    b1 = vadd(b1, vsel(vmul(wi, h1), zero, on));
+    b2 = vadd(b2, vsel(vmul(wi, h2), zero, on));
+    b3 = vadd(b3, vsel(vmul(wz, h1), zero, on));
+    b4 = vadd(b4, vsel(vmul(wz, h2), zero, on));
+    b5 = vadd(b5, vsel(vmul(vmul(wz, z), h2), zero, on));
   }
-  const on = f64x2.ne(wi, zero), wz = vmul(wi, z);
-  laneAddPair(0, lane, vsel(vmul(wi, vld(H, i)), zero, on));
-  laneAddPair(1, lane, vsel(vmul(wi, h1), zero, on));
-  laneAddPair(2, lane, vsel(vmul(wi, h2), zero, on));
-  laneAddPair(3, lane, vsel(vmul(wz, h1), zero, on));
-  laneAddPair(4, lane, vsel(vmul(wz, h2), zero, on));
-  laneAddPair(5, lane, vsel(vmul(vmul(wz, z), h2), zero, on));
+  lanePut(0, a0, b0);
+  lanePut(1, a1, b1);
+  lanePut(2, a2, b2);
+  lanePut(3, a3, b3);
+  lanePut(4, a4, b4);
+  lanePut(5, a5, b5);
 }
-@inline function laneAddPair(q: i32, lane: i32, v: v128): void {
-  const p = laneAcc + ((<usize>(q * LANES + lane)) << 3);
-  v128.store(p, f64x2.add(v128.load(p), v));
+@inline function lanePut(q: i32, lo: v128, hi: v128): void {
+  const p = laneAcc + (<usize>(q * LANES) << 3);
+  v128.store(p, lo);
+  v128.store(p + 16, hi);
 }
 
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
@@ -446,28 +638,14 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     const inv = 1.0 / sig;
     hfill(fam, slot, mu, sig);
     const H = slotH(slot), E = slotE(slot);
-    laneClear(6);
-    let i = 0;
-    for (; i + 4 <= n; i += 4) {
-      lsPairTerms(fam, w, y, E, H, i, mu, inv, 0); // runs i, i+1 -> lanes 0, 1
-      lsPairTerms(fam, w, y, E, H, i + 2, mu, inv, 2); // runs i+2, i+3 -> lanes 2, 3
-    }
+    let i = n & ~3;
+    lsMomentsPairs(fam, w, y, E, H, i, mu, inv);
     for (let l = 0; i < n; ++i, ++l) {
       const wi = ld(w, i);
       const z = (ld(y, i) - mu) * inv;
       const e = ld(E, i);
-      let h1: f64, h2: f64;
-      if (fam == FAM_WEIBULL) {
-        h1 = 1.0 - e;
-        h2 = -e;
-      } else if (fam == FAM_FRECHET) {
-        h1 = e - 1.0;
-        h2 = -e;
-      } else {
-        const p = (z >= 0 ? 1.0 : e) / (1.0 + e);
-        h1 = 1.0 - 2.0 * p;
-        h2 = -2.0 * p * (1.0 - p);
-      }
+      const aux = lsAux(fam, z, e);
+      const h1 = lsH1(fam, aux), h2 = lsH2(fam, aux);
       const on = wi != 0.0;
       laneAdd(0, l, on ? wi * ld(H, i) : 0.0);
       laneAdd(1, l, on ? wi * h1 : 0.0);
@@ -524,75 +702,101 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
   outB = sig;
 }
 
-// One component's weighted MLE into (outA, outB); (a, b) are the previous values when warm.
-function mstepComponent(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
-  const n = wN;
-  if (fam == FAM_NORMAL) { mstepNormal(wX, w, n, W, wDx); return; }
-  if (fam == FAM_LOGNORMAL) { mstepNormal(wY, w, n, W, wDy); return; }
-  if (fam == FAM_GAMMA) { mstepGamma(wX, wY, w, n, W, wAmax); return; }
-  const f = sdFactor(fam);
-  const sfloor = wDy / f;
-  if (!warm) {
-    mstepNormal(wY, w, n, W, wDy);
-    const m = outA, sd = outB;
-    b = sd / f;
-    a = fam == FAM_WEIBULL ? m + EULER * b : fam == FAM_FRECHET ? m - EULER * b : m;
+// What the location-scale families share (the family's own rules come through the ls* switches above).
+namespace LocationScale {
+  export const ON_LOG = true;
+  export function logDensities(fam: i32, slot: i32, logw: f64, a: f64, b: f64, Rj: usize): void {
+    const n = wN;
+    const cj = logw - Math.log(b);
+    hfill(fam, slot, a, b);
+    const Hj = slotH(slot), cv = splat(cj);
+    let i = 0;
+    for (; i + 2 <= n; i += 2) vst(Rj, i, vadd(cv, vld(Hj, i)));
+    for (; i < n; ++i) st(Rj, i, cj + ld(Hj, i));
   }
-  mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, a, b);
+  export function logpdf(fam: i32, a: f64, b: f64, y: f64): f64 { return -Math.log(b) + lsH(fam, (y - a) / b); }
+  // `warm`: (a, b) are the previous values; otherwise Newton starts from the moments of y
+  export function mstep(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
+    const n = wN;
+    const f = lsSdFactor(fam);
+    const sfloor = wDy / f;
+    if (!warm) { // moment start
+      mstepNormal(wY, w, n, W, wDy);
+      const m = outA, sd = outB;
+      b = sd / f;
+      a = lsStartLocation(fam, m, b);
+    }
+    mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, a, b);
+  }
+  export function floorBinds(fam: i32, b: f64): bool { return b * lsSdFactor(fam) <= wDy * (1.0 + 1e-12); }
+  export function toOriginal(a: f64, b: f64, logMean: f64): void { outA = a + logMean; outB = b; }
 }
 
+// ---------- the family switch: one per operation ----------
+function famOnLog(fam: i32): bool {
+  switch (fam) {
+    case FAM_NORMAL: return Normal.ON_LOG;
+    case FAM_GAMMA: return Gamma.ON_LOG;
+    case FAM_LOGNORMAL: return Lognormal.ON_LOG;
+    default: return LocationScale.ON_LOG;
+  }
+}
+// E-step rows: Rj[i] = log w + log-density of run i (slot: the component, for the cached h values)
+function famLogDensities(fam: i32, slot: i32, logw: f64, a: f64, b: f64, Rj: usize): void {
+  switch (fam) {
+    case FAM_NORMAL: Normal.logDensities(logw, a, b, Rj); break;
+    case FAM_GAMMA: Gamma.logDensities(logw, a, b, Rj); break;
+    case FAM_LOGNORMAL: Lognormal.logDensities(logw, a, b, Rj); break;
+    default: LocationScale.logDensities(fam, slot, logw, a, b, Rj);
+  }
+}
+// log-density of one run (x scaled, y = log x) in the family's domain
+function famLogpdf(fam: i32, a: f64, b: f64, x: f64, y: f64): f64 {
+  switch (fam) {
+    case FAM_NORMAL: return Normal.logpdf(a, b, x);
+    case FAM_GAMMA: return Gamma.logpdf(a, b, x, y);
+    case FAM_LOGNORMAL: return Lognormal.logpdf(a, b, y);
+    default: return LocationScale.logpdf(fam, a, b, y);
+  }
+}
+// One component's weighted MLE into (outA, outB); (a, b) are the previous values when warm.
+function mstepComponent(fam: i32, slot: i32, w: usize, W: f64, maxit: i32, warm: bool, a: f64, b: f64): void {
+  switch (fam) {
+    case FAM_NORMAL: Normal.mstep(w, W); break;
+    case FAM_GAMMA: Gamma.mstep(w, W); break;
+    case FAM_LOGNORMAL: Lognormal.mstep(w, W); break;
+    default: LocationScale.mstep(fam, slot, w, W, maxit, warm, a, b);
+  }
+}
+function famFloorBinds(fam: i32, a: f64, b: f64): bool {
+  switch (fam) {
+    case FAM_NORMAL: return Normal.floorBinds(b);
+    case FAM_GAMMA: return Gamma.floorBinds(a);
+    case FAM_LOGNORMAL: return Lognormal.floorBinds(b);
+    default: return LocationScale.floorBinds(fam, b);
+  }
+}
+// (a, b) on the original runs' scale into (outA, outB)
+function famToOriginal(fam: i32, a: f64, b: f64, mean: f64, logMean: f64): void {
+  switch (fam) {
+    case FAM_NORMAL: Normal.toOriginal(a, b, mean); break;
+    case FAM_GAMMA: Gamma.toOriginal(a, b, mean); break;
+    case FAM_LOGNORMAL: Lognormal.toOriginal(a, b, logMean); break;
+    default: LocationScale.toOriginal(a, b, logMean);
+  }
+}
+// the key that orders components for output, and the unit of location differences when short runs are compared
+function famLocationKey(fam: i32, a: f64, b: f64): f64 { return fam == FAM_GAMMA ? Gamma.locationKey(a, b) : a; }
+function famLocationUnit(fam: i32, a: f64, scale: f64): f64 { return fam == FAM_GAMMA ? Gamma.locationUnit(a) : scale; }
+
 // E-step into wResp; returns the log-likelihood of the scaled runs (−Inf when a run has zero density).
-function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv: usize): f64 {
+function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
   const n = wN;
   gWork += <f64>n * k;
-  for (let j = 0; j < k; ++j) {
-    const l = Math.log(ld(pw, j));
-    if (fam == FAM_GAMMA) {
-      st(c, j, l + gammaConst(ld(pa, j), ld(pb, j)));
-    } else {
-      st(c, j, l - Math.log(ld(pb, j)) - (fam == FAM_NORMAL || fam == FAM_LOGNORMAL ? 0.5 * LOG_2PI : 0.0));
-      st(inv, j, 1.0 / ld(pb, j));
-    }
-  }
-  if (fam == FAM_WEIBULL || fam == FAM_LOGLOGISTIC || fam == FAM_FRECHET)
-    for (let j = 0; j < k; ++j) hfill(fam, j, ld(pa, j), ld(pb, j));
   // component log-densities, component-major into R, then the log-sum-exp over components (mirror of native
   // estep_normalize), two runs at a time
   const R = wResp;
-  for (let j = 0; j < k; ++j) {
-    const Rj = R + ((<usize>j * n) << 3);
-    const cj = ld(c, j), aj = ld(pa, j);
-    let i = 0;
-    if (fam == FAM_NORMAL || fam == FAM_LOGNORMAL) {
-      const v = fam == FAM_NORMAL ? wX : wY, ij = ld(inv, j);
-      const av = splat(aj), iv = splat(ij), cv = splat(cj), half = splat(0.5);
-      for (; i + 2 <= n; i += 2) {
-        const z = vmul(vsub(vld(v, i), av), iv);
-        vst(Rj, i, vsub(cv, vmul(vmul(half, z), z)));
-      }
-      for (; i < n; ++i) {
-        const z = (ld(v, i) - aj) * ij;
-        st(Rj, i, cj - 0.5 * z * z);
-      }
-    } else if (fam == FAM_GAMMA) {
-      const bj = ld(pb, j);
-      if (aj < GAMMA_BIG) {
-        const am1 = splat(aj - 1.0), bv = splat(bj), cv = splat(cj);
-        for (; i + 2 <= n; i += 2) vst(Rj, i, vsub(vadd(cv, vmul(am1, vld(wY, i))), f64x2.div(vld(wX, i), bv)));
-      } else {
-        const abv = splat(aj * bj), av = splat(aj), cv = splat(cj);
-        for (; i + 2 <= n; i += 2) {
-          const u = vsub(f64x2.div(vld(wX, i), abv), splat(1.0));
-          vst(Rj, i, vsub(vsub(cv, vmul(av, vsub(u, vlog1p2(u)))), vld(wY, i)));
-        }
-      }
-      for (; i < n; ++i) st(Rj, i, gammaLogpdf(aj, bj, cj, ld(wX, i), ld(wY, i)));
-    } else {
-      const Hj = slotH(j), cv = splat(cj);
-      for (; i + 2 <= n; i += 2) vst(Rj, i, vadd(cv, vld(Hj, i)));
-      for (; i < n; ++i) st(Rj, i, cj + ld(Hj, i));
-    }
-  }
+  for (let j = 0; j < k; ++j) famLogDensities(fam, j, Math.log(ld(pw, j)), ld(pa, j), ld(pb, j), R + ((<usize>j * n) << 3));
   const M = wRowMax, S = wRowSum;
   const n2 = n & ~1;
   for (let i = 0; i < n2; i += 2) {
@@ -614,7 +818,8 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize, c: usize, inv:
     const Rj = R + ((<usize>j * n) << 3);
     for (let i = 0; i < n2; i += 2) {
       const d = vsub(vld(Rj, i), vld(M, i));
-      const e = vsel(zero, vexp2(d), f64x2.lt(d, cut)); // below e^-40 a term is lost in the sum anyway
+      const below = f64x2.lt(d, cut); // below e^-40 a term is lost in the sum anyway
+      const e = i64x2.all_true(below) ? zero : vsel(zero, vexp2(d), below); // (both lost: no exponential)
       vst(Rj, i, e);
       vst(S, i, vadd(vld(S, i), e));
     }
@@ -801,24 +1006,11 @@ function spikeCandidates(want: i32, pos: usize): i32 {
   return found;
 }
 
-function compLogpdf(fam: i32, a: f64, b: f64, x: f64, y: f64): f64 {
-  if (fam == FAM_NORMAL) {
-    const z = (x - a) / b;
-    return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
-  }
-  if (fam == FAM_LOGNORMAL) {
-    const z = (y - a) / b;
-    return -Math.log(b) - 0.5 * LOG_2PI - 0.5 * z * z;
-  }
-  if (fam == FAM_GAMMA) return gammaLogpdf(a, b, gammaConst(a, b), x, y);
-  return -Math.log(b) + honly(fam, (y - a) / b);
-}
-
 let sT: usize = 0;
 function residualWindow(fam: i32, h: i32, km1: i32, qw: usize, qa: usize, qb: usize): i32 {
-  const logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
-  const v = logd ? wY : wX;
-  const res = logd ? wDy : wDx;
+  const onLog = famOnLog(fam);
+  const v = onLog ? wY : wX;
+  const res = onLog ? wDy : wDx;
   let best = -Infinity;
   let bi = 0;
   for (let i = 0; i + h <= wN; ++i) {
@@ -827,7 +1019,7 @@ function residualWindow(fam: i32, h: i32, km1: i32, qw: usize, qa: usize, qb: us
     const mid = ldi(wOrder, i + h / 2);
     let m = -Infinity;
     for (let j = 0; j < km1; ++j) {
-      const t = Math.log(ld(qw, j)) + compLogpdf(fam, ld(qa, j), ld(qb, j), ld(wX, mid), ld(wY, mid));
+      const t = Math.log(ld(qw, j)) + famLogpdf(fam, ld(qa, j), ld(qb, j), ld(wX, mid), ld(wY, mid));
       st(sT, j, t);
       if (t > m) m = t;
     }
@@ -866,8 +1058,6 @@ let emConv: bool = false;
 let sNw: usize = 0;
 let sNa: usize = 0;
 let sNb: usize = 0;
-let sC: usize = 0;
-let sInv: usize = 0;
 
 // (mirror of native Seen) states of the model's short runs after PRUNE_AT iterations, components by location,
 // 3*KMAX doubles each; a later run arriving at (nearly) the same state is stopped there.
@@ -906,7 +1096,7 @@ function sameState(fam: i32, k: i32, u: usize, v: usize): bool {
   for (let j = 0; j < k; ++j) {
     const sc = ld(u, 2 * k + j) > ld(v, 2 * k + j) ? ld(u, 2 * k + j) : ld(v, 2 * k + j);
     if (Math.abs(ld(u, j) - ld(v, j)) > DUP_TOL) return false;
-    const locUnit = fam == FAM_GAMMA ? Math.abs(ld(u, k + j)) : sc;
+    const locUnit = famLocationUnit(fam, ld(u, k + j), sc);
     if (Math.abs(ld(u, k + j) - ld(v, k + j)) > DUP_TOL * locUnit) return false;
     if (Math.abs(ld(u, 2 * k + j) - ld(v, 2 * k + j)) > DUP_TOL * sc) return false;
   }
@@ -941,7 +1131,7 @@ function seenBefore(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): bool {
 // with `dedupe`, so is one whose state then repeats an earlier short run's; with `race`, one that loses the race.
 function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, pb: usize, abandon: f64 = -Infinity, dedupe: bool = false, race: bool = false): void {
   const n = wN;
-  let L = estep(fam, k, pw, pa, pb, sC, sInv);
+  let L = estep(fam, k, pw, pa, pb);
   if (!isFinite(L)) { emL = -Infinity; emIters = 0; emConv = false; return; }
   let it = 0;
   let conv = false;
@@ -960,7 +1150,7 @@ function runEm(fam: i32, k: i32, maxIter: i32, tol: f64, pw: usize, pa: usize, p
       }
     }
     ++it;
-    const nL = estep(fam, k, sNw, sNa, sNb, sC, sInv);
+    const nL = estep(fam, k, sNw, sNa, sNb);
     if (!isFinite(nL)) break;
     for (let j = 0; j < k; ++j) {
       st(pw, j, ld(sNw, j));
@@ -1004,15 +1194,14 @@ let smIt: i32 = 0;
 let smConv: bool = false;
 function smemRefine(fam: i32, k: i32, maxIter: i32, tol: f64, bw: usize, ba: usize, bb: usize, pw: usize, pa: usize, pb: usize): void {
   const n = wN;
-  const logd = fam != FAM_NORMAL && fam != FAM_GAMMA;
-  const v = logd ? wY : wX;
+  const v = famOnLog(fam) ? wY : wX;
   let tried = 0;
   let improved = true;
   while (improved && tried < SMEM_MOVES) {
     improved = false;
     seenCount = 0; // the model's starts are done: the buffer now holds the current fit and the moves' states
     seenBefore(fam, k, bw, ba, bb);
-    estep(fam, k, bw, ba, bb, sC, sInv);
+    estep(fam, k, bw, ba, bb);
     const R = wResp;
     for (let l = 0; l < k; ++l) {
       const r = R + ((<usize>l * n) << 3);
@@ -1052,7 +1241,7 @@ function smemRefine(fam: i32, k: i32, maxIter: i32, tol: f64, bw: usize, ba: usi
       if (sl < 0) continue;
       ++tried;
       // new responsibilities: mi <- r_mi + r_mj; mj <- lower half of sl; sl <- upper half of sl
-      estep(fam, k, bw, ba, bb, sC, sInv);
+      estep(fam, k, bw, ba, bb);
       const rmi = wResp + ((<usize>mi * n) << 3);
       const rmj = wResp + ((<usize>mj * n) << 3);
       const rsl = wResp + ((<usize>sl * n) << 3);
@@ -1201,8 +1390,6 @@ function fitModel(fam: i32, k: i32): usize {
   return out;
 }
 
-@inline function locationKey(fam: i32, a: f64, b: f64): f64 { return fam == FAM_GAMMA ? a * b : a; }
-
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
   seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, loglik: usize, bic: usize, iterations: usize,
   converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
@@ -1235,15 +1422,15 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   wRowSum = heap.alloc(nm << 3);
   const small = heap.alloc(<usize>KMAX * 20 << 3);  // 20 k-sized arrays
   const K8 = <usize>KMAX << 3;
-  sNw = small; sNa = small + K8; sNb = small + 2 * K8; sC = small + 3 * K8; sInv = small + 4 * K8;
-  // (slots 5..9 unused)
+  sNw = small; sNa = small + K8; sNb = small + 2 * K8;
+  // (slots 3..9 unused)
   const pw = small + 10 * K8, pa = small + 11 * K8, pb = small + 12 * K8;
   const centers = small + 13 * K8, csum = small + 14 * K8, ccnt = small + 15 * K8;
   const idx = small + 16 * K8;  // i32 use
   sUsedLo = small + 17 * K8; sUsedHi = small + 18 * K8; sT = small + 19 * K8;
   sPw = pw; sPa = pa; sPb = pb; sCenters = centers; sCsum = csum; sCcnt = ccnt;
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
-  cacheBase = heap.alloc((<usize>6 * (KMAX + 1) * ESZ) << 3);
+  cacheBase = heap.alloc((<usize>FAM_COUNT * (KMAX + 1) * ESZ) << 3);
   seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
   const hStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3), eStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3);
   hSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
@@ -1314,7 +1501,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
     cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1; cxRace = strategy == 2;
     cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
-    for (let f = 0; f < 6; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
+    for (let f = 0; f < FAM_COUNT; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);
 
     for (let m = 0; m < nmodels; ++m) {
       const fam = ldi(models, 2 * m), k = ldi(models, 2 * m + 1);
@@ -1333,26 +1520,21 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
         store<u8>(floorBound + ri, 0);
         continue;
       }
-      const Lx = logDomain(fam) || fam == FAM_LOGNORMAL ? bestL - sumy : bestL;
+      const Lx = famOnLog(fam) ? bestL - sumy : bestL;
       const L = Lx - n * Math.log(mean);
       st(loglik, <i32>ri, L);
       st(bic, <i32>ri, -2.0 * L + (3.0 * k - 1.0) * Math.log(<f64>n));
       sti(iterations, <i32>ri, bestIt);
       store<u8>(converged + ri, bestConv ? 1 : 0);
       let bound = false;
-      const f = sdFactor(fam);
-      for (let j = 0; j < k; ++j) {
-        if (fam == FAM_NORMAL) bound = bound || ld(bb, j) <= dx * (1.0 + 1e-12);
-        else if (fam == FAM_GAMMA) bound = bound || ld(ba, j) >= wAmax * (1.0 - 1e-12);
-        else bound = bound || ld(bb, j) * f <= dy * (1.0 + 1e-12);
-      }
+      for (let j = 0; j < k; ++j) bound = bound || famFloorBinds(fam, ld(ba, j), ld(bb, j));
       store<u8>(floorBound + ri, bound ? 1 : 0);
       for (let j = 0; j < k; ++j) sti(idx, j, j);
       for (let j = 1; j < k; ++j) {
         const t = ldi(idx, j);
-        const key = locationKey(fam, ld(ba, t), ld(bb, t));
+        const key = famLocationKey(fam, ld(ba, t), ld(bb, t));
         let q = j - 1;
-        while (q >= 0 && locationKey(fam, ld(ba, ldi(idx, q)), ld(bb, ldi(idx, q))) > key) {
+        while (q >= 0 && famLocationKey(fam, ld(ba, ldi(idx, q)), ld(bb, ldi(idx, q))) > key) {
           sti(idx, q + 1, ldi(idx, q));
           --q;
         }
@@ -1362,16 +1544,9 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
       for (let j = 0; j < k; ++j) {
         const s = ldi(idx, j);
         st(P, j, ld(bw, s));
-        if (fam == FAM_NORMAL) {
-          st(P, k + j, ld(ba, s) * mean);
-          st(P, 2 * k + j, ld(bb, s) * mean);
-        } else if (fam == FAM_GAMMA) {
-          st(P, k + j, ld(ba, s));
-          st(P, 2 * k + j, ld(bb, s) * mean);
-        } else {
-          st(P, k + j, ld(ba, s) + lm);
-          st(P, 2 * k + j, ld(bb, s));
-        }
+        famToOriginal(fam, ld(ba, s), ld(bb, s), mean, lm);
+        st(P, k + j, outA);
+        st(P, 2 * k + j, outB);
       }
     }
   }

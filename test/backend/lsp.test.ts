@@ -2,6 +2,25 @@ import { describe, expect, it } from "vitest";
 import { LSP_EVAL, LSP_FIT, lspEval, lspFit, LspStatus } from "../../ts/backend/kernels/lsp.js";
 import { Status } from "../../ts/backend/status.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend, relErr } from "../helpers/backends.js";
+import { referenceLsp } from "../predict/lsp-reference.js";
+
+// Points in [0,1]^d, scattered or on a coarse grid (distance ties everywhere), without duplicates; queries
+// inside, at nodes and outside the data (the Shepard fallback).
+function pointSet(seed: number, n: number, d: number, grid: boolean) {
+  const r = rng(seed);
+  const seen = new Set<string>(),
+    rows: number[][] = [];
+  while (rows.length < n) {
+    const x = Array.from({ length: d }, () => (grid ? Math.floor(r() * 4) / 3 : r()));
+    const key = x.join(",");
+    if (!seen.has(key)) seen.add(key), rows.push(x);
+  }
+  const X = Float64Array.from(rows.flat());
+  const f = Float64Array.from(rows, (x) => x.reduce((s, v) => s + Math.sin(3 * v), 0) + 0.1 * r());
+  const Q = Float64Array.from({ length: 300 * d }, (_, i) => (Math.floor(i / d) % 10 === 9 ? 1.6 + r() : r() * 1.2 - 0.1));
+  for (let q = 0; q < 300; q += 7) Q.set(X.subarray(q * d, q * d + d), q * d); // some queries at nodes
+  return { X, f, Q };
+}
 
 describe(`lsp kernels on ${selected.name}`, () => {
   it("fit: LSHEP's radius and exact gradients on a small linear case", () => {
@@ -40,6 +59,27 @@ describe(`lsp kernels on ${selected.name}`, () => {
   });
 });
 
+describe(`lsp kernels' search paths on ${selected.name}`, () => {
+  // Above 1,024 nodes the evaluation searches a k-d tree while it prunes and scans all nodes four queries at a
+  // time where it does not (high dimension); the fit's neighbour search likewise. Every path must give exactly
+  // LSHEP's neighbours (ties by lower index) and LSHEPVAL's nodes: compared with a brute-force transcription.
+  for (const [n, d, grid, seed] of [
+    [1400, 3, false, 21], // tree for fit and evaluation
+    [1300, 10, false, 22], // scans after the probe
+    [1100, 7, true, 23], // grid: ties decided by index in the scans
+  ] as const)
+    it(`n=${n} d=${d} ${grid ? "grid" : "scattered"}: radii, ranks, values and codes as the brute-force LSHEP/LSHEPVAL`, () => {
+      const { X, f, Q } = pointSet(seed, n, d, grid);
+      const fit = lspFit(selected, X, f, d);
+      const ev = lspEval(selected, { X, f, A: fit.A, rw: fit.rw, m: d }, Q);
+      const ref = referenceLsp(X, f, d, Q);
+      expect(Array.from(fit.rw)).toEqual(Array.from(ref.rw));
+      expect(Array.from(ev.ierr)).toEqual(Array.from(ref.ierr));
+      for (let i = 0; i < ev.values.length; i++) expect(relErr(ev.values[i], ref.values[i])).toBeLessThanOrEqual(1e-12);
+      expect(ev.ierr.includes(1)).toBe(true);
+    });
+});
+
 describe("lsp parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`fit and evaluation agree to 1e-12 relative${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     const r = rng(3);
@@ -48,6 +88,8 @@ describe("lsp parity native vs wasm", () => {
       [500, 4],
       [400, 8],
       [60, 3],
+      [1300, 10], // above 1,024 nodes: the tree probe, then scans
+      [1500, 3], // the tree throughout
     ]) {
       // Half the problems on a coarse grid (ties, rank-deficient fits), half scattered.
       const grid = n === 500;

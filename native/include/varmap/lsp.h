@@ -4,14 +4,17 @@
 // distances summed over the coordinates in order; equal distances ordered by lower index), R_p = 1.1 d_NP,
 // rows (x_i - x_k, f_i - f_k) scaled by (R_p - d_i) / (R_p d_i), the minimum-norm least-squares gradient a_k
 // with relative rank tolerance NP * eps (DGELSS's rule), and R_w(k) = min(d_NP, diameter / 2).
-// Neighbours come from a k-d tree (exact, same tie rule), so the fit is sub-quadratic.
+// Neighbours come from a k-d tree (exact, same tie rule), so the fit is sub-quadratic where the tree prunes;
+// where its first searches show it does not (high dimension), from scans of all nodes four rows at a time.
 //
 // Evaluation (LSHEPVAL) at q: over the nodes with |q - x_k| < R_w(k), in index order: f_k when q is at x_k
 // (R_w - d == R_w), else sum w_k (f_k + a_k . (q - x_k)) / sum w_k with w_k = ((R_w - d) / (R_w d))^2.
 // ierr 0, or 2 when the weighted hyperplane normals differ (LSHEPVAL's cosine < 0.9 test). Where no R_w covers
 // q, LSHEPVAL's fallback: inverse-distance-squared weights of m + 1 nodes chosen by its slot-replacement scan
-// in index order (ierr 1). Only nodes whose radius can cover q are visited (k-d tree with per-cell max R_w),
-// except for the fallback, which scans all nodes as LSHEPVAL does.
+// in index order (ierr 1). The covering nodes come from a k-d tree with per-cell max R_w where it prunes,
+// else from scans of all nodes four queries at a time (few nodes, high dimension); the fallback scans all
+// nodes as LSHEPVAL does. Every path computes each squared distance in LSHEP's order, so results do not
+// depend on the path taken.
 //
 // Status codes (besides status.h's):
 //   10 LSP_TOO_FEW_POINTS   n <= m + 1 (LSHEP's IER = 1)

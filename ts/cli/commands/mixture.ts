@@ -13,6 +13,7 @@ import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixt
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
+import { FAMILY_NAMES } from "../../mixture/families.js";
 import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
 import {
   formatValidation,
@@ -35,7 +36,7 @@ export function register(program: Command): void {
     .description("mixture models of every configuration's runs (6 families × k = 1..kmax, EM), BIC selection, the seed-001 tables")
     .argument("<data>", "runs table (.csv or .parquet), one row per run");
   addDataOptions(cmd, { runsOnly: true })
-    .option("--families <list>", "all, or a comma-separated subset of normal,gamma,weibull,lognormal,loglogistic,frechet", "all")
+    .option("--families <list>", `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
