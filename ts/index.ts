@@ -183,3 +183,19 @@ export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FA
 export { clampPredictions, linearClampBounds, LINEAR_CLAMP_FACTOR } from "./predict/estimator.js";
 export { checkKernelShape, MAX_KERNEL_BUFFER } from "./backend/sizes.js";
 export { escapeBinary } from "./errors.js";
+
+export type { TrustedPrediction, TrustOptions } from "./predict/estimator.js";
+export {
+  NON_NEGATIVE_STATS,
+  HULL_TEST_METHODS,
+  isNonNegativeStat,
+  outsideBox,
+  nearestDistance,
+  clampNegative,
+  trustWarnings,
+  type Trust,
+  type TrustCounts,
+} from "./predict/trust.js";
+export { mixtureFlags, countFlags, flagAdvice, SINGLE_RUN_COUNT, type MixtureFlags, type MixtureFlagCounts } from "./mixture/flags.js";
+export { MOANA_TABLE2, isMoanaDesign, paperAre } from "./cv/paper.js";
+export { countProgress } from "./pool/progress.js";

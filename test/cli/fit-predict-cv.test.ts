@@ -48,7 +48,7 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
       expect(pred.code, pred.err).toBe(0);
       const rows = readCsv(join(dir, `pred-${method}.csv`));
       expect(rows.map((r) => r.host)).toEqual(["a", "b"]);
-      expect(Object.keys(rows[0])).toEqual(["host", "freq", "threads", "size", "prediction"]);
+      expect(Object.keys(rows[0])).toEqual(["host", "freq", "threads", "size", "prediction", "extrapolated", "distance", "clamped"]);
       for (const r of rows) expect(Number.isFinite(r.prediction as number)).toBe(true);
       if (method === "lsp") {
         // sd of the three runs of (a, 2, 2, 16): 100 + 20 + 32 (1 + 0.1 r) + r^2 for r = 0, 1, 2
@@ -103,7 +103,7 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
       const summary = JSON.parse(r.out);
       expect(summary.maps[0].are.map((t: { p: number }) => t.p)).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
       const text = readFileSync(out, "utf8");
-      expect(text.split("\n")[0]).toBe("p,rep,index,prediction");
+      expect(text.split("\n")[0]).toBe("p,rep,index,prediction,extrapolated,distance,clamped");
       expect(text.trim().split("\n")).toHaveLength(77761);
       // First reference row: p 0.1, rep 0, index 0
       const first = text.split("\n")[1].split(",").map(Number);

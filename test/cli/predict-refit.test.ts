@@ -26,7 +26,7 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     const p = varmap("predict", join(dir, "refit", "models.json"), "--at", at);
     expect(p.status, p.stderr).toBe(0);
     const [header, ...rows] = p.stdout.trim().split("\n");
-    expect(header).toBe("g,x,z,prediction_lr,prediction_lsp");
+    expect(header).toBe("g,x,z,prediction_lr,extrapolated_lr,distance_lr,clamped_lr,prediction_lsp,extrapolated_lsp,distance_lsp,clamped_lsp");
     expect(rows.length).toBe(2);
     const f = varmap("fit", data, ...sel, "--method", "lsp", "--out", join(dir, "lsp.json"), "--quiet");
     expect(f.status, f.stderr).toBe(0);
@@ -37,7 +37,7 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
         .split("\n")
         .slice(1)
         .map((l) => l.split(",")[3]),
-    ).toEqual(rows.map((l) => l.split(",")[4]));
+    ).toEqual(rows.map((l) => l.split(",")[7]));
     expect(readFileSync(join(dir, "refit", "models.json"), "utf8")).toMatch(/"inputs":\["x","z"\]/);
   });
 

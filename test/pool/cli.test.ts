@@ -45,7 +45,7 @@ describe.skipIf(!built || !hasShared)(`bulk CLI${!built ? " (dist not built: run
       expect(m.status, m.stderr).toBe(0);
       expect(outputs(merged)).toEqual(outputs(whole));
       if (verb === "refit") expect(outputs(whole)["distributions.csv"].trim().split("\n").length).toBe(1 + 54);
-      else expect(outputs(whole)["table2.csv"].split("\n")[0]).toBe("p,are_lr,are_mean");
+      else expect(outputs(whole)["table2.csv"].split("\n")[0]).toMatch(/^p,are_lr,are_mean,median_are_lr,/);
       // A shard alone writes no summaries, and merge refuses an incomplete set with exit code 2.
       expect(existsSync(join(shards[0], "table2.md")) || existsSync(join(shards[0], "models.json"))).toBe(false);
       const bad = varmap("merge", shards[0], shards[2], "--out", tmp());

@@ -109,7 +109,7 @@ describe("jobs on the pool", () => {
     expect(Object.keys(o)).toEqual(["are.csv", "manifest.json", "results.jsonl", "table2.csv", "table2.md"]);
     expect(outputs(d1)).toEqual(o);
     expect(outputs(d2)).toEqual(o);
-    expect(o["are.csv"].split("\n")[1]).toMatch(/^s0,m0,mean,0.2,60,0,0\.1\d+,0\.0\d+$/);
+    expect(o["are.csv"].split("\n")[1]).toMatch(/^s0,m0,mean,0.2,60,0,0\.1\d+,0\.0\d+,/);
   });
 
   it("3 shards merged write exactly what one unsharded run writes", async () => {
@@ -168,7 +168,7 @@ describe("jobs on the pool", () => {
     const out = tmp();
     await runJob(cvJob, { maps: one, plan, givenTrain, ids }, { out, workers: 0, resume: true, quiet: true, label: "cv" });
     const pred = readFileSync(join(out, "predictions.csv"), "utf8").trim().split("\n");
-    expect(pred[0]).toBe("sched,mode,p,rep,index,prediction");
+    expect(pred[0]).toBe("sched,mode,p,rep,index,prediction,extrapolated,distance,clamped");
     expect(pred.length).toBe(1 + 32 + 48);
     expect(pred[1]).toMatch(/^s0,m0,0\.5,0,1001,/);
     // The constant baseline predicts the training mean: check one value by hand.

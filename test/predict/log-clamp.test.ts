@@ -51,7 +51,8 @@ describe("log-response predictions are clamped and flagged", () => {
     const model = new LinearRegression({ inputs: { kind: "none" } }).fit(X, y);
     const json = model.toJSON();
     expect("logRange" in json).toBe(false);
-    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "range", "state"]);
+    // "range" (the linear clamp, issue 14) and "support" (the normalized training inputs for the trust columns, issue 15).
+    expect(Object.keys(json)).toEqual(["format", "version", "method", "options", "inputs", "response", "dim", "range", "state", "support"]);
     expect(json.range).toEqual([1, y[10]]);
     expect(Array.from(model.predictDetailed(Q).clamped)).toEqual([0, 0, 0]);
     // x = 1e5 extrapolates the trend to ~5e6, beyond 54.6 + 1000 × 54.6 (the scale: max(range, |y|)): clamped to

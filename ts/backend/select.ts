@@ -1,4 +1,5 @@
 // Backend selection: VARMAP_BACKEND=auto|native|wasm (or the `backend` option), auto preferring native.
+import { isMainThread } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
 import { loadNativeBackend, type NativeLoad } from "./native.js";
 import { WasmBackend } from "./wasm.js";
@@ -16,7 +17,9 @@ export interface BackendInfo {
 export function requestedBackend(choice?: string): BackendChoice {
   const c = (choice ?? process.env.VARMAP_BACKEND ?? "auto").trim().toLowerCase() || "auto";
   if (c !== "auto" && c !== "native" && c !== "wasm")
-    throw new VarmapError("E_BACKEND", `unknown backend '${c}'`, { remedy: "set VARMAP_BACKEND (or --backend) to auto, native or wasm" });
+    throw new VarmapError("E_BACKEND", `unknown backend '${c}'`, {
+      remedy: "set the environment variable VARMAP_BACKEND to auto, native or wasm (commands take no backend flag; the API takes a `backend` option)",
+    });
   return c;
 }
 
@@ -45,7 +48,8 @@ export function createSelector(loadNative: () => NativeLoad = loadNativeBackend,
     if (!info) {
       info = resolveBackend(requested, loadNative);
       cache.set(requested, info);
-      if (requested === "auto" && info.nativeUnavailable && !noted && !process.env.VARMAP_QUIET) {
+      // Once per process, not per worker thread: the main thread notes it (the pool selects there before starting workers).
+      if (requested === "auto" && info.nativeUnavailable && !noted && !process.env.VARMAP_QUIET && isMainThread) {
         noted = true;
         note(`varmap: using the WebAssembly backend because ${info.nativeUnavailable}\n`);
       }

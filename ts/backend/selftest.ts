@@ -10,6 +10,25 @@ import { delaunayLocate } from "./kernels/delaunay.js";
 import { mixtureFit } from "./kernels/mixture.js";
 import { mulberry32Uniform } from "../util/mulberry32.js";
 import { GEV_OUT, gevFitBatch } from "./kernels/gev.js";
+import { symeig } from "./kernels/symeig.js";
+
+/** The MARS kernel options of the self-test and its parity batch (earth's defaults at degree 1 or 2). */
+function marsOptions(degree: number, minspan: number, endspan: number) {
+  return {
+    degree,
+    nk: 21,
+    thresh: 0.001,
+    penalty: degree === 1 ? 2 : 3,
+    minspan,
+    endspan,
+    fastK: 20,
+    fastBeta: 1,
+    newvarPenalty: 0,
+    autoLinpreds: true,
+    adjustEndspan: 2,
+    scaleY: true,
+  };
+}
 
 export interface SelfTest {
   name: string;
@@ -102,21 +121,7 @@ export const selfTests: SelfTest[] = [
       // y = 1 + 2·max(0, x − 0.3) on x = 0, 0.01, …, 1 with every value a candidate knot: one hinge, exact.
       const x = Float64Array.from({ length: 101 }, (_, i) => i / 100);
       const y = x.map((v) => 1 + 2 * Math.max(0, v - 0.3));
-      const o = {
-        degree: 1,
-        nk: 21,
-        thresh: 0.001,
-        penalty: 2,
-        minspan: 1,
-        endspan: 1,
-        fastK: 20,
-        fastBeta: 1,
-        newvarPenalty: 0,
-        autoLinpreds: true,
-        adjustEndspan: 2,
-        scaleY: true,
-      };
-      const r = marsFit(b, x, y, 1, o);
+      const r = marsFit(b, x, y, 1, marsOptions(1, 1, 1));
       const sel = Array.from(r.termFlags.keys()).filter((t) => r.termFlags[t] & 2);
       const p = marsPredict(
         b,
@@ -127,6 +132,29 @@ export const selfTests: SelfTest[] = [
         Float64Array.from([0, 0.3, 0.8]),
       );
       expectClose(p, [1, 1, 2], 1e-9, "mars");
+    },
+    parity(native, wasm) {
+      // 200 random points in 3 inputs, a response with a hinge and an interaction: same terms, same fit.
+      const n = 200,
+        d = 3;
+      const X = randomArray(n * d, 51);
+      const y = Float64Array.from({ length: n }, (_, i) => Math.max(0, X[i * d] - 1) + 0.5 * X[i * d + 1] * X[i * d + 2] + 0.01 * X[i * d + 2]);
+      const o = marsOptions(2, 0, 0);
+      const a = marsFit(native, X, y, d, o),
+        c = marsFit(wasm, X, y, d, o);
+      expectSame(a.termFlags, c.termFlags, 0, "mars parity (terms)");
+      expectSame(a.dirs, c.dirs, 0, "mars parity (directions)");
+      expectSame(a.cuts, c.cuts, 0, "mars parity (knots)");
+      expectSame(a.coef, c.coef, 1e-9, "mars parity (coefficients)");
+      const sel = Array.from(a.termFlags.keys()).filter((t) => a.termFlags[t] & 2);
+      // Selected terms' rows of the nk × d direction and knot tables.
+      const model = [
+        Int32Array.from(sel.flatMap((t) => Array.from(a.dirs.subarray(t * d, (t + 1) * d)))),
+        Float64Array.from(sel.flatMap((t) => Array.from(a.cuts.subarray(t * d, (t + 1) * d)))),
+        Float64Array.from(sel.map((t) => a.coef[t])),
+      ] as const;
+      const Q = randomArray(50 * d, 56);
+      expectSame(marsPredict(native, ...model, d, Q), marsPredict(wasm, ...model, d, Q), 1e-12, "mars parity (predictions)");
     },
   },
   {
@@ -204,6 +232,17 @@ export const selfTests: SelfTest[] = [
       expectClose(r.weights.subarray(0, 3), [0.4, 0.4, 0.2], 1e-14, "delaunay weights");
       expectClose([r.status[0], r.status[1], r.rnorm[1]], [0, 1, 1], 1e-14, "delaunay extrapolation");
     },
+    parity(native, wasm) {
+      // 300 random points in 4 inputs, 100 queries inside and outside their hull.
+      const X = randomArray(300 * 4, 52),
+        Q = randomArray(100 * 4, 53).map((v) => v * 1.2);
+      const a = delaunayLocate(native, X, Q, 4),
+        c = delaunayLocate(wasm, X, Q, 4);
+      expectSame(a.status, c.status, 0, "delaunay parity (status)");
+      expectSame(a.simplices, c.simplices, 0, "delaunay parity (simplices)");
+      expectSame(a.weights, c.weights, 1e-10, "delaunay parity (weights)");
+      expectSame(a.rnorm, c.rnorm, 1e-10, "delaunay parity (hull distances)");
+    },
   },
   {
     name: "mixture.mixtureFit",
@@ -213,6 +252,45 @@ export const selfTests: SelfTest[] = [
       const r = mixtureFit(b, { runs: x, offsets: Int32Array.from([0, 10]), models: [[0, 1]] });
       const s2 = 2;
       expectClose([r.params[1], r.params[2], r.loglik[0]], [3, Math.sqrt(s2), -5 * (Math.log(2 * Math.PI * s2) + 1)], 1e-12, "mixture normal k=1");
+    },
+    parity(native, wasm) {
+      // 4 configurations of 40 positive runs, normal and lognormal mixtures with k = 1..3.
+      const runs = randomArray(160, 54).map((v, i) => (i % 40 < 12 ? 50 : 100) + 3 * v);
+      const input = {
+        runs,
+        offsets: Int32Array.from([0, 40, 80, 120, 160]),
+        models: [
+          [0, 1],
+          [0, 2],
+          [3, 1],
+          [3, 3],
+        ] as [number, number][],
+        seed: 1,
+      };
+      const a = mixtureFit(native, input),
+        c = mixtureFit(wasm, input);
+      expectSame(a.loglik, c.loglik, 1e-9, "mixture parity (log-likelihoods)");
+      expectSame(a.iterations, c.iterations, 0, "mixture parity (iterations)");
+    },
+  },
+  {
+    name: "symeig.symeig",
+    run(b) {
+      // [[2, 1], [1, 2]]: eigenvalues 1 and 3.
+      const r = symeig(b, Float64Array.from([2, 1, 1, 2]), 2);
+      expectClose(
+        Array.from(r.values).sort((x, y) => x - y),
+        [1, 3],
+        1e-14,
+        "symeig values",
+      );
+    },
+    parity(native, wasm) {
+      const m = 30;
+      const R = randomArray(m * m, 55);
+      const A = Float64Array.from({ length: m * m }, (_, k) => R[k] + R[(k % m) * m + Math.floor(k / m)]);
+      const sorted = (v: Float64Array) => Float64Array.from(v).sort();
+      expectSame(sorted(symeig(native, A, m).values), sorted(symeig(wasm, A, m).values), 1e-12, "symeig parity (eigenvalues)");
     },
   },
   {

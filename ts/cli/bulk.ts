@@ -69,6 +69,12 @@ function jobOptions(opts: Opts, out: string, label: string) {
   return jobOptionsFromCli(opts, out, label);
 }
 
+/** The run's warnings (trust counts, mixture flags), one line per kind, once on stderr. */
+function printWarnings(s: JobSummary, opts: Opts): void {
+  if (opts.quiet) return;
+  for (const line of (s.summary?.warningLines as string[] | undefined) ?? []) process.stderr.write(`varmap: warning: ${line}\n`);
+}
+
 function report(s: JobSummary, opts: Opts, text: string): void {
   if (opts.noStdout) return; // called from another verb (demo), which prints its own summary
   if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
@@ -128,6 +134,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
     methods,
     methodOptions,
     response: opts.logResponse ? "log" : "linear",
+    stat: ds.maps[0]?.stat,
     ps,
     reps,
     seed,
@@ -166,6 +173,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
       process.stdout.write(text);
     }
     if (opts.out && !opts.quiet) process.stderr.write(`varmap: outputs in ${out}: ${s.files.join(", ")}\n`);
+    printWarnings(s, opts);
     return s;
   } finally {
     if (!opts.out) rmSync(out, { recursive: true, force: true });
@@ -214,11 +222,12 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
-  const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
+  const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", stat: ds.maps[0]?.stat, mixtures });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
   const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";
   report(s, opts, text);
+  printWarnings(s, opts);
   return s;
 }
 

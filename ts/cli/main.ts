@@ -10,7 +10,8 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    // A verb may have set its own status (doctor: 1 when a check fails); success does not overwrite it.
+    process.exitCode = code !== 0 ? code : (process.exitCode ?? 0);
   },
   (e) => {
     process.exitCode = reportError(e);

@@ -2,20 +2,23 @@
 import { Option, type Command } from "commander";
 
 /** Data selection: the same flags everywhere. */
-export function addDataOptions(cmd: Command): Command {
-  return cmd
+export function addDataOptions(cmd: Command, o: { runsOnly?: boolean } = {}): Command {
+  cmd
     .option("--preset <name>", "column roles of a known dataset: moana | iozone")
     .option("--factors <cols>", "categorical factor columns, comma-separated")
     .option("--inputs <cols>", "numeric input columns, comma-separated")
     .option("--response <col>", "measured response column")
-    .option("--run <col>", "run index column")
-    .option("--map", "the table is an already aggregated map: one row per configuration")
-    .option("--id <col>", "with --map: an id column to keep")
-    .option("--where <sql>", "SQL predicate selecting rows before anything else")
-    .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90", "cv"]).default("sd"))
-    .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes)")
-    .option("--log-response", "model the response on a log scale")
-    .option("--allow-duplicate-runs", "accept repeated run indices within a configuration (e.g. restarted sessions)");
+    .option("--run <col>", "run index column");
+  // runsOnly: a verb that models each configuration's runs (mixture) has no map: no --map/--id, statistic or scaling.
+  if (!o.runsOnly)
+    cmd.option("--map", "the table is an already aggregated map: one row per configuration").option("--id <col>", "with --map: an id column to keep");
+  cmd.option("--where <sql>", "SQL predicate selecting rows before anything else");
+  if (!o.runsOnly)
+    cmd
+      .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90", "cv"]).default("sd"))
+      .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes)")
+      .option("--log-response", "model the response on a log scale");
+  return cmd.option("--allow-duplicate-runs", "accept repeated run indices within a configuration (e.g. restarted sessions)");
 }
 
 /** Running: output, parallelism, sharding, determinism, verbosity. */

@@ -3,9 +3,11 @@
 // "mean" (the null model of a Table 2) is a predictor of the registry like any other.
 import { isVarmapError } from "../errors.js";
 import { are as areOf } from "./are.js";
-import { mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
+import { detailsOf, mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
 import type { RowSplit } from "../predict/lsp.js";
-import { matrix } from "../predict/matrix.js";
+import { matrix, takeRows, type Matrix } from "../predict/matrix.js";
+import { InputScaler } from "../predict/scaling.js";
+import { clampNegative, nearestDistance, outsideBox } from "../predict/trust.js";
 import type { MapData } from "../data/shared-maps.js";
 export type { MapData };
 
@@ -48,6 +50,47 @@ export function scoreSplit(
   }
 }
 
+/** How far to trust a split's predictions (ts/predict/trust.ts), per test row. */
+export interface SplitTrust {
+  extrapolated: Uint8Array;
+  /** Negative predictions of a nonnegative statistic (the returned `pred` keeps them: the papers score them as they are). */
+  negative: Uint8Array;
+  logClamped: Uint8Array;
+  /** ARE with the negative predictions set to 0 (equal to `are` when none is negative). */
+  areClamped: number;
+  /** Distance to the nearest training row in the map's normalized inputs (only when asked for). */
+  distance?: Float64Array;
+}
+
+export interface TrustRequest {
+  /** The response is a nonnegative statistic: count negative predictions and score them clamped to 0 as well. */
+  nonNegative?: boolean;
+  /** Also the distance to the nearest training row (O(test × train) per split). */
+  distance?: boolean;
+}
+
+/** The map's inputs in its normalized space (unit cube, log2 where the map says), where trust is measured. */
+function normalizedInputs(map: MapData): Matrix {
+  const X = matrix(map.X, map.rows, map.cols);
+  return InputScaler.fit(X, mapInputScaling(map.meta.normalization)).transform(X);
+}
+
+/** Trust of one split's predictions: the method's own tests where it recorded them, the bounding box otherwise. */
+function splitTrust(Z: Matrix, split: RowSplit, pred: Float64Array, truth: Float64Array, request: TrustRequest): SplitTrust {
+  const details = detailsOf(pred);
+  const train = takeRows(Z, split.train);
+  const test = takeRows(Z, split.test);
+  const clamped = Float64Array.from(pred);
+  const negative = request.nonNegative ? clampNegative(clamped) : new Uint8Array(pred.length);
+  return {
+    extrapolated: details?.outside ?? outsideBox(train, test),
+    negative,
+    logClamped: details?.logClamped ?? new Uint8Array(pred.length),
+    areClamped: areOf(clamped, truth),
+    ...(request.distance ? { distance: nearestDistance(train, test) } : {}),
+  };
+}
+
 /**
  * Scores of many splits of one map (each as scoreSplit would give it). `predictor`, when given, is the map's
  * split predictor from an earlier call (see SplitPredictorCache): LSP's neighbour table is then built once per map.
@@ -59,9 +102,15 @@ export function scoreSplits(
   response: "linear" | "log",
   hyper: Record<string, unknown> = {},
   predictor?: SplitPredictor,
-): ({ are: number; pred: Float64Array } | { error: string })[] {
+  trust?: TrustRequest,
+): ({ are: number; pred: Float64Array; trust?: SplitTrust } | { error: string })[] {
   const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
-  return p.predict(splits).map((pred, i) => (pred instanceof Float64Array ? { are: areOf(pred, gather(map.y, splits[i].test)), pred } : { error: pred.code }));
+  const Z = trust ? normalizedInputs(map) : undefined;
+  return p.predict(splits).map((pred, i) => {
+    if (!(pred instanceof Float64Array)) return { error: pred.code };
+    const truth = gather(map.y, splits[i].test);
+    return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, splits[i], pred, truth, trust!) } : {}) };
+  });
 }
 
 /** y at the given rows (a loop: Float64Array.from with a mapping function is several times slower). */

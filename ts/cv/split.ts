@@ -6,7 +6,7 @@ import { takeRows, type Matrix } from "../predict/matrix.js";
 import { InputScaler } from "../predict/scaling.js";
 import { LinearShepardSubsets, type RowSplit } from "../predict/lsp.js";
 import { createPredictor } from "../predict/registry.js";
-import type { PredictorOptions } from "../predict/estimator.js";
+import type { PredictorOptions, TrustedPrediction, TrustOptions } from "../predict/estimator.js";
 import type { InputScalingOptions } from "../predict/scaling.js";
 
 export interface MapNormalization {
@@ -38,6 +38,36 @@ export function predictSplit(
   const yTrain = new Float64Array(train.length);
   for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
   return createPredictor(method, options).fit(takeRows(X, train), yTrain).predict(takeRows(X, test));
+}
+
+/** What a split's predictor knew besides the values: the extrapolation test (Delaunay: its exact hull test), and which log predictions were cut. */
+export interface SplitDetails {
+  outside?: Uint8Array;
+  logClamped: Uint8Array;
+}
+
+// Keyed by the predictions array a SplitPredictor returned (kept as it is, so its bytes and type do not change).
+const splitDetails = new WeakMap<Float64Array, SplitDetails>();
+
+/** The details of predictions returned by a split predictor, when the method path recorded them (not LSP's table). */
+export function detailsOf(pred: Float64Array): SplitDetails | undefined {
+  return splitDetails.get(pred);
+}
+
+/** Like predictSplit, recording the details (detailsOf) of the predictions it returns. */
+function predictSplitDetailed(
+  X: Matrix,
+  y: Float64Array,
+  train: Int32Array,
+  test: Int32Array,
+  method: string,
+  options: PredictorOptions & Record<string, unknown>,
+): Float64Array {
+  const yTrain = new Float64Array(train.length);
+  for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
+  const r = createPredictor(method, options).fit(takeRows(X, train), yTrain).predictTrusted(takeRows(X, test), { distance: false });
+  splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped });
+  return r.values;
 }
 
 /** Predictions (or the fit's error) for many splits of one map by one method. */
@@ -72,7 +102,7 @@ export function splitPredictor(
     predict: (splits) =>
       splits.map((s) => {
         try {
-          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options) : predictSplit(X, y, s.train, s.test, method, options);
+          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options) : predictSplitDetailed(X, y, s.train, s.test, method, options);
         } catch (e) {
           if (isVarmapError(e)) return e;
           throw e;
@@ -95,16 +125,21 @@ function predictRows(
   const p = createPredictor(method, options);
   const Xtrain = gatherRows(X, train);
   const Xtest = gatherRows(X, test);
-  return hasFitPredict(p) ? p.fitPredict(Xtrain, yTrain, Xtest) : p.fit(Xtrain, yTrain).predict(Xtest);
+  const r = hasFitPredict(p) ? p.fitPredictTrusted(Xtrain, yTrain, Xtest, TRUST) : p.fit(Xtrain, yTrain).predictTrusted(Xtest, TRUST);
+  splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped });
+  return r.values;
 }
 
-/** A predictor that fits and predicts in one step with the results of fit(X, y).predict(Xq) (e.g. Delaunay: one kernel call). */
+// cv's trust columns need no distances (scoring computes what it reports on the map's own scale).
+const TRUST: TrustOptions = { distance: false };
+
+/** A predictor that fits and predicts in one step with the results of fit(X, y).predictTrusted(Xq) (e.g. Delaunay: one kernel call). */
 interface FitPredict {
-  fitPredict(X: Matrix, y: Float64Array, Xq: Matrix): Float64Array;
+  fitPredictTrusted(X: Matrix, y: Float64Array, Xq: Matrix, options: TrustOptions): TrustedPrediction;
 }
 
 function hasFitPredict(p: object): p is FitPredict {
-  return typeof (p as Partial<FitPredict>).fitPredict === "function";
+  return typeof (p as Partial<FitPredict>).fitPredictTrusted === "function";
 }
 
 /** The whole map's inputs under a normalization fixed in advance (unit cube over given bounds), or undefined. */

@@ -50,7 +50,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "usage",
     "E_BACKEND",
     "the requested compute backend is unknown or unavailable",
-    "set VARMAP_BACKEND (or --backend) to auto, native or wasm; build the native addon with `npm run build:native`",
+    "set the environment variable VARMAP_BACKEND to auto, native or wasm (the API takes a `backend` option); build the native addon with `npm run build:native`",
   ),
   // input data
   e("input data", "E_FILE_NOT_FOUND", "the input file cannot be read", "check the path"),

@@ -10,8 +10,11 @@ import type { SplitsFile } from "../cv/splits.js";
 import type { CellValue, Column } from "../data/write.js";
 import { mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
 import { divisionStream, randomDivision } from "../cv/divisions.js";
-import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData } from "../cv/scoring.js";
+import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData, type SplitTrust } from "../cv/scoring.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
+import { isNonNegativeStat, trustWarnings, type TrustCounts } from "../predict/trust.js";
+import { quantile7 } from "../data/stats.js";
+import { isMoanaDesign, moanaComparison } from "../cv/paper.js";
 
 export interface CvPlan extends MapsPlan {
   verb: "cv";
@@ -42,6 +45,18 @@ export interface CvResult {
   pred?: number[][];
   /** The test rows' ids matching `pred`. */
   rows?: (number | string)[][];
+  /** Per repetition (parallel to `are`; 0 where the method failed): test predictions, how many were extrapolated. */
+  n?: number[];
+  ext?: number[];
+  /** Nonnegative statistic: negative predictions per repetition, and the ARE with them set to 0 (ts/predict/trust.ts). */
+  neg?: number[];
+  areClamped?: (number | null)[];
+  /** Log response: predictions cut to the safe log range, per repetition. */
+  log?: number[];
+  /** With predictions: per split and test row, extrapolated (0/1), distance to the nearest training row, clamped (0/1). */
+  pext?: number[][];
+  pdist?: number[][];
+  pclamp?: number[][];
 }
 
 /** Repetitions per task: enough work per task to amortize dispatch, small enough to balance and checkpoint often. */
@@ -54,6 +69,8 @@ export type GivenSplits = SplitsFile;
 
 export interface CvOptions {
   methods: string[];
+  /** The map statistic (sd, var, …): a nonnegative one has its negative predictions counted and also scored clamped to 0. */
+  stat?: string;
   methodOptions?: Record<string, Record<string, unknown>>;
   response: "linear" | "log";
   ps?: number[];
@@ -115,6 +132,14 @@ interface Cell {
   p: number;
   values: number[];
   failed: number;
+  /** ARE with negative predictions set to 0, parallel to values (nonnegative statistics). */
+  clamped: number[];
+  counts: TrustCounts;
+}
+
+/** Whether the plan's negative predictions are clamped (and scored both ways): a nonnegative statistic on a linear scale. */
+export function clampsNegative(plan: CvPlan): boolean {
+  return plan.response === "linear" && isNonNegativeStat(plan.stat);
 }
 
 /** The ARE values of every (map, method, p), in task order, from the tasks' results. */
@@ -124,24 +149,43 @@ function cells(plan: CvPlan, results: ReadonlyMap<string, unknown>): Cell[] {
   const cell = (map: number, method: string, p: number): Cell => {
     const k = `${map}\u0000${method}\u0000${p}`;
     let c = byKey.get(k);
-    if (!c) byKey.set(k, (c = { map, method, p, values: [], failed: 0 })), out.push(c);
+    if (!c)
+      byKey.set(
+        k,
+        (c = { map, method, p, values: [], failed: 0, clamped: [], counts: { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 } }),
+      ),
+        out.push(c);
     return c;
+  };
+  // One repetition's value and warning counts into its cell (results written before the counts existed count 0).
+  const add = (c: Cell, r: CvResult, i: number): void => {
+    const v = r.are[i];
+    if (v === null) return void c.failed++;
+    c.values.push(v);
+    c.clamped.push(r.areClamped?.[i] ?? v);
+    c.counts.predictions += r.n?.[i] ?? 0;
+    c.counts.extrapolated += r.ext?.[i] ?? 0;
+    c.counts.negative += r.neg?.[i] ?? 0;
+    c.counts.logClamped += r.log?.[i] ?? 0;
   };
   for (const t of cvTasks(plan)) {
     const r = results.get(t.id) as CvResult | undefined;
     if (!r) throw new Error(`internal: no result for task ${t.id}`);
     if (t.kind === "cv-gen") {
       const c = cell(t.map, t.method, plan.generated!.ps[t.pIndex]);
-      for (const v of r.are) v === null ? c.failed++ : c.values.push(v);
+      r.are.forEach((_, i) => add(c, r, i));
     } else if (t.kind === "cv-given") {
-      r.are.forEach((v, i) => {
-        const c = cell(t.map, t.method, plan.given!.labels[t.s0 + i].p);
-        v === null ? c.failed++ : c.values.push(v);
-      });
+      r.are.forEach((_, i) => add(cell(t.map, t.method, plan.given!.labels[t.s0 + i].p), r, i));
     }
   }
   // Given splits may list p values in any order: report them ascending, as generated ones are.
   return out.sort((a, b) => a.map - b.map || plan.methods.indexOf(a.method) - plan.methods.indexOf(b.method) || a.p - b.p);
+}
+
+function sum(mask: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) n += mask[i];
+  return n;
 }
 
 function mean(v: readonly number[]): number {
@@ -158,6 +202,11 @@ function sd(v: readonly number[]): number {
   return Math.sqrt(s / (v.length - 1));
 }
 
+/** Type-7 quantile of unsorted values (NaN for none). */
+function quantile(v: readonly number[], q: number): number {
+  return v.length ? quantile7(Float64Array.from(v).sort(), q) : NaN;
+}
+
 export const CV_FILES = ["are.csv", "table2.csv", "table2.md"];
 
 export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
@@ -170,27 +219,100 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
   },
   write(plan, results, dir) {
     const cs = cells(plan, results);
-    const rows = cs.map((c) => [...plan.maps[c.map].values, c.method, c.p, c.values.length, c.failed, mean(c.values), sd(c.values)]);
-    writeFileAtomic(join(dir, "are.csv"), csvText([...plan.factors, "method", "p", "reps", "failed", "are_mean", "are_sd"], rows));
+    // are_mean/are_sd are the papers' figures (negative predictions scored as they are); the columns after them are
+    // the trust counts and the ARE with negative predictions of a nonnegative statistic set to 0.
+    const rows = cs.map((c) => [
+      ...plan.maps[c.map].values,
+      c.method,
+      c.p,
+      c.values.length,
+      c.failed,
+      mean(c.values),
+      sd(c.values),
+      c.counts.predictions,
+      c.counts.extrapolated,
+      c.counts.negative + c.counts.logClamped,
+      mean(c.clamped),
+      sd(c.clamped),
+    ]);
+    writeFileAtomic(
+      join(dir, "are.csv"),
+      csvText(
+        [
+          ...plan.factors,
+          "method",
+          "p",
+          "reps",
+          "failed",
+          "are_mean",
+          "are_sd",
+          "predictions",
+          "extrapolated",
+          "clamped",
+          "are_clamped_mean",
+          "are_clamped_sd",
+        ],
+        rows,
+      ),
+    );
 
     // Table 2: for each p and method, the mean over maps of the per-map mean ARE (maps where every rep failed left out).
     const ps = [...new Set(cs.map((c) => c.p))].sort((a, b) => a - b);
+    // Beside it, the median and quartiles of the ARE of every division of every map (the spread a single mean hides),
+    // and with a nonnegative statistic the mean ARE with negative predictions clamped to 0.
+    const clamps = clampsNegative(plan);
     const table = ps.map((p) => {
       const row: Record<string, number> = { p };
-      for (const m of plan.methods) row[m] = mean(cs.filter((c) => c.p === p && c.method === m && c.values.length).map((c) => mean(c.values)));
+      for (const m of plan.methods) {
+        const mine = cs.filter((c) => c.p === p && c.method === m && c.values.length);
+        const all = mine.flatMap((c) => c.values);
+        row[m] = mean(mine.map((c) => mean(c.values)));
+        row[`${m}\u0000median`] = quantile(all, 0.5);
+        row[`${m}\u0000q25`] = quantile(all, 0.25);
+        row[`${m}\u0000q75`] = quantile(all, 0.75);
+        row[`${m}\u0000clamped`] = mean(mine.map((c) => mean(c.clamped)));
+      }
       return row;
     });
+    const extra = (m: string): string[] => [`${m}\u0000median`, `${m}\u0000q25`, `${m}\u0000q75`, ...(clamps ? [`${m}\u0000clamped`] : [])];
+    // Named <what>_are_<method>: readers that take every are_<method> column for a method (the report, plot are) are unaffected.
+    const csvName = (k: string): string => {
+      const [m, what] = k.split("\u0000");
+      return `${what}_are_${m}`;
+    };
     writeFileAtomic(
       join(dir, "table2.csv"),
       csvText(
-        ["p", ...plan.methods.map((m) => `are_${m}`)],
-        table.map((r) => [r.p, ...plan.methods.map((m) => r[m])]),
+        ["p", ...plan.methods.map((m) => `are_${m}`), ...plan.methods.flatMap((m) => extra(m).map(csvName))],
+        table.map((r) => [r.p, ...plan.methods.map((m) => r[m]), ...plan.methods.flatMap((m) => extra(m).map((k) => r[k]))]),
       ),
     );
     const reps = plan.generated
       ? `${plan.generated.reps} random divisions per p (seed ${plan.generated.seed})`
       : `the ${plan.given!.labels.length} divisions of ${plan.given!.source}`;
     const pct = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(2) : "—");
+    const warnings = Object.fromEntries(
+      plan.methods.map((m) => [
+        m,
+        cs
+          .filter((c) => c.method === m)
+          .reduce<TrustCounts>(
+            (a, c) => {
+              a.predictions += c.counts.predictions;
+              a.extrapolated += c.counts.extrapolated;
+              a.negative += c.counts.negative;
+              a.logClamped += c.counts.logClamped;
+              a.missing += c.counts.missing;
+              return a;
+            },
+            { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 },
+          ),
+      ]),
+    );
+    const warningLines = plan.methods.flatMap((m) => trustWarnings(warnings[m], m));
+    const baselines = plan.methods.includes("mean")
+      ? ["`mean` is the constant baseline (every held-out configuration predicted by the training mean), not an average of the other columns."]
+      : [];
     const md = [
       `# Cross-validated ARE (Table 2)`,
       ``,
@@ -199,6 +321,39 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       `| p | ${plan.methods.join(" | ")} |`,
       `|---|${plan.methods.map(() => "---:").join("|")}|`,
       ...table.map((r) => `| ${formatValue(r.p)} | ${plan.methods.map((m) => pct(r[m])).join(" | ")} |`),
+      ``,
+      `## Spread: median [q25 – q75] of the ARE of every division of every map, in percent`,
+      ``,
+      `| p | ${plan.methods.join(" | ")} |`,
+      `|---|${plan.methods.map(() => "---:").join("|")}|`,
+      ...table.map(
+        (r) =>
+          `| ${formatValue(r.p)} | ${plan.methods.map((m) => (Number.isFinite(r[`${m}\u0000median`]) ? `${pct(r[`${m}\u0000median`])} [${pct(r[`${m}\u0000q25`])} – ${pct(r[`${m}\u0000q75`])}]` : "—")).join(" | ")} |`,
+      ),
+      ``,
+      ...(clamps
+        ? [
+            `## Mean ARE with negative predictions clamped to 0, in percent`,
+            ``,
+            `The tables above score predictions as the methods return them (the papers' figures, kept for comparison). A negative ${plan.stat} is no answer: \`varmap predict\` sets it to 0 and flags it; scored that way:`,
+            ``,
+            `| p | ${plan.methods.join(" | ")} |`,
+            `|---|${plan.methods.map(() => "---:").join("|")}|`,
+            ...table.map((r) => `| ${formatValue(r.p)} | ${plan.methods.map((m) => pct(r[`${m}\u0000clamped`])).join(" | ")} |`),
+            ``,
+          ]
+        : []),
+      ...(isMoanaDesign(plan) ? moanaComparison(table, plan.methods, pct) : []),
+      `## Legend`,
+      ``,
+      `- Each cell of the first table is the mean over maps of the map's mean ARE over its divisions (maps whose every division failed are left out).`,
+      ...baselines.map((b) => `- ${b}`),
+      `- — : no value (the method failed on every division of every map at that p, e.g. too few training points for it; are.csv counts the failures).`,
+      ``,
+      `## Warnings`,
+      ``,
+      ...(warningLines.length ? warningLines.map((l) => `- ${l}`) : ["- none: no prediction was extrapolated, clamped or missing."]),
+      `- extrapolated = outside the training inputs (Delaunay: its convex hull; other methods: their bounding box). Counts per cell in are.csv.`,
       ``,
     ].join("\n");
     writeFileAtomic(join(dir, "table2.md"), md);
@@ -212,11 +367,33 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
           method,
           cs
             .filter((c) => c.map === i && c.method === method)
-            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: mean(c.values), sd: sd(c.values) })),
+            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: roundResult(mean(c.values)), sd: roundResult(sd(c.values)) })),
         ]),
       ),
     }));
-    return { table2: table, maps: perMap, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0) };
+    // The JSON summary carries the figures as the CSV files write them (RESULT_DIGITS), not a mean's float noise.
+    const table2 = table.map((r) =>
+      Object.fromEntries(
+        Object.entries(r)
+          .filter(([k]) => !k.includes("\u0000"))
+          .map(([k, v]) => [k, roundResult(v)]),
+      ),
+    );
+    const spread = table.map((r) => ({
+      p: r.p,
+      ...Object.fromEntries(
+        plan.methods.map((m) => [
+          m,
+          {
+            median: roundResult(r[`${m}\u0000median`]),
+            q25: roundResult(r[`${m}\u0000q25`]),
+            q75: roundResult(r[`${m}\u0000q75`]),
+            ...(clamps ? { clamped: roundResult(r[`${m}\u0000clamped`]) } : {}),
+          },
+        ]),
+      ),
+    }));
+    return { table2, spread, maps: perMap, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0), warnings, warningLines };
   },
 };
 
@@ -231,7 +408,10 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
     rep: number[] = [],
     index: CellValue[] = [],
     method: string[] = [],
-    pred: number[] = [];
+    pred: number[] = [],
+    ext: number[] = [],
+    dist: number[] = [],
+    clamp: number[] = [];
   for (const t of cvTasks(plan)) {
     if (t.kind !== "cv-given") continue;
     const r = results.get(t.id) as CvResult;
@@ -244,6 +424,9 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
         index.push(r.rows![i][j]);
         method.push(t.method);
         pred.push(v);
+        ext.push(r.pext?.[i]?.[j] ?? 0);
+        dist.push(r.pdist?.[i]?.[j] ?? NaN);
+        clamp.push(r.pclamp?.[i]?.[j] ?? 0);
       });
     });
   }
@@ -254,6 +437,11 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
     { name: "index", values: index },
     ...(methodCol ? [{ name: "method", values: method, type: "string" as const }] : []),
     { name: "prediction", values: Float64Array.from(pred) },
+    // How far to trust each (ts/predict/trust.ts). `prediction` stays as the method returned it (the papers score it so);
+    // clamped = 1 marks a negative value of a nonnegative statistic (predict would give 0) or a log-range cut (applied).
+    { name: "extrapolated", values: Int32Array.from(ext), type: "int" as const },
+    { name: "distance", values: Float64Array.from(dist) },
+    { name: "clamped", values: Int32Array.from(clamp), type: "int" as const },
   ];
 }
 
@@ -300,7 +488,20 @@ function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method:
 export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   const plan = ctx.plan;
   const map = mapView(ctx.maps, task.map);
-  const out: CvResult = { are: [] };
+  const out: CvResult = { are: [], n: [], ext: [] };
+  const clamps = clampsNegative(plan);
+  if (clamps) (out.neg = []), (out.areClamped = []);
+  if (plan.response === "log") out.log = [];
+  const request = { nonNegative: clamps, distance: plan.given?.predictions === true };
+  // Per repetition: its trust counts (zeros where the method failed).
+  const record = (r: { pred: Float64Array; trust?: SplitTrust } | null): void => {
+    const t = r?.trust;
+    out.n!.push(r ? r.pred.length : 0);
+    out.ext!.push(t ? sum(t.extrapolated) : 0);
+    out.neg?.push(t ? sum(t.negative) : 0);
+    out.areClamped?.push(t ? roundResult(t.areClamped) : null);
+    out.log?.push(t ? sum(t.logClamped) : 0);
+  };
   const hyper = plan.methodOptions?.[task.method] ?? {};
   const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
   const fail = (i: number, code: string): void => {
@@ -317,12 +518,15 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
       const stream = divisionStream(g.seed, label, p, rep);
       divisions.push(randomDivision(map.rows, p, stream));
     }
-    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
-    scores.forEach((r, i) => ("error" in r ? fail(i, r.error) : out.are.push(roundResult(r.are))));
+    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
+    scores.forEach((r, i) => {
+      if ("error" in r) fail(i, r.error), record(null);
+      else out.are.push(roundResult(r.are)), record(r);
+    });
     return out;
   }
   const want = plan.given!.predictions;
-  if (want) (out.pred = []), (out.rows = []);
+  if (want) (out.pred = []), (out.rows = []), (out.pext = []), (out.pdist = []), (out.pclamp = []);
   const ids = ctx.ids?.[task.map];
   const divisions = [];
   for (let s = task.s0; s < task.s1; s++) {
@@ -334,18 +538,24 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
     divisions.push({ train, test });
   }
-  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor());
+  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
     if ("error" in r) {
       fail(s - task.s0, r.error);
-      if (want) out.pred!.push([]), out.rows!.push([]);
+      record(null);
+      if (want) out.pred!.push([]), out.rows!.push([]), out.pext!.push([]), out.pdist!.push([]), out.pclamp!.push([]);
     } else {
       out.are.push(roundResult(r.are));
+      record(r);
       if (want) {
+        const t = r.trust!;
         out.pred!.push(Array.from(r.pred, roundResult));
         out.rows!.push(Array.from(test, (i) => (ids ? ids[i] : i)));
+        out.pext!.push(Array.from(t.extrapolated));
+        out.pdist!.push(Array.from(t.distance!, roundResult));
+        out.pclamp!.push(Array.from(t.negative, (v, k) => v | t.logClamped[k]));
       }
     }
   }

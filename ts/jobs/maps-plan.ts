@@ -16,11 +16,13 @@ export interface MapsPlan extends JobPlan {
   /** Hyperparameters per method (e.g. mars degree); absent = the method's defaults. */
   methodOptions?: Record<string, Record<string, unknown>>;
   response: "linear" | "log";
+  /** The map statistic (sd, var, …) when known: negative predictions of a nonnegative one are counted and clamped (ts/predict/trust.ts). */
+  stat?: string;
 }
 
 export function mapsPlanBase(
   maps: SharedMaps,
-  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log" },
+  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; stat?: string },
 ): Omit<MapsPlan, "verb"> {
   const factors = Object.keys(maps.meta[0]?.key ?? {});
   return {
@@ -32,5 +34,6 @@ export function mapsPlanBase(
     methods: o.methods,
     ...(o.methodOptions && Object.keys(o.methodOptions).length ? { methodOptions: o.methodOptions } : {}),
     response: o.response,
+    ...(o.stat ? { stat: o.stat } : {}),
   };
 }

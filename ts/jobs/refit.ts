@@ -12,6 +12,8 @@ import { matrix } from "../predict/matrix.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixtures.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
+import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
+import { isNonNegativeStat } from "../predict/trust.js";
 
 /** What refit fits to every configuration's runs. */
 export interface MixtureOptions {
@@ -39,14 +41,15 @@ export interface RefitContext extends JobContext<RefitPlan> {
   runs?: MixRuns;
 }
 
-export type FitResult = { model: unknown } | { error: string; message: string };
+/** A fitted model, with (nonnegative statistic) how many of its in-sample predictions are negative; or the fit's error. */
+export type FitResult = { model: unknown; negative?: number } | { error: string; message: string };
 
 /** Configurations per mixture task: one kernel call per family fits them all. */
 export const MIX_CHUNK = 64;
 
 export function refitPlan(
   maps: SharedMaps,
-  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; mixtures?: MixtureOptions },
+  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; stat?: string; mixtures?: MixtureOptions },
 ): RefitPlan {
   return { ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}), ...mapsPlanBase(maps, o), verb: "refit" };
 }
@@ -71,11 +74,19 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
   }
   const map = mapView(ctx.maps, task.map);
   try {
+    const X = matrix(map.X, map.rows, map.cols);
     const model = createPredictor(task.method, {
       ...(plan.methodOptions?.[task.method] ?? {}),
       inputs: mapInputScaling(map.meta.normalization),
       response: plan.response,
-    }).fit(matrix(map.X, map.rows, map.cols), map.y);
+    }).fit(X, map.y);
+    // A model that predicts a negative sd at the very configurations it was fitted to will do so elsewhere too.
+    if (plan.response === "linear" && isNonNegativeStat(plan.stat)) {
+      const p = model.predict(X);
+      let negative = 0;
+      for (let i = 0; i < p.length; i++) if (p[i] < 0) negative++;
+      return { model: model.toJSON(), negative };
+    }
     return { model: model.toJSON() };
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code, message: e.message };
@@ -97,6 +108,7 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
     const models: unknown[] = [];
     const rows: (string | number)[][] = [];
     let failed = 0;
+    const negative: Record<string, { maps: number; predictions: number }> = {};
     const mix = plan.mixtures ? writeDistributions(plan, results, dir) : undefined;
     for (const t of refitTasks(plan)) {
       if (t.kind !== "fit") continue;
@@ -105,6 +117,11 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       const key = Object.fromEntries(plan.factors.map((f, i) => [f, map.values[i]]));
       if ("model" in r) models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model });
       else failed++;
+      if ("model" in r && r.negative) {
+        const n = (negative[t.method] ??= { maps: 0, predictions: 0 });
+        n.maps++;
+        n.predictions += r.negative;
+      }
       rows.push([...map.values, t.method, map.rows, "model" in r ? "ok" : r.error, "model" in r ? "" : r.message]);
     }
     writeFileAtomic(
@@ -115,6 +132,7 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
         factors: plan.factors,
         inputs: [...new Set(plan.maps.flatMap((m) => m.inputs))],
         response: plan.response,
+        ...(plan.stat ? { stat: plan.stat } : {}),
         models,
       }) + "\n",
     );
@@ -123,6 +141,13 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       const mine = rows.filter((r) => r[plan.factors.length] === m);
       return `| ${m} | ${mine.filter((r) => r[plan.factors.length + 2] === "ok").length} | ${mine.filter((r) => r[plan.factors.length + 2] !== "ok").length} |`;
     });
+    const warningLines = [
+      ...Object.entries(negative).map(
+        ([m, n]) =>
+          `${m} predicts a negative ${plan.stat} at ${n.predictions} of its own training configurations in ${n.maps} map(s): \`varmap predict\` clamps such values to 0 and flags them (column clamped); consider --log-response or another method`,
+      ),
+      ...(mix ? flagAdvice(mix.flags) : []),
+    ];
     const md = [
       "# Refit summary",
       "",
@@ -133,24 +158,44 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       ...byMethod,
       "",
       ...(mix ? mix.markdown : []),
+      "## Warnings",
+      "",
+      ...(warningLines.length ? warningLines.map((l) => `- ${l}`) : ["- none"]),
+      "",
     ].join("\n");
     writeFileAtomic(join(dir, "summary.md"), md);
-    return { maps: plan.maps.length, methods: plan.methods, models: models.length, failed, ...(mix ? { distributions: mix.counts } : {}) };
+    return {
+      maps: plan.maps.length,
+      methods: plan.methods,
+      models: models.length,
+      failed,
+      ...(mix ? { distributions: mix.counts, mixtureFlags: mix.flags } : {}),
+      negativeInSample: negative,
+      warningLines,
+    };
   },
 };
 
 /** distributions.csv: each configuration's BIC-best mixture; returns the best-family × best-k counts (seed 001 Tables 4–5). */
-function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknown>, dir: string): { counts: Record<string, number[]>; markdown: string[] } {
+function writeDistributions(
+  plan: RefitPlan,
+  results: ReadonlyMap<string, unknown>,
+  dir: string,
+): { counts: Record<string, number[]>; markdown: string[]; flags: MixtureFlagCounts } {
   const m = plan.mixtures!;
   const rows: (string | number)[][] = [];
   const counts: Record<string, number[]> = Object.fromEntries(m.families.map((f) => [f, new Array(m.kmax).fill(0)]));
   let none = 0;
+  const chosen: ChosenFit[] = [];
   for (const t of refitTasks(plan)) {
     if (t.kind !== "mix") continue;
     for (const c of (results.get(t.id) as MixResult).configs) {
       const b = c.best;
       if (!b) none++;
       else counts[b.family][b.k - 1]++;
+      const fit = b ? { k: b.k, n: c.n, floorBound: b.floorBound, w: b.params.w ?? [] } : undefined;
+      if (fit) chosen.push(fit);
+      const flags = fit ? mixtureFlags(fit, m.kmax) : undefined;
       rows.push([
         ...c.key,
         c.n,
@@ -162,13 +207,16 @@ function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknow
         b ? String(b.converged) : "",
         b ? String(b.floorBound) : "",
         b ? JSON.stringify(b.params) : "",
+        flags ? String(flags.kAtMax) : "",
+        flags ? String(flags.singleRun) : "",
       ]);
     }
   }
   writeFileAtomic(
     join(dir, "distributions.csv"),
-    csvText([...m.columns, "n", "family", "k", "loglik", "bic", "iterations", "converged", "floor_bound", "params"], rows),
+    csvText([...m.columns, "n", "family", "k", "loglik", "bic", "iterations", "converged", "floor_bound", "params", "k_at_max", "single_run"], rows),
   );
+  const flags = countFlags(chosen, m.kmax);
   const markdown = [
     `## Run distributions`,
     ``,
@@ -178,6 +226,8 @@ function writeDistributions(plan: RefitPlan, results: ReadonlyMap<string, unknow
     `|---|${Array.from({ length: m.kmax + 1 }, () => "---:").join("|")}|`,
     ...m.families.map((f) => `| ${f} | ${counts[f].join(" | ")} | ${counts[f].reduce((a, b) => a + b, 0)} |`),
     ``,
+    `Flags on the chosen mixtures (columns floor_bound, k_at_max, single_run of distributions.csv): k_at_max ${flags.kAtMax}, floor_bound ${flags.floorBound}, single-run component ${flags.singleRun} of ${flags.configurations}; advice under Warnings.`,
+    ``,
   ];
-  return { counts, markdown };
+  return { counts, markdown, flags };
 }

@@ -2,6 +2,7 @@
 // BIC per family; counts of the best family), Table 5 (counts of the best k), plus the best k within each family.
 import type { FamilyName } from "./families.js";
 import type { MixtureFitResult } from "./fit.js";
+import { countFlags, flagAdvice, type ChosenFit, type MixtureFlagCounts } from "./flags.js";
 
 export interface MixtureSummary {
   configurations: number;
@@ -19,6 +20,9 @@ export interface MixtureSummary {
   /** Fits whose tie floor binds, per family; fits that did not converge in the iteration limit, per family. */
   floorBound: Record<string, number>;
   notConverged: Record<string, number>;
+  /** Chosen fits flagged k_at_max, floor_bound, single-run component (ts/mixture/flags.ts), and one line of advice per flag. */
+  flags: MixtureFlagCounts;
+  advice: string[];
 }
 
 export function summarizeFits(fit: MixtureFitResult, families: FamilyName[], kmax: number): MixtureSummary {
@@ -35,7 +39,10 @@ export function summarizeFits(fit: MixtureFitResult, families: FamilyName[], kma
     bestKWithinFamily: {},
     floorBound: {},
     notConverged: {},
+    flags: countFlags([], kmax),
+    advice: [],
   };
+  const chosen: ChosenFit[] = [];
   for (const f of families) {
     s.secondsPerFit[f] = Array.from({ length: kmax }, (_, k) => fit.secondsPerFit.get(`${f}:${k + 1}`) ?? NaN);
     s.bestBicSum[f] = 0;
@@ -61,10 +68,13 @@ export function summarizeFits(fit: MixtureFitResult, families: FamilyName[], kma
     }
     const b = rows.find((r) => r.best);
     if (b) {
+      chosen.push({ k: b.k, n: b.n, floorBound: b.floorBound, w: b.params.w ?? [] });
       s.bestFamilyCount[b.family]++;
       s.bestKCount[b.k - 1]++;
     }
   }
+  s.flags = countFlags(chosen, kmax);
+  s.advice = flagAdvice(s.flags);
   return s;
 }
 
@@ -106,5 +116,7 @@ export function formatTables(s: MixtureSummary): string {
     ["family", "floor binds", "not converged"],
     s.families.map((f) => [f, String(s.floorBound[f]), String(s.notConverged[f])]),
   );
+  out += "\nFlags on the chosen mixtures\n";
+  out += s.advice.length ? s.advice.map((l) => `- ${l}\n`).join("") : "- none: no chosen mixture is at k = kmax, floor-bound or has a single-run component\n";
   return out;
 }

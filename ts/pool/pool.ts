@@ -7,6 +7,7 @@ import type { JobDefinition, JobContext, JobPlan, JobTask } from "./job.js";
 import type { Progress } from "./progress.js";
 import type { TaskRecord } from "./store.js";
 import { workerFile } from "./threads.js";
+import { backendInfo } from "../backend/index.js";
 
 export function parseWorkers(s: string | number | undefined): number {
   if (s === undefined || s === "") return defaultWorkers();
@@ -61,6 +62,9 @@ export async function runTasks<P extends JobPlan, T extends JobTask, C extends J
       }
       return;
     }
+    // The workers choose their backend as this thread does: resolving it here first reports a fallback to wasm (and a
+    // bad VARMAP_BACKEND) once, from this thread, rather than once per worker.
+    backendInfo();
     const { filename, execArgv } = workerFile(import.meta.url, "worker");
     const threads = Math.min(opts.workers, batches.length);
     const pool = new Piscina({ filename, execArgv, workerData: { module: def.module, ctx }, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });

@@ -55,3 +55,49 @@ export function stderrProgress(label: string): Progress {
     },
   };
 }
+
+/** Where countProgress writes: process.stderr, or a stand-in in tests. */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(s: string): unknown;
+}
+
+/**
+ * A "done/total <unit>" counter for work that reports its own progress (e.g. `varmap synth`). On a terminal it
+ * redraws one line with \r; off a terminal (a batch log, a pipe) it writes plain lines, at most one per
+ * `intervalMs` (10 s) plus the last, so logs carry no \r. `end()` finishes the line (terminal) or prints the final count.
+ */
+export function countProgress(
+  label: string,
+  unit: string,
+  stream: ProgressStream = process.stderr,
+  intervalMs = 10_000,
+  now: () => number = Date.now,
+): { update(done: number, total: number): void; end(): void } {
+  let last = -Infinity;
+  let pending: string | undefined;
+  let drawn = false;
+  return {
+    update(done, total) {
+      const text = `${label}: ${done}/${total} ${unit}`;
+      if (stream.isTTY) {
+        stream.write(`\r${text}`);
+        drawn = true;
+        return;
+      }
+      const t = now();
+      if (t - last >= intervalMs || done >= total) {
+        stream.write(`${text}\n`);
+        last = t;
+        pending = undefined;
+      } else pending = text;
+    },
+    end() {
+      if (stream.isTTY) {
+        if (drawn) stream.write("\n");
+      } else if (pending) stream.write(`${pending}\n`);
+      pending = undefined;
+      drawn = false;
+    },
+  };
+}

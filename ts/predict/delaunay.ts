@@ -6,7 +6,7 @@
 // are the same on both backends and whatever the batching.
 import { VarmapError } from "../errors.js";
 import { delaunayLocate, QueryStatus, type Location } from "../backend/kernels/delaunay.js";
-import { Predictor, type PredictorOptions } from "./estimator.js";
+import { Predictor, type PredictorOptions, type TrustedPrediction, type TrustOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 
 export interface DelaunayOptions extends PredictorOptions {
@@ -52,7 +52,7 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
     return d + 1;
   }
 
-  /** Set by fitPredict: the data checks are left to the kernel call that locates the queries (one call, not two). */
+  /** Set by fitPredictTrusted: the data checks are left to the kernel call that locates the queries (one call, not two). */
   private checksDeferred = false;
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
@@ -63,16 +63,21 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
+    return this.predictScaledDetailed(Xq).values;
+  }
+
+  /** One kernel call gives both the values and the exact hull test (a query not INSIDE was projected onto the hull). */
+  protected override predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside: Uint8Array } {
     const loc = delaunayLocate(this.backend, this.X, Xq.data, Xq.cols, this.kernelOptions());
-    return this.interpolate(loc, Xq.rows, Xq.cols);
+    return { values: this.interpolate(loc, Xq.rows, Xq.cols), outside: Uint8Array.from(loc.status, (s) => (s !== QueryStatus.INSIDE ? 1 : 0)) };
   }
 
   /**
-   * fit(X, y).predict(Xq) in one kernel call (cross-validation's unit): the kernel checks the data before it
+   * fit(X, y).predictTrusted(Xq) in one kernel call (cross-validation's unit): the kernel checks the data before it
    * locates any query, so a data error is the one fit() would throw (thrown here), and the predictions are
    * fit-then-predict's own.
    */
-  fitPredict(X: Matrix, y: ArrayLike<number>, Xq: Matrix): Float64Array {
+  fitPredictTrusted(X: Matrix, y: ArrayLike<number>, Xq: Matrix, options: TrustOptions = {}): TrustedPrediction {
     this.checksDeferred = true;
     try {
       this.fit(X, y);
@@ -80,7 +85,7 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
       this.checksDeferred = false;
     }
     try {
-      return this.predict(Xq);
+      return this.predictTrusted(Xq, options);
     } catch (e) {
       // Not a usable model: the data may not have passed the checks fit() makes.
       this.X = new Float64Array(0);
@@ -94,6 +99,10 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
     const Z = this.transformQueries(Xq);
     const { simplices, weights, status, rnorm } = delaunayLocate(this.backend, this.X, Z.data, Z.cols, this.kernelOptions());
     return { simplices, weights, status, rnorm, extrapolated: Array.from(status, (s) => s !== QueryStatus.INSIDE) };
+  }
+
+  protected override storedInputs(): Float64Array {
+    return this.X;
   }
 
   protected stateJSON(): DelaunayState {

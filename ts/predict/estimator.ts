@@ -6,6 +6,7 @@ import { VarmapError } from "../errors.js";
 import { getBackend, type BackendChoice, type KernelBackend } from "../backend/index.js";
 import type { Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalerJSON, type InputScalingOptions, type ResponseScale } from "./scaling.js";
+import { clampNegative, nearestDistance, outsideBounds, outsideBox, type Trust } from "./trust.js";
 
 export interface PredictorOptions {
   /** Kernel backend; default VARMAP_BACKEND or auto. */
@@ -29,12 +30,32 @@ export interface ModelJSON<S = unknown> {
   /** Only when response is "linear": the training range of y, for the absurd-value clamp (see linearClampBounds). */
   range?: [number, number];
   state: S;
+  /**
+   * The training inputs after normalization (row-major, dim columns), for the trust columns of predictions
+   * (ts/predict/trust.ts: distance to the nearest training point, extrapolation). Absent in models written before.
+   */
+  support?: number[];
 }
 
 /** Predictions and, per prediction, whether it was clamped (to the safe log range, or on a linear response off the data's scale). */
 export interface DetailedPrediction {
   values: Float64Array;
   clamped: Uint8Array;
+}
+
+/** Predictions with how far to trust each (ts/predict/trust.ts); `values` are already clamped where `clamped` says. */
+export interface TrustedPrediction extends Trust {
+  values: Float64Array;
+  /** Which clamps applied: negative → 0 (nonnegative statistic), and cut to the safe log range. */
+  negative: Uint8Array;
+  logClamped: Uint8Array;
+}
+
+export interface TrustOptions {
+  /** The response is a nonnegative statistic (trust.ts NON_NEGATIVE_STATS): negative predictions become 0. */
+  nonNegative?: boolean;
+  /** Compute the distance to the nearest training point (O(queries × training rows)); default true. */
+  distance?: boolean;
 }
 
 /** The largest factor a log-response prediction may exceed the largest training response by (issue 16). */
@@ -124,6 +145,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   protected dim = 0;
   /** Training range of the model-scale response (log y or y): predictions are clamped to it widened. */
   private modelRange?: [number, number];
+  /** Normalized training inputs (row-major, dim columns), for the trust columns; absent for models restored from old files. */
+  private support?: Float64Array;
 
   constructor(options: O) {
     this.options = options;
@@ -135,6 +158,20 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   }
   protected abstract fitScaled(X: Matrix, y: Float64Array): void;
   protected abstract predictScaled(Xq: Matrix): Float64Array;
+  /**
+   * Predictions and, when the method knows it exactly, which queries lie outside the training inputs' convex hull
+   * (Delaunay). Others leave `outside` unset and the bounding-box test of trust.ts applies.
+   */
+  protected predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside?: Uint8Array } {
+    return { values: this.predictScaled(Xq) };
+  }
+  /**
+   * The normalized training inputs when the fitted state keeps them already (Delaunay, LSP): the model file then
+   * does not repeat them as `support`.
+   */
+  protected storedInputs(): Float64Array | undefined {
+    return undefined;
+  }
   /** The fitted state as plain JSON (numbers must round-trip exactly: plain arrays of doubles are fine). */
   protected abstract stateJSON(): S;
   protected abstract loadState(state: S): void;
@@ -172,7 +209,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     const scaler = InputScaler.fit(X, this.options.inputs);
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
-    this.fitScaled(scaler.transform(X), ym);
+    const Z = scaler.transform(X);
+    this.fitScaled(Z, ym);
+    this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.modelRange = logRangeOf(ym);
     this.scaler = scaler;
     return this;
@@ -184,9 +223,42 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
 
   /** Predictions with, per query, whether it was clamped to the safe log range (log response only). */
   predictDetailed(Xq: Matrix): DetailedPrediction {
-    const model = this.predictScaled(this.transformQueries(Xq));
+    const { values, clamped } = this.predictInternal(this.transformQueries(Xq));
+    return { values, clamped };
+  }
+
+  private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; outside?: Uint8Array } {
+    const { values: model, outside } = this.predictScaledDetailed(Z);
     const clamped = this.modelRange ? clampPredictions(model, this.options.response ?? "linear", this.modelRange) : new Uint8Array(model.length);
-    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped };
+    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, outside };
+  }
+
+  /**
+   * Predictions with how far to trust each (ts/predict/trust.ts): extrapolated (Delaunay: outside the hull;
+   * others: outside the training bounding box), distance to the nearest training point in normalized input units,
+   * and clamped (negative → 0 with `nonNegative`, or cut to the safe log range). A model restored from a file
+   * written before models carried their training inputs tests the normalization box ([0,1] per input, the map's
+   * range for `fit`/`refit` models) and reports distance NaN.
+   */
+  predictTrusted(Xq: Matrix, options: TrustOptions = {}): TrustedPrediction {
+    const Z = this.transformQueries(Xq);
+    const { values, clamped: logClamped, outside } = this.predictInternal(Z);
+    const negative = options.nonNegative ? clampNegative(values) : new Uint8Array(values.length);
+    const clamped = new Uint8Array(values.length);
+    for (let i = 0; i < clamped.length; i++) clamped[i] = negative[i] | logClamped[i];
+    let extrapolated: Uint8Array;
+    let distance: Float64Array;
+    const support = this.support ?? this.storedInputs();
+    if (support) {
+      const train: Matrix = { data: support, rows: support.length / this.dim, cols: this.dim };
+      extrapolated = outside ?? outsideBox(train, Z);
+      distance = options.distance === false ? new Float64Array(Z.rows).fill(NaN) : nearestDistance(train, Z);
+    } else {
+      const unit = this.scaler!.state.kind === "unit";
+      extrapolated = outside ?? (unit ? outsideBounds(new Float64Array(this.dim), new Float64Array(this.dim).fill(1), Z) : new Uint8Array(Z.rows));
+      distance = new Float64Array(Z.rows).fill(NaN);
+    }
+    return { values, extrapolated, distance, clamped, negative, logClamped };
   }
 
   /** Inputs as the model sees them (after normalization): for predictor-specific queries such as locate(). */
@@ -216,6 +288,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
           : { range: [this.modelRange[0], this.modelRange[1]] as [number, number] }
         : {}),
       state: this.stateJSON(),
+      ...(this.support ? { support: Array.from(this.support) } : {}),
     };
   }
 
@@ -228,6 +301,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     // Models written before the clamp existed carry no range: they predict as they did.
     const range = json.response === "log" ? json.logRange : json.range;
     this.modelRange = range ? [range[0], range[1]] : undefined;
+    this.support = Array.isArray(json.support) && json.support.length % Math.max(1, json.dim) === 0 ? Float64Array.from(json.support) : undefined;
     this.loadState(json.state);
     return this;
   }

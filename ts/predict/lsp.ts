@@ -101,6 +101,10 @@ export class LinearShepard extends Predictor<LinearShepardState> {
     return this.rw.slice();
   }
 
+  protected override storedInputs(): Float64Array {
+    return this.X;
+  }
+
   protected stateJSON(): LinearShepardState {
     return { X: Array.from(this.X), f: Array.from(this.f), A: Array.from(this.A), rw: Array.from(this.rw), rankDeficient: this.deficient };
   }

@@ -34,6 +34,8 @@ export interface RefitModelsFile {
   version: 1;
   factors: string[];
   response: "linear" | "log";
+  /** The map statistic (sd, var, …; absent in files written before it was recorded). */
+  stat?: string;
   /** Every input column of the data (absent in files written before predict could read them). */
   inputs?: string[];
   models: { key: Record<string, string>; method: string; rows: number; inputs?: string[]; model: ModelJSON }[];
@@ -66,7 +68,7 @@ export function readModelSets(path: string): ModelsFile[] {
     version: 1,
     method,
     source: path,
-    stat: "the map statistic",
+    stat: refit.stat ?? "the map statistic",
     response: refit.response,
     factors: refit.factors,
     inputs: refit.inputs!,

@@ -112,7 +112,7 @@ export function register(program: Command): void {
         cv: cvOut,
         report,
         methods,
-        seconds,
+        seconds: Math.round(seconds * 10) / 10,
         refitSummary: refit?.summary,
         table2: cv.summary?.table2,
       };

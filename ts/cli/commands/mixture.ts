@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .command("mixture")
     .description("mixture models of every configuration's runs (6 families × k = 1..kmax, EM), BIC selection, the seed-001 tables")
     .argument("<data>", "runs table (.csv or .parquet), one row per run");
-  addDataOptions(cmd)
+  addDataOptions(cmd, { runsOnly: true })
     .option("--families <list>", `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")

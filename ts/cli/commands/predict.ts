@@ -7,6 +7,7 @@ import { matrix } from "../../predict/matrix.js";
 import { predictorFromJSON } from "../../predict/registry.js";
 import type { Predictor } from "../../predict/estimator.js";
 import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-file.js";
+import { addCounts, countTrust, emptyCounts, isNonNegativeStat, trustWarnings, type TrustCounts } from "../../predict/trust.js";
 import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
 import { isDistributionModelsFile } from "../../distribution/model.js";
 
@@ -17,9 +18,14 @@ export function register(program: Command): void {
     .argument("<models>", "models file written by `varmap fit --out`, or models.json of a `varmap refit` output (every method side by side)")
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
+    .option("--json", "with --out: a JSON summary on stdout (predictions and warning counts per method)")
     .option("--quiet", "no notes on stderr");
   addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
     if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
+    if (opts.json && !opts.out)
+      throw new VarmapError("E_USAGE", "--json needs --out (without it the predictions are the CSV on stdout)", {
+        remedy: "add --out predictions.csv, or drop --json",
+      });
     const sets = readModelSets(modelsPath);
     const file = sets[0];
     const at = String(opts.at);
@@ -41,31 +47,61 @@ export function register(program: Command): void {
         });
       return v;
     };
-    // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side.
-    const predictions = sets.map((set) => ({
-      name: sets.length === 1 ? "prediction" : `prediction_${set.method}`,
-      values: predictWith(set, rows, at, numeric),
-    }));
+    // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side; each
+    // followed by its trust columns (ts/predict/trust.ts) named alike: extrapolated, distance, clamped.
+    const results = sets.map((set) => ({ method: set.method, ...predictWith(set, rows, at, numeric) }));
+    const suffix = (method: string): string => (sets.length === 1 ? "" : `_${method}`);
+    const predictions: Column[] = results.flatMap((r) => [
+      { name: `prediction${suffix(r.method)}`, values: r.values },
+      { name: `extrapolated${suffix(r.method)}`, values: Int32Array.from(r.extrapolated), type: "int" as const },
+      { name: `distance${suffix(r.method)}`, values: r.distance },
+      { name: `clamped${suffix(r.method)}`, values: Int32Array.from(r.clamped), type: "int" as const },
+    ]);
     const columns: Column[] = [
       ...file.factors.map((f) => ({ name: f, values: rows.map((r) => String(r[f])), type: "string" as const })),
       ...file.inputs.map((c) => ({ name: c, values: rows.map((r, i) => numeric(r, c, i)) })),
       ...predictions,
     ];
-    if (opts.out) {
-      await writeTable(String(opts.out), columns);
-      if (!opts.quiet)
+    if (opts.out) await writeTable(String(opts.out), columns);
+    else process.stdout.write(tableCsv(columns));
+    // Warnings once per run (not per map or row): one line per kind and method.
+    if (!opts.quiet) {
+      if (opts.out)
         process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${sets.map((x) => x.method).join(", ")}) written to ${opts.out}\n`);
-    } else process.stdout.write(tableCsv(columns));
+      for (const r of results) for (const line of trustWarnings(r.counts, r.method)) process.stderr.write(`varmap: warning: ${line}\n`);
+    }
+    if (opts.json)
+      process.stdout.write(
+        JSON.stringify(
+          {
+            out: opts.out,
+            predictions: rows.length,
+            stat: file.stat,
+            clampsNegative: isNonNegativeStat(file.stat) && file.response === "linear",
+            methods: Object.fromEntries(results.map((r) => [r.method, r.counts])),
+          },
+          null,
+          2,
+        ) + "\n",
+      );
   });
 }
 
-/** One method's predictions at every row, each map's rows in one batch. */
+interface MethodPredictions {
+  values: Float64Array;
+  extrapolated: Uint8Array;
+  distance: Float64Array;
+  clamped: Uint8Array;
+  counts: TrustCounts;
+}
+
+/** One method's predictions at every row with their trust columns, each map's rows in one batch. */
 function predictWith(
   file: ModelsFile,
   rows: Record<string, unknown>[],
   at: string,
   numeric: (r: Record<string, unknown>, c: string, i: number) => number,
-): Float64Array {
+): MethodPredictions {
   const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
   const groups = new Map<string, number[]>();
   rows.forEach((r, i) => {
@@ -77,16 +113,30 @@ function predictWith(
       });
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(i);
   });
-  const prediction = new Float64Array(rows.length);
+  const out: MethodPredictions = {
+    values: new Float64Array(rows.length),
+    extrapolated: new Uint8Array(rows.length),
+    distance: new Float64Array(rows.length),
+    clamped: new Uint8Array(rows.length),
+    counts: emptyCounts(),
+  };
+  // A negative sd (var, cv, ci90) is no answer: clamped to 0 and flagged. A log response is positive already.
+  const nonNegative = isNonNegativeStat(file.stat) && file.response === "linear";
   for (const [key, idx] of groups) {
     const m = byKey.get(key)!;
     const model: Predictor = predictorFromJSON(m.model);
     const X = new Float64Array(idx.length * m.inputs.length);
     idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
-    const p = model.predict(matrix(X, idx.length, m.inputs.length));
-    idx.forEach((i, k) => (prediction[i] = p[k]));
+    const p = model.predictTrusted(matrix(X, idx.length, m.inputs.length), { nonNegative });
+    idx.forEach((i, k) => {
+      out.values[i] = p.values[k];
+      out.extrapolated[i] = p.extrapolated[k];
+      out.distance[i] = p.distance[k];
+      out.clamped[i] = p.clamped[k];
+    });
+    addCounts(out.counts, countTrust(p.values, p.extrapolated, p.negative, p.logClamped));
   }
-  return prediction;
+  return out;
 }
 
 /** All rows of a CSV/Parquet file; CSV cells as text (numbers parsed by the caller, exactly). */

@@ -5,6 +5,7 @@ import { VarmapError } from "../../errors.js";
 import { writeSynth, type DesignName } from "../../data/synth.js";
 import { writeInterferenceSynth } from "../../interference/synth.js";
 import { parseSeedText, seedKey } from "../../data/option-values.js";
+import { countProgress } from "../../pool/progress.js";
 
 export function register(program: Command): void {
   program
@@ -39,17 +40,20 @@ export function register(program: Command): void {
           if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res }) + "\n");
           return;
         }
+        // \r redraws only on a terminal: a batch log gets plain lines (countProgress).
+        const counter = countProgress("varmap synth", "configurations");
         const res = await writeSynth(opts.out, {
           design: opts.design,
           seed,
           maps,
           workers,
-          progress: opts.quiet ? undefined : (done, total) => process.stderr.write(`\rvarmap synth: ${done}/${total} configurations`),
+          progress: opts.quiet ? undefined : (done, total) => counter.update(done, total),
         });
         const seconds = (performance.now() - t0) / 1000;
+        if (!opts.quiet) counter.end();
         if (!opts.quiet)
           process.stderr.write(
-            `\nvarmap synth: wrote ${res.rows} rows (${res.maps} maps, ${res.configurations} configurations) to ${opts.out} in ${seconds.toFixed(1)} s\n`,
+            `varmap synth: wrote ${res.rows} rows (${res.maps} maps, ${res.configurations} configurations) to ${opts.out} in ${seconds.toFixed(1)} s\n`,
           );
         if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res, seconds }) + "\n");
       },

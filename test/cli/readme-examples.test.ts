@@ -1,0 +1,160 @@
+// The README's command examples run as written (issue 15: "README examples run as written from the clone root").
+// Every code block of README.md with a `varmap` command (fenced sh/bash blocks and indented blocks) is split into
+// commands; each runs in bash, in README order, in one temporary directory, with `varmap` a shell function that
+// calls the built CLI. Small stand-ins are written first for the files the examples assume you have (runs.csv,
+// configs.csv, data.parquet). Commands that cannot run here are skipped, each kind with its reason below; commands
+// on ../shared run when the shared data are present (VARMAP_SHARED or ../shared) and are skipped, saying so, otherwise.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageRoot } from "../../ts/package-root.js";
+import { writeTable } from "../../ts/data/write.js";
+import { hasShared, sharedDir, sharedSkipReason } from "../helpers/shared.js";
+
+const root = packageRoot();
+const cli = join(root, "dist", "ts", "cli", "main.js");
+const built = existsSync(cli);
+
+export interface ReadmeCommand {
+  /** README line of the command's first line. */
+  line: number;
+  /** The command as written (continuations joined), with the shell assignments made earlier in its block. */
+  prelude: string[];
+  text: string;
+}
+
+/** The commands of README.md's shell code blocks, in order. */
+export function readmeCommands(markdown: string): ReadmeCommand[] {
+  const lines = markdown.split("\n");
+  const blocks: { start: number; lines: string[]; end: number }[] = [];
+  let fence: string | undefined;
+  let cur: { start: number; lines: string[]; end: number } | undefined;
+  lines.forEach((l, n) => {
+    const m = /^```(\w*)/.exec(l);
+    if (m) {
+      if (fence === undefined) {
+        fence = m[1];
+        cur = { start: n + 2, lines: [], end: n };
+        if (fence === "sh" || fence === "bash") blocks.push(cur);
+      } else fence = undefined;
+      return;
+    }
+    if (fence !== undefined) return void cur!.lines.push(l);
+    if (!l.startsWith("    ")) return;
+    if (cur && cur.end === n - 1 && blocks.includes(cur)) cur.lines.push(l.slice(4)), (cur.end = n);
+    else if (n === 0 || lines[n - 1].trim() === "") blocks.push((cur = { start: n + 1, lines: [l.slice(4)], end: n }));
+  });
+  const out: ReadmeCommand[] = [];
+  for (const b of blocks) {
+    if (!b.lines.some((l) => /^(varmap|npm|exec) /.test(l))) continue; // output listings, not commands
+    const prelude: string[] = [];
+    for (let i = 0; i < b.lines.length; i++) {
+      const start = i;
+      let text = b.lines[i];
+      while (text.endsWith("\\") && i + 1 < b.lines.length) text = text.slice(0, -1) + " " + b.lines[++i].trim();
+      if (!text.trim() || text.startsWith("#")) continue;
+      if (/^[A-Z_]+=\S+$/.test(text.trim()) || /^set -\w+$/.test(text.trim())) prelude.push(text.trim());
+      else out.push({ line: b.start + start, prelude: [...prelude], text });
+    }
+  }
+  return out;
+}
+
+/** Why a command is not run here, or undefined to run it. */
+export function skipReason(c: ReadmeCommand, shared: boolean): string | undefined {
+  const t = [...c.prelude, c.text].join("\n");
+  if (/^npm /.test(c.text)) return "installs, builds, tests or benchmarks varmap itself (CI runs these)";
+  if (/\$SLURM|slurm submit/.test(t) || /^exec node \/shared\/me\//.test(c.text))
+    return "a Slurm job or batch script (test/cluster/slurm.sh runs the Slurm path)";
+  if (/\[--/.test(c.text)) return "a synopsis of the flags, not a command";
+  if (/varmap-demo\//.test(t)) return "reads the output of `npm run demo` (about a minute: run the demo first)";
+  if (/synth --design (moana|mixture)\b/.test(c.text) && !/--maps/.test(c.text)) return "writes the full-scale synthetic dataset (millions of rows)";
+  // Measured on 2 cores: each takes 20 s to several minutes on the full real data; their verbs' tests cover them.
+  for (const [re, what] of SLOW) if (re.test(t)) return `slow on the full real data (${what}); run it by hand`;
+  if (/\.\.\/shared/.test(t) && !shared) return `needs ../shared (${sharedSkipReason})`;
+  return undefined;
+}
+
+const SLOW: [RegExp, string][] = [
+  [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--methods lr,lsp,delaunay,mars,rbf/, "> 5 min: rbf's O(n³) solve on 180 splits"],
+  [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--target distribution/, "minutes: 180 splits × 4 distribution methods"],
+  [/--methods lr,lsp,mars,delaunay --predictions pred4\.csv/, "about 20 s: 4 methods × 180 splits with every prediction's trust columns"],
+  [/mixture \.\.\/shared\/data\/iozone-2018\.csv/, "24 s and more: 274 configurations × 6 families × k = 1..5"],
+  [/samplesize \.\.\/shared\/data\/iozone-2018\.csv/, "about 50 s"],
+  [/convergence \.\.\/shared\/data\/moana-cfq-noop-fread\.csv/, "about 25 s"],
+  [/whatif \.\.\/shared\/data\/moana-cfq-noop-fread\.csv --preset moana --holdout/, "about 20 s"],
+  [/F=\.\.\/shared\/data\/moana-cfq-noop-fread\.csv/, "the what-if walk-through: two fits, a cv and a grid search on the real map"],
+  // Plots of what the slow commands above write.
+  [/--fits fits\.csv|plot convergence curves\.csv|plot samplesize ss-curves\.csv|plot ks distcv\//, "plots the output of a slow example above"],
+];
+
+const dir = mkdtempSync(join(tmpdir(), "varmap-readme-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Small stand-ins for the files the README assumes the reader has: MOANA-style runs of one map. */
+async function standIns(work: string): Promise<void> {
+  const cols = ["host_sched", "vm_sched", "mode", "freq_khz", "threads", "fsize_kb", "rsize_kb", "run", "throughput_kbps"];
+  const rows: (string | number)[][] = [];
+  let k = 0;
+  for (const freq of [1200000, 2000000, 2800000])
+    for (const threads of [1, 8, 64])
+      for (const fsize of [64, 1024])
+        for (const rsize of [32, 128])
+          for (let run = 1; run <= 8; run++) {
+            const base = 1e5 * (1 + freq / 3e6) * (1 + Math.log2(threads) / 6) * (1 + rsize / 512);
+            const noise = Math.sin(12.9898 * ++k) * 43758.5453;
+            rows.push(["CFQ", "NOOP", "fread", freq, threads, fsize, rsize, run, base * (1 + 0.1 * (noise - Math.floor(noise) - 0.5))]);
+          }
+  const csv = [cols.join(","), ...rows.map((r) => r.join(","))].join("\n") + "\n";
+  writeFileSync(join(work, "runs.csv"), csv);
+  writeFileSync(join(work, "data.csv"), csv);
+  await writeTable(
+    join(work, "data.parquet"),
+    cols.map((name, j) => (j < 3 ? { name, values: rows.map((r) => String(r[j])), type: "string" as const } : { name, values: rows.map((r) => Number(r[j])) })),
+  );
+  writeFileSync(
+    join(work, "configs.csv"),
+    "host_sched,vm_sched,mode,freq_khz,threads,fsize_kb,rsize_kb\nCFQ,NOOP,fread,2000000,8,64,32\nCFQ,NOOP,fread,2400000,16,512,64\n",
+  );
+}
+
+const commands = readmeCommands(readFileSync(join(root, "README.md"), "utf8"));
+
+describe.skipIf(!built)(`README examples${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
+  it("finds the README's commands", () => {
+    expect(commands.length).toBeGreaterThan(20);
+    expect(commands.some((c) => c.text.startsWith("varmap fit runs.csv"))).toBe(true);
+  });
+
+  it("runs every example that can run here, as written, and each exits 0", async () => {
+    // ../shared relative to the working directory, as the README writes it from the clone root.
+    const work = join(dir, "clone");
+    mkdirSync(work);
+    if (hasShared) symlinkSync(sharedDir, join(dir, "shared"), "dir");
+    await standIns(work);
+    const ran: string[] = [];
+    const skipped = new Map<string, number[]>();
+    for (const c of commands) {
+      const why = skipReason(c, hasShared);
+      if (why) {
+        skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
+        continue;
+      }
+      const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
+      const t0 = Date.now();
+      const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });
+      expect(r.status, `README line ${c.line}: ${c.text}\n${r.stderr}`).toBe(0);
+      ran.push(`line ${c.line} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${c.text.slice(0, 80)}`);
+    }
+    process.stderr.write(
+      `README examples: ran ${ran.length}:\n  ${ran.join("\n  ")}\nskipped ${[...skipped.values()].flat().length}:\n${[...skipped]
+        .map(([why, ls]) => `  lines ${ls.join(", ")}: ${why}`)
+        .join("\n")}\n`,
+    );
+    expect(ran.length).toBeGreaterThan(10);
+    // What the examples promise: predictions written with their trust columns.
+    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,extrapolated,distance,clamped$/);
+  }, 240_000);
+});
