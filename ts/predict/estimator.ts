@@ -153,6 +153,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     return { values: fromModelScale(model, this.options.response ?? "linear"), clamped };
   }
 
+  /** The training range of log y the predictions are clamped to (widened), or undefined on a linear response. */
+  protected get logClampRange(): readonly [number, number] | undefined {
+    return this.logRange;
+  }
+
   /** Inputs as the model sees them (after normalization): for predictor-specific queries such as locate(). */
   protected transformQueries(Xq: Matrix): Matrix {
     if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });

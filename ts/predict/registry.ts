@@ -8,6 +8,10 @@ import {
   atLeastMinusOne,
   atLeastTwo,
   gcvOrNonNegative,
+  gpKernel,
+  gpMean,
+  nuggetBound,
+  atLeastTen,
   nonNegative,
   nonNegativeInt,
   positiveInt,
@@ -21,6 +25,7 @@ import { Delaunay } from "./delaunay.js";
 import { Mars } from "./mars.js";
 import { MeanBaseline } from "./mean.js";
 import { Rbf } from "./rbf.js";
+import { Gp } from "./gp.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -99,6 +104,24 @@ export const PREDICTORS: readonly PredictorEntry[] = [
         description: "also choose one scale per input by GCV (10-20 fits; default no)",
         option: "anisotropic",
         parse: yesNo,
+      },
+    ],
+  },
+  {
+    name: "gp",
+    description: "Gaussian process (ARD Matérn 5/2, linear mean, nugget; maximum marginal likelihood) with a predictive sd",
+    create: (o) => new Gp(o),
+    notInDemo: true,
+    flags: [
+      { flag: "--gp-kernel <name>", description: "matern52 (default) or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
+      { flag: "--gp-mean <kind>", description: "linear (default) or constant mean function", option: "mean", parse: gpMean },
+      { flag: "--gp-restarts <n>", description: "optimizer starts (default 4)", option: "restarts", parse: positiveInt },
+      { flag: "--gp-nugget-min <x>", description: "smallest nugget relative to the signal variance (default 1e-6)", option: "nuggetMin", parse: nuggetBound },
+      {
+        flag: "--gp-hyper-points <n>",
+        description: "largest subset the hyperparameter search runs on (default 400; the final solve uses all points)",
+        option: "hyperPoints",
+        parse: atLeastTen,
       },
     ],
   },
