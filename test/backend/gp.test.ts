@@ -55,11 +55,13 @@ function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): num
       M[k][j] = s / M[k][k];
     }
   // β = (Hᵀ R⁻¹ H)⁻¹ Hᵀ R⁻¹ y
-  const A = Array.from({ length: p }, (_, a) => Array.from({ length: p + 1 }, (_, c) => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += H[i * p + a] * (c < p ? M[i][n + 1 + c] : M[i][n]);
-    return s;
-  }));
+  const A = Array.from({ length: p }, (_, a) =>
+    Array.from({ length: p + 1 }, (_, c) => {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += H[i * p + a] * (c < p ? M[i][n + 1 + c] : M[i][n]);
+      return s;
+    }),
+  );
   for (let k = 0; k < p; k++)
     for (let i = k + 1; i < p; i++) {
       const f = A[i][k] / A[k][k];
@@ -141,7 +143,19 @@ describe(`gp kernels on ${selected.name}`, () => {
     expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 7, pr.theta, 1, ...outs()])).toBe(Status.BAD_ARGUMENT);
     expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, pr.theta, 1, new Float64Array(24), ...outs().slice(1)])).toBe(Status.BAD_ARGUMENT);
     expect(
-      selected.run(GP_PREDICT, [pr.X, 5, 2, 1, pr.theta, new Float64Array(25), new Float64Array(5), new Float64Array(4), 2, new Float64Array(2), new Float64Array(1)]),
+      selected.run(GP_PREDICT, [
+        pr.X,
+        5,
+        2,
+        1,
+        pr.theta,
+        new Float64Array(25),
+        new Float64Array(5),
+        new Float64Array(4),
+        2,
+        new Float64Array(2),
+        new Float64Array(1),
+      ]),
     ).toBe(Status.BAD_ARGUMENT);
   });
 });

@@ -117,6 +117,9 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
       remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)",
     });
   if (predictionsPath) tableFormat(predictionsPath);
+  const interval = opts.interval === undefined ? undefined : Number(opts.interval);
+  if (interval !== undefined && !(interval > 0 && interval < 1))
+    throw new VarmapError("E_USAGE", `--interval ${String(opts.interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
@@ -134,6 +137,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
     splits,
     predictions: !!predictionsPath,
     ids,
+    ...(opts.interval !== undefined ? { interval: Number(opts.interval) } : {}),
   });
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
@@ -179,7 +183,8 @@ export function registerCvOptions(cmd: Command): Command {
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
-    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)");
+    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)")
+    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }

@@ -386,6 +386,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "no start of the Gaussian-process hyperparameter search gave a positive definite covariance",
     "raise --gp-nugget-min, remove duplicate configurations, or use another method",
   ),
+  e(
+    "models and predictions",
+    "E_NO_CALIBRATION",
+    "predict --interval needs conformal residuals the models file does not have",
+    "fit with --conformal-folds 10 (gp models give their own interval without it)",
+  ),
 ];
 
 const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));

@@ -96,8 +96,7 @@ export function bfgs(fn: Objective, x0: Float64Array, options: BfgsOptions = {})
         Hy[i] = v;
       }
       const yHy = dot(yv, Hy);
-      for (let i = 0; i < n; i++)
-        for (let j = 0; j < n; j++) Hinv[i * n + j] += -rho * (Hy[i] * s[j] + s[i] * Hy[j]) + (rho * rho * yHy + rho) * s[i] * s[j];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Hinv[i * n + j] += -rho * (Hy[i] * s[j] + s[i] * Hy[j]) + (rho * rho * yHy + rho) * s[i] * s[j];
     }
   }
   return { x, f: cur.f, iterations: iter, evaluations, converged };

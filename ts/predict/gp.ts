@@ -232,8 +232,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
    * then back to the response scale (exponentiated on a log response, clamped like the predictions).
    */
   predictInterval(Xq: Matrix, level: number): { lo: Float64Array; hi: Float64Array } {
-    if (!(level > 0 && level < 1))
-      throw new VarmapError("E_OPTION", `gp: interval level must be in (0, 1), got ${level}`, { remedy: "e.g. 0.9" });
+    if (!(level > 0 && level < 1)) throw new VarmapError("E_OPTION", `gp: interval level must be in (0, 1), got ${level}`, { remedy: "e.g. 0.9" });
     const { mean, sd } = this.predictWithSd(Xq);
     const z = normQuantile(0.5 + level / 2);
     const lo = Float64Array.from(mean, (m, i) => m - z * sd[i]);
@@ -273,8 +272,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const H = basis(X, n, d, state.slopes);
     // The factorization is recomputed from the stored θ (deterministic: the same backend gives the same bits).
     const r = gpNll(this.backend, X, y, H, n, d, state.slopes.length + 1, state.kernel, Float64Array.from(state.theta), false);
-    if ("status" in r)
-      throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
+    if ("status" in r) throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
     this.fitted_ = { X, n, lik: r };
     this.state = { ...state, theta: [...state.theta], beta: Array.from(r.beta), sigma2: r.sigma2, centers: [], y: [...state.y], notes: [...state.notes] };
   }

@@ -21,14 +21,7 @@ export const GP_NLL: KernelSpec = {
     if (!(N >= 1 && D >= 1 && P >= 0)) return false;
     const len = (a: unknown) => (a as Float64Array).length;
     return (
-      len(X) >= N * D &&
-      len(y) >= N &&
-      len(H) >= N * P &&
-      len(theta) >= D + 1 &&
-      len(L) >= N * N &&
-      len(alpha) >= N &&
-      len(beta) >= P &&
-      len(out) >= D + 3
+      len(X) >= N * D && len(y) >= N && len(H) >= N * P && len(theta) >= D + 1 && len(L) >= N * N && len(alpha) >= N && len(beta) >= P && len(out) >= D + 3
     );
   },
 };

@@ -9,6 +9,8 @@ import type { Predictor } from "../../predict/estimator.js";
 import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-file.js";
 import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
 import { isDistributionModelsFile } from "../../distribution/model.js";
+import { conformalHalfWidth, conformalInterval } from "../../predict/conformal.js";
+import { Gp } from "../../predict/gp.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -17,9 +19,16 @@ export function register(program: Command): void {
     .argument("<models>", "models file written by `varmap fit --out`, or models.json of a `varmap refit` output (every method side by side)")
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
-    .option("--quiet", "no notes on stderr");
+    .option("--quiet", "no notes on stderr")
+    .option(
+      "--interval <level>",
+      "also columns lo, hi: a prediction interval of this coverage, e.g. 0.9 (conformal from `fit --conformal-folds`; gp without it: its own)",
+    );
   addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
     if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
+    const level = opts.interval === undefined ? undefined : Number(opts.interval);
+    if (level !== undefined && !(level > 0 && level < 1))
+      throw new VarmapError("E_USAGE", `--interval ${String(opts.interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
     const sets = readModelSets(modelsPath);
     const file = sets[0];
     const at = String(opts.at);
@@ -42,10 +51,19 @@ export function register(program: Command): void {
       return v;
     };
     // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side.
-    const predictions = sets.map((set) => ({
-      name: sets.length === 1 ? "prediction" : `prediction_${set.method}`,
-      values: predictWith(set, rows, at, numeric),
-    }));
+    const predictions = sets.flatMap((set) => {
+      const suffix = sets.length === 1 ? "" : `_${set.method}`;
+      const r = predictWith(set, rows, at, numeric, level, modelsPath);
+      return [
+        { name: `prediction${suffix}`, values: r.prediction },
+        ...(r.lo && r.hi
+          ? [
+              { name: `lo${suffix}`, values: r.lo },
+              { name: `hi${suffix}`, values: r.hi },
+            ]
+          : []),
+      ];
+    });
     const columns: Column[] = [
       ...file.factors.map((f) => ({ name: f, values: rows.map((r) => String(r[f])), type: "string" as const })),
       ...file.inputs.map((c) => ({ name: c, values: rows.map((r, i) => numeric(r, c, i)) })),
@@ -59,13 +77,18 @@ export function register(program: Command): void {
   });
 }
 
-/** One method's predictions at every row, each map's rows in one batch. */
+/**
+ * One method's predictions at every row, each map's rows in one batch; with `level`, interval bounds: conformal
+ * when the map's model carries a calibration (`fit --conformal-folds`), else the GP's own interval for gp.
+ */
 function predictWith(
   file: ModelsFile,
   rows: Record<string, unknown>[],
   at: string,
   numeric: (r: Record<string, unknown>, c: string, i: number) => number,
-): Float64Array {
+  level?: number,
+  modelsPath?: string,
+): { prediction: Float64Array; lo?: Float64Array; hi?: Float64Array } {
   const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
   const groups = new Map<string, number[]>();
   rows.forEach((r, i) => {
@@ -78,15 +101,32 @@ function predictWith(
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(i);
   });
   const prediction = new Float64Array(rows.length);
+  const lo = level === undefined ? undefined : new Float64Array(rows.length);
+  const hi = level === undefined ? undefined : new Float64Array(rows.length);
   for (const [key, idx] of groups) {
     const m = byKey.get(key)!;
     const model: Predictor = predictorFromJSON(m.model);
     const X = new Float64Array(idx.length * m.inputs.length);
     idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
-    const p = model.predict(matrix(X, idx.length, m.inputs.length));
+    const Xq = matrix(X, idx.length, m.inputs.length);
+    const p = model.predict(Xq);
     idx.forEach((i, k) => (prediction[i] = p[k]));
+    if (level === undefined) continue;
+    let bounds: { lo: Float64Array; hi: Float64Array };
+    if (m.conformal) bounds = conformalInterval(p, conformalHalfWidth(m.conformal.residuals, level), m.conformal.response);
+    else if (model instanceof Gp) bounds = model.predictInterval(Xq, level);
+    else
+      throw new VarmapError(
+        "E_NO_CALIBRATION",
+        `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,
+        {
+          location: { file: modelsPath ?? file.source },
+          remedy: "fit with `varmap fit … --conformal-folds 10` (gp models give their own interval without it)",
+        },
+      );
+    idx.forEach((i, k) => ((lo![i] = bounds.lo[k]), (hi![i] = bounds.hi[k])));
   }
-  return prediction;
+  return { prediction, lo, hi };
 }
 
 /** All rows of a CSV/Parquet file; CSV cells as text (numbers parsed by the caller, exactly). */
