@@ -179,3 +179,15 @@ export { MeanBaseline } from "./predict/mean.js";
 export { Rbf, RBF_MAX_POINTS, type RbfOptions, type RbfState, type RbfKernel } from "./predict/rbf.js";
 export { symeig, type SymeigResult } from "./backend/kernels/symeig.js";
 export { logClampBounds, clampLogPredictions, LOG_CLAMP_MARGIN, LOG_CLAMP_MAX_FACTOR, type DetailedPrediction } from "./predict/estimator.js";
+export { Gp, GP_MAX_POINTS, GP_HYPER_POINTS, type GpOptions, type GpState, type GpMean, type GpPrediction } from "./predict/gp.js";
+export { gpNll, gpPredict, GP_KERNEL_CODES, type GpKernelName, type GpLikelihood } from "./backend/kernels/gp.js";
+export { bfgs, type BfgsResult, type BfgsOptions } from "./predict/bfgs.js";
+export {
+  calibrate,
+  conformalHalfWidth,
+  conformalInterval,
+  coverage,
+  CONFORMAL_FOLDS,
+  CV_CONFORMAL_FOLDS,
+  type ConformalCalibration,
+} from "./predict/conformal.js";

@@ -33,7 +33,7 @@ export type Opts = Record<string, unknown> & {
   resume?: boolean;
   methods?: string;
   method?: string;
-  logResponse?: boolean;
+  logResponse?: boolean | string;
   noStdout?: boolean;
 };
 
@@ -130,7 +130,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const { plan, givenTrain } = cvPlan(maps, {
     methods,
     methodOptions,
-    response: opts.logResponse ? "log" : "linear",
+    response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear",
     ps,
     reps,
     seed,
@@ -219,7 +219,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
-  const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", mixtures });
+  const plan = refitPlan(maps, { methods, methodOptions, response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear", mixtures });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
   const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";

@@ -13,8 +13,8 @@ export function addDataOptions(cmd: Command): Command {
     .option("--id <col>", "with --map: an id column to keep")
     .option("--where <sql>", "SQL predicate selecting rows before anything else")
     .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90", "cv"]).default("sd"))
-    .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes)")
-    .option("--log-response", "model the response on a log scale")
+    .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes); auto: powers of two or a span > 16×")
+    .option("--log-response [auto]", "model the response on a log scale; auto: when every response is positive")
     .option("--allow-duplicate-runs", "accept repeated run indices within a configuration (e.g. restarted sessions)");
 }
 

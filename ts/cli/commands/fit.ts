@@ -30,7 +30,7 @@ export function register(program: Command): void {
         throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
       const load = optionsFromCli(opts);
       const data = await loadDataset(file, load);
-      const response = load.logResponse ? "log" : "linear";
+      const response = (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
       // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
       // file and on stderr; the command fails only when no map could be fitted.
       const maps: ModelsFile["maps"] = [];
