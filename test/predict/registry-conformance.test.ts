@@ -12,6 +12,7 @@ const EXPECTED: Record<string, { interpolates: boolean; minPoints: (d: number) =
   mars: { interpolates: false, minPoints: () => 2 },
   rbf: { interpolates: false, minPoints: (d) => d + 2 },
   gp: { interpolates: false, minPoints: (d) => d + 2 },
+  auto: { interpolates: false, minPoints: (d) => d + 2 },
   mean: { interpolates: false, minPoints: () => 1 },
 };
 

@@ -85,3 +85,12 @@ export function atLeastTen(v: string, flag: string): number {
   if (n < 10) throw new VarmapError("E_USAGE", `${flag} ${v} is below 10`, { remedy: `e.g. ${flag} 400` });
   return n;
 }
+
+export function methodList(v: string, flag: string): string[] {
+  const list = v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!list.length || list.includes("auto")) throw new VarmapError("E_USAGE", `${flag} ${v} is not a list of methods other than auto`, { remedy: `e.g. ${flag} mars,rbf` });
+  return list;
+}

@@ -12,6 +12,7 @@ import {
   gpMean,
   nuggetBound,
   atLeastTen,
+  methodList,
   nonNegative,
   nonNegativeInt,
   positiveInt,
@@ -26,6 +27,7 @@ import { Mars } from "./mars.js";
 import { MeanBaseline } from "./mean.js";
 import { Rbf } from "./rbf.js";
 import { Gp } from "./gp.js";
+import { AutoMethod } from "./auto.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -123,6 +125,16 @@ export const PREDICTORS: readonly PredictorEntry[] = [
         option: "hyperPoints",
         parse: atLeastTen,
       },
+    ],
+  },
+  {
+    name: "auto",
+    description: "per map, the method of --auto-candidates with the lowest inner cross-validated ARE on the training data",
+    create: (o) => new AutoMethod(o),
+    notInDemo: true,
+    flags: [
+      { flag: "--auto-candidates <list>", description: "methods to choose from (default lr,lsp,delaunay,mars,rbf)", option: "candidates", parse: methodList },
+      { flag: "--auto-folds <n>", description: "inner cross-validation folds (default 5)", option: "folds", parse: atLeastTwo },
     ],
   },
   { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },
