@@ -1,7 +1,7 @@
 // gp on the real fread runs (issue 16's benchmark): log2 inputs threads, fsize_kb, rsize_kb, log response, the
 // golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern52|sqexp]
-//     [--gp-mean linear|constant] [--backend native|wasm] [--shared DIR]
+//     [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--backend native|wasm] [--shared DIR]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
@@ -18,6 +18,8 @@ const hyper: Record<string, unknown> = {};
 if (flag("--gp-kernel")) hyper.kernel = flag("--gp-kernel");
 if (flag("--gp-mean")) hyper.mean = flag("--gp-mean");
 if (flag("--backend")) hyper.backend = flag("--backend");
+if (flag("--gp-hyper-points")) hyper.hyperPoints = Number(flag("--gp-hyper-points"));
+if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
 
 const shared = sharedDir();
 const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
