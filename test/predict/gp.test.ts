@@ -79,7 +79,11 @@ describe("gp predictor", () => {
 
   it("refuses more than GP_MAX_POINTS training points with E_TOO_MANY_POINTS, and bad options with E_OPTION", () => {
     const n = GP_MAX_POINTS + 1;
-    const X = matrix(Float64Array.from({ length: n }, (_, i) => i), n, 1);
+    const X = matrix(
+      Float64Array.from({ length: n }, (_, i) => i),
+      n,
+      1,
+    );
     expectCode(() => new Gp().fit(X, new Float64Array(n).fill(1)), "E_TOO_MANY_POINTS");
     expectCode(() => new Gp({ kernel: "rbf" as never }), "E_OPTION");
     expectCode(() => new Gp({ restarts: 0 }), "E_OPTION");

@@ -89,7 +89,8 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   }
   const resolve = (maps: VariabilityMap[]): Dataset["resolved"] => {
     const logResponse = autoResponse ? autoLogResponse(maps.map((m) => m.y)) : Boolean(opts.logResponse);
-    if (autoResponse) opts.note?.(`--log-response auto: ${logResponse ? "log scale (every response is positive)" : "linear scale (a response is not positive)"}`);
+    if (autoResponse)
+      opts.note?.(`--log-response auto: ${logResponse ? "log scale (every response is positive)" : "linear scale (a response is not positive)"}`);
     return { logInputs: opts.logInputs ?? [], logResponse };
   };
 

@@ -36,7 +36,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     super(options);
     const { candidates, folds } = options;
     if (candidates !== undefined && (!Array.isArray(candidates) || candidates.length === 0 || candidates.includes("auto")))
-      throw new VarmapError("E_OPTION", `auto: candidates must be a non-empty list of methods other than auto`, { remedy: "e.g. candidates: [\"mars\", \"rbf\"]" });
+      throw new VarmapError("E_OPTION", `auto: candidates must be a non-empty list of methods other than auto`, { remedy: 'e.g. candidates: ["mars", "rbf"]' });
     for (const c of candidates ?? []) createPredictor(c, {}); // unknown names fail here (E_METHOD)
     if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2 && folds <= 20))
       throw new VarmapError("E_OPTION", `auto: folds must be an integer in 2…20, got ${String(folds)}`, { remedy: "use folds: 5" });

@@ -2,9 +2,7 @@
 // predictor. Infeasible points (the objective returns undefined, e.g. a covariance that is not positive definite)
 // are treated as +∞, so the line search backs away from them. Deterministic: no randomness, fixed iteration caps.
 
-export interface Objective {
-  (x: Float64Array): { f: number; grad: Float64Array } | undefined;
-}
+export type Objective = (x: Float64Array) => { f: number; grad: Float64Array } | undefined;
 
 export interface BfgsResult {
   x: Float64Array;

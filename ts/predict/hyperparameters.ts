@@ -91,6 +91,7 @@ export function methodList(v: string, flag: string): string[] {
     .split(",")
     .map((x) => x.trim())
     .filter(Boolean);
-  if (!list.length || list.includes("auto")) throw new VarmapError("E_USAGE", `${flag} ${v} is not a list of methods other than auto`, { remedy: `e.g. ${flag} mars,rbf` });
+  if (!list.length || list.includes("auto"))
+    throw new VarmapError("E_USAGE", `${flag} ${v} is not a list of methods other than auto`, { remedy: `e.g. ${flag} mars,rbf` });
   return list;
 }
