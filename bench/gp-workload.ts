@@ -1,7 +1,7 @@
 // gp on the real fread runs (issue 16's benchmark): log2 inputs threads, fsize_kb, rsize_kb, log response, the
 // golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern52|sqexp]
-//     [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--backend native|wasm] [--shared DIR]
+//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--backend native|wasm] [--shared DIR]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
@@ -20,6 +20,8 @@ if (flag("--gp-mean")) hyper.mean = flag("--gp-mean");
 if (flag("--backend")) hyper.backend = flag("--backend");
 if (flag("--gp-hyper-points")) hyper.hyperPoints = Number(flag("--gp-hyper-points"));
 if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
+// auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
+const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candidates: flag("--auto-candidates")!.split(",") } : {};
 
 const shared = sharedDir();
 const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
@@ -40,7 +42,7 @@ for (const method of methods) {
       .filter(({ s }) => s.p === p && s.rep < reps)
       .map(({ s, index }) => splitRows(s, ids, { file, index }));
     const c0 = process.cpuUsage();
-    const scored = scoreSplits(map, rows, method, "log", method === "gp" ? hyper : {});
+    const scored = scoreSplits(map, rows, method, "log", method === "gp" ? hyper : method === "auto" ? autoHyper : {});
     const cpu = process.cpuUsage(c0);
     const ares = scored.map((r) => ("are" in r ? r.are : NaN));
     const failed = ares.filter((a) => !Number.isFinite(a)).length;
@@ -51,5 +53,6 @@ for (const method of methods) {
       `p=${p}: ${mean.toFixed(2)} % (max ${max.toFixed(0)} %, ${failed} failed; ${((cpu.user + cpu.system) / 1000 / rows.length).toFixed(0)} ms CPU/fit)`,
     );
   }
-  console.log(`${method}${method === "gp" ? " " + JSON.stringify(hyper) : ""}: ${cells.join("; ")}`);
+  const shown = method === "gp" ? hyper : method === "auto" ? autoHyper : {};
+  console.log(`${method}${Object.keys(shown).length ? " " + JSON.stringify(shown) : ""}: ${cells.join("; ")}`);
 }

@@ -42,6 +42,8 @@ export interface PredictorEntry {
   baseline?: boolean;
   /** Left out of the demo's refit and cv (a dense O(n³) solve per fit would make the one-minute demo several minutes). */
   notInDemo?: boolean;
+  /** Left out of the default "every model" lists (MODEL_NAMES): auto repeats the others, gp costs seconds per fit. */
+  notDefault?: boolean;
 }
 
 export const PREDICTORS: readonly PredictorEntry[] = [
@@ -114,6 +116,7 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     description: "Gaussian process (ARD Matérn 5/2, linear mean, nugget; maximum marginal likelihood) with a predictive sd",
     create: (o) => new Gp(o),
     notInDemo: true,
+    notDefault: true,
     flags: [
       { flag: "--gp-kernel <name>", description: "matern52 (default) or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
       { flag: "--gp-mean <kind>", description: "linear (default) or constant mean function", option: "mean", parse: gpMean },
@@ -132,6 +135,7 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     description: "per map, the method of --auto-candidates with the lowest inner cross-validated ARE on the training data",
     create: (o) => new AutoMethod(o),
     notInDemo: true,
+    notDefault: true,
     flags: [
       { flag: "--auto-candidates <list>", description: "methods to choose from (default lr,lsp,delaunay,mars,rbf)", option: "candidates", parse: methodList },
       { flag: "--auto-folds <n>", description: "inner cross-validation folds (default 5)", option: "folds", parse: atLeastTwo },
@@ -142,7 +146,7 @@ export const PREDICTORS: readonly PredictorEntry[] = [
 
 export const METHOD_NAMES = PREDICTORS.map((p) => p.name);
 /** The predictors that model the data (every method but the baselines): the default wherever "every predictor" is meant. */
-export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
+export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline && !p.notDefault).map((p) => p.name);
 /** The predictors the demo fits and cross-validates. */
 export const DEMO_NAMES = PREDICTORS.filter((p) => !p.baseline && !p.notInDemo).map((p) => p.name);
 
