@@ -14,17 +14,54 @@ const GP_LOG_2PI: f64 = 1.8378770664093453;
 // @ts-ignore: decorator
 @inline function st(p: usize, i: usize, v: f64): void { store<f64>(p + (i << 3), v); }
 
+// exp and log as the same polynomials as native/src/gp.cc (same operations, same order: the same bits).
+const GP_EXP_TINY: f64 = -708.0;
+const GP_SHIFT52: f64 = 6755399441055744.0;
+const GP_LOG2E: f64 = 1.4426950408889634;
+const GP_LN2_HI: f64 = 0.6931471803691238;
+const GP_LN2_LO: f64 = 1.9082149292705877e-10;
+function gexp(x: f64): f64 {
+  const xc = x < GP_EXP_TINY ? GP_EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const t = xc * GP_LOG2E + GP_SHIFT52;
+  const nd = t - GP_SHIFT52;
+  const r = (xc - nd * GP_LN2_HI) - nd * GP_LN2_LO;
+  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const p = (r + r2 * q) + 1.0;
+  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
+  const v = p * scale;
+  return x < GP_EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
+}
+function glog(x: f64): f64 {
+  const u = reinterpret<u64>(x);
+  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
+  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
+  const hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  const s4 = s2 * s2, s8 = s4 * s4;
+  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
+  const f = m - 1.0;
+  return e * GP_LN2_HI + ((f - s * f + s * s2 * p) + e * GP_LN2_LO);
+}
+
 let lastDeriv: f64 = 0.0;
 
 // Correlation at scaled distance r²; D(r) (∂ρ/∂log ℓ_k = D u_k²) is left in lastDeriv.
 function corr(kernel: i32, r2: f64): f64 {
   if (kernel == GP_SQEXP) {
-    const v = Math.exp(-0.5 * r2);
+    const v = gexp(-0.5 * r2);
     lastDeriv = v;
     return v;
   }
   const r = Math.sqrt(r2);
-  const e = Math.exp(-GP_SQRT5 * r);
+  const e = gexp(-GP_SQRT5 * r);
   lastDeriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
   return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
 }
@@ -97,8 +134,8 @@ function nll(
   const invL = Ht + ((N * P) << 3);
   const A = invL + (D << 3);
   const b = A + ((P * P) << 3);
-  for (let k: usize = 0; k < D; ++k) st(invL, k, Math.exp(-ld(theta, k)));
-  const g = Math.exp(ld(theta, D));
+  for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
+  const g = gexp(ld(theta, D));
 
   for (let i: usize = 0; i < N; ++i) {
     const ri = L + ((i * N) << 3);
@@ -162,10 +199,10 @@ function nll(
   for (let i: usize = 0; i < N; ++i) Q += ld(alpha, i) * ld(alpha, i);
   backward(L, N, alpha);
   let logdet = 0.0;
-  for (let i: usize = 0; i < N; ++i) logdet += Math.log(ld(L, i * N + i));
+  for (let i: usize = 0; i < N; ++i) logdet += glog(ld(L, i * N + i));
   const sigma2 = Math.max(Q / <f64>N, 1e-300);
   const nf = <f64>N;
-  st(out, 0, 0.5 * nf * Math.log(sigma2) + logdet + 0.5 * nf * (1.0 + GP_LOG_2PI));
+  st(out, 0, 0.5 * nf * glog(sigma2) + logdet + 0.5 * nf * (1.0 + GP_LOG_2PI));
   st(out, 1, sigma2);
   for (let t: usize = 0; t <= D; ++t) st(out, 2 + t, 0.0);
   if (wantGrad == 0) return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
@@ -217,7 +254,7 @@ export function gp_predict(
   const work = heap.alloc((N + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const invL = work + (N << 3);
-  for (let k: usize = 0; k < D; ++k) st(invL, k, Math.exp(-ld(theta, k)));
+  for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   for (let r: usize = 0; r < Q; ++r) {
     const xq = Xq + ((r * D) << 3);
     let m = 0.0;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace varmap {
 
@@ -10,15 +12,66 @@ namespace {
 constexpr double GP_SQRT5 = 2.23606797749979;
 constexpr double GP_LOG_2PI = 1.8378770664093453;
 
+// exp and log as the same polynomials in both backends (a copy of the mixture kernel's vexp/vlog, wasm/gp.ts mirrors
+// them): the library functions differ in the last bit between libm and V8, which would let the hyperparameter search
+// take different paths on native and wasm. With these, both backends compute the same bits (-ffp-contract=off).
+constexpr double GP_EXP_TINY = -708.0;
+constexpr double GP_SHIFT52 = 6755399441055744.0;  // 1.5·2^52
+constexpr double GP_LOG2E = 1.4426950408889634;
+constexpr double GP_LN2_HI = 0.6931471803691238;
+constexpr double GP_LN2_LO = 1.9082149292705877e-10;
+inline uint64_t bits_of(double v) {
+  uint64_t u;
+  std::memcpy(&u, &v, 8);
+  return u;
+}
+inline double of_bits(uint64_t u) {
+  double v;
+  std::memcpy(&v, &u, 8);
+  return v;
+}
+// e^x; 0 below GP_EXP_TINY, +inf above 709.
+double gexp(double x) {
+  const double xc = x < GP_EXP_TINY ? GP_EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const double t = xc * GP_LOG2E + GP_SHIFT52;
+  const double nd = t - GP_SHIFT52;
+  const double r = (xc - nd * GP_LN2_HI) - nd * GP_LN2_LO;
+  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const double p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const double p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const double p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const double q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const double p = (r + r2 * q) + 1.0;
+  const double scale = of_bits((bits_of(t) + 1023) << 52);
+  const double v = p * scale;
+  return x < GP_EXP_TINY ? 0.0 : (x > 709.0 ? INFINITY : v);
+}
+// log x for a positive normal x.
+double glog(double x) {
+  const uint64_t u = bits_of(x);
+  double m = of_bits((u & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);
+  double e = of_bits((u >> 52) | 0x4330000000000000ULL) - 4503599627371519.0;
+  const bool hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  const double s4 = s2 * s2, s8 = s4 * s4;
+  const double a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const double a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const double p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
+  const double f = m - 1.0;
+  return e * GP_LN2_HI + ((f - s * f + s * s2 * p) + e * GP_LN2_LO);
+}
+
 // Correlation at scaled distance r² (and, in *deriv, D(r) with ∂ρ/∂log ℓ_k = D u_k²).
 double corr(int kernel, double r2, double* deriv) {
   if (kernel == GP_SQEXP) {
-    const double v = std::exp(-0.5 * r2);
+    const double v = gexp(-0.5 * r2);
     if (deriv) *deriv = v;
     return v;
   }
   const double r = std::sqrt(r2);
-  const double e = std::exp(-GP_SQRT5 * r);
+  const double e = gexp(-GP_SQRT5 * r);
   if (deriv) *deriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
   return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
 }
@@ -79,8 +132,8 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   if (!all_finite(X, N * d) || !all_finite(y, N) || !all_finite(H, N * p) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
   if (d > 64) return BAD_ARGUMENT;
-  for (int k = 0; k < d; ++k) inv_l[k] = std::exp(-theta[k]);
-  const double g = std::exp(theta[d]);
+  for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
+  const double g = gexp(theta[d]);
 
   // R + g I, lower triangle; upper zeroed.
   for (int i = 0; i < n; ++i) {
@@ -151,10 +204,10 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   for (int i = 0; i < n; ++i) Q += alpha[i] * alpha[i];
   backward(L, n, alpha);
   double logdet = 0.0;
-  for (int i = 0; i < n; ++i) logdet += std::log(L[size_t(i) * n + i]);
+  for (int i = 0; i < n; ++i) logdet += glog(L[size_t(i) * n + i]);
   // A response fitted exactly by the mean has Q = 0: σ̂² is floored so the likelihood stays finite.
   const double sigma2 = std::fmax(Q / n, 1e-300);
-  out[0] = 0.5 * n * std::log(sigma2) + logdet + 0.5 * n * (1.0 + GP_LOG_2PI);
+  out[0] = 0.5 * n * glog(sigma2) + logdet + 0.5 * n * (1.0 + GP_LOG_2PI);
   out[1] = sigma2;
   for (int t = 0; t <= d; ++t) out[2 + t] = 0.0;
   if (!want_grad) return std::isfinite(out[0]) ? OK : INTERNAL;
@@ -208,7 +261,7 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
   if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
   if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
-  for (int k = 0; k < d; ++k) inv_l[k] = std::exp(-theta[k]);
+  for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
   for (int r = 0; r < q; ++r) {
     const double* xq = Xq + size_t(r) * d;
     double m = 0.0;
