@@ -199,3 +199,16 @@ export {
 export { mixtureFlags, countFlags, flagAdvice, SINGLE_RUN_COUNT, type MixtureFlags, type MixtureFlagCounts } from "./mixture/flags.js";
 export { MOANA_TABLE2, isMoanaDesign, paperAre } from "./cv/paper.js";
 export { countProgress } from "./pool/progress.js";
+
+export { Gp, GP_MAX_POINTS, GP_HYPER_POINTS, type GpOptions, type GpState, type GpMean, type GpPrediction } from "./predict/gp.js";
+export { gpNll, gpPredict, GP_KERNEL_CODES, type GpKernelName, type GpLikelihood } from "./backend/kernels/gp.js";
+export { bfgs, type BfgsResult, type BfgsOptions } from "./predict/bfgs.js";
+export {
+  calibrate,
+  conformalHalfWidth,
+  conformalInterval,
+  coverage,
+  CONFORMAL_FOLDS,
+  CV_CONFORMAL_FOLDS,
+  type ConformalCalibration,
+} from "./predict/conformal.js";

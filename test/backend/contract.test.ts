@@ -10,6 +10,7 @@ import { KNN_TOO_FEW_POINTS } from "../../ts/backend/kernels/neighbors.js";
 import { QueryStatus } from "../../ts/backend/kernels/delaunay.js";
 import { MARS_INFO_FIELDS, MARS_OPTION_FIELDS } from "../../ts/backend/kernels/mars.js";
 import { Status } from "../../ts/backend/status.js";
+import { GP_KERNEL_CODES } from "../../ts/backend/kernels/gp.js";
 import { GEV_OUT, GevStatus } from "../../ts/backend/kernels/gev.js";
 import { packageRoot } from "../../ts/package-root.js";
 
@@ -96,6 +97,7 @@ describe("cross-language contract", () => {
         "QUERY_TOO_FAR",
       ],
       neighbors: ["KNN_TOO_FEW_POINTS"],
+      gp: ["GP_NOT_POSITIVE_DEFINITE", "GP_SINGULAR_MEAN", "GP_SQEXP", "GP_MATERN52", "GP_SQRT5", "GP_LOG_2PI"],
     };
     for (const [m, names] of Object.entries(need))
       for (const n of names) {
@@ -118,6 +120,12 @@ describe("cross-language contract", () => {
     expect(native("neighbors").get("KNN_TOO_FEW_POINTS")).toBe(KNN_TOO_FEW_POINTS);
     const d = native("delaunay");
     for (const [name, code] of Object.entries(QueryStatus)) expect(d.get(`QUERY_${name}`), name).toBe(code);
+  });
+
+  it("gp: the correlation family codes in TypeScript match the kernels", () => {
+    const c = native("gp");
+    expect(c.get("GP_SQEXP")).toBe(GP_KERNEL_CODES.sqexp);
+    expect(c.get("GP_MATERN52")).toBe(GP_KERNEL_CODES.matern52);
   });
 
   it("gev: the per-configuration outcomes and the output layout match in C++, AssemblyScript and TypeScript", () => {

@@ -7,6 +7,7 @@ import { LSP_EVAL, LSP_FIT } from "../../ts/backend/kernels/lsp.js";
 import { MARS_FIT, MARS_PREDICT } from "../../ts/backend/kernels/mars.js";
 import { MIXTURE_FIT } from "../../ts/backend/kernels/mixture.js";
 import { Status } from "../../ts/backend/status.js";
+import { GP_NLL, GP_PREDICT } from "../../ts/backend/kernels/gp.js";
 import { nativeBackend, wasmBackend } from "../helpers/backends.js";
 
 const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.2]);
@@ -79,6 +80,36 @@ const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
       new Float64Array(1),
     ],
     [0, 1, 3, 4, 12, 13, 14, 15, 16, 17, 18, 19],
+  ],
+  [
+    "gp_nll",
+    GP_NLL,
+    () => [
+      X,
+      f,
+      Float64Array.from([1, 1, 1, 1, 1]),
+      5,
+      2,
+      1,
+      1,
+      Float64Array.from([-1, -1, -4]),
+      1,
+      new Float64Array(25),
+      new Float64Array(5),
+      new Float64Array(1),
+      new Float64Array(5),
+    ],
+    [0, 1, 2, 7, 9, 10, 11, 12],
+  ],
+  [
+    "gp_predict",
+    GP_PREDICT,
+    () => {
+      const L = new Float64Array(25);
+      for (let i = 0; i < 5; i++) L[i * 5 + i] = 1;
+      return [X, 5, 2, 1, Float64Array.from([-1, -1, -4]), L, new Float64Array(5), Float64Array.from([0.3, 0.3]), 1, new Float64Array(1), new Float64Array(1)];
+    },
+    [0, 4, 5, 6, 7, 9, 10],
   ],
 ];
 

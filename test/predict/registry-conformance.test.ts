@@ -11,6 +11,8 @@ const EXPECTED: Record<string, { interpolates: boolean; minPoints: (d: number) =
   delaunay: { interpolates: true, minPoints: (d) => d + 1 },
   mars: { interpolates: false, minPoints: () => 2 },
   rbf: { interpolates: false, minPoints: (d) => d + 2 },
+  gp: { interpolates: false, minPoints: (d) => d + 2 },
+  auto: { interpolates: false, minPoints: (d) => d + 2 },
   mean: { interpolates: false, minPoints: () => 1 },
 };
 

@@ -33,7 +33,7 @@ export type Opts = Record<string, unknown> & {
   resume?: boolean;
   methods?: string;
   method?: string;
-  logResponse?: boolean;
+  logResponse?: boolean | string;
   noStdout?: boolean;
 };
 
@@ -123,6 +123,9 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
       remedy: "give --splits FILE, or drop --predictions (generated divisions are summarized in --out)",
     });
   if (predictionsPath) tableFormat(predictionsPath);
+  const interval = opts.interval === undefined ? undefined : Number(opts.interval);
+  if (interval !== undefined && !(interval > 0 && interval < 1))
+    throw new VarmapError("E_USAGE", `--interval ${String(opts.interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
@@ -133,7 +136,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   const { plan, givenTrain } = cvPlan(maps, {
     methods,
     methodOptions,
-    response: opts.logResponse ? "log" : "linear",
+    response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear",
     stat: ds.maps[0]?.stat,
     ps,
     reps,
@@ -141,6 +144,7 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
     splits,
     predictions: !!predictionsPath,
     ids,
+    ...(opts.interval !== undefined ? { interval: Number(opts.interval) } : {}),
   });
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
@@ -187,7 +191,8 @@ export function registerCvOptions(cmd: Command): Command {
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
-    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)");
+    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)")
+    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }
@@ -222,7 +227,13 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
     mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
   }
-  const plan = refitPlan(maps, { methods, methodOptions, response: opts.logResponse ? "log" : "linear", stat: ds.maps[0]?.stat, mixtures });
+  const plan = refitPlan(maps, {
+    methods,
+    methodOptions,
+    response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear",
+    stat: ds.maps[0]?.stat,
+    mixtures,
+  });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
   const text = s.shard === null ? readFileSync(join(opts.out, "summary.md"), "utf8") + `\nOutputs in ${opts.out}: ${files}\n` : "";

@@ -2,6 +2,7 @@
 import { VarmapError } from "../errors.js";
 import { splitList } from "./option-values.js";
 import { buildMaps } from "./maps.js";
+import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";
 import { presetOf } from "./presets.js";
 import { readConfigTable } from "./read.js";
 import { configStats, minRunsFor, statValues } from "./stats.js";
@@ -23,8 +24,8 @@ export interface LoadOptions {
   logInputs?: string[];
   /** Accept repeated run indices within a configuration (default: an error, unless the preset allows them). */
   allowDuplicateRuns?: boolean;
-  /** The response will be modelled on a log scale: runs must be > 0. */
-  logResponse?: boolean;
+  /** The response will be modelled on a log scale: runs must be > 0. "auto": log when every response is > 0. */
+  logResponse?: boolean | "auto";
   /** A positive distribution family will be fitted: runs must be > 0 (`positiveReason` names it in messages). */
   requirePositive?: boolean;
   positiveReason?: string;
@@ -41,6 +42,8 @@ export interface Dataset {
   stats: ConfigStats;
   /** Configurations dropped for having too few runs for the statistic. */
   dropped: number;
+  /** The transforms in effect (--log-inputs / --log-response, "auto" resolved). */
+  resolved?: { logInputs: string[]; logResponse: boolean };
 }
 
 /** The column roles the options name (preset, then explicit flags on top). */
@@ -66,15 +69,30 @@ export function resolveRoles(opts: LoadOptions): ColumnRoles {
 export async function loadDataset(file: string, opts: LoadOptions = {}): Promise<Dataset> {
   const stat = opts.stat ?? "sd";
   const roles = resolveRoles(opts);
-  const requirePositive = Boolean(opts.logResponse || opts.requirePositive);
+  const autoResponse = opts.logResponse === "auto";
+  const requirePositive = Boolean((opts.logResponse && !autoResponse) || opts.requirePositive);
   let table = await readConfigTable(file, roles, {
     where: opts.where,
     requirePositive,
-    positiveReason: opts.positiveReason ?? (opts.logResponse ? "--log-response" : undefined),
+    positiveReason: opts.positiveReason ?? (opts.logResponse && !autoResponse ? "--log-response" : undefined),
     idColumn: opts.map ? opts.id : undefined,
     allowDuplicateRuns: opts.allowDuplicateRuns ?? (opts.preset ? presetOf(opts.preset).allowDuplicateRuns : false),
     note: opts.note,
   });
+
+  // --log-inputs auto: the columns autoLogInputs picks (other names listed beside "auto" are kept).
+  if (opts.logInputs?.includes("auto")) {
+    const picked = autoLogInputs(table);
+    for (const p of picked) opts.note?.(`--log-inputs auto: ${p.name} (${p.reason})`);
+    if (!picked.length) opts.note?.("--log-inputs auto: no input is log-transformed");
+    opts = { ...opts, logInputs: [...new Set([...opts.logInputs.filter((c) => c !== "auto"), ...picked.map((p) => p.name)])] };
+  }
+  const resolve = (maps: VariabilityMap[]): Dataset["resolved"] => {
+    const logResponse = autoResponse ? autoLogResponse(maps.map((m) => m.y)) : Boolean(opts.logResponse);
+    if (autoResponse)
+      opts.note?.(`--log-response auto: ${logResponse ? "log scale (every response is positive)" : "linear scale (a response is not positive)"}`);
+    return { logInputs: opts.logInputs ?? [], logResponse };
+  };
 
   if (opts.map) {
     const c = firstWith(table, (n) => n > 1);
@@ -90,7 +108,7 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
     }
     const stats = configStats(table);
     const maps = buildMaps(table, table.runs, { stat, logInputs: opts.logInputs, note: opts.note });
-    return { table, maps, stats, dropped: 0 };
+    return { table, maps, stats, dropped: 0, resolved: resolve(maps) };
   }
 
   let dropped = 0;
@@ -110,11 +128,15 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   }
   const stats = configStats(table);
   const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note });
-  return { table, maps, stats, dropped };
+  return { table, maps, stats, dropped, resolved: resolve(maps) };
 }
 
 /** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */
 export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
+  if (typeof opts.logResponse === "string" && opts.logResponse !== "auto")
+    throw new VarmapError("E_USAGE", `--log-response takes no value or auto, not '${opts.logResponse}'`, {
+      remedy: "write --log-response or --log-response auto (and put the data file before the flags)",
+    });
   const str = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
   const list = (k: string) => (typeof opts[k] === "string" ? splitList(opts[k] as string) : undefined);
   return {
@@ -128,7 +150,7 @@ export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
     where: str("where"),
     stat: (str("stat") as StatName | undefined) ?? "sd",
     logInputs: list("logInputs"),
-    logResponse: Boolean(opts.logResponse),
+    logResponse: opts.logResponse === "auto" ? "auto" : Boolean(opts.logResponse),
     allowDuplicateRuns: opts.allowDuplicateRuns ? true : undefined,
     note: opts.quiet ? undefined : (msg) => process.stderr.write(`varmap: note: ${msg}\n`),
   };

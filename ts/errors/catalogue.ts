@@ -379,6 +379,25 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "the spline's linear system is singular or not finite even with smoothing",
     "remove duplicate configurations or rescale the inputs; or use another method",
   ),
+  e(
+    "kernels",
+    "E_GP_NOT_POSITIVE_DEFINITE",
+    "the Gaussian-process covariance matrix is not positive definite in floating point",
+    "raise the nugget (--gp-nugget-min) or remove duplicate configurations",
+  ),
+  e("kernels", "E_GP_SINGULAR_MEAN", "the Gaussian-process mean basis is singular on the training set", "use --gp-mean constant"),
+  e(
+    "models and predictions",
+    "E_GP_FIT_FAILED",
+    "no start of the Gaussian-process hyperparameter search gave a positive definite covariance",
+    "raise --gp-nugget-min, remove duplicate configurations, or use another method",
+  ),
+  e(
+    "models and predictions",
+    "E_NO_CALIBRATION",
+    "predict --interval needs conformal residuals the models file does not have",
+    "fit with --conformal-folds 10 (gp models give their own interval without it)",
+  ),
 ];
 
 const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));

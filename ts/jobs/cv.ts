@@ -3,7 +3,10 @@
 // summary (seed 000: ARE per training fraction and method, averaged over maps) as Markdown and CSV.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { VarmapError } from "../errors.js";
+import { isVarmapError, VarmapError } from "../errors.js";
+import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMAL_FOLDS } from "../predict/conformal.js";
+import { matrix, takeRows } from "../predict/matrix.js";
+import { mapInputScaling } from "../cv/split.js";
 import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
@@ -22,6 +25,8 @@ export interface CvPlan extends MapsPlan {
   generated?: { ps: number[]; reps: number; seed: string; repChunk: number };
   /** Given divisions (--splits): their (p, rep) labels; the training indices travel to the workers separately. */
   given?: { source: string; hash: string; labels: { p: number; rep: number }[]; chunk: number; predictions: boolean };
+  /** Conformal interval level (`--interval`): each division also reports the coverage of its held-out points. */
+  interval?: number;
 }
 
 export type CvTask =
@@ -57,6 +62,8 @@ export interface CvResult {
   pext?: number[][];
   pdist?: number[][];
   pclamp?: number[][];
+  /** With an interval level: per division, the fraction of held-out truths inside its conformal interval (null: failed). */
+  cover?: (number | null)[];
 }
 
 /** Repetitions per task: enough work per task to amortize dispatch, small enough to balance and checkpoint often. */
@@ -80,10 +87,14 @@ export interface CvOptions {
   predictions?: boolean;
   /** Per map, the row ids the given splits refer to (the --id column); default the row positions. */
   ids?: (number | string)[][];
+  /** Conformal interval level whose coverage each division reports (CV-conformal, CV_CONFORMAL_FOLDS inner folds). */
+  interval?: number;
 }
 
 export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTrain?: number[][][] } {
-  const base = { ...mapsPlanBase(maps, o), verb: "cv" as const };
+  if (o.interval !== undefined && !(o.interval > 0 && o.interval < 1))
+    throw new VarmapError("E_USAGE", `--interval ${o.interval} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
+  const base = { ...mapsPlanBase(maps, o), verb: "cv" as const, ...(o.interval !== undefined ? { interval: o.interval } : {}) };
   if (!o.splits) {
     const reps = o.reps ?? 200;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 200" });
@@ -215,7 +226,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
   tasks: cvTasks,
   run: runCvTask,
   files(plan) {
-    return plan.given?.predictions ? [...CV_FILES, "predictions.csv"] : CV_FILES;
+    return [...CV_FILES, ...(plan.given?.predictions ? ["predictions.csv"] : []), ...(plan.interval !== undefined ? ["coverage.csv"] : [])];
   },
   write(plan, results, dir) {
     const cs = cells(plan, results);
@@ -359,6 +370,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     writeFileAtomic(join(dir, "table2.md"), md);
 
     if (plan.given?.predictions) writePredictions(plan, results, dir);
+    const coverage = plan.interval !== undefined ? writeCoverage(plan, results, dir) : undefined;
     const perMap = plan.maps.map((m, i) => ({
       key: Object.fromEntries(plan.factors.map((f, k) => [f, m.values[k]])),
       rows: m.rows,
@@ -393,7 +405,16 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
         ]),
       ),
     }));
-    return { table2, spread, maps: perMap, methods: plan.methods, failedSplits: cs.reduce((s, c) => s + c.failed, 0), warnings, warningLines };
+    return {
+      table2,
+      spread,
+      maps: perMap,
+      methods: plan.methods,
+      failedSplits: cs.reduce((s, c) => s + c.failed, 0),
+      warnings,
+      warningLines,
+      ...(coverage ? { interval: plan.interval, coverage } : {}),
+    };
   },
 };
 
@@ -443,6 +464,39 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
     { name: "distance", values: Float64Array.from(dist) },
     { name: "clamped", values: Int32Array.from(clamp), type: "int" as const },
   ];
+}
+
+/**
+ * coverage.csv: per (map, method, p) the mean over divisions of the fraction of held-out truths inside the
+ * conformal interval; returns the same averaged over maps, per method and p (the summary's `coverage`).
+ */
+function writeCoverage(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): { method: string; p: number; coverage: number; divisions: number }[] {
+  const byKey = new Map<string, { map: number; method: string; p: number; values: number[] }>();
+  const add = (map: number, method: string, p: number, v: number | null) => {
+    const k = `${map}\u0000${method}\u0000${p}`;
+    let c = byKey.get(k);
+    if (!c) byKey.set(k, (c = { map, method, p, values: [] }));
+    if (v !== null) c.values.push(v);
+  };
+  for (const t of cvTasks(plan)) {
+    const r = results.get(t.id) as CvResult;
+    (r.cover ?? []).forEach((v, i) => add(t.map, t.method, t.kind === "cv-gen" ? plan.generated!.ps[t.pIndex] : plan.given!.labels[t.s0 + i].p, v));
+  }
+  const cs = [...byKey.values()].sort((a, b) => a.map - b.map || plan.methods.indexOf(a.method) - plan.methods.indexOf(b.method) || a.p - b.p);
+  writeFileAtomic(
+    join(dir, "coverage.csv"),
+    csvText(
+      [...plan.factors, "method", "p", "level", "divisions", "coverage"],
+      cs.map((c) => [...plan.maps[c.map].values, c.method, c.p, plan.interval!, c.values.length, mean(c.values)]),
+    ),
+  );
+  const out: { method: string; p: number; coverage: number; divisions: number }[] = [];
+  for (const method of plan.methods)
+    for (const p of [...new Set(cs.map((c) => c.p))].sort((a, b) => a - b)) {
+      const values = cs.filter((c) => c.method === method && c.p === p).flatMap((c) => c.values);
+      out.push({ method, p, coverage: mean(values), divisions: values.length });
+    }
+  return out;
 }
 
 function writePredictions(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): void {
@@ -523,6 +577,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
       if ("error" in r) fail(i, r.error), record(null);
       else out.are.push(roundResult(r.are)), record(r);
     });
+    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
     return out;
   }
   const want = plan.given!.predictions;
@@ -539,6 +594,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     divisions.push({ train, test });
   }
   const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
+  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
@@ -560,4 +616,41 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     }
   }
   return out;
+}
+
+/** Per division, the coverage of its conformal interval (calibrated on its training rows only), or null. */
+function coverOf(
+  map: MapData,
+  divisions: readonly { train: Int32Array; test: Int32Array }[],
+  scores: readonly ({ are: number; pred: Float64Array } | { error: string })[],
+  method: string,
+  response: "linear" | "log",
+  hyper: Record<string, unknown>,
+  level: number,
+): (number | null)[] {
+  const X = matrix(map.X, map.rows, map.cols);
+  return divisions.map((d, i) => {
+    const r = scores[i];
+    if ("error" in r) return null;
+    try {
+      const cal = calibrate(
+        method,
+        { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
+        takeRows(X, d.train),
+        Float64Array.from(d.train, (j) => map.y[j]),
+        CV_CONFORMAL_FOLDS,
+      );
+      const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
+      return roundResult(
+        coverage(
+          Float64Array.from(d.test, (j) => map.y[j]),
+          lo,
+          hi,
+        ),
+      );
+    } catch (e) {
+      if (isVarmapError(e)) return null;
+      throw e;
+    }
+  });
 }

@@ -261,6 +261,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     return { values, extrapolated, distance, clamped, negative, logClamped };
   }
 
+  /** The training range of the model-scale response (log y or y) the predictions are clamped to (widened), if any. */
+  protected get clampRange(): readonly [number, number] | undefined {
+    return this.modelRange;
+  }
+
   /** Inputs as the model sees them (after normalization): for predictor-specific queries such as locate(). */
   protected transformQueries(Xq: Matrix): Matrix {
     if (!this.scaler) throw new VarmapError("E_NOT_FITTED", `this ${this.method} model has not been fitted`, { remedy: "call fit(X, y) first" });

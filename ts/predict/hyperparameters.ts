@@ -63,3 +63,35 @@ export function atLeastTwo(v: string, flag: string): number {
   if (n < 2) throw new VarmapError("E_USAGE", `${flag} ${v} is below 2`, { remedy: `e.g. ${flag} 40` });
   return n;
 }
+
+export function gpKernel(v: string, flag: string): string {
+  if (v === "matern52" || v === "sqexp") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither matern52 nor sqexp`, { remedy: `e.g. ${flag} matern52` });
+}
+
+export function gpMean(v: string, flag: string): string {
+  if (v === "constant" || v === "linear") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither constant nor linear`, { remedy: `e.g. ${flag} linear` });
+}
+
+export function nuggetBound(v: string, flag: string): number {
+  const x = Number(v);
+  if (!(Number.isFinite(x) && x > 0 && x < 10)) throw new VarmapError("E_USAGE", `${flag} ${v} is not a number in (0, 10)`, { remedy: `e.g. ${flag} 1e-6` });
+  return x;
+}
+
+export function atLeastTen(v: string, flag: string): number {
+  const n = positiveInt(v, flag);
+  if (n < 10) throw new VarmapError("E_USAGE", `${flag} ${v} is below 10`, { remedy: `e.g. ${flag} 400` });
+  return n;
+}
+
+export function methodList(v: string, flag: string): string[] {
+  const list = v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!list.length || list.includes("auto"))
+    throw new VarmapError("E_USAGE", `${flag} ${v} is not a list of methods other than auto`, { remedy: `e.g. ${flag} mars,rbf` });
+  return list;
+}

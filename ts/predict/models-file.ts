@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import type { ModelJSON } from "./estimator.js";
+import type { ConformalCalibration } from "./conformal.js";
 
 export interface MapModel {
   /** Factor name → value. */
@@ -11,6 +12,8 @@ export interface MapModel {
   /** The map's input columns the model uses (constant ones are dropped per map), in model order. */
   inputs: string[];
   model: ModelJSON;
+  /** Conformal calibration (`fit --conformal-folds`): cross-validated residuals for `predict --interval`. */
+  conformal?: ConformalCalibration;
 }
 
 export interface ModelsFile {

@@ -8,6 +8,11 @@ import {
   atLeastMinusOne,
   atLeastTwo,
   gcvOrNonNegative,
+  gpKernel,
+  gpMean,
+  nuggetBound,
+  atLeastTen,
+  methodList,
   nonNegative,
   nonNegativeInt,
   positiveInt,
@@ -21,6 +26,8 @@ import { Delaunay } from "./delaunay.js";
 import { Mars } from "./mars.js";
 import { MeanBaseline } from "./mean.js";
 import { Rbf } from "./rbf.js";
+import { Gp } from "./gp.js";
+import { AutoMethod } from "./auto.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -35,6 +42,8 @@ export interface PredictorEntry {
   baseline?: boolean;
   /** Left out of the demo's refit and cv (a dense O(n³) solve per fit would make the one-minute demo several minutes). */
   notInDemo?: boolean;
+  /** Left out of the default "every model" lists (MODEL_NAMES): auto repeats the others, gp costs seconds per fit. */
+  notDefault?: boolean;
 }
 
 export const PREDICTORS: readonly PredictorEntry[] = [
@@ -102,12 +111,42 @@ export const PREDICTORS: readonly PredictorEntry[] = [
       },
     ],
   },
+  {
+    name: "gp",
+    description: "Gaussian process (ARD Matérn 5/2, linear mean, nugget; maximum marginal likelihood) with a predictive sd",
+    create: (o) => new Gp(o),
+    notInDemo: true,
+    notDefault: true,
+    flags: [
+      { flag: "--gp-kernel <name>", description: "matern52 (default) or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
+      { flag: "--gp-mean <kind>", description: "linear (default) or constant mean function", option: "mean", parse: gpMean },
+      { flag: "--gp-restarts <n>", description: "optimizer starts (default 4)", option: "restarts", parse: positiveInt },
+      { flag: "--gp-nugget-min <x>", description: "smallest nugget relative to the signal variance (default 1e-6)", option: "nuggetMin", parse: nuggetBound },
+      {
+        flag: "--gp-hyper-points <n>",
+        description: "largest subset the hyperparameter search runs on (default 400; the final solve uses all points)",
+        option: "hyperPoints",
+        parse: atLeastTen,
+      },
+    ],
+  },
+  {
+    name: "auto",
+    description: "per map, the method of --auto-candidates with the lowest inner cross-validated ARE on the training data",
+    create: (o) => new AutoMethod(o),
+    notInDemo: true,
+    notDefault: true,
+    flags: [
+      { flag: "--auto-candidates <list>", description: "methods to choose from (default lr,lsp,delaunay,mars,rbf)", option: "candidates", parse: methodList },
+      { flag: "--auto-folds <n>", description: "inner cross-validation folds (default 5)", option: "folds", parse: atLeastTwo },
+    ],
+  },
   { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },
 ];
 
 export const METHOD_NAMES = PREDICTORS.map((p) => p.name);
 /** The predictors that model the data (every method but the baselines): the default wherever "every predictor" is meant. */
-export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline).map((p) => p.name);
+export const MODEL_NAMES = PREDICTORS.filter((p) => !p.baseline && !p.notDefault).map((p) => p.name);
 /** The predictors the demo fits and cross-validates. */
 export const DEMO_NAMES = PREDICTORS.filter((p) => !p.baseline && !p.notInDemo).map((p) => p.name);
 

@@ -10,6 +10,7 @@ import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
+import { calibrate } from "../../predict/conformal.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -19,13 +20,17 @@ export function register(program: Command): void {
   addDistributionOptions(addMethodOptions(addDataOptions(cmd)), "fit")
     .option("--out <path>", "models file (.json); default: stdout")
     .option("--quiet", "no notes on stderr")
+    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals by k-fold cross-validation per map (for predict --interval)")
     .action(async (file: string, opts: Record<string, unknown>) => {
       if (opts.target === "distribution") return fitDistributionAction(file, opts);
       const method = String(opts.method);
       const hyper = methodOptionsFromCli(opts, method);
+      const folds = opts.conformalFolds === undefined ? undefined : Number(opts.conformalFolds);
+      if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
+        throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
       const load = optionsFromCli(opts);
       const data = await loadDataset(file, load);
-      const response = load.logResponse ? "log" : "linear";
+      const response = (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
       // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
       // file and on stderr; the command fails only when no map could be fitted.
       const maps: ModelsFile["maps"] = [];
@@ -33,8 +38,11 @@ export function register(program: Command): void {
       for (const m of data.maps) {
         const model = createPredictor(method, { ...hyper, inputs: mapInputScaling(m.normalization), response });
         try {
-          model.fit(matrix(m.X, m.rows, m.inputNames.length), m.y);
-          maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON() });
+          const X = matrix(m.X, m.rows, m.inputNames.length);
+          model.fit(X, m.y);
+          const conformal =
+            folds === undefined ? undefined : calibrate(method, { ...hyper, inputs: mapInputScaling(m.normalization), response }, X, m.y, folds);
+          maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON(), ...(conformal ? { conformal } : {}) });
         } catch (e) {
           if (!(e instanceof VarmapError)) throw e;
           if (data.maps.length === 1) {

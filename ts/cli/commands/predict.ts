@@ -10,6 +10,8 @@ import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-fil
 import { addCounts, countTrust, emptyCounts, isNonNegativeStat, trustWarnings, type TrustCounts } from "../../predict/trust.js";
 import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
 import { isDistributionModelsFile } from "../../distribution/model.js";
+import { conformalHalfWidth, conformalInterval } from "../../predict/conformal.js";
+import { Gp } from "../../predict/gp.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -19,13 +21,20 @@ export function register(program: Command): void {
     .requiredOption("--at <path>", "configurations (.csv or .parquet): the map's factor columns and input columns")
     .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
     .option("--json", "with --out: a JSON summary on stdout (predictions and warning counts per method)")
-    .option("--quiet", "no notes on stderr");
+    .option("--quiet", "no notes on stderr")
+    .option(
+      "--interval <level>",
+      "also columns lo, hi: a prediction interval of this coverage, e.g. 0.9 (conformal from `fit --conformal-folds`; gp without it: its own)",
+    );
   addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
     if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts, readRows);
     if (opts.json && !opts.out)
       throw new VarmapError("E_USAGE", "--json needs --out (without it the predictions are the CSV on stdout)", {
         remedy: "add --out predictions.csv, or drop --json",
       });
+    const level = opts.interval === undefined ? undefined : Number(opts.interval);
+    if (level !== undefined && !(level > 0 && level < 1))
+      throw new VarmapError("E_USAGE", `--interval ${String(opts.interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
     const sets = readModelSets(modelsPath);
     const file = sets[0];
     const at = String(opts.at);
@@ -48,11 +57,18 @@ export function register(program: Command): void {
       return v;
     };
     // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side; each
-    // followed by its trust columns (ts/predict/trust.ts) named alike: extrapolated, distance, clamped.
-    const results = sets.map((set) => ({ method: set.method, ...predictWith(set, rows, at, numeric) }));
+    // followed by its interval bounds (with --interval) and its trust columns (ts/predict/trust.ts) named alike:
+    // lo, hi, extrapolated, distance, clamped.
+    const results = sets.map((set) => ({ method: set.method, ...predictWith(set, rows, at, numeric, level, modelsPath) }));
     const suffix = (method: string): string => (sets.length === 1 ? "" : `_${method}`);
     const predictions: Column[] = results.flatMap((r) => [
       { name: `prediction${suffix(r.method)}`, values: r.values },
+      ...(r.lo && r.hi
+        ? [
+            { name: `lo${suffix(r.method)}`, values: r.lo },
+            { name: `hi${suffix(r.method)}`, values: r.hi },
+          ]
+        : []),
       { name: `extrapolated${suffix(r.method)}`, values: Int32Array.from(r.extrapolated), type: "int" as const },
       { name: `distance${suffix(r.method)}`, values: r.distance },
       { name: `clamped${suffix(r.method)}`, values: Int32Array.from(r.clamped), type: "int" as const },
@@ -93,14 +109,22 @@ interface MethodPredictions {
   distance: Float64Array;
   clamped: Uint8Array;
   counts: TrustCounts;
+  lo?: Float64Array;
+  hi?: Float64Array;
 }
 
-/** One method's predictions at every row with their trust columns, each map's rows in one batch. */
+/**
+ * One method's predictions at every row with their trust columns, each map's rows in one batch; with `level`,
+ * interval bounds: conformal when the map's model carries a calibration (`fit --conformal-folds`), else the GP's
+ * own interval for gp.
+ */
 function predictWith(
   file: ModelsFile,
   rows: Record<string, unknown>[],
   at: string,
   numeric: (r: Record<string, unknown>, c: string, i: number) => number,
+  level?: number,
+  modelsPath?: string,
 ): MethodPredictions {
   const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
   const groups = new Map<string, number[]>();
@@ -119,6 +143,8 @@ function predictWith(
     distance: new Float64Array(rows.length),
     clamped: new Uint8Array(rows.length),
     counts: emptyCounts(),
+    lo: level === undefined ? undefined : new Float64Array(rows.length),
+    hi: level === undefined ? undefined : new Float64Array(rows.length),
   };
   // A negative sd (var, cv, ci90) is no answer: clamped to 0 and flagged. A log response is positive already.
   const nonNegative = isNonNegativeStat(file.stat) && file.response === "linear";
@@ -127,7 +153,8 @@ function predictWith(
     const model: Predictor = predictorFromJSON(m.model);
     const X = new Float64Array(idx.length * m.inputs.length);
     idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
-    const p = model.predictTrusted(matrix(X, idx.length, m.inputs.length), { nonNegative });
+    const Xq = matrix(X, idx.length, m.inputs.length);
+    const p = model.predictTrusted(Xq, { nonNegative });
     idx.forEach((i, k) => {
       out.values[i] = p.values[k];
       out.extrapolated[i] = p.extrapolated[k];
@@ -135,6 +162,20 @@ function predictWith(
       out.clamped[i] = p.clamped[k];
     });
     addCounts(out.counts, countTrust(p.values, p.extrapolated, p.negative, p.logClamped));
+    if (level === undefined) continue;
+    let bounds: { lo: Float64Array; hi: Float64Array };
+    if (m.conformal) bounds = conformalInterval(p.values, conformalHalfWidth(m.conformal.residuals, level), m.conformal.response);
+    else if (model instanceof Gp) bounds = model.predictInterval(Xq, level);
+    else
+      throw new VarmapError(
+        "E_NO_CALIBRATION",
+        `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,
+        {
+          location: { file: modelsPath ?? file.source },
+          remedy: "fit with `varmap fit … --conformal-folds 10` (gp models give their own interval without it)",
+        },
+      );
+    idx.forEach((i, k) => ((out.lo![i] = bounds.lo[k]), (out.hi![i] = bounds.hi[k])));
   }
   return out;
 }

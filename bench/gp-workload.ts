@@ -1,0 +1,58 @@
+// gp on the real fread runs (issue 16's benchmark): log2 inputs threads, fsize_kb, rsize_kb, log response, the
+// golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit.
+//   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern52|sqexp]
+//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--backend native|wasm] [--shared DIR]
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadavg } from "node:os";
+import { scoreSplits } from "../ts/cv/scoring.js";
+import { splitRows, type Split } from "../ts/cv/splits.js";
+import { loadDataset } from "../ts/data/load.js";
+import { mapView, packMaps } from "../ts/data/shared-maps.js";
+import { flag, sharedDir } from "./args.js";
+
+const methods = (flag("--methods") ?? "gp").split(",");
+const ps = (flag("--p") ?? "0.1,0.5,0.9").split(",").map(Number);
+const reps = Number(flag("--reps") ?? 20);
+const hyper: Record<string, unknown> = {};
+if (flag("--gp-kernel")) hyper.kernel = flag("--gp-kernel");
+if (flag("--gp-mean")) hyper.mean = flag("--gp-mean");
+if (flag("--backend")) hyper.backend = flag("--backend");
+if (flag("--gp-hyper-points")) hyper.hyperPoints = Number(flag("--gp-hyper-points"));
+if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
+// auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
+const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candidates: flag("--auto-candidates")!.split(",") } : {};
+
+const shared = sharedDir();
+const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
+  preset: "moana",
+  logInputs: ["threads", "fsize_kb", "rsize_kb"],
+  logResponse: true,
+});
+const map = mapView(packMaps(maps), 0);
+const ids = maps[0].ids;
+const file = join(shared, "golden", "moana-splits.json");
+const splits: Split[] = JSON.parse(readFileSync(file, "utf8")).splits;
+console.log(`fread map: ${map.rows} configurations; load average ${loadavg()[0].toFixed(1)}`);
+for (const method of methods) {
+  const cells: string[] = [];
+  for (const p of ps) {
+    const rows = splits
+      .map((s, index) => ({ s, index }))
+      .filter(({ s }) => s.p === p && s.rep < reps)
+      .map(({ s, index }) => splitRows(s, ids, { file, index }));
+    const c0 = process.cpuUsage();
+    const scored = scoreSplits(map, rows, method, "log", method === "gp" ? hyper : method === "auto" ? autoHyper : {});
+    const cpu = process.cpuUsage(c0);
+    const ares = scored.map((r) => ("are" in r ? r.are : NaN));
+    const failed = ares.filter((a) => !Number.isFinite(a)).length;
+    const ok = ares.filter(Number.isFinite);
+    const mean = (100 * ok.reduce((a, b) => a + b, 0)) / ok.length;
+    const max = 100 * Math.max(...ok);
+    cells.push(
+      `p=${p}: ${mean.toFixed(2)} % (max ${max.toFixed(0)} %, ${failed} failed; ${((cpu.user + cpu.system) / 1000 / rows.length).toFixed(0)} ms CPU/fit)`,
+    );
+  }
+  const shown = method === "gp" ? hyper : method === "auto" ? autoHyper : {};
+  console.log(`${method}${Object.keys(shown).length ? " " + JSON.stringify(shown) : ""}: ${cells.join("; ")}`);
+}

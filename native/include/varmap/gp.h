@@ -1,0 +1,44 @@
+// Gaussian-process regression, the dense O(n³) part of the gp predictor: the profile negative log marginal
+// likelihood (and its gradient) of y ~ N(H β, σ² (R + g I)) at given correlation hyperparameters, and the
+// predictive mean and variance at query points.
+//
+// Model. R_ij = ρ(r_ij) with r_ij² = Σ_k ((x_ik − x_jk) / ℓ_k)² (one length scale per input, ARD);
+// ρ = exp(−r²/2) (GP_SQEXP) or (1 + √5 r + 5r²/3) exp(−√5 r) (GP_MATERN52). g is the nugget relative to σ².
+// theta = (log ℓ_1 … log ℓ_d, log g). β (generalized least squares) and σ² = Qᵀ/n are profiled out, so
+//   nll(θ) = n/2 log σ̂² + Σ log L_ii + n/2 (1 + log 2π),     L Lᵀ = R + g I,
+// and (envelope theorem: β̂ and σ̂² minimize nll for fixed θ) the gradient is
+//   ∂nll/∂θ_t = ½ Σ_ij (Rg⁻¹ − α αᵀ / σ̂²)_ij ∂(R + g I)_ij/∂θ_t,   α = Rg⁻¹ (y − H β̂),
+// with ∂R_ij/∂log ℓ_k = D(r) u_k², u_k = (x_ik − x_jk)/ℓ_k, D = ρ (sqexp) or 5/3 (1 + √5 r) e^{−√5 r} (Matérn),
+// and ∂(g I)/∂log g = g I. Method: Cholesky of R + g I (row-major, lower), triangular solves, a p × p Cholesky
+// for β, and for the gradient the explicit inverse L⁻ᵀ L⁻¹ (the trace terms need all of it).
+//
+// Status codes (besides status.h's generic ones):
+//   10 GP_NOT_POSITIVE_DEFINITE: R + g I lost positive definiteness in floating point (nugget too small for
+//      near-duplicate inputs); the caller raises the nugget or rejects these hyperparameters.
+//   11 GP_SINGULAR_MEAN: Hᵀ (R + g I)⁻¹ H is singular (a mean basis column constant or collinear).
+#pragma once
+#include <cstdint>
+
+#include "varmap/status.h"
+
+namespace varmap {
+
+enum GpStatus : int { GP_NOT_POSITIVE_DEFINITE = 10, GP_SINGULAR_MEAN = 11 };
+enum GpKernel : int { GP_SQEXP = 0, GP_MATERN52 = 1 };
+
+// Number of doubles in gp_nll's `out`: nll, σ̂², then d + 1 gradient entries.
+inline int32_t gp_out_size(int32_t d) { return d + 3; }
+
+// X: n x d row-major inputs; y: n responses; H: n x p mean basis (row-major); theta: d + 1 log hyperparameters.
+// Outputs: L (n x n, lower Cholesky factor of R + g I; the strict upper triangle is zeroed), alpha (n: Rg⁻¹ r),
+// beta (p), out (gp_out_size(d)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p doubles.
+int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t d, int32_t p, int32_t kernel, const double* theta,
+           int32_t want_grad, double* L, double* alpha, double* beta, double* out, double* work);
+
+// Predictive residual mean kᵀ α (the caller adds h(x)ᵀ β) and correlation-scale variance 1 − kᵀ Rg⁻¹ k (clamped at 0;
+// the caller multiplies by σ̂² and adds the nugget for an observation) at q query points Xq (q x d).
+// L and alpha as gp_nll returned them. work: n doubles.
+int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* L, const double* alpha,
+               const double* Xq, int32_t q, double* mean, double* var, double* work);
+
+}  // namespace varmap

@@ -1,0 +1,281 @@
+#include "varmap/gp.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace varmap {
+
+namespace {
+
+constexpr double GP_SQRT5 = 2.23606797749979;
+constexpr double GP_LOG_2PI = 1.8378770664093453;
+
+// exp and log as the same polynomials in both backends (a copy of the mixture kernel's vexp/vlog, wasm/gp.ts mirrors
+// them): the library functions differ in the last bit between libm and V8, which would let the hyperparameter search
+// take different paths on native and wasm. With these, both backends compute the same bits (-ffp-contract=off).
+constexpr double GP_EXP_TINY = -708.0;
+constexpr double GP_SHIFT52 = 6755399441055744.0;  // 1.5·2^52
+constexpr double GP_LOG2E = 1.4426950408889634;
+constexpr double GP_LN2_HI = 0.6931471803691238;
+constexpr double GP_LN2_LO = 1.9082149292705877e-10;
+inline uint64_t bits_of(double v) {
+  uint64_t u;
+  std::memcpy(&u, &v, 8);
+  return u;
+}
+inline double of_bits(uint64_t u) {
+  double v;
+  std::memcpy(&v, &u, 8);
+  return v;
+}
+// e^x; 0 below GP_EXP_TINY, +inf above 709.
+double gexp(double x) {
+  const double xc = x < GP_EXP_TINY ? GP_EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const double t = xc * GP_LOG2E + GP_SHIFT52;
+  const double nd = t - GP_SHIFT52;
+  const double r = (xc - nd * GP_LN2_HI) - nd * GP_LN2_LO;
+  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const double p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const double p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const double p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const double q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const double p = (r + r2 * q) + 1.0;
+  const double scale = of_bits((bits_of(t) + 1023) << 52);
+  const double v = p * scale;
+  return x < GP_EXP_TINY ? 0.0 : (x > 709.0 ? INFINITY : v);
+}
+// log x for a positive normal x.
+double glog(double x) {
+  const uint64_t u = bits_of(x);
+  double m = of_bits((u & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);
+  double e = of_bits((u >> 52) | 0x4330000000000000ULL) - 4503599627371519.0;
+  const bool hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  const double s4 = s2 * s2, s8 = s4 * s4;
+  const double a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const double a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const double p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
+  const double f = m - 1.0;
+  return e * GP_LN2_HI + ((f - s * f + s * s2 * p) + e * GP_LN2_LO);
+}
+
+// Correlation at scaled distance r² (and, in *deriv, D(r) with ∂ρ/∂log ℓ_k = D u_k²).
+double corr(int kernel, double r2, double* deriv) {
+  if (kernel == GP_SQEXP) {
+    const double v = gexp(-0.5 * r2);
+    if (deriv) *deriv = v;
+    return v;
+  }
+  const double r = std::sqrt(r2);
+  const double e = gexp(-GP_SQRT5 * r);
+  if (deriv) *deriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
+  return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
+}
+
+double scaled_r2(const double* a, const double* b, const double* inv_l, int d) {
+  double s = 0.0;
+  for (int k = 0; k < d; ++k) {
+    const double u = (a[k] - b[k]) * inv_l[k];
+    s += u * u;
+  }
+  return s;
+}
+
+// In-place lower Cholesky of the n x n row-major A (lower triangle read); false when a pivot is not positive.
+bool cholesky(double* A, int n) {
+  for (int j = 0; j < n; ++j) {
+    double* rj = A + size_t(j) * n;
+    double s = rj[j];
+    for (int k = 0; k < j; ++k) s -= rj[k] * rj[k];
+    if (!(s > 0.0) || !std::isfinite(s)) return false;
+    const double ljj = std::sqrt(s);
+    rj[j] = ljj;
+    for (int i = j + 1; i < n; ++i) {
+      double* ri = A + size_t(i) * n;
+      double t = ri[j];
+      for (int k = 0; k < j; ++k) t -= ri[k] * rj[k];
+      ri[j] = t / ljj;
+    }
+  }
+  return true;
+}
+
+// x <- L⁻¹ x (forward substitution).
+void forward(const double* L, int n, double* x) {
+  for (int i = 0; i < n; ++i) {
+    const double* ri = L + size_t(i) * n;
+    double s = x[i];
+    for (int k = 0; k < i; ++k) s -= ri[k] * x[k];
+    x[i] = s / ri[i];
+  }
+}
+
+// x <- L⁻ᵀ x (back substitution with the transpose).
+void backward(const double* L, int n, double* x) {
+  for (int i = n - 1; i >= 0; --i) {
+    double s = x[i];
+    for (int k = i + 1; k < n; ++k) s -= L[size_t(k) * n + i] * x[k];
+    x[i] = s / L[size_t(i) * n + i];
+  }
+}
+
+}  // namespace
+
+int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t d, int32_t p, int32_t kernel, const double* theta,
+           int32_t want_grad, double* L, double* alpha, double* beta, double* out, double* work) {
+  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  const size_t N = size_t(n);
+  if (!all_finite(X, N * d) || !all_finite(y, N) || !all_finite(H, N * p) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
+  double inv_l[64];
+  if (d > 64) return BAD_ARGUMENT;
+  for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
+  const double g = gexp(theta[d]);
+
+  // R + g I, lower triangle; upper zeroed.
+  for (int i = 0; i < n; ++i) {
+    double* ri = L + size_t(i) * n;
+    for (int j = 0; j < i; ++j) ri[j] = corr(kernel, scaled_r2(X + size_t(i) * d, X + size_t(j) * d, inv_l, d), nullptr);
+    ri[i] = 1.0 + g;
+    for (int j = i + 1; j < n; ++j) ri[j] = 0.0;
+  }
+  if (!cholesky(L, n)) return GP_NOT_POSITIVE_DEFINITE;
+
+  // Whitened response and basis: ỹ = L⁻¹ y (in alpha), H̃ = L⁻¹ H (column by column, in work after the n*n block).
+  double* Ht = work + N * N;
+  for (int i = 0; i < n; ++i) alpha[i] = y[i];
+  forward(L, n, alpha);
+  for (int c = 0; c < p; ++c) {
+    double* col = work;  // scratch column
+    for (int i = 0; i < n; ++i) col[i] = H[size_t(i) * p + c];
+    forward(L, n, col);
+    for (int i = 0; i < n; ++i) Ht[size_t(i) * p + c] = col[i];
+  }
+  // β from the normal equations H̃ᵀ H̃ β = H̃ᵀ ỹ (p small), by Cholesky.
+  if (p > 0) {
+    double A[64 * 64];
+    double b[64];
+    if (p > 64) return BAD_ARGUMENT;
+    for (int a = 0; a < p; ++a) {
+      double s = 0.0;
+      for (int i = 0; i < n; ++i) s += Ht[size_t(i) * p + a] * alpha[i];
+      b[a] = s;
+      for (int c = 0; c <= a; ++c) {
+        double t = 0.0;
+        for (int i = 0; i < n; ++i) t += Ht[size_t(i) * p + a] * Ht[size_t(i) * p + c];
+        A[a * p + c] = t;
+      }
+    }
+    double diag_max = 0.0;
+    for (int a = 0; a < p; ++a) diag_max = std::fmax(diag_max, A[a * p + a]);
+    for (int j = 0; j < p; ++j) {
+      double s = A[j * p + j];
+      for (int k = 0; k < j; ++k) s -= A[j * p + k] * A[j * p + k];
+      if (!(s > 1e-13 * diag_max)) return GP_SINGULAR_MEAN;
+      const double ljj = std::sqrt(s);
+      A[j * p + j] = ljj;
+      for (int i = j + 1; i < p; ++i) {
+        double t = A[i * p + j];
+        for (int k = 0; k < j; ++k) t -= A[i * p + k] * A[j * p + k];
+        A[i * p + j] = t / ljj;
+      }
+    }
+    for (int i = 0; i < p; ++i) {
+      double s = b[i];
+      for (int k = 0; k < i; ++k) s -= A[i * p + k] * beta[k];
+      beta[i] = s / A[i * p + i];
+    }
+    for (int i = p - 1; i >= 0; --i) {
+      double s = beta[i];
+      for (int k = i + 1; k < p; ++k) s -= A[k * p + i] * beta[k];
+      beta[i] = s / A[i * p + i];
+    }
+    for (int i = 0; i < n; ++i) {
+      double s = 0.0;
+      for (int c = 0; c < p; ++c) s += Ht[size_t(i) * p + c] * beta[c];
+      alpha[i] -= s;
+    }
+  }
+  // alpha holds the whitened residual r̃: Q = r̃ᵀ r̃, then α = L⁻ᵀ r̃.
+  double Q = 0.0;
+  for (int i = 0; i < n; ++i) Q += alpha[i] * alpha[i];
+  backward(L, n, alpha);
+  double logdet = 0.0;
+  for (int i = 0; i < n; ++i) logdet += glog(L[size_t(i) * n + i]);
+  // A response fitted exactly by the mean has Q = 0: σ̂² is floored so the likelihood stays finite.
+  const double sigma2 = std::fmax(Q / n, 1e-300);
+  out[0] = 0.5 * n * glog(sigma2) + logdet + 0.5 * n * (1.0 + GP_LOG_2PI);
+  out[1] = sigma2;
+  for (int t = 0; t <= d; ++t) out[2 + t] = 0.0;
+  if (!want_grad) return std::isfinite(out[0]) ? OK : INTERNAL;
+
+  // W = L⁻¹ (lower, in work), then Rg⁻¹ = Wᵀ W (lower triangle, overwriting W row by row is not possible: the
+  // product goes into W's upper triangle transposed; Rinv_ij for i >= j is stored at W[j * n + i]).
+  double* W = work;
+  for (size_t k = 0; k < N * N; ++k) W[k] = 0.0;
+  for (int j = 0; j < n; ++j) {
+    // Column j of L⁻¹: solve L w = e_j (w_i = 0 for i < j).
+    W[size_t(j) * n + j] = 1.0 / L[size_t(j) * n + j];
+    for (int i = j + 1; i < n; ++i) {
+      const double* ri = L + size_t(i) * n;
+      double s = 0.0;
+      for (int k = j; k < i; ++k) s -= ri[k] * W[size_t(k) * n + j];
+      W[size_t(i) * n + j] = s / ri[i];
+    }
+  }
+  // Rinv_ij = Σ_{k >= i} W_ki W_kj for i >= j; stored at (j, i) (strict upper) and the diagonal in a separate pass.
+  double diag_sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double s = 0.0;
+      for (int k = i; k < n; ++k) s += W[size_t(k) * n + i] * W[size_t(k) * n + j];
+      if (j < i) W[size_t(j) * n + i] = s;
+      else diag_sum += s - alpha[i] * alpha[i] / sigma2;
+    }
+  }
+  double* grad = out + 2;
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < i; ++j) {
+      const double G = W[size_t(j) * n + i] - alpha[i] * alpha[j] / sigma2;
+      const double* xi = X + size_t(i) * d;
+      const double* xj = X + size_t(j) * d;
+      double D = 0.0;
+      corr(kernel, scaled_r2(xi, xj, inv_l, d), &D);
+      const double w = G * D;
+      for (int k = 0; k < d; ++k) {
+        const double u = (xi[k] - xj[k]) * inv_l[k];
+        grad[k] += w * u * u;
+      }
+    }
+  grad[d] = 0.5 * g * diag_sum;
+  for (int t = 0; t <= d; ++t)
+    if (!std::isfinite(grad[t])) return INTERNAL;
+  return std::isfinite(out[0]) ? OK : INTERNAL;
+}
+
+int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* L, const double* alpha,
+               const double* Xq, int32_t q, double* mean, double* var, double* work) {
+  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
+  double inv_l[64];
+  for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
+  for (int r = 0; r < q; ++r) {
+    const double* xq = Xq + size_t(r) * d;
+    double m = 0.0;
+    for (int i = 0; i < n; ++i) {
+      work[i] = corr(kernel, scaled_r2(xq, X + size_t(i) * d, inv_l, d), nullptr);
+      m += work[i] * alpha[i];
+    }
+    forward(L, n, work);
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) s += work[i] * work[i];
+    mean[r] = m;
+    var[r] = std::fmax(1.0 - s, 0.0);
+  }
+  return OK;
+}
+
+}  // namespace varmap

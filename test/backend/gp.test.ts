@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { GP_NLL, GP_PREDICT, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../../ts/backend/kernels/gp.js";
+import type { KernelBackend } from "../../ts/backend/kernel.js";
+import { Status } from "../../ts/backend/status.js";
+import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
+
+function problem(n: number, d: number, seed: number) {
+  const r = rng(seed);
+  const X = Float64Array.from({ length: n * d }, () => r());
+  const y = Float64Array.from({ length: n }, (_, i) => Math.sin(4 * X[i * d]) + (d > 1 ? X[i * d + 1] ** 2 : 0) + 0.05 * (r() - 0.5));
+  const p = d + 1;
+  const H = new Float64Array(n * p);
+  for (let i = 0; i < n; i++) {
+    H[i * p] = 1;
+    for (let j = 0; j < d; j++) H[i * p + j + 1] = X[i * d + j];
+  }
+  const theta = Float64Array.from({ length: d + 1 }, (_, k) => (k < d ? Math.log(0.2 + 0.1 * k) : Math.log(0.01)));
+  return { X, y, H, n, d, p, theta };
+}
+
+function lik(b: KernelBackend, pr: ReturnType<typeof problem>, kernel: GpKernelName, theta = pr.theta, grad = true): GpLikelihood {
+  const r = gpNll(b, pr.X, pr.y, pr.H, pr.n, pr.d, pr.p, kernel, theta, grad);
+  if ("status" in r) throw new Error(`status ${r.status}`);
+  return r;
+}
+
+/** The profile likelihood computed densely in TypeScript (Gaussian elimination), for a small problem. */
+function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): number {
+  const { X, y, H, n, d, p, theta } = pr;
+  const g = Math.exp(theta[d]);
+  const R: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    R.push([]);
+    for (let j = 0; j < n; j++) {
+      let r2 = 0;
+      for (let k = 0; k < d; k++) r2 += ((X[i * d + k] - X[j * d + k]) / Math.exp(theta[k])) ** 2;
+      const r = Math.sqrt(r2);
+      R[i].push((kernel === "sqexp" ? Math.exp(-r2 / 2) : (1 + Math.sqrt(5) * r + (5 / 3) * r2) * Math.exp(-Math.sqrt(5) * r)) + (i === j ? g : 0));
+    }
+  }
+  // Solve R [a | B] = [y | H] and log det by LU without pivoting (R is SPD).
+  const M = R.map((row, i) => [...row, y[i], ...Array.from({ length: p }, (_, c) => H[i * p + c])]);
+  let logdet = 0;
+  for (let k = 0; k < n; k++) {
+    logdet += Math.log(M[k][k]);
+    for (let i = k + 1; i < n; i++) {
+      const f = M[i][k] / M[k][k];
+      for (let j = k; j < M[i].length; j++) M[i][j] -= f * M[k][j];
+    }
+  }
+  for (let k = n - 1; k >= 0; k--)
+    for (let j = n; j < M[k].length; j++) {
+      let s = M[k][j];
+      for (let t = k + 1; t < n; t++) s -= M[k][t] * M[t][j];
+      M[k][j] = s / M[k][k];
+    }
+  // β = (Hᵀ R⁻¹ H)⁻¹ Hᵀ R⁻¹ y
+  const A = Array.from({ length: p }, (_, a) =>
+    Array.from({ length: p + 1 }, (_, c) => {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += H[i * p + a] * (c < p ? M[i][n + 1 + c] : M[i][n]);
+      return s;
+    }),
+  );
+  for (let k = 0; k < p; k++)
+    for (let i = k + 1; i < p; i++) {
+      const f = A[i][k] / A[k][k];
+      for (let j = k; j <= p; j++) A[i][j] -= f * A[k][j];
+    }
+  const beta = new Array<number>(p).fill(0);
+  for (let k = p - 1; k >= 0; k--) {
+    let s = A[k][p];
+    for (let t = k + 1; t < p; t++) s -= A[k][t] * beta[t];
+    beta[k] = s / A[k][k];
+  }
+  let Q = 0;
+  for (let i = 0; i < n; i++) {
+    let ai = M[i][n];
+    for (let c = 0; c < p; c++) ai -= M[i][n + 1 + c] * beta[c];
+    let ri = y[i];
+    for (let c = 0; c < p; c++) ri -= H[i * p + c] * beta[c];
+    Q += ri * ai;
+  }
+  return (n / 2) * Math.log(Q / n) + logdet / 2 + (n / 2) * (1 + Math.log(2 * Math.PI));
+}
+
+describe(`gp kernels on ${selected.name}`, () => {
+  for (const kernel of ["matern52", "sqexp"] as const) {
+    it(`${kernel}: the profile likelihood equals a dense reference to 1e-9 (relative)`, () => {
+      const pr = problem(30, 2, 3);
+      const r = lik(selected, pr, kernel);
+      expect(Math.abs(r.nll - referenceNll(pr, kernel))).toBeLessThan(1e-9 * Math.abs(r.nll) + 1e-9);
+    });
+
+    it(`${kernel}: the gradient matches central differences to 1e-5 (relative)`, () => {
+      const pr = problem(25, 3, 7);
+      const r = lik(selected, pr, kernel);
+      for (let t = 0; t <= pr.d; t++) {
+        const h = 1e-5;
+        const up = Float64Array.from(pr.theta),
+          dn = Float64Array.from(pr.theta);
+        up[t] += h;
+        dn[t] -= h;
+        const fd = (lik(selected, pr, kernel, up, false).nll - lik(selected, pr, kernel, dn, false).nll) / (2 * h);
+        expect(Math.abs(r.grad[t] - fd), `θ_${t}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
+      }
+    });
+  }
+
+  it("predicts the training responses' smooth part: at a training point with a tiny nugget the mean interpolates and the variance is ~0", () => {
+    const pr = problem(20, 2, 11);
+    pr.theta[pr.d] = Math.log(1e-8);
+    const r = lik(selected, pr, "matern52");
+    const out = gpPredict(selected, pr.X, pr.n, pr.d, "matern52", pr.theta, r.L, r.alpha, pr.X.slice(0, 2 * pr.d), 2);
+    for (let i = 0; i < 2; i++) {
+      let m = out.mean[i];
+      for (let c = 0; c < pr.p; c++) m += pr.H[i * pr.p + c] * r.beta[c];
+      expect(m).toBeCloseTo(pr.y[i], 5);
+      expect(out.variance[i]).toBeLessThan(1e-6);
+    }
+    // Far from the data the correlation vanishes: variance 1 (correlation scale) and residual mean 0.
+    const far = gpPredict(selected, pr.X, pr.n, pr.d, "matern52", pr.theta, r.L, r.alpha, Float64Array.from([50, 50]), 1);
+    expect(far.variance[0]).toBeCloseTo(1, 12);
+    expect(far.mean[0]).toBeCloseTo(0, 12);
+  });
+
+  it("reports a covariance that is not positive definite (duplicate points, no nugget) and a singular mean basis by status", () => {
+    const pr = problem(10, 2, 5);
+    pr.X.set(pr.X.subarray(0, 2), 2);
+    pr.theta[pr.d] = Math.log(1e-300);
+    expect(gpNll(selected, pr.X, pr.y, pr.H, pr.n, pr.d, pr.p, "sqexp", pr.theta, true)).toEqual({ status: 10 });
+    const q = problem(10, 2, 5);
+    for (let i = 0; i < q.n; i++) q.H[i * q.p + 1] = 1; // slope column equal to the intercept
+    expect(gpNll(selected, q.X, q.y, q.H, q.n, q.d, q.p, "matern52", q.theta, false)).toEqual({ status: 11 });
+  });
+
+  it("returns status codes for NaN, bad sizes and short buffers, never crashes", () => {
+    const pr = problem(5, 2, 1);
+    const outs = () => [new Float64Array(25), new Float64Array(5), new Float64Array(3), new Float64Array(5)];
+    const bad = Float64Array.from(pr.y);
+    bad[2] = NaN;
+    expect(selected.run(GP_NLL, [pr.X, bad, pr.H, 5, 2, 3, 1, pr.theta, 1, ...outs()])).toBe(Status.NONFINITE);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 7, pr.theta, 1, ...outs()])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, pr.theta, 1, new Float64Array(24), ...outs().slice(1)])).toBe(Status.BAD_ARGUMENT);
+    expect(
+      selected.run(GP_PREDICT, [
+        pr.X,
+        5,
+        2,
+        1,
+        pr.theta,
+        new Float64Array(25),
+        new Float64Array(5),
+        new Float64Array(4),
+        2,
+        new Float64Array(2),
+        new Float64Array(1),
+      ]),
+    ).toBe(Status.BAD_ARGUMENT);
+  });
+});
+
+describe("gp parity native vs wasm", () => {
+  it.skipIf(!nativeBackend)(`likelihood, gradient and predictions agree to 1e-10${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+    for (const [n, d] of [
+      [12, 1],
+      [60, 3],
+      [150, 4],
+    ]) {
+      const pr = problem(n, d, 40 + n);
+      for (const kernel of ["matern52", "sqexp"] as const) {
+        const a = lik(nativeBackend!, pr, kernel),
+          b = lik(wasmBackend, pr, kernel);
+        expect(Math.abs(a.nll - b.nll)).toBeLessThan(1e-10 * Math.max(1, Math.abs(a.nll)));
+        for (let t = 0; t <= d; t++) expect(Math.abs(a.grad[t] - b.grad[t])).toBeLessThan(1e-8 * Math.max(1, Math.abs(a.grad[t])));
+        const Xq = Float64Array.from({ length: 7 * d }, (_, i) => ((i * 0.37) % 1.2) - 0.1);
+        const pa = gpPredict(nativeBackend!, pr.X, n, d, kernel, pr.theta, a.L, a.alpha, Xq, 7);
+        const pb = gpPredict(wasmBackend, pr.X, n, d, kernel, pr.theta, b.L, b.alpha, Xq, 7);
+        for (let i = 0; i < 7; i++) {
+          expect(Math.abs(pa.mean[i] - pb.mean[i])).toBeLessThan(1e-10 * Math.max(1, Math.abs(pa.mean[i])));
+          expect(Math.abs(pa.variance[i] - pb.variance[i])).toBeLessThan(1e-10);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,53 @@
+// Conformal intervals on synthetic data: over independent replicates the empirical coverage of the 90% and 80%
+// intervals is the nominal level within a binomial tolerance (3.5 standard errors of the pooled coverage).
+import { describe, expect, it } from "vitest";
+import { calibrate, conformalHalfWidth, conformalInterval, coverage } from "../../ts/predict/conformal.js";
+import { createPredictor } from "../../ts/predict/registry.js";
+import { matrix } from "../../ts/predict/matrix.js";
+import { counterRng } from "../../ts/data/random.js";
+import { mapInputScaling } from "../../ts/cv/split.js";
+
+function data(n: number, seed: number, rep: number, log: boolean) {
+  const r = counterRng(seed, "conformal-test", rep, n);
+  const X = Float64Array.from({ length: 2 * n }, () => r.next());
+  const y = Float64Array.from({ length: n }, (_, i) => {
+    const f = 1 + 2 * X[2 * i] - X[2 * i + 1] + 0.5 * Math.sin(5 * X[2 * i + 1]);
+    return log ? Math.exp(0.5 * f + 0.2 * r.normal()) : f + 0.3 * r.normal();
+  });
+  return { X: matrix(X, n, 2), y };
+}
+
+describe("conformal intervals", () => {
+  it("half-width is the ⌈(n+1)·level⌉-th smallest residual, Infinity beyond n", () => {
+    const res = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+    expect(conformalHalfWidth(res, 0.9)).toBe(0.9); // ⌈10 · 0.9⌉ = 9
+    expect(conformalHalfWidth(res, 0.5)).toBe(0.5);
+    expect(conformalHalfWidth(res.slice(0, 5), 0.9)).toBe(Infinity); // ⌈6 · 0.9⌉ = 6 > 5
+    expect(() => conformalHalfWidth(res, 1)).toThrow(/level/);
+  });
+
+  for (const [method, log] of [
+    ["lr", false],
+    ["mars", true],
+  ] as const)
+    for (const level of [0.9, 0.8])
+      it(`${method} (${log ? "log" : "linear"} response): coverage at ${level} is nominal within 3.5 binomial standard errors`, () => {
+        const reps = 20,
+          nTrain = 120,
+          nTest = 200;
+        let inside = 0;
+        for (let rep = 0; rep < reps; rep++) {
+          const train = data(nTrain, 1, rep, log),
+            test = data(nTest, 2, rep, log);
+          const opts = { response: log ? ("log" as const) : ("linear" as const), inputs: mapInputScaling({ log2: [false, false], lo: [0, 0], hi: [1, 1] }) };
+          const cal = calibrate(method, opts, train.X, train.y, 10, rep);
+          const pred = createPredictor(method, opts).fit(train.X, train.y).predict(test.X);
+          const { lo, hi } = conformalInterval(pred, conformalHalfWidth(cal.residuals, level), opts.response);
+          inside += coverage(test.y, lo, hi) * nTest;
+        }
+        const cov = inside / (reps * nTest);
+        // The coverage of one calibration is Beta-distributed (sd √(level(1−level)/(n+2))); pooled over reps plus test noise.
+        const se = Math.sqrt((level * (1 - level)) / (nTrain + 2) / reps + (level * (1 - level)) / (reps * nTest));
+        expect(Math.abs(cov - level), `coverage ${cov}`).toBeLessThanOrEqual(3.5 * se + 1 / (nTrain + 1));
+      });
+});

@@ -1,0 +1,87 @@
+// Prediction intervals end to end (spawns the built CLI: run `npm run build` first): fit --conformal-folds then
+// predict --interval gives lo ≤ prediction ≤ hi; a model without calibration is refused (exit 2, nothing written);
+// gp gives its own interval; cv --interval reports the coverage of the held-out points (88–92 % on the fread map
+// at p = 0.5 and 0.9, the issue's bar).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageRoot } from "../../ts/package-root.js";
+import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+
+const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
+const built = existsSync(cli);
+const dir = mkdtempSync(join(tmpdir(), "varmap-interval-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function varmap(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const data = () => [dataPath("moana-cfq-noop-fread.csv"), "--preset", "moana", "--log-inputs", "threads,fsize_kb,rsize_kb", "--log-response"];
+
+describe.skipIf(!built || !hasShared)(
+  `intervals CLI${!built ? " — dist/ts/cli/main.js missing: run npm run build" : !hasShared ? ` — ${sharedSkipReason}` : ""}`,
+  () => {
+    const at = join(dir, "at.csv");
+    writeFileSync(at, "host_sched,vm_sched,mode,freq_khz,threads,fsize_kb,rsize_kb\nCFQ,NOOP,fread,1200000,1,64,32\nCFQ,NOOP,fread,2100000,8,1024,512\n");
+
+    it("fit --conformal-folds 10, predict --interval 0.9: lo < prediction < hi, multiplicative on a log response", () => {
+      expect(varmap("fit", ...data(), "--method", "mars", "--conformal-folds", "10", "--out", join(dir, "mars.json"), "--quiet").code).toBe(0);
+      const out = join(dir, "p.csv");
+      const r = varmap("predict", join(dir, "mars.json"), "--at", at, "--interval", "0.9", "--out", out, "--quiet");
+      expect(r.code, r.err).toBe(0);
+      for (const row of readCsv(out)) {
+        const [p, lo, hi] = [row.prediction, row.lo, row.hi] as number[];
+        expect(lo).toBeLessThan(p);
+        expect(hi).toBeGreaterThan(p);
+        expect(Math.log(hi / p)).toBeCloseTo(Math.log(p / lo), 9);
+      }
+    });
+
+    it("a model without calibration: E_NO_CALIBRATION, exit 2, nothing written; a bad level: E_USAGE", () => {
+      expect(varmap("fit", ...data(), "--method", "lr", "--out", join(dir, "lr.json"), "--quiet").code).toBe(0);
+      const out = join(dir, "none.csv");
+      const r = varmap("predict", join(dir, "lr.json"), "--at", at, "--interval", "0.9", "--out", out);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("E_NO_CALIBRATION");
+      expect(existsSync(out)).toBe(false);
+      const b = varmap("predict", join(dir, "lr.json"), "--at", at, "--interval", "90");
+      expect(b.code).toBe(2);
+      expect(b.err).toContain("E_USAGE");
+      expect(varmap("fit", ...data(), "--method", "lr", "--conformal-folds", "1", "--out", join(dir, "x.json")).code).toBe(2);
+      expect(existsSync(join(dir, "x.json"))).toBe(false);
+    });
+
+    it("cv --interval 0.9: mars and lr conformal coverage within 88–92 % at p = 0.5 and 0.9 (golden splits)", () => {
+      const r = varmap(
+        "cv",
+        ...data(),
+        "--methods",
+        "mars,lr",
+        "--splits",
+        goldenPath("moana-splits.json"),
+        "--interval",
+        "0.9",
+        "--out",
+        join(dir, "cv"),
+        "--json",
+        "--quiet",
+        "--workers",
+        "1",
+      );
+      expect(r.code, r.err).toBe(0);
+      const coverage = JSON.parse(r.out).summary.coverage as { method: string; p: number; coverage: number; divisions: number }[];
+      for (const method of ["mars", "lr"])
+        for (const p of [0.5, 0.9]) {
+          const c = coverage.find((x) => x.method === method && x.p === p)!;
+          expect(c.divisions).toBe(20);
+          expect(c.coverage, `${method} p = ${p}`).toBeGreaterThanOrEqual(0.88);
+          expect(c.coverage, `${method} p = ${p}`).toBeLessThanOrEqual(0.92);
+        }
+      expect(readFileSync(join(dir, "cv", "coverage.csv"), "utf8").split("\n")[0]).toContain("coverage");
+    }, 300_000);
+  },
+);

@@ -1,0 +1,322 @@
+// Gaussian-process regression ("gp", issue 16): y ~ N(h(x)ᵀβ, σ² (R + g I)) with an ARD correlation R (Matérn 5/2,
+// default, or squared exponential; one length scale ℓ_k per normalized input), a constant or linear mean h(x), and
+// a nugget g relative to σ². β and σ² are profiled out (generalized least squares); θ = (log ℓ, log g) maximizes
+// the profile marginal likelihood by BFGS from several deterministic starts (the `gp_nll` kernel gives the
+// likelihood and its gradient; its O(n³) Cholesky and inverse run in C++ or WebAssembly).
+//
+// Predictions: mean h(x)ᵀβ + kᵀ(R + gI)⁻¹(y − Hβ), and a predictive standard deviation for a new observation
+// sd(x) = √(σ² (1 − kᵀ(R + gI)⁻¹k + g)) (plug-in: the uncertainty of β and θ is not added). On a log response the
+// interval mean ± z·sd is exponentiated (a log-normal interval).
+//
+// Size: the exact solve takes at most GP_MAX_POINTS training points (E_TOO_MANY_POINTS above). The hyperparameter
+// search runs on at most `hyperPoints` of them (default GP_HYPER_POINTS, a fixed pseudo-random subset keyed by n):
+// each likelihood evaluation is O(n³), and 400 points pin down d + 1 hyperparameters well; the final solve at the
+// chosen θ uses every point. Bounds: ℓ ∈ [0.01, 100] (inputs are normalized to [0, 1]), g ∈ [nuggetMin, 10].
+// When no start converges the best point found is used and `notes` says so; when the full-size covariance is not
+// positive definite at the chosen nugget, the nugget is raised ×10 until it is (also noted).
+import { counterRng } from "../data/random.js";
+import { VarmapError } from "../errors.js";
+import { gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
+import { normQuantile } from "../mixture/families.js";
+import { bfgs } from "./bfgs.js";
+import { Predictor, clampPredictions, type PredictorOptions } from "./estimator.js";
+import type { Matrix } from "./matrix.js";
+import { fromModelScale } from "./scaling.js";
+
+export type GpMean = "constant" | "linear";
+
+export interface GpOptions extends PredictorOptions {
+  /** Correlation: "matern52" (default) or "sqexp". */
+  kernel?: GpKernelName;
+  /** Mean function: "linear" (default: intercept and one slope per input) or "constant". */
+  mean?: GpMean;
+  /** Number of optimizer starts (default 4): the first from ℓ = 0.3, g = 0.01, the others pseudo-random. */
+  restarts?: number;
+  /** Smallest nugget g (relative to σ²) the search may choose (default 1e-6). */
+  nuggetMin?: number;
+  /** Largest subset the hyperparameter search runs on (default GP_HYPER_POINTS). */
+  hyperPoints?: number;
+}
+
+export interface GpState {
+  kernel: GpKernelName;
+  mean: GpMean;
+  /** log ℓ_1 … log ℓ_d, log g at the optimum (the nugget as finally used). */
+  theta: number[];
+  /** Profiled σ² and β at θ on the full training set. */
+  sigma2: number;
+  beta: number[];
+  /** Inputs with a slope in the mean (linear mean: the inputs that vary on the training set). */
+  slopes: number[];
+  /** Negative log marginal likelihood at θ (full training set). */
+  nll: number;
+  /** Whether the best start's optimizer converged. */
+  converged: boolean;
+  /** Training inputs (normalized), row-major, and model-scale responses: the solve is redone on load. */
+  centers: number[];
+  y: number[];
+  notes: string[];
+}
+
+/** Largest training set of the exact solve (two n × n matrices of doubles: 144 MB at 3,000). */
+export const GP_MAX_POINTS = 3000;
+/** Default largest subset of the hyperparameter search. */
+export const GP_HYPER_POINTS = 400;
+const LOG_ELL: [number, number] = [Math.log(0.01), Math.log(100)];
+const LOG_NUGGET_MAX = Math.log(10);
+
+export interface GpPrediction {
+  /** Model-scale mean and predictive standard deviation of a new observation. */
+  mean: Float64Array;
+  sd: Float64Array;
+}
+
+export class Gp extends Predictor<GpState, GpOptions> {
+  readonly method = "gp";
+  private state?: GpState;
+  private fitted_?: { X: Float64Array; n: number; lik: GpLikelihood };
+
+  constructor(options: GpOptions = {}) {
+    super(options);
+    const { kernel, mean, restarts, nuggetMin, hyperPoints } = options;
+    if (kernel !== undefined && kernel !== "matern52" && kernel !== "sqexp")
+      throw new VarmapError("E_OPTION", `gp: kernel must be matern52 or sqexp, got ${String(kernel)}`, { remedy: 'use kernel: "matern52"' });
+    if (mean !== undefined && mean !== "constant" && mean !== "linear")
+      throw new VarmapError("E_OPTION", `gp: mean must be constant or linear, got ${String(mean)}`, { remedy: 'use mean: "linear"' });
+    if (restarts !== undefined && !(Number.isInteger(restarts) && restarts >= 1 && restarts <= 100))
+      throw new VarmapError("E_OPTION", `gp: restarts must be an integer in 1…100, got ${String(restarts)}`, { remedy: "use restarts: 4" });
+    if (nuggetMin !== undefined && !(typeof nuggetMin === "number" && nuggetMin > 0 && nuggetMin < 10))
+      throw new VarmapError("E_OPTION", `gp: nuggetMin must be a number in (0, 10), got ${String(nuggetMin)}`, { remedy: "use nuggetMin: 1e-6" });
+    if (hyperPoints !== undefined && !(Number.isInteger(hyperPoints) && hyperPoints >= 10))
+      throw new VarmapError("E_OPTION", `gp: hyperPoints must be an integer >= 10, got ${String(hyperPoints)}`, { remedy: "use hyperPoints: 400" });
+  }
+
+  private get meanKind(): GpMean {
+    return this.options.mean ?? "linear";
+  }
+  private get kernelName(): GpKernelName {
+    return this.options.kernel ?? "matern52";
+  }
+
+  protected override minPoints(d: number): number {
+    return this.meanKind === "linear" ? d + 2 : 2;
+  }
+
+  protected fitScaled(X: Matrix, y: Float64Array): void {
+    const n = X.rows,
+      d = X.cols;
+    if (n > GP_MAX_POINTS)
+      throw new VarmapError("E_TOO_MANY_POINTS", `gp: the exact solve takes at most ${GP_MAX_POINTS} training points, got ${n}`, {
+        remedy: "use another method (mars, lsp, delaunay) for larger maps, or subsample",
+      });
+    const notes: string[] = [];
+    const slopes: number[] = [];
+    if (this.meanKind === "linear")
+      for (let j = 0; j < d; j++) {
+        let lo = Infinity,
+          hi = -Infinity;
+        for (let i = 0; i < n; i++) (lo = Math.min(lo, X.data[i * d + j])), (hi = Math.max(hi, X.data[i * d + j]));
+        if (hi > lo) slopes.push(j);
+        else notes.push(`input ${j} is constant on the training set: no slope for it in the mean`);
+      }
+    const nuggetMin = this.options.nuggetMin ?? 1e-6;
+    const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
+
+    // The hyperparameter search, on a subset when the training set is large.
+    const hyperPoints = this.options.hyperPoints ?? GP_HYPER_POINTS;
+    const sub = n > hyperPoints ? subsetRows(n, hyperPoints) : undefined;
+    if (sub) notes.push(`hyperparameters chosen on ${hyperPoints} of the ${n} training points`);
+    const Xs = sub ? gather(X.data, sub, d) : X.data;
+    const ys = sub ? Float64Array.from(sub, (i) => y[i]) : y;
+    const ns = sub ? sub.length : n;
+    const Hs = basis(Xs, ns, d, slopes);
+    const p = slopes.length + 1;
+    const objective = (z: Float64Array) => {
+      const theta = fromZ(z, bounds);
+      const r = gpNll(this.backend, Xs, ys, Hs, ns, d, p, this.kernelName, theta, true);
+      if ("status" in r) return undefined;
+      const grad = Float64Array.from(r.grad, (g, i) => g * dTheta(theta[i], bounds[i]));
+      return { f: r.nll, grad };
+    };
+    const restarts = this.options.restarts ?? 4;
+    let best: { x: Float64Array; f: number; converged: boolean } | undefined;
+    let failed = 0;
+    for (let s = 0; s < restarts; s++) {
+      const theta0 = new Float64Array(d + 1);
+      if (s === 0) {
+        theta0.fill(Math.log(0.3));
+        theta0[d] = Math.min(Math.max(Math.log(0.01), bounds[d][0]), bounds[d][1]);
+      } else {
+        const r = counterRng(0, "gp-start", s);
+        for (let k = 0; k <= d; k++) theta0[k] = bounds[k][0] + (bounds[k][1] - bounds[k][0]) * (0.15 + 0.7 * r.next());
+      }
+      const res = bfgs(objective, toZ(theta0, bounds));
+      if (!res) {
+        failed++;
+        continue;
+      }
+      if (!best || res.f < best.f) best = res;
+    }
+    if (!best)
+      throw new VarmapError("E_GP_FIT_FAILED", `gp: none of the ${restarts} starts gave a positive definite covariance (${n} points)`, {
+        remedy: "raise --gp-nugget-min, remove duplicate configurations, or use another method",
+      });
+    if (failed) notes.push(`${failed} of ${restarts} starts were infeasible (covariance not positive definite)`);
+    if (!best.converged) notes.push("the optimizer did not converge from the best start: its best point is used");
+    const theta = fromZ(best.x, bounds);
+
+    // The final solve on every point; a nugget too small for the full set is raised until the Cholesky succeeds.
+    const H = basis(X.data, n, d, slopes);
+    let lik: GpLikelihood | undefined;
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const r = gpNll(this.backend, X.data, y, H, n, d, p, this.kernelName, theta, false);
+      if (!("status" in r)) {
+        lik = r;
+        break;
+      }
+      if (r.status !== 10) break;
+      theta[d] = Math.log(Math.max(Math.exp(theta[d]) * 10, 1e-10));
+      notes.push(`nugget raised to ${Math.exp(theta[d])}: the covariance of all ${n} points was not positive definite`);
+    }
+    if (!lik)
+      throw new VarmapError("E_GP_FIT_FAILED", `gp: the covariance of the ${n} training points is singular at the chosen hyperparameters`, {
+        remedy: "raise --gp-nugget-min, remove duplicate configurations, or use another method",
+      });
+    this.fitted_ = { X: Float64Array.from(X.data), n, lik };
+    this.state = {
+      kernel: this.kernelName,
+      mean: this.meanKind,
+      theta: Array.from(theta),
+      sigma2: lik.sigma2,
+      beta: Array.from(lik.beta),
+      slopes,
+      nll: lik.nll,
+      converged: best.converged,
+      centers: [],
+      y: Array.from(y),
+      notes,
+    };
+  }
+
+  /** Model-scale mean and predictive sd of a new observation at normalized queries. */
+  private meanAndSd(Xq: Matrix): GpPrediction {
+    const s = this.state!,
+      f = this.fitted_!;
+    const d = Xq.cols;
+    const theta = Float64Array.from(s.theta);
+    const r = gpPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.lik.L, f.lik.alpha, Xq.data, Xq.rows);
+    const H = basis(Xq.data, Xq.rows, d, s.slopes);
+    const p = s.slopes.length + 1;
+    const g = Math.exp(theta[d]);
+    const sd = new Float64Array(Xq.rows);
+    for (let i = 0; i < Xq.rows; i++) {
+      let m = r.mean[i];
+      for (let c = 0; c < p; c++) m += H[i * p + c] * s.beta[c];
+      r.mean[i] = m;
+      sd[i] = Math.sqrt(s.sigma2 * (r.variance[i] + g));
+    }
+    return { mean: r.mean, sd };
+  }
+
+  protected predictScaled(Xq: Matrix): Float64Array {
+    return this.meanAndSd(Xq).mean;
+  }
+
+  /** Predictions on the model scale with their predictive standard deviation (a new observation's). */
+  predictWithSd(Xq: Matrix): GpPrediction {
+    return this.meanAndSd(this.transformQueries(Xq));
+  }
+
+  /**
+   * The GP's own central interval of probability `level` for a new observation: mean ± z·sd on the model scale,
+   * then back to the response scale (exponentiated on a log response, clamped like the predictions).
+   */
+  predictInterval(Xq: Matrix, level: number): { lo: Float64Array; hi: Float64Array } {
+    if (!(level > 0 && level < 1)) throw new VarmapError("E_OPTION", `gp: interval level must be in (0, 1), got ${level}`, { remedy: "e.g. 0.9" });
+    const { mean, sd } = this.predictWithSd(Xq);
+    const z = normQuantile(0.5 + level / 2);
+    const lo = Float64Array.from(mean, (m, i) => m - z * sd[i]);
+    const hi = Float64Array.from(mean, (m, i) => m + z * sd[i]);
+    const response = this.options.response ?? "linear";
+    const range = this.clampRange;
+    if (range) clampPredictions(lo, response, range), clampPredictions(hi, response, range);
+    return { lo: fromModelScale(lo, response), hi: fromModelScale(hi, response) };
+  }
+
+  /** The fitted hyperparameters: length scales (normalized inputs), nugget, σ², β and the fit's notes. */
+  get hyperparametersFitted(): { lengthScales: number[]; nugget: number; sigma2: number; beta: number[]; nll: number; converged: boolean; notes: string[] } {
+    const s = this.state;
+    if (!s) throw new VarmapError("E_NOT_FITTED", "this gp model has not been fitted", { remedy: "call fit(X, y) first" });
+    const d = s.theta.length - 1;
+    return {
+      lengthScales: s.theta.slice(0, d).map(Math.exp),
+      nugget: Math.exp(s.theta[d]),
+      sigma2: s.sigma2,
+      beta: [...s.beta],
+      nll: s.nll,
+      converged: s.converged,
+      notes: [...s.notes],
+    };
+  }
+
+  protected stateJSON(): GpState {
+    const s = this.state!;
+    return { ...s, theta: [...s.theta], beta: [...s.beta], slopes: [...s.slopes], centers: Array.from(this.fitted_!.X), y: [...s.y], notes: [...s.notes] };
+  }
+
+  protected loadState(state: GpState): void {
+    const d = state.theta.length - 1;
+    const n = state.y.length;
+    const X = Float64Array.from(state.centers);
+    const y = Float64Array.from(state.y);
+    const H = basis(X, n, d, state.slopes);
+    // The factorization is recomputed from the stored θ (deterministic: the same backend gives the same bits).
+    const r = gpNll(this.backend, X, y, H, n, d, state.slopes.length + 1, state.kernel, Float64Array.from(state.theta), false);
+    if ("status" in r) throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
+    this.fitted_ = { X, n, lik: r };
+    this.state = { ...state, theta: [...state.theta], beta: Array.from(r.beta), sigma2: r.sigma2, centers: [], y: [...state.y], notes: [...state.notes] };
+  }
+}
+
+/** Mean basis rows [1, x_j for j in slopes], row-major. */
+function basis(X: Float64Array, n: number, d: number, slopes: readonly number[]): Float64Array {
+  const p = slopes.length + 1;
+  const H = new Float64Array(n * p);
+  for (let i = 0; i < n; i++) {
+    H[i * p] = 1;
+    slopes.forEach((j, c) => (H[i * p + c + 1] = X[i * d + j]));
+  }
+  return H;
+}
+
+function gather(X: Float64Array, rows: Int32Array, d: number): Float64Array {
+  const out = new Float64Array(rows.length * d);
+  rows.forEach((r, i) => out.set(X.subarray(r * d, r * d + d), i * d));
+  return out;
+}
+
+/** A fixed pseudo-random subset of k of n rows (sorted), keyed by n only. */
+function subsetRows(n: number, k: number): Int32Array {
+  const idx = Int32Array.from({ length: n }, (_, i) => i);
+  const r = counterRng(0, "gp-subset", n);
+  for (let i = 0; i < k; i++) {
+    const j = i + r.int(n - i);
+    const t = idx[i];
+    (idx[i] = idx[j]), (idx[j] = t);
+  }
+  return idx.slice(0, k).sort();
+}
+
+// θ in a box through a logistic map of an unconstrained z (the optimizer never leaves the bounds).
+function fromZ(z: Float64Array, bounds: readonly [number, number][]): Float64Array {
+  return Float64Array.from(z, (v, i) => bounds[i][0] + (bounds[i][1] - bounds[i][0]) / (1 + Math.exp(-v)));
+}
+function toZ(theta: Float64Array, bounds: readonly [number, number][]): Float64Array {
+  return Float64Array.from(theta, (t, i) => {
+    const u = Math.min(Math.max((t - bounds[i][0]) / (bounds[i][1] - bounds[i][0]), 1e-9), 1 - 1e-9);
+    return Math.log(u / (1 - u));
+  });
+}
+function dTheta(theta: number, [lo, hi]: [number, number]): number {
+  return ((theta - lo) * (hi - theta)) / (hi - lo);
+}

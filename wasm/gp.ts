@@ -1,0 +1,274 @@
+// Gaussian-process likelihood and prediction (mirror of native/src/gp.cc; see native/include/varmap/gp.h).
+import { OK, BAD_ARGUMENT, NONFINITE, NO_MEMORY, INTERNAL, allFinite } from "./lib/status";
+export { alloc, free } from "./lib/memory";
+
+const GP_NOT_POSITIVE_DEFINITE: i32 = 10;
+const GP_SINGULAR_MEAN: i32 = 11;
+const GP_SQEXP: i32 = 0;
+const GP_MATERN52: i32 = 1;
+const GP_SQRT5: f64 = 2.23606797749979;
+const GP_LOG_2PI: f64 = 1.8378770664093453;
+
+// @ts-ignore: decorator
+@inline function ld(p: usize, i: usize): f64 { return load<f64>(p + (i << 3)); }
+// @ts-ignore: decorator
+@inline function st(p: usize, i: usize, v: f64): void { store<f64>(p + (i << 3), v); }
+
+// exp and log as the same polynomials as native/src/gp.cc (same operations, same order: the same bits).
+const GP_EXP_TINY: f64 = -708.0;
+const GP_SHIFT52: f64 = 6755399441055744.0;
+const GP_LOG2E: f64 = 1.4426950408889634;
+const GP_LN2_HI: f64 = 0.6931471803691238;
+const GP_LN2_LO: f64 = 1.9082149292705877e-10;
+function gexp(x: f64): f64 {
+  const xc = x < GP_EXP_TINY ? GP_EXP_TINY : (x > 709.0 ? 709.0 : x);
+  const t = xc * GP_LOG2E + GP_SHIFT52;
+  const nd = t - GP_SHIFT52;
+  const r = (xc - nd * GP_LN2_HI) - nd * GP_LN2_LO;
+  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
+  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
+  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
+  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const p = (r + r2 * q) + 1.0;
+  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
+  const v = p * scale;
+  return x < GP_EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
+}
+function glog(x: f64): f64 {
+  const u = reinterpret<u64>(x);
+  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
+  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
+  const hi = m > 1.4142135623730951;
+  m = hi ? m * 0.5 : m;
+  e = hi ? e + 1.0 : e;
+  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  const s4 = s2 * s2, s8 = s4 * s4;
+  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
+  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
+  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
+  const f = m - 1.0;
+  return e * GP_LN2_HI + ((f - s * f + s * s2 * p) + e * GP_LN2_LO);
+}
+
+let lastDeriv: f64 = 0.0;
+
+// Correlation at scaled distance r²; D(r) (∂ρ/∂log ℓ_k = D u_k²) is left in lastDeriv.
+function corr(kernel: i32, r2: f64): f64 {
+  if (kernel == GP_SQEXP) {
+    const v = gexp(-0.5 * r2);
+    lastDeriv = v;
+    return v;
+  }
+  const r = Math.sqrt(r2);
+  const e = gexp(-GP_SQRT5 * r);
+  lastDeriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
+  return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
+}
+
+function scaledR2(a: usize, b: usize, invL: usize, d: usize): f64 {
+  let s = 0.0;
+  for (let k: usize = 0; k < d; ++k) {
+    const u = (ld(a, k) - ld(b, k)) * ld(invL, k);
+    s += u * u;
+  }
+  return s;
+}
+
+function cholesky(A: usize, n: usize): bool {
+  for (let j: usize = 0; j < n; ++j) {
+    const rj = A + ((j * n) << 3);
+    let s = ld(rj, j);
+    for (let k: usize = 0; k < j; ++k) s -= ld(rj, k) * ld(rj, k);
+    if (!(s > 0.0) || !isFinite<f64>(s)) return false;
+    const ljj = Math.sqrt(s);
+    st(rj, j, ljj);
+    for (let i = j + 1; i < n; ++i) {
+      const ri = A + ((i * n) << 3);
+      let t = ld(ri, j);
+      for (let k: usize = 0; k < j; ++k) t -= ld(ri, k) * ld(rj, k);
+      st(ri, j, t / ljj);
+    }
+  }
+  return true;
+}
+
+function forward(L: usize, n: usize, x: usize): void {
+  for (let i: usize = 0; i < n; ++i) {
+    const ri = L + ((i * n) << 3);
+    let s = ld(x, i);
+    for (let k: usize = 0; k < i; ++k) s -= ld(ri, k) * ld(x, k);
+    st(x, i, s / ld(ri, i));
+  }
+}
+
+function backward(L: usize, n: usize, x: usize): void {
+  for (let ii = <isize>n - 1; ii >= 0; --ii) {
+    const i = <usize>ii;
+    let s = ld(x, i);
+    for (let k = i + 1; k < n; ++k) s -= ld(L, k * n + i) * ld(x, k);
+    st(x, i, s / ld(L, i * n + i));
+  }
+}
+
+export function gp_nll(
+  X: usize, y: usize, H: usize, n: i32, d: i32, p: i32, kernel: i32, theta: usize, wantGrad: i32,
+  L: usize, alpha: usize, beta: usize, out: usize,
+): i32 {
+  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (d > 64 || p > 64) return BAD_ARGUMENT;
+  const N = <usize>n, D = <usize>d, P = <usize>p;
+  if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, D + 1)) return NONFINITE;
+  const work = heap.alloc((N * N + N * P + D + P * P + P + 1) << 3);
+  if (!work) return NO_MEMORY;
+  const s = nll(X, y, H, N, D, P, kernel, theta, wantGrad, L, alpha, beta, out, work);
+  heap.free(work);
+  return s;
+}
+
+function nll(
+  X: usize, y: usize, H: usize, N: usize, D: usize, P: usize, kernel: i32, theta: usize, wantGrad: i32,
+  L: usize, alpha: usize, beta: usize, out: usize, work: usize,
+): i32 {
+  const Ht = work + ((N * N) << 3);
+  const invL = Ht + ((N * P) << 3);
+  const A = invL + (D << 3);
+  const b = A + ((P * P) << 3);
+  for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
+  const g = gexp(ld(theta, D));
+
+  for (let i: usize = 0; i < N; ++i) {
+    const ri = L + ((i * N) << 3);
+    for (let j: usize = 0; j < i; ++j) st(ri, j, corr(kernel, scaledR2(X + ((i * D) << 3), X + ((j * D) << 3), invL, D)));
+    st(ri, i, 1.0 + g);
+    for (let j = i + 1; j < N; ++j) st(ri, j, 0.0);
+  }
+  if (!cholesky(L, N)) return GP_NOT_POSITIVE_DEFINITE;
+
+  for (let i: usize = 0; i < N; ++i) st(alpha, i, ld(y, i));
+  forward(L, N, alpha);
+  for (let c: usize = 0; c < P; ++c) {
+    const col = work;
+    for (let i: usize = 0; i < N; ++i) st(col, i, ld(H, i * P + c));
+    forward(L, N, col);
+    for (let i: usize = 0; i < N; ++i) st(Ht, i * P + c, ld(col, i));
+  }
+  if (P > 0) {
+    for (let a: usize = 0; a < P; ++a) {
+      let s = 0.0;
+      for (let i: usize = 0; i < N; ++i) s += ld(Ht, i * P + a) * ld(alpha, i);
+      st(b, a, s);
+      for (let c: usize = 0; c <= a; ++c) {
+        let t = 0.0;
+        for (let i: usize = 0; i < N; ++i) t += ld(Ht, i * P + a) * ld(Ht, i * P + c);
+        st(A, a * P + c, t);
+      }
+    }
+    let diagMax = 0.0;
+    for (let a: usize = 0; a < P; ++a) diagMax = Math.max(diagMax, ld(A, a * P + a));
+    for (let j: usize = 0; j < P; ++j) {
+      let s = ld(A, j * P + j);
+      for (let k: usize = 0; k < j; ++k) s -= ld(A, j * P + k) * ld(A, j * P + k);
+      if (!(s > 1e-13 * diagMax)) return GP_SINGULAR_MEAN;
+      const ljj = Math.sqrt(s);
+      st(A, j * P + j, ljj);
+      for (let i = j + 1; i < P; ++i) {
+        let t = ld(A, i * P + j);
+        for (let k: usize = 0; k < j; ++k) t -= ld(A, i * P + k) * ld(A, j * P + k);
+        st(A, i * P + j, t / ljj);
+      }
+    }
+    for (let i: usize = 0; i < P; ++i) {
+      let s = ld(b, i);
+      for (let k: usize = 0; k < i; ++k) s -= ld(A, i * P + k) * ld(beta, k);
+      st(beta, i, s / ld(A, i * P + i));
+    }
+    for (let ii = <isize>P - 1; ii >= 0; --ii) {
+      const i = <usize>ii;
+      let s = ld(beta, i);
+      for (let k = i + 1; k < P; ++k) s -= ld(A, k * P + i) * ld(beta, k);
+      st(beta, i, s / ld(A, i * P + i));
+    }
+    for (let i: usize = 0; i < N; ++i) {
+      let s = 0.0;
+      for (let c: usize = 0; c < P; ++c) s += ld(Ht, i * P + c) * ld(beta, c);
+      st(alpha, i, ld(alpha, i) - s);
+    }
+  }
+  let Q = 0.0;
+  for (let i: usize = 0; i < N; ++i) Q += ld(alpha, i) * ld(alpha, i);
+  backward(L, N, alpha);
+  let logdet = 0.0;
+  for (let i: usize = 0; i < N; ++i) logdet += glog(ld(L, i * N + i));
+  const sigma2 = Math.max(Q / <f64>N, 1e-300);
+  const nf = <f64>N;
+  st(out, 0, 0.5 * nf * glog(sigma2) + logdet + 0.5 * nf * (1.0 + GP_LOG_2PI));
+  st(out, 1, sigma2);
+  for (let t: usize = 0; t <= D; ++t) st(out, 2 + t, 0.0);
+  if (wantGrad == 0) return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
+
+  const W = work;
+  for (let k: usize = 0; k < N * N; ++k) st(W, k, 0.0);
+  for (let j: usize = 0; j < N; ++j) {
+    st(W, j * N + j, 1.0 / ld(L, j * N + j));
+    for (let i = j + 1; i < N; ++i) {
+      const ri = L + ((i * N) << 3);
+      let s = 0.0;
+      for (let k = j; k < i; ++k) s -= ld(ri, k) * ld(W, k * N + j);
+      st(W, i * N + j, s / ld(ri, i));
+    }
+  }
+  let diagSum = 0.0;
+  for (let i: usize = 0; i < N; ++i) {
+    for (let j: usize = 0; j <= i; ++j) {
+      let s = 0.0;
+      for (let k = i; k < N; ++k) s += ld(W, k * N + i) * ld(W, k * N + j);
+      if (j < i) st(W, j * N + i, s);
+      else diagSum += s - (ld(alpha, i) * ld(alpha, i)) / sigma2;
+    }
+  }
+  const grad = out + 16;
+  for (let i: usize = 1; i < N; ++i)
+    for (let j: usize = 0; j < i; ++j) {
+      const G = ld(W, j * N + i) - (ld(alpha, i) * ld(alpha, j)) / sigma2;
+      const xi = X + ((i * D) << 3);
+      const xj = X + ((j * D) << 3);
+      corr(kernel, scaledR2(xi, xj, invL, D));
+      const w = G * lastDeriv;
+      for (let k: usize = 0; k < D; ++k) {
+        const u = (ld(xi, k) - ld(xj, k)) * ld(invL, k);
+        st(grad, k, ld(grad, k) + w * u * u);
+      }
+    }
+  st(grad, D, 0.5 * g * diagSum);
+  for (let t: usize = 0; t <= D; ++t) if (!isFinite<f64>(ld(grad, t))) return INTERNAL;
+  return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
+}
+
+export function gp_predict(
+  X: usize, n: i32, d: i32, kernel: i32, theta: usize, L: usize, alpha: usize, Xq: usize, q: i32, mean: usize, variance: usize,
+): i32 {
+  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  const N = <usize>n, D = <usize>d, Q = <usize>q;
+  if (!allFinite(Xq, Q * D) || !allFinite(theta, D + 1)) return NONFINITE;
+  const work = heap.alloc((N + D + 1) << 3);
+  if (!work) return NO_MEMORY;
+  const invL = work + (N << 3);
+  for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
+  for (let r: usize = 0; r < Q; ++r) {
+    const xq = Xq + ((r * D) << 3);
+    let m = 0.0;
+    for (let i: usize = 0; i < N; ++i) {
+      const c = corr(kernel, scaledR2(xq, X + ((i * D) << 3), invL, D));
+      st(work, i, c);
+      m += c * ld(alpha, i);
+    }
+    forward(L, N, work);
+    let s = 0.0;
+    for (let i: usize = 0; i < N; ++i) s += ld(work, i) * ld(work, i);
+    st(mean, r, m);
+    st(variance, r, Math.max(1.0 - s, 0.0));
+  }
+  heap.free(work);
+  return OK;
+}
