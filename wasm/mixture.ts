@@ -598,7 +598,7 @@ function hswap(s: i32, t: i32): void {
 }
 
 // Mirror of native ls_penalty: the MAP prior on sd = sigma·sd_factor as a penalty on ls = log sigma.
-function lsPenalty(ps: f64, pb: f64, ls: f64): f64 { return -ps * ls - 0.5 * ps * pb * Math.exp(-2.0 * ls); }
+function lsPenalty(ps: f64, pb: f64, ls: f64): f64 { return -ps * ls - 0.5 * ps * pb * vexp(-2.0 * ls); }
 function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64, ps: f64, pb: f64): f64 {
   gWork += <f64>n;
   hfill(fam, KMAX, mu, sig);
@@ -686,7 +686,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     const Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv;
     let Hss = B1 + C2;
     if (ps > 0.0) {
-      const e2 = ps * pb * Math.exp(-2.0 * ls);
+      const e2 = ps * pb * vexp(-2.0 * ls); // vexp: the same bits as native
       Q += lsPenalty(ps, pb, ls);
       gs += e2 - ps;
       Hss -= 2.0 * e2;

@@ -398,7 +398,7 @@ VECTOR_CLONES void ls_moments(int32_t n, const double* __restrict w,
 // when maxit is small).
 // MAP (ps > 0): the same prior as mstep_normal_map on the family's sd = sigma·sd_factor, as a penalty on
 // ls = log sigma: −ps·ls − ps/2·pb·e^(−2 ls), pb = p2 / sd_factor².
-inline double ls_penalty(double ps, double pb, double ls) { return -ps * ls - 0.5 * ps * pb * std::exp(-2.0 * ls); }
+inline double ls_penalty(double ps, double pb, double ls) { return -ps * ls - 0.5 * ps * pb * vexp(-2.0 * ls); }
 template <class K>
 double ls_objective(Work& wk, const double* w, double W, double mu, double sig, double ps, double pb) {
   const int32_t n = wk.n;
@@ -429,7 +429,7 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
     const double Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv;
     double Hss = B1 + C2;
     if (ps > 0.0) {
-      const double e2 = ps * pb * std::exp(-2.0 * ls);
+      const double e2 = ps * pb * vexp(-2.0 * ls);  // vexp: the same bits as wasm
       Q += ls_penalty(ps, pb, ls);
       gs += e2 - ps;
       Hss -= 2.0 * e2;
