@@ -53,9 +53,7 @@ if (only !== "timing") {
     { name: "cv-unguarded", criterion: "cv", guard: GUARD_OFF },
     { name: "single-k1", criterion: "single", guard: GUARD_OFF },
   ];
-  const arms = all
-    .filter((a) => !(noCv && a.criterion === "cv") && (!armFilter || armFilter.includes(a.name)))
-    .map((a) => (a.guard.on ? { ...a, guard } : a));
+  const arms = all.filter((a) => !(noCv && a.criterion === "cv") && (!armFilter || armFilter.includes(a.name))).map((a) => (a.guard.on ? { ...a, guard } : a));
   for (const split of ["odd-even", "halves"] as const) {
     const rows: { s: number; arm: string; mean: number; cat: number; perConfig: number[] }[] = [];
     for (const s of strengths) {
@@ -68,7 +66,9 @@ if (only !== "timing") {
     const single = ref("single-k1"),
       bic = ref("bic-unguarded");
     if (!single || !bic) continue;
-    process.stdout.write(`split ${split}: mean held-back log L per run, minus the ML best single family (${single.mean.toFixed(4)}) and the ML BIC default (${bic.mean.toFixed(4)})\n`);
+    process.stdout.write(
+      `split ${split}: mean held-back log L per run, minus the ML best single family (${single.mean.toFixed(4)}) and the ML BIC default (${bic.mean.toFixed(4)})\n`,
+    );
     for (const r of rows)
       process.stdout.write(
         `  s=${r.s}  ${r.arm.padEnd(14)} mean ${r.mean.toFixed(4)}  vs single ${(r.mean - single.mean).toFixed(4)}  vs bic ${(r.mean - bic.mean).toFixed(4)}  catastrophic ${r.cat}\n`,

@@ -118,7 +118,9 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
   if (strategy === undefined) throw new VarmapError("E_USAGE", `unknown mixture starts "${String(input.starts)}"`, { remedy: "use full, raced or partitions" });
   const priorStrength = input.priorStrength ?? 0;
   if (!(priorStrength >= 0 && Number.isFinite(priorStrength)))
-    throw new VarmapError("E_USAGE", `mixture prior strength must be a finite number ≥ 0, got ${priorStrength}`, { remedy: "use 0 (maximum likelihood) or a small positive strength such as 1" });
+    throw new VarmapError("E_USAGE", `mixture prior strength must be a finite number ≥ 0, got ${priorStrength}`, {
+      remedy: "use 0 (maximum likelihood) or a small positive strength such as 1",
+    });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
   const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);

@@ -132,14 +132,18 @@ export function register(program: Command): void {
             location: { file },
             remedy: "filter them out with --where, or use fewer --folds",
           });
-        note?.(`validating ${criterion} (guard ${guard.on ? "on" : "off"}) on held-back runs, split ${split}, ${keep.length} configurations`);
+        note?.(
+          `validating ${criterion} (guard ${guard.on ? "on" : "off"}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
+        );
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
           await writeTable(validateOut, validationColumns(v, keep, t));
           note?.(`wrote ${keep.length} validations to ${validateOut}`);
         }
         if (opts.json)
-          process.stdout.write(JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, summary: summarizeValidation(v) }, null, 2) + "\n");
+          process.stdout.write(
+            JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
+          );
         else process.stdout.write(formatValidation(v));
         return;
       }
