@@ -2,10 +2,13 @@
 // schemes (odd/even runs, first/second half); (2) the time of `--criterion cv --folds 5` selection (5 fold fits +
 // the full fit of 274 configurations × 30 models).
 //   node dist/bench/mixture-validate-workload.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--only timing|validate]
+//     [--prior-strengths 0,1,4 --arms bic-unguarded,icl,single-k1]: one validation per MAP prior strength (EM's
+//     --prior-strength), each arm's table, then every (strength, arm) against the ML references (best single family by
+//     training log L and the BIC default, both at strength 0: mean held-back log L per run, differences in nats).
 import { loadDataset, optionsFromCli } from "../ts/data/load.js";
 import { fitMixturesParallel } from "../ts/jobs/mixture.js";
 import { DEFAULT_GUARD, GUARD_OFF } from "../ts/mixture/select.js";
-import { formatValidation, selectModels, validateMixtures, type Arm } from "../ts/jobs/mixture-validate.js";
+import { formatValidation, selectModels, summarizeValidation, validateMixtures, type Arm } from "../ts/jobs/mixture-validate.js";
 import { flag } from "./args.js";
 
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
@@ -18,6 +21,8 @@ const guard = {
   relativeScale: Number(flag("--rel-scale") ?? DEFAULT_GUARD.relativeScale),
 };
 const noCv = process.argv.includes("--no-cv");
+const strengths = (flag("--prior-strengths") ?? "0").split(",").map(Number);
+const armFilter = flag("--arms")?.split(",");
 const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
 const t = data.table;
 const runs = Float64Array.from(t.runs.subarray(0, t.offsets[t.count]));
@@ -48,9 +53,26 @@ if (only !== "timing") {
     { name: "cv-unguarded", criterion: "cv", guard: GUARD_OFF },
     { name: "single-k1", criterion: "single", guard: GUARD_OFF },
   ];
-  const arms = all.filter((a) => !(noCv && a.criterion === "cv")).map((a) => (a.guard.on ? { ...a, guard } : a));
+  const arms = all.filter((a) => !(noCv && a.criterion === "cv") && (!armFilter || armFilter.includes(a.name))).map((a) => (a.guard.on ? { ...a, guard } : a));
   for (const split of ["odd-even", "halves"] as const) {
-    const v = await validateMixtures(runs, offsets, configIds, split, 2, arms, base);
-    process.stdout.write(formatValidation(v) + `(${v.seconds.toFixed(1)} s)\n\n`);
+    const rows: { s: number; arm: string; mean: number; cat: number; perConfig: number[] }[] = [];
+    for (const s of strengths) {
+      const v = await validateMixtures(runs, offsets, configIds, split, 2, arms, { ...base, fit: { ...fit, priorStrength: s } });
+      process.stdout.write(`prior strength ${s}: ` + formatValidation(v) + `(${v.seconds.toFixed(1)} s)\n\n`);
+      for (const a of summarizeValidation(v))
+        rows.push({ s, arm: a.arm, mean: a.meanHeldOutPerRun, cat: a.catastrophic, perConfig: v.configs.map((c) => c.heldOut[a.arm]) });
+    }
+    const ref = (arm: string) => rows.find((r) => r.s === 0 && r.arm === arm);
+    const single = ref("single-k1"),
+      bic = ref("bic-unguarded");
+    if (!single || !bic) continue;
+    process.stdout.write(
+      `split ${split}: mean held-back log L per run, minus the ML best single family (${single.mean.toFixed(4)}) and the ML BIC default (${bic.mean.toFixed(4)})\n`,
+    );
+    for (const r of rows)
+      process.stdout.write(
+        `  s=${r.s}  ${r.arm.padEnd(14)} mean ${r.mean.toFixed(4)}  vs single ${(r.mean - single.mean).toFixed(4)}  vs bic ${(r.mean - bic.mean).toFixed(4)}  catastrophic ${r.cat}\n`,
+      );
+    process.stdout.write("\n");
   }
 }

@@ -23,6 +23,7 @@ export { Mars, type MarsOptions, type MarsTerm } from "./predict/mars.js";
 export { marsFit, marsPredict, type MarsFitResult, type MarsKernelOptions } from "./backend/kernels/mars.js";
 export { fitMixtures, parseFamilies, type MixtureFitOptions, type MixtureFitRow, type MixtureFitResult } from "./mixture/fit.js";
 export { fitMixturesParallel } from "./jobs/mixture.js";
+export { parsePriorStrength } from "./mixture/fit.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";

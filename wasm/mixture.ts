@@ -196,6 +196,12 @@ let wY: usize = 0;
 let wDx: f64 = 0;
 let wDy: f64 = 0;
 let wAmax: f64 = 0;
+// MAP prior on the component scale (mirror of native Work::prior_s, varx, vary, px2, py2)
+let wPriorS: f64 = 0;
+let wVarX: f64 = 0;
+let wVarY: f64 = 0;
+let wPX2: f64 = 0;
+let wPY2: f64 = 0;
 let wResp: usize = 0;
 let wRowMax: usize = 0; // E-step scratch: per run the largest log-density, then the log-sum-exp
 let wRowSum: usize = 0; // E-step scratch: per run the sum of exponentials, then its inverse
@@ -282,6 +288,15 @@ function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
   outB = sd > floorSd ? sd : floorSd;
 }
 
+// Mirror of native mstep_normal_map: sd² = (Σw(v−mu)² + s·p2) / (W + s).
+function mstepNormalMap(v: usize, w: usize, n: i32, W: f64, floorSd: f64, s: f64, p2: f64): void {
+  gWork += 2.0 * n;
+  const mu = laneDot(w, v, n) / W;
+  const sd = Math.sqrt((laneWsq(w, v, mu, n) + s * p2) / (W + s));
+  outA = mu;
+  outB = sd > floorSd ? sd : floorSd;
+}
+
 function mstepGamma(x: usize, y: usize, w: usize, n: i32, W: f64, amax: f64): void {
   gWork += 2.0 * n;
   const s = laneDot(w, x, n), sy = laneDot(w, y, n);
@@ -356,7 +371,10 @@ namespace Normal {
   export const ON_LOG = false;
   export function logDensities(logw: f64, a: f64, b: f64, Rj: usize): void { gaussLogDensities(wX, logw, a, b, Rj); }
   export function logpdf(a: f64, b: f64, x: f64): f64 { return gaussLogpdf(a, b, x); }
-  export function mstep(w: usize, W: f64): void { mstepNormal(wX, w, wN, W, wDx); }
+  export function mstep(w: usize, W: f64): void {
+    if (wPriorS > 0.0) mstepNormalMap(wX, w, wN, W, wDx, wPriorS, wPX2);
+    else mstepNormal(wX, w, wN, W, wDx);
+  }
   export function floorBinds(b: f64): bool { return b <= wDx * (1.0 + 1e-12); }
   export function toOriginal(a: f64, b: f64, mean: f64): void { outA = a * mean; outB = b * mean; }
 }
@@ -366,7 +384,10 @@ namespace Lognormal {
   export const ON_LOG = true;
   export function logDensities(logw: f64, a: f64, b: f64, Rj: usize): void { gaussLogDensities(wY, logw, a, b, Rj); }
   export function logpdf(a: f64, b: f64, y: f64): f64 { return gaussLogpdf(a, b, y); }
-  export function mstep(w: usize, W: f64): void { mstepNormal(wY, w, wN, W, wDy); }
+  export function mstep(w: usize, W: f64): void {
+    if (wPriorS > 0.0) mstepNormalMap(wY, w, wN, W, wDy, wPriorS, wPY2);
+    else mstepNormal(wY, w, wN, W, wDy);
+  }
   export function floorBinds(b: f64): bool { return b <= wDy * (1.0 + 1e-12); }
   export function toOriginal(a: f64, b: f64, logMean: f64): void { outA = a + logMean; outB = b; }
 }
@@ -576,10 +597,13 @@ function hswap(s: i32, t: i32): void {
   v = ld(tagSig, s); st(tagSig, s, ld(tagSig, t)); st(tagSig, t, v);
 }
 
-function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64): f64 {
+// Mirror of native ls_penalty: the MAP prior on sd = sigma·sd_factor as a penalty on ls = log sigma.
+function lsPenalty(ps: f64, pb: f64, ls: f64): f64 { return -ps * ls - 0.5 * ps * pb * vexp(-2.0 * ls); }
+function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64, ps: f64, pb: f64): f64 {
   gWork += <f64>n;
   hfill(fam, KMAX, mu, sig);
-  return laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
+  const q = laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
+  return ps > 0.0 ? q + lsPenalty(ps, pb, Math.log(sig)) : q;
 }
 
 // The six Newton sums of runs 0 .. n4-1 (n4 a multiple of 4) into laneAcc (mirror of native ls_moments): runs i, i+1
@@ -629,7 +653,7 @@ function lsMomentsPairs(fam: i32, w: usize, y: usize, E: usize, H: usize, n4: i3
   v128.store(p + 16, hi);
 }
 
-function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, mu0: f64, sig0: f64): void {
+function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, ps: f64, pb: f64, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
   const lfloor = Math.log(sfloor);
@@ -656,9 +680,17 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
     }
     const A0 = laneTotal(0), A1 = laneTotal(1), A2 = laneTotal(2), B1 = laneTotal(3), B2 = laneTotal(4), C2 = laneTotal(5);
     const ls = Math.log(sig);
-    const Q = A0 - W * ls;
-    const gm = -A1 * inv, gs = -W - B1;
-    const Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv, Hss = B1 + C2;
+    let Q = A0 - W * ls;
+    const gm = -A1 * inv;
+    let gs = -W - B1;
+    const Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv;
+    let Hss = B1 + C2;
+    if (ps > 0.0) {
+      const e2 = ps * pb * vexp(-2.0 * ls); // vexp: the same bits as native
+      Q += lsPenalty(ps, pb, ls);
+      gs += e2 - ps;
+      Hss -= 2.0 * e2;
+    }
     let dm: f64, ds: f64;
     const atFloor = ls <= lfloor && gs <= 0.0;
     if (atFloor) {
@@ -685,7 +717,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
       let nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
       const nsig = Math.exp(nls);
-      const nQ = lsObjective(fam, w, n, W, nm, nsig);
+      const nQ = lsObjective(fam, w, n, W, nm, nsig, ps, pb);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
         mu = nm;
@@ -726,7 +758,7 @@ namespace LocationScale {
       b = sd / f;
       a = lsStartLocation(fam, m, b);
     }
-    mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, a, b);
+    mstepLs(fam, slot, wY, w, n, W, sfloor, maxit, wPriorS, wPY2 / (f * f), a, b);
   }
   export function floorBinds(fam: i32, b: f64): bool { return b * lsSdFactor(fam) <= wDy * (1.0 + 1e-12); }
   export function toOriginal(a: f64, b: f64, logMean: f64): void { outA = a + logMean; outB = b; }
@@ -1313,6 +1345,8 @@ function fitModel(fam: i32, k: i32): usize {
     prev = fitModel(fam, k - 1);
     greedy = ld(prev, 1) > -Infinity;
   }
+  wPX2 = wVarX / (<f64>k * k); // the prior's spread for k components (the recursion above set k − 1's)
+  wPY2 = wVarY / (<f64>k * k);
   const work0 = gWork;
   const n = wN;
   const restarts = cxRestarts, nspikes = cxPartitionsOnly ? 0 : cxNspikes;
@@ -1391,9 +1425,9 @@ function fitModel(fam: i32, k: i32): usize {
 }
 
 export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: usize, models: usize, nmodels: i32,
-  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, loglik: usize, bic: usize, iterations: usize,
+  seed: f64, restarts: i32, maxIter: i32, tol: f64, pstride: i32, strategy: i32, priorStrength: f64, loglik: usize, bic: usize, iterations: usize,
   converged: usize, floorBound: usize, params: usize, resolution: usize, work: usize): i32 {
-  if (strategy < 0 || strategy > 2) return BAD_ARGUMENT;
+  if (strategy < 0 || strategy > 2 || !(priorStrength >= 0.0 && priorStrength < Infinity)) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || maxIter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0)) return BAD_ARGUMENT;
   if (ldi(offsets, 0) != 0) return BAD_ARGUMENT;
   for (let c = 0; c < nconf; ++c) if (ldi(offsets, c + 1) < ldi(offsets, c)) return BAD_ARGUMENT;
@@ -1499,6 +1533,10 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     wN = n; wX = xs; wY = ys; wDx = dx; wDy = dy; wAmax = Math.exp(blo); wOrder = order; wGroup = group;
     let sumy = 0.0;
     for (let i = 0; i < n; ++i) sumy += ld(ys, i);
+    let vx = 0.0, vy = 0.0; // the MAP prior's spread: variances of x (mean 1) and of y
+    for (let i = 0; i < n; ++i) vx += (ld(xs, i) - 1.0) * (ld(xs, i) - 1.0);
+    for (let i = 0; i < n; ++i) vy += (ld(ys, i) - sumy / n) * (ld(ys, i) - sumy / n);
+    wPriorS = priorStrength; wVarX = vx / n; wVarY = vy / n;
     cxSeed = useed; cxCid = ldi(configIds, c); cxRestarts = restarts; cxMaxIter = maxIter; cxTol = tol; cxPartitionsOnly = strategy == 1; cxRace = strategy == 2;
     cxNspikes = spikeCandidates(SPIKE_STARTS, cxSpikes);
     for (let f = 0; f < FAM_COUNT; ++f) for (let q = 0; q <= KMAX; ++q) st(entry(f, q), 0, 0.0);

@@ -5,7 +5,7 @@
 using varmap_binding::Args;
 
 // mixtureFit(runs f64, offsets i32[nconf+1], nconf, configIds i32[nconf], models i32[2*nmodels], nmodels, seed,
-//            restarts, maxIter, tol, pstride, strategy, loglik f64, bic f64, iterations i32, converged u8, floorBound u8,
+//            restarts, maxIter, tol, pstride, strategy, priorStrength, loglik f64, bic f64, iterations i32, converged u8, floorBound u8,
 //            params f64[nconf*nmodels*pstride], resolution f64[2*nconf], work f64[nconf*nmodels]) -> status
 static Napi::Value MixtureFit(const Napi::CallbackInfo& info) {
   Args a(info);
@@ -22,14 +22,15 @@ static Napi::Value MixtureFit(const Napi::CallbackInfo& info) {
   double tol = a.number(9);
   int32_t pstride = a.int32(10);
   int32_t strategy = a.int32(11);
-  double* loglik = a.f64(12, &l1);
-  double* bic = a.f64(13, &l2);
-  int32_t* iters = a.i32(14, &l3);
-  uint8_t* conv = a.u8(15, &l4);
-  uint8_t* bound = a.u8(16, &l5);
-  double* params = a.f64(17, &l6);
-  double* res = a.f64(18, &l7);
-  double* work = a.f64(19, &l8);
+  double prior_strength = a.number(12);
+  double* loglik = a.f64(13, &l1);
+  double* bic = a.f64(14, &l2);
+  int32_t* iters = a.i32(15, &l3);
+  uint8_t* conv = a.u8(16, &l4);
+  uint8_t* bound = a.u8(17, &l5);
+  double* params = a.f64(18, &l6);
+  double* res = a.f64(19, &l7);
+  double* work = a.f64(20, &l8);
   if (!a.ok() || nconf < 0 || nmodels < 0 || pstride < 1 || lo < size_t(nconf) + 1 || lid < size_t(nconf) ||
       lm < size_t(2) * nmodels)
     return a.status(varmap::BAD_ARGUMENT);
@@ -38,7 +39,7 @@ static Napi::Value MixtureFit(const Napi::CallbackInfo& info) {
       l6 < nr * pstride || l7 < size_t(2) * nconf || l8 < nr)
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    return varmap::mixture_fit(runs, offsets, nconf, ids, models, nmodels, seed, restarts, max_iter, tol, pstride, strategy,
+    return varmap::mixture_fit(runs, offsets, nconf, ids, models, nmodels, seed, restarts, max_iter, tol, pstride, strategy, prior_strength,
                                loglik, bic, iters, conv, bound, params, res, work);
   }));
 }

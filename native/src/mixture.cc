@@ -201,6 +201,10 @@ struct Work {
   const double* y = nullptr;  // log(runs / mean)
   double dx = 0, dy = 0;      // resolutions (scaled x, log x)
   double amax = 0;            // gamma shape cap from the tie floor
+  // MAP prior on the component scale (issue #17): strength (pseudo-runs; 0 = maximum likelihood) and the
+  // configuration's variances of x and y; px2, py2: the prior's squared spread for the model being fitted
+  // (variance / k², as mclust's priorControl), set by fit_model.
+  double prior_s = 0, varx = 0, vary = 0, px2 = 0, py2 = 0;
   std::vector<double> resp;   // k*n responsibilities, component-major
   std::vector<double> rowmax, rowsum;  // E-step scratch: per run the largest log-density and the log-sum-exp
   std::vector<int32_t> group;
@@ -295,6 +299,18 @@ void mstep_normal(const double* v, const double* w, int32_t n, double W, double 
   *a = mu;
   *b = sd > floor_sd ? sd : floor_sd;
 }
+// The MAP version (prior strength s > 0): sd² = (Σw(v−mu)² + s·p2) / (W + s), the maximum of the weighted
+// log-likelihood plus s/2·(−log sd² − p2/sd²): s pseudo-runs at squared distance p2 from the component's centre
+// (an inverse-gamma prior on sd², shape s/2 − 1, scale s·p2/2). A single component (W = n, p2 = the variance)
+// keeps its ML sd; a component on a few runs cannot shrink far below sqrt(p2).
+void mstep_normal_map(const double* v, const double* w, int32_t n, double W, double floor_sd, double s, double p2,
+                      double* a, double* b) {
+  g_work += 2.0 * n;
+  const double mu = lane_dot(w, v, n) / W;
+  const double sd = std::sqrt((lane_wsq(w, v, mu, n) + s * p2) / (W + s));
+  *a = mu;
+  *b = sd > floor_sd ? sd : floor_sd;
+}
 VECTOR_CLONES void estep_gauss_loop(int32_t n, const double* __restrict v,
                                                                         double a, double inv, double c,
                                                                         double* __restrict Rj) {
@@ -380,16 +396,20 @@ VECTOR_CLONES void ls_moments(int32_t n, const double* __restrict w,
 // Safeguarded Newton on (mu, log sigma) of Σ w [h(z) − log σ], sigma kept >= sfloor. Starts from (*mu, *sig);
 // at most maxit Newton steps, each with backtracking so the objective never decreases (a generalized EM step
 // when maxit is small).
+// MAP (ps > 0): the same prior as mstep_normal_map on the family's sd = sigma·sd_factor, as a penalty on
+// ls = log sigma: −ps·ls − ps/2·pb·e^(−2 ls), pb = p2 / sd_factor².
+inline double ls_penalty(double ps, double pb, double ls) { return -ps * ls - 0.5 * ps * pb * vexp(-2.0 * ls); }
 template <class K>
-double ls_objective(Work& wk, const double* w, double W, double mu, double sig) {
+double ls_objective(Work& wk, const double* w, double W, double mu, double sig, double ps, double pb) {
   const int32_t n = wk.n;
   g_work += n;
   hfill<K>(wk, KMAX, mu, sig);
-  return lane_dot(w, wk.hp[KMAX], n) - W * std::log(sig);
+  const double q = lane_dot(w, wk.hp[KMAX], n) - W * std::log(sig);
+  return ps > 0.0 ? q + ls_penalty(ps, pb, std::log(sig)) : q;
 }
 template <class K>
-void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int maxit, double* mu_io,
-              double* sig_io) {
+void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int maxit, double ps, double pb,
+              double* mu_io, double* sig_io) {
   const int32_t n = wk.n;
   const double* y = wk.y;
   double mu = *mu_io, sig = *sig_io;
@@ -403,9 +423,17 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
     ls_moments<K>(n, w, y, mu, inv, wk.hp[slot], wk.ep[slot], m);
     const double A0 = m[0], A1 = m[1], A2 = m[2], B1 = m[3], B2 = m[4], C2 = m[5];
     const double ls = std::log(sig);
-    const double Q = A0 - W * ls;
-    const double gm = -A1 * inv, gs = -W - B1;
-    const double Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv, Hss = B1 + C2;
+    double Q = A0 - W * ls;
+    const double gm = -A1 * inv;
+    double gs = -W - B1;
+    const double Hmm = A2 * inv * inv, Hms = (A1 + B2) * inv;
+    double Hss = B1 + C2;
+    if (ps > 0.0) {
+      const double e2 = ps * pb * vexp(-2.0 * ls);  // vexp: the same bits as wasm
+      Q += ls_penalty(ps, pb, ls);
+      gs += e2 - ps;
+      Hss -= 2.0 * e2;
+    }
     double dm, ds;
     const bool at_floor = ls <= lfloor && gs <= 0.0;
     if (at_floor) {
@@ -432,7 +460,7 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
       double nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
       const double nsig = std::exp(nls);
-      const double nQ = ls_objective<K>(wk, w, W, nm, nsig);
+      const double nQ = ls_objective<K>(wk, w, W, nm, nsig, ps, pb);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
         mu = nm;
@@ -471,7 +499,7 @@ struct LocationScale {
       *b = sd / f;
       *a = K::start_location(m, *b);
     }
-    mstep_ls<K>(wk, slot, w, W, sfloor, maxit, a, b);
+    mstep_ls<K>(wk, slot, w, W, sfloor, maxit, wk.prior_s, wk.py2 / (f * f), a, b);
   }
   static bool floor_binds(const Work& wk, double, double b) { return b * K::sd_factor() <= wk.dy * (1.0 + 1e-12); }
   static void to_original(double a, double b, double, double log_mean, double* oa, double* ob) {
@@ -507,7 +535,8 @@ struct Normal {
   }
   static double logpdf(double a, double b, double x, double) { return gauss_logpdf(a, b, x); }
   static void mstep(Work& wk, int, const double* w, double W, int, bool, double* a, double* b) {
-    mstep_normal(wk.x, w, wk.n, W, wk.dx, a, b);
+    if (wk.prior_s > 0.0) mstep_normal_map(wk.x, w, wk.n, W, wk.dx, wk.prior_s, wk.px2, a, b);
+    else mstep_normal(wk.x, w, wk.n, W, wk.dx, a, b);
   }
   static bool floor_binds(const Work& wk, double, double b) { return b <= wk.dx * (1.0 + 1e-12); }
   static void to_original(double a, double b, double mean, double, double* oa, double* ob) {
@@ -527,7 +556,8 @@ struct Lognormal {
   }
   static double logpdf(double a, double b, double, double y) { return gauss_logpdf(a, b, y); }
   static void mstep(Work& wk, int, const double* w, double W, int, bool, double* a, double* b) {
-    mstep_normal(wk.y, w, wk.n, W, wk.dy, a, b);
+    if (wk.prior_s > 0.0) mstep_normal_map(wk.y, w, wk.n, W, wk.dy, wk.prior_s, wk.py2, a, b);
+    else mstep_normal(wk.y, w, wk.n, W, wk.dy, a, b);
   }
   static bool floor_binds(const Work& wk, double, double b) { return b <= wk.dy * (1.0 + 1e-12); }
   static void to_original(double a, double b, double, double log_mean, double* oa, double* ob) {
@@ -1269,6 +1299,8 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   Fit& out = cx.cache[fam][k];
   if (out.have) return out;
   const Fit* prev = k >= 2 ? &fit_model(fam, k - 1, wk, cx) : nullptr;
+  wk.px2 = wk.varx / (double(k) * k);  // the prior's spread for k components (the recursion above set k − 1's)
+  wk.py2 = wk.vary / (double(k) * k);
   const bool greedy = prev && prev->L > -INFINITY;
   const double work0 = g_work;
   const int32_t n = wk.n;
@@ -1371,9 +1403,9 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
 
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                int32_t pstride, int32_t strategy, double prior_strength, double* loglik, double* bic, int32_t* iterations,
                 uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work) {
-  if (strategy < 0 || strategy > 2) return BAD_ARGUMENT;
+  if (strategy < 0 || strategy > 2 || !(prior_strength >= 0.0 && prior_strength < INFINITY)) return BAD_ARGUMENT;
   if (nconf < 0 || nmodels < 0 || restarts < 1 || max_iter < 0 || !(tol >= 0.0) || pstride < 3 || !(seed >= 0.0))
     return BAD_ARGUMENT;
   if (offsets[0] != 0) return BAD_ARGUMENT;
@@ -1469,6 +1501,12 @@ int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const
     wk.reset_cache(nmax);
     double sumy = 0.0;
     for (int32_t i = 0; i < n; ++i) sumy += ys[i];
+    double vx = 0.0, vy = 0.0;  // the MAP prior's spread: variances of x (mean 1) and of y
+    for (int32_t i = 0; i < n; ++i) vx += (xs[i] - 1.0) * (xs[i] - 1.0);
+    for (int32_t i = 0; i < n; ++i) vy += (ys[i] - sumy / n) * (ys[i] - sumy / n);
+    wk.prior_s = prior_strength;
+    wk.varx = vx / n;
+    wk.vary = vy / n;
     cx->seed = useed;
     cx->cid = config_ids[c];
     cx->restarts = restarts;

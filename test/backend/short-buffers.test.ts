@@ -70,6 +70,7 @@ const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
       1e-6,
       3,
       0,
+      0,
       new Float64Array(1),
       new Float64Array(1),
       new Int32Array(1),
@@ -79,7 +80,7 @@ const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
       new Float64Array(2),
       new Float64Array(1),
     ],
-    [0, 1, 3, 4, 12, 13, 14, 15, 16, 17, 18, 19],
+    [0, 1, 3, 4, 13, 14, 15, 16, 17, 18, 19, 20],
   ],
   [
     "gp_nll",

@@ -100,7 +100,7 @@ describe(`mixtureFit on ${selected.name}`, () => {
       new Float64Array(2),
       new Float64Array(nr),
     ];
-    const call = (runs: number[], models: number[], strategy = 0) =>
+    const call = (runs: number[], models: number[], strategy = 0, prior = 0) =>
       selected.run(MIXTURE_FIT, [
         Float64Array.from(runs),
         Int32Array.from([0, runs.length]),
@@ -114,9 +114,12 @@ describe(`mixtureFit on ${selected.name}`, () => {
         1e-10,
         3,
         strategy,
+        prior,
         ...out(models.length / 2),
       ]);
     expect(call([1, 2, 3], [0, 1], 3)).toBe(Status.BAD_ARGUMENT); // strategies are 0 (full), 1 (partitions), 2 (raced)
+    expect(call([1, 2, 3], [0, 1], 0, -1)).toBe(Status.BAD_ARGUMENT); // prior strength ≥ 0 and finite
+    expect(call([1, 2, 3], [0, 1], 0, Infinity)).toBe(Status.BAD_ARGUMENT);
     expect(call([1, 2, 0], [0, 1])).toBe(10);
     expect(call([1, 2, -3], [0, 1])).toBe(10);
     expect(call([1, 2, 3], [6, 1])).toBe(11);

@@ -24,6 +24,7 @@ export interface MixturePlan extends JobPlan {
   maxIter?: number;
   tol?: number;
   starts?: MixtureStarts;
+  priorStrength?: number;
   /** Configurations fitted. */
   configs: number;
   chunk: number;

@@ -16,6 +16,8 @@ export interface MixtureFitOptions {
   tol?: number;
   /** Start strategy (see MixtureBatchInput.starts). */
   starts?: MixtureStarts;
+  /** MAP EM: strength of the prior on component scales (see MixtureBatchInput.priorStrength); 0 = maximum likelihood. */
+  priorStrength?: number;
   /** Stable ids of the configurations (random streams are keyed by them); default 0..count-1. */
   configIds?: Int32Array;
   backend?: KernelBackend;
@@ -81,6 +83,17 @@ export function parseStarts(spec: unknown): MixtureStarts {
   return v as MixtureStarts;
 }
 
+/** The --prior-strength flag: a finite number ≥ 0 (0 = maximum likelihood EM). */
+export function parsePriorStrength(v: unknown, fallback: number): number {
+  const s = v === undefined ? String(fallback) : String(v).trim();
+  const x = Number(s);
+  if (s === "" || !Number.isFinite(x) || x < 0)
+    throw new VarmapError("E_USAGE", `--prior-strength must be a finite number ≥ 0, got '${String(v)}'`, {
+      remedy: "use 0 for maximum likelihood EM (the papers' setup) or a small strength in pseudo-runs, e.g. --prior-strength 1",
+    });
+  return x;
+}
+
 /** Fits families × k = 1..kmax to each configuration's runs (runs[offsets[c]..offsets[c+1])). */
 export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: MixtureFitOptions = {}): MixtureFitResult {
   const families = opts.families ?? [...FAMILY_NAMES];
@@ -108,6 +121,7 @@ export function fitMixtures(runs: Float64Array, offsets: Int32Array, opts: Mixtu
       maxIter: opts.maxIter,
       tol: opts.tol,
       starts: opts.starts,
+      priorStrength: opts.priorStrength,
     });
     const seconds = (performance.now() - t0) / 1000;
     const totalWork = r.work.reduce((s, v) => s + v, 0) || 1;

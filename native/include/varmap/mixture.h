@@ -36,11 +36,16 @@ enum MixtureStatus : int {
 //     normal (mean, sd); gamma (shape, scale); log families (mu, sigma) of log x.
 //   work[r]        density evaluations (point x component) spent on the fit (to apportion timings)
 //   resolution[2c], [2c+1] = smallest gap between distinct runs (original units) and between distinct log runs.
+// prior_strength s > 0: maximum a posteriori EM (issue #17) with a weak prior on every component's scale in its
+// family's domain (normal: x; lognormal, Weibull, loglogistic, Fréchet: log x, on sd = sigma·sd factor):
+// s/2·(−log sd² − p2/sd²), p2 = the configuration's variance in that domain / k² (mclust's priorControl scale), i.e.
+// an inverse-gamma prior on sd² worth s pseudo-runs. The gamma family has no scale of log x in its parameters and
+// is fitted by ML (its tie floor stays). s = 0: maximum likelihood, bit for bit the same as without the prior.
 // Tie floor: every component's standard deviation in its family's domain (x for normal, log x otherwise;
 // gamma: sd of log x = sqrt(trigamma(shape))) is kept >= the data's resolution in that domain.
 int mixture_fit(const double* runs, const int32_t* offsets, int32_t nconf, const int32_t* config_ids,
                 const int32_t* models, int32_t nmodels, double seed, int32_t restarts, int32_t max_iter, double tol,
-                int32_t pstride, int32_t strategy, double* loglik, double* bic, int32_t* iterations,
+                int32_t pstride, int32_t strategy, double prior_strength, double* loglik, double* bic, int32_t* iterations,
                 uint8_t* converged, uint8_t* floor_bound, double* params, double* resolution, double* work);
 
 }  // namespace varmap

@@ -19,6 +19,7 @@ export const MIXTURE_FIT: KernelSpec = {
     arg.num,
     arg.int,
     arg.int,
+    arg.num,
     arg.f64out,
     arg.f64out,
     arg.i32out,
@@ -29,7 +30,7 @@ export const MIXTURE_FIT: KernelSpec = {
     arg.f64out,
   ],
   // The same checks as native/binding/mixture.cc.
-  lengths: ([runs, offsets, nconf, ids, models, nmodels, , , , , pstride, , loglik, bic, iterations, converged, floorBound, params, resolution, work]) => {
+  lengths: ([runs, offsets, nconf, ids, models, nmodels, , , , , pstride, , , loglik, bic, iterations, converged, floorBound, params, resolution, work]) => {
     const [nc, nm, ps, off] = [nconf as number, nmodels as number, pstride as number, offsets as Int32Array];
     if (nc < 0 || nm < 0 || ps < 1 || off.length < nc + 1 || (ids as Int32Array).length < nc || (models as Int32Array).length < 2 * nm) return false;
     const nr = nc * nm;
@@ -68,6 +69,12 @@ export interface MixtureBatchInput {
    * k-means++ starts only.
    */
   starts?: MixtureStarts;
+  /**
+   * Maximum a posteriori EM (issue #17): strength s ≥ 0 of a weak prior on each component's scale in its family's
+   * domain (x for normal, log x for the log families; not gamma), worth s pseudo-runs spread by the configuration's
+   * variance / k² (mclust's priorControl). 0 (default): maximum likelihood, bit for bit.
+   */
+  priorStrength?: number;
 }
 
 export interface MixtureBatchResult {
@@ -109,6 +116,11 @@ const STRATEGY: Record<MixtureStarts, number> = { full: 0, partitions: 1, raced:
 export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): MixtureBatchResult {
   const strategy = STRATEGY[input.starts ?? "full"];
   if (strategy === undefined) throw new VarmapError("E_USAGE", `unknown mixture starts "${String(input.starts)}"`, { remedy: "use full, raced or partitions" });
+  const priorStrength = input.priorStrength ?? 0;
+  if (!(priorStrength >= 0 && Number.isFinite(priorStrength)))
+    throw new VarmapError("E_USAGE", `mixture prior strength must be a finite number ≥ 0, got ${priorStrength}`, {
+      remedy: "use 0 (maximum likelihood) or a small positive strength such as 1",
+    });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
   const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);
@@ -147,6 +159,7 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
     input.tol ?? 1e-10,
     pstride,
     strategy,
+    priorStrength,
     out.loglik,
     out.bic,
     out.iterations,

@@ -8,7 +8,7 @@ import { addDataOptions } from "../options.js";
 import { loadDataset, optionsFromCli } from "../../data/load.js";
 import { tableFormat, writeTable, type Column } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import { parseFamilies, parseStarts, type MixtureFitResult } from "../../mixture/fit.js";
+import { parseFamilies, parsePriorStrength, parseStarts, type MixtureFitResult } from "../../mixture/fit.js";
 import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixture.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
@@ -29,6 +29,8 @@ import { parseWorkers } from "../../pool/pool.js";
 /** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */
 export const DEFAULT_CRITERION: Criterion = "bic";
 export const DEFAULT_GUARD_FLAG: "on" | "off" = "off";
+/** Strength of the MAP prior on component scales (0 = maximum likelihood EM, the papers' setup). */
+export const DEFAULT_PRIOR_STRENGTH = 0;
 
 export function register(program: Command): void {
   const cmd = program
@@ -59,6 +61,11 @@ export function register(program: Command): void {
       "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)",
       DEFAULT_GUARD_FLAG,
     )
+    .option(
+      "--prior-strength <s>",
+      "MAP EM: a weak prior on each component's scale (x for normal, log x for the log families; not gamma) worth s pseudo-runs spread by the runs' variance / k² (as mclust's priorControl); 0 = maximum likelihood (the papers' setup)",
+      String(DEFAULT_PRIOR_STRENGTH),
+    )
     .option("--folds <K>", "folds of runs for --criterion cv and for --validate --split random", "5")
     .option(
       "--validate",
@@ -76,6 +83,8 @@ export function register(program: Command): void {
       const starts = parseStarts(opts.starts);
       const criterion = parseCriterion(opts.criterion);
       const guard = { ...DEFAULT_GUARD, on: parseGuard(opts.guard) };
+      const prior = parsePriorStrength(opts.priorStrength, DEFAULT_PRIOR_STRENGTH);
+      const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
       const folds = intOption(opts.folds, "--folds", 2, 50);
       const split = parseSplit(opts.split);
       const validate = !!opts.validate;
@@ -129,7 +138,7 @@ export function register(program: Command): void {
         note?.(`${fewer} configuration(s) have fewer runs than --kmax ${kmax}: their fits with k above their runs repeat a smaller k (BIC never selects them)`);
       const packedRuns = Float64Array.from(runs),
         ids = Int32Array.from(keep);
-      const selectOpts = { criterion, guard, folds, seed, workers, fit: { families, kmax, restarts, seed, starts } };
+      const selectOpts = { criterion, guard, folds, seed, workers, fit: { families, kmax, restarts, seed, starts, priorStrength } };
       if (validate) {
         const minRuns = split === "random" ? 2 * folds : 4;
         const small = keep.filter((_, i) => offsets[i + 1] - offsets[i] < minRuns);
@@ -138,20 +147,24 @@ export function register(program: Command): void {
             location: { file },
             remedy: "filter them out with --where, or use fewer --folds",
           });
-        note?.(`validating ${criterion} (guard ${guard.on ? "on" : "off"}) on held-back runs, split ${split}, ${keep.length} configurations`);
+        note?.(
+          `validating ${criterion} (guard ${guard.on ? "on" : "off"}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
+        );
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
           await writeTable(validateOut, validationColumns(v, keep, t));
           note?.(`wrote ${keep.length} validations to ${validateOut}`);
         }
         if (opts.json)
-          process.stdout.write(JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, summary: summarizeValidation(v) }, null, 2) + "\n");
+          process.stdout.write(
+            JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
+          );
         else process.stdout.write(formatValidation(v));
         return;
       }
       note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
       // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
-      const ctx = mixtureContext(packedRuns, offsets, ids, { families, kmax, restarts, seed, starts });
+      const ctx = mixtureContext(packedRuns, offsets, ids, { families, kmax, restarts, seed, starts, priorStrength });
       const dir = jobDir ?? mkdtempSync(join(tmpdir(), "varmap-mixture-"));
       let fit: MixtureFitResult;
       try {
