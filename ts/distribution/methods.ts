@@ -9,9 +9,14 @@ import { matrix } from "../predict/matrix.js";
 import type { BackendChoice } from "../backend/index.js";
 import { EdfMixture, NormalDistribution, QuantileFunction, type RunDistribution } from "./distributions.js";
 import type { WeightSet } from "./weights.js";
+import { PchipCdfMixture } from "./pchip.js";
 
 export const DIST_NAMES = ["quantile", "cdf", "locscale", "normal", "params"] as const;
 export type DistName = (typeof DIST_NAMES)[number];
+
+/** How `cdf` represents each training configuration: its EDF (step function), or a monotone PCHIP of it (pchip.ts). */
+export const SMOOTH_NAMES = ["none", "pchip"] as const;
+export type SmoothName = (typeof SMOOTH_NAMES)[number];
 
 /** Each configuration's runs, sorted ascending: runs[offsets[i] .. offsets[i+1]), with their mean and sd (n − 1). */
 export interface ConfigRuns {
@@ -151,7 +156,14 @@ function equalKnots(Q: QuantileFunction): boolean {
 }
 
 /** The predicted distribution of query q by `method` (not params: see params.ts). */
-export function predictDistribution(method: Exclude<DistName, "params">, train: ConfigRuns, ws: WeightSet, q: number, moments?: Moments): RunDistribution {
+export function predictDistribution(
+  method: Exclude<DistName, "params">,
+  train: ConfigRuns,
+  ws: WeightSet,
+  q: number,
+  moments?: Moments,
+  smooth: SmoothName = "none",
+): RunDistribution {
   const lo = ws.offsets[q],
     hi = ws.offsets[q + 1];
   const index = ws.index.subarray(lo, hi),
@@ -162,6 +174,11 @@ export function predictDistribution(method: Exclude<DistName, "params">, train: 
     case "cdf": {
       const keep: number[] = [];
       for (let k = 0; k < index.length; k++) if (weight[k] > 0) keep.push(k);
+      if (smooth === "pchip")
+        return new PchipCdfMixture(
+          keep.map((k) => sortedRunsOf(train, index[k])),
+          keep.map((k) => weight[k]),
+        );
       return new EdfMixture(
         keep.map((k) => sortedRunsOf(train, index[k])),
         keep.map((k) => weight[k]),
