@@ -151,7 +151,7 @@ export class PchipCdfMixture implements RunDistribution {
       if (this.cdf(K[mid]) >= p) hi = mid;
       else lo = mid + 1;
     }
-    if (lo === 0 || this.cdfLeft(K[lo]) >= p) return K[lo]; // at the start, or inside a point mass
+    if (lo === 0 || this.cdfLeft(K[lo]) < p) return K[lo]; // at the start, or inside a point mass at K[lo]
     return this.root(K[lo - 1], K[lo], p);
   }
   quantiles(ps: Float64Array): Float64Array {
@@ -164,16 +164,17 @@ export class PchipCdfMixture implements RunDistribution {
     return this.sigma;
   }
 
-  /** F(x) = p on (a, b) with F(a) < p <= F(b−): Illinois regula falsi, then bisection if it stalls. */
+  /** F(x) = p on (a, b) with F(a) < p <= F(b−): Illinois regula falsi to F within 1e-15 or adjacent doubles. */
   private root(a: number, b: number, p: number): number {
     let fa = this.cdf(a) - p,
       fb = this.cdfLeft(b) - p;
     let side = 0;
-    for (let it = 0; it < 100 && b - a > 1e-14 * Math.max(Math.abs(a), Math.abs(b), 1e-300); it++) {
+    for (let it = 0; it < 200 && b - a > 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)); it++) {
       let c = fb > fa ? (a * fb - b * fa) / (fb - fa) : 0.5 * (a + b);
-      if (!(c > a && c < b)) c = 0.5 * (a + b);
+      // Every fourth step bisects, so a stalled side cannot slow convergence below bisection's.
+      if (!(c > a && c < b) || it % 4 === 3) c = 0.5 * (a + b);
       const fc = this.cdf(c) - p;
-      if (fc === 0) return c;
+      if (Math.abs(fc) <= 1e-15) return c;
       if (fc < 0) {
         a = c;
         fa = fc;
@@ -186,7 +187,7 @@ export class PchipCdfMixture implements RunDistribution {
         side = 1;
       }
     }
-    return b;
+    return -fa < fb ? a : b;
   }
 }
 
