@@ -16,7 +16,8 @@ import {
   type DistributionModelsFile,
 } from "../distribution/model.js";
 import type { RunDistribution } from "../distribution/distributions.js";
-import { SMOOTH_NAMES, type DistName, type MomentMethod, type SmoothName } from "../distribution/methods.js";
+import { POSITION_NAMES, SMOOTH_NAMES, type DistName, type MomentMethod, type PositionsName, type SmoothName } from "../distribution/methods.js";
+import { FEATURE_WEIGHT_NAMES, type FeatureWeightsName } from "../distribution/feature-weights.js";
 import { checkPerLevel, type PerLevelSpec } from "../distribution/per-level.js";
 import { readTruth } from "../distribution/truth.js";
 import { methodOptionsFromCli } from "./method-options.js";
@@ -51,6 +52,12 @@ export function addDistributionOptions(cmd: Command, verb: "fit" | "cv"): Comman
     .option("--fits <file>", "with --target distribution and params: the mixture fits `varmap mixture --out` wrote for the same data")
     .option("--smooth <how>", "with --target distribution and cdf: none (the EDFs) | pchip (monotone PCHIP of each EDF, Lux et al. 2021)", "none")
     .option(
+      "--positions <how>",
+      "with --target distribution, quantile and locscale: order statistics at type7 levels (k−1)/(n−1), or weibull k/(n+1) with linear ends",
+      "type7",
+    )
+    .option("--feature-weights <how>", "with --target distribution: none, or lr (stretch inputs by the slopes of log mean before the weights)", "none")
+    .option(
       "--per-level",
       "with --target distribution and quantile: predict each level j/K as a map of its own with --method (lr, mars, lsp, rbf, …), then sort (monotone rearrangement)",
     );
@@ -73,6 +80,8 @@ export interface DistributionCliOptions {
   ksTest: KsTest;
   smooth: SmoothName;
   perLevel?: PerLevelSpec;
+  positions: PositionsName;
+  featureWeights: FeatureWeightsName;
 }
 
 /** Parses and checks the distribution flags (E_USAGE before any data is read). */
@@ -86,6 +95,12 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
   if (!(SMOOTH_NAMES as readonly string[]).includes(smooth)) throw new VarmapError("E_USAGE", `unknown --smooth '${smooth}'`, { remedy: `use ${SMOOTH_NAMES.join(" or ")}` });
   if (smooth !== "none" && !dists.includes("cdf"))
     throw new VarmapError("E_USAGE", "--smooth applies to the cdf method", { remedy: "add cdf to the methods, or drop --smooth" });
+  const positions = String(opts.positions ?? "type7");
+  if (!(POSITION_NAMES as readonly string[]).includes(positions))
+    throw new VarmapError("E_USAGE", `unknown --positions '${positions}'`, { remedy: `use ${POSITION_NAMES.join(" or ")}` });
+  const featureWeights = String(opts.featureWeights ?? "none");
+  if (!(FEATURE_WEIGHT_NAMES as readonly string[]).includes(featureWeights))
+    throw new VarmapError("E_USAGE", `unknown --feature-weights '${featureWeights}'`, { remedy: `use ${FEATURE_WEIGHT_NAMES.join(" or ")}` });
   let perLevel: PerLevelSpec | undefined;
   if (opts.perLevel) {
     if (!dists.includes("quantile"))
@@ -109,6 +124,8 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
     ksTest: (opts.ksTest as KsTest) ?? "two-sample",
     smooth: smooth as SmoothName,
     perLevel,
+    positions: positions as PositionsName,
+    featureWeights: featureWeights as FeatureWeightsName,
   };
 }
 
@@ -121,7 +138,16 @@ export async function fitDistributionAction(file: string, opts: Record<string, u
   const out = fitDistributionModels(
     data,
     file,
-    { dist: o.dists[0], weights: o.weights, moments: o.moments, levels: o.levels, smooth: o.smooth, perLevel: o.perLevel },
+    {
+      dist: o.dists[0],
+      weights: o.weights,
+      moments: o.moments,
+      levels: o.levels,
+      smooth: o.smooth,
+      perLevel: o.perLevel,
+      positions: o.positions,
+      featureWeights: o.featureWeights,
+    },
     note,
     fits,
   );

@@ -12,7 +12,8 @@ import { divisionStream, randomDivision } from "../cv/divisions.js";
 import type { SplitsFile } from "../cv/splits.js";
 import { distributionMaps, mapLabel } from "./data.js";
 import type { KsTest } from "./ks.js";
-import type { DistName, MomentMethod, SmoothName } from "./methods.js";
+import type { DistName, MomentMethod, PositionsName, SmoothName } from "./methods.js";
+import type { FeatureWeightsName } from "./feature-weights.js";
 import { ksHeader, ksMarkdown, ksRows, splitKs, summarize, summaryHeader, summaryRows, writeCsvStream, type SplitKs, type WeightsLabel } from "./report.js";
 import { perLevelLabel, type PerLevelSpec } from "./per-level.js";
 import { mapTruth, type TruthComponent } from "./truth.js";
@@ -47,6 +48,10 @@ export interface DistCvPlan {
   truth?: { source: string; hash: string };
   /** --folds k: every configuration tested once, folds keyed by (seed, map). */
   folds?: { k: number; seed: string };
+  /** --positions weibull (absent: type7). */
+  positions?: PositionsName;
+  /** --feature-weights lr (absent: none). */
+  featureWeights?: FeatureWeightsName;
   /** Generated divisions keyed by (seed, map, p, rep), the same as scalar `cv`'s. */
   generated?: { ps: number[]; reps: number; seed: string };
   /** Given divisions (--splits): their labels; the training rows travel in the context. */
@@ -89,6 +94,8 @@ export interface DistCvOptions {
   /** The truth file's laws by configuration key (truth.ts readTruth). */
   truth?: { source: string; hash: string; laws: ReadonlyMap<string, { components: TruthComponent[]; floor: number }> };
   folds?: number;
+  positions?: PositionsName;
+  featureWeights?: FeatureWeightsName;
 }
 
 /** The plan and context of a job over every map of a runs dataset. */
@@ -138,6 +145,8 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
     ...(o.smooth && o.smooth !== "none" ? { smooth: o.smooth } : {}),
     ...(o.perLevel && o.dists.includes("quantile") ? { perLevel: o.perLevel, levels: o.levels ?? 200 } : {}),
     ...(o.truth ? { truth: { source: o.truth.source, hash: o.truth.hash } } : {}),
+    ...(o.positions && o.positions !== "type7" ? { positions: o.positions } : {}),
+    ...(o.featureWeights && o.featureWeights !== "none" ? { featureWeights: o.featureWeights } : {}),
   };
   if (o.folds !== undefined) {
     const k = o.folds;
@@ -225,6 +234,8 @@ export function runDistCvTask(ctx: DistCvContext, t: DistCvTask): SplitKs {
     smooth: plan.smooth,
     perLevel: plan.perLevel,
     levels: plan.levels,
+    positions: plan.positions,
+    featureWeights: plan.featureWeights,
   });
 }
 

@@ -18,8 +18,10 @@ import {
   type ConfigRuns,
   type DistName,
   type MomentMethod,
+  type PositionsName,
   type SmoothName,
 } from "./methods.js";
+import { featureScales, scaleInputs, type FeatureWeightsName } from "./feature-weights.js";
 import { perLevelQuantiles, type PerLevelSpec } from "./per-level.js";
 import { MIN_TRAIN_RUNS, subsetRuns } from "./validate.js";
 import { interpolationWeights, WEIGHT_NAMES, type WeightsName } from "./weights.js";
@@ -58,6 +60,10 @@ export interface DistributionModelsFile {
    * predictors are refitted from the stored order statistics when predicting (deterministic), not stored.
    */
   perLevel?: PerLevelSpec;
+  /** quantile and locscale: where order statistics sit on the level axis (absent: type7). */
+  positions?: PositionsName;
+  /** Inputs stretched by their effect before the weights (absent: none); the scales are recomputed from the stored runs. */
+  featureWeights?: FeatureWeightsName;
   source: string;
   factors: string[];
   inputs: string[];
@@ -71,6 +77,8 @@ export interface DistributionFitOptions {
   levels: number;
   smooth?: SmoothName;
   perLevel?: PerLevelSpec;
+  positions?: PositionsName;
+  featureWeights?: FeatureWeightsName;
 }
 
 /** Validates the distribution options (before any data is read): E_USAGE with the remedy. */
@@ -130,8 +138,13 @@ export function fitDistributionModels(
         : {}),
     };
   });
-  const { smooth, perLevel, ...rest } = o;
-  const extra = { ...(smooth && smooth !== "none" ? { smooth } : {}), ...(perLevel ? { perLevel } : {}) };
+  const { smooth, perLevel, positions, featureWeights, ...rest } = o;
+  const extra = {
+    ...(smooth && smooth !== "none" ? { smooth } : {}),
+    ...(perLevel ? { perLevel } : {}),
+    ...(positions && positions !== "type7" ? { positions } : {}),
+    ...(featureWeights && featureWeights !== "none" ? { featureWeights } : {}),
+  };
   return { format: DISTRIBUTION_MODELS_FORMAT, version: 1, ...rest, ...extra, source, factors: data.table.roles.factors, inputs: data.table.roles.inputs, maps };
 }
 
@@ -181,7 +194,7 @@ export interface DistributionPrediction {
 
 /** Predicted distributions at raw inputs X (rows × m.inputs.length) of one map. */
 export function predictMapDistributions(
-  file: Pick<DistributionModelsFile, "dist" | "weights" | "moments" | "levels" | "smooth" | "perLevel">,
+  file: Pick<DistributionModelsFile, "dist" | "weights" | "moments" | "levels" | "smooth" | "perLevel" | "positions" | "featureWeights">,
   m: DistributionMapModel,
   X: Float64Array,
   backend?: BackendChoice,
@@ -190,7 +203,10 @@ export function predictMapDistributions(
   const Q = normalizeInputs(m, X);
   const U = Float64Array.from(m.U);
   const runs = modelRuns(m);
-  const ws = interpolationWeights(file.weights, U, Q, d, { backend });
+  const scales = file.featureWeights === "lr" ? featureScales(U, d, runs) : undefined;
+  const ws = scales
+    ? interpolationWeights(file.weights, scaleInputs(U, scales, d), scaleInputs(Q, scales, d), d, { backend })
+    : interpolationWeights(file.weights, U, Q, d, { backend });
   const moments = needsMoments([file.dist]) ? predictMoments(file.moments, runs, ws, U, Q, d, backend) : undefined;
   const nq = Q.length / d;
   const paramsInvalid = new Uint8Array(nq);
@@ -202,7 +218,7 @@ export function predictMapDistributions(
       paramsInvalid[q] = 1;
       return new NormalDistribution(NaN, NaN);
     }
-    if (file.dist !== "params") return predictDistribution(file.dist, runs, ws, q, moments, file.smooth);
+    if (file.dist !== "params") return predictDistribution(file.dist, runs, ws, q, moments, file.smooth, file.positions);
     if (!m.mixtures) throw new VarmapError("E_MODEL_FORMAT", "a params model without mixture features", { remedy: "refit with --dist params --fits fits.csv" });
     const F = predictParams(m.mixtures, ws, q);
     if (F) return F;

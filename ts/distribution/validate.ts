@@ -13,8 +13,10 @@ import {
   type ConfigRuns,
   type DistName,
   type MomentMethod,
+  type PositionsName,
   type SmoothName,
 } from "./methods.js";
+import { featureScales, scaleInputs, type FeatureWeightsName } from "./feature-weights.js";
 import { perLevelQuantiles, type PerLevelSpec } from "./per-level.js";
 import { ksAgainstTruth, truthTableOf, type MapTruth } from "./truth.js";
 import { interpolationWeights, type WeightsName } from "./weights.js";
@@ -50,6 +52,10 @@ export interface DistCvOptions {
   /** `quantile` by per-level maps of this predictor instead of the weights, on levels j/levels. */
   perLevel?: PerLevelSpec;
   levels?: number;
+  /** Where order statistics sit on the level axis (quantile, locscale). */
+  positions?: PositionsName;
+  /** Inputs stretched by their effect before the weights are computed (feature-weights.ts). */
+  featureWeights?: FeatureWeightsName;
 }
 
 /** One (test configuration, method) of one split. */
@@ -99,7 +105,10 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
   const trainU = gatherRows(map.U, tr, d),
     queryU = gatherRows(map.U, te, d);
   const trainRuns = subsetRuns(runs, tr);
-  const ws = interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
+  const scales = opts.featureWeights === "lr" ? featureScales(trainU, d, trainRuns) : undefined;
+  const ws = scales
+    ? interpolationWeights(opts.weights, scaleInputs(trainU, scales, d), scaleInputs(queryU, scales, d), d, { backend: opts.backend })
+    : interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
   const moments = needsMoments(opts.dists) ? predictMoments(opts.moments ?? "weights", trainRuns, ws, trainU, queryU, d, opts.backend) : undefined;
   if (opts.dists.includes("params") && !map.mixtures)
     throw new VarmapError("E_USAGE", "--dist params needs the mixture fits", { remedy: "give --fits fits.csv (written by `varmap mixture` on the same data)" });
@@ -121,7 +130,7 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
           ? predictParams(trainMix!, ws, q)
           : method === "quantile" && perLevel
             ? perLevel[q]
-            : predictDistribution(method, trainRuns, ws, q, moments, opts.smooth);
+            : predictDistribution(method, trainRuns, ws, q, moments, opts.smooth, opts.positions);
       const score = tooFewRuns || !F ? { ks: NaN, w1Rel: NaN, reject: KS_LEVELS.map(() => NaN) } : scoreDistribution(F, s, opts.ksTest);
       const pred: [number, number, number, number] = F ? predictedSummary(F) : [NaN, NaN, NaN, NaN];
       const ksTrue = F && table ? ksAgainstTruth(F, table) : NaN;
