@@ -8,7 +8,8 @@ import { configurationLaw, generateRuns, synthPlan, writeSynthPart } from "../..
 import { familyLaw } from "../../ts/data/families.js";
 import { EdfMixture, FamilyMixture, NormalDistribution } from "../../ts/distribution/distributions.js";
 import { ksCoefficient, ksStatistic } from "../../ts/distribution/ks.js";
-import { configRuns } from "../../ts/distribution/methods.js";
+import { averageQuantiles, configRuns } from "../../ts/distribution/methods.js";
+import { FEATURE_WEIGHT_FLOOR, featureScales, scaleInputs } from "../../ts/distribution/feature-weights.js";
 import { Pchip, PchipCdfMixture, pchipCdf } from "../../ts/distribution/pchip.js";
 import { perLevelQuantiles } from "../../ts/distribution/per-level.js";
 import { foldAssignment, foldDivision } from "../../ts/distribution/folds.js";
@@ -193,5 +194,53 @@ describe("the synthetic design's true laws (synth --truth)", () => {
     const exact = Math.max(...Array.from(s, (x, i) => Math.max((i + 1) / 30 - normCdf(x), normCdf(x) - i / 30)));
     expect(Math.abs(ksAgainstTruth(new EdfMixture([s], [1]), xs) - exact)).toBeLessThan(1e-3);
     expect(ksAgainstTruth(new NormalDistribution(0, 1), xs)).toBeLessThan(1e-3);
+  });
+});
+
+describe("--positions weibull", () => {
+  const runsA = [5, 1, 3, 9, 4],
+    runsB = [2, 8, 6, 7, 10];
+  const equal = configRuns([...runsA, ...runsB], [0, 5, 10]);
+  it("equal run counts: averaged order statistics at k/(n + 1), the end segments extended to levels 0 and 1", () => {
+    const Q = averageQuantiles(equal, [0, 1], [0.25, 0.75], undefined, "weibull");
+    const a = [...runsA].sort((x, y) => x - y),
+      b = [...runsB].sort((x, y) => x - y);
+    const avg = a.map((v, k) => 0.25 * v + 0.75 * b[k]);
+    expect(Array.from(Q.levels)).toEqual([0, 1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1]);
+    expect(Array.from(Q.values)).toEqual([avg[0] - (avg[1] - avg[0]), ...avg, avg[4] + (avg[4] - avg[3])]);
+    for (let j = 1; j < 200; j++) expect(Math.abs(Q.cdf(Q.quantile(j / 200)) - j / 200)).toBeLessThanOrEqual(1e-12);
+  });
+  it("unequal run counts: Σ w_i Q_i(p) with each configuration's Weibull-position quantile function", () => {
+    const c = configRuns([...runsA, 4, 1, 7], [0, 5, 8]);
+    const Q = averageQuantiles(c, [0, 1], [0.6, 0.4], undefined, "weibull");
+    const qw = (s: number[], p: number) => {
+      const n = s.length,
+        h = p * (n + 1),
+        k = Math.min(Math.max(Math.floor(h), 1), n - 1);
+      return s[k - 1] + (h - k) * (s[k] - s[k - 1]);
+    };
+    const a = [...runsA].sort((x, y) => x - y),
+      b = [1, 4, 7];
+    for (let j = 0; j <= 100; j++) expect(Q.quantile(j / 100)).toBeCloseTo(0.6 * qw(a, j / 100) + 0.4 * qw(b, j / 100), 12);
+  });
+});
+
+describe("--feature-weights lr", () => {
+  it("an input the log mean does not depend on shrinks to the floor; the one it depends on keeps scale 1", () => {
+    // 6 × 6 grid on [0, 1]²: log mean depends on u0 only.
+    const U: number[] = [],
+      runs: number[] = [],
+      offsets = [0];
+    for (let i = 0; i < 6; i++)
+      for (let j = 0; j < 6; j++) {
+        U.push(i / 5, j / 5);
+        for (let k = 0; k < 4; k++) runs.push(Math.exp(2 * (i / 5)) * (1 + 0.1 * k));
+        offsets.push(runs.length);
+      }
+    const c = configRuns(runs, offsets);
+    const s = featureScales(Float64Array.from(U), 2, c);
+    expect(s[0]).toBe(1);
+    expect(s[1]).toBe(FEATURE_WEIGHT_FLOOR);
+    expect(Array.from(scaleInputs(Float64Array.from([0.5, 0.5]), s, 2))).toEqual([0.5, 0.5 * FEATURE_WEIGHT_FLOOR]);
   });
 });
