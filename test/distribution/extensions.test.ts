@@ -13,6 +13,7 @@ import { FEATURE_WEIGHT_FLOOR, featureScales, scaleInputs } from "../../ts/distr
 import { Pchip, PchipCdfMixture, pchipCdf } from "../../ts/distribution/pchip.js";
 import { perLevelQuantiles } from "../../ts/distribution/per-level.js";
 import { foldAssignment, foldDivision } from "../../ts/distribution/folds.js";
+import { interpolationWeights } from "../../ts/distribution/weights.js";
 import { ksAgainstTruth, truthTable } from "../../ts/distribution/truth.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -111,6 +112,33 @@ describe("--per-level", () => {
         expect(Q.quantile(j / 10)).toBeCloseTo(-10 + 50 * x + (5 + 10 * x) * z, 8);
       }
     }
+  });
+
+  it("with Delaunay and K = n − 1 it is exactly the quantile method (the same barycentric weights, level by level)", () => {
+    const r = rng(17);
+    const n = 25,
+      runsPer = 6;
+    const U = Float64Array.from({ length: 2 * n }, () => r());
+    const rr: number[] = [],
+      off = [0];
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < runsPer; k++) rr.push(50 + 40 * U[2 * i] + 20 * U[2 * i + 1] * r() + 5 * r());
+      off.push(rr.length);
+    }
+    const c = configRuns(rr, off);
+    const Q = Float64Array.from([0.4, 0.5, 0.55, 0.3, 0.62, 0.48]);
+    const F = perLevelQuantiles({ method: "delaunay" }, c, U, Q, 2, runsPer - 1);
+    const ws = interpolationWeights("delaunay", U, Q, 2);
+    let checked = 0;
+    for (let q = 0; q < 3; q++) {
+      if (ws.extrapolated[q]) continue;
+      checked++;
+      const o = ws.offsets[q],
+        e = ws.offsets[q + 1];
+      const A = averageQuantiles(c, ws.index.subarray(o, e), ws.weight.subarray(o, e));
+      for (let j = 0; j < runsPer; j++) expect(F[q]!.values[j]).toBeCloseTo(A.values[j], 9);
+    }
+    expect(checked).toBe(3);
   });
 
   it("a query whose levels come out non-finite gets no distribution (the row flag)", () => {

@@ -106,7 +106,7 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
     if (!dists.includes("quantile"))
       throw new VarmapError("E_USAGE", "--per-level applies to the quantile method", { remedy: "use --dist quantile (fit) or list quantile in --dists (cv)" });
     const method = String(opts.method ?? "lsp");
-    perLevel = { method };
+    perLevel = opts.logResponse ? { method, response: "log" } : { method };
     checkPerLevel(perLevel);
     const options = methodOptionsFromCli(opts, method);
     if (Object.keys(options).length) perLevel.options = options;

@@ -15,6 +15,11 @@ import { sortedRunsOf, type ConfigRuns } from "./methods.js";
 export interface PerLevelSpec {
   method: string;
   options?: Record<string, unknown>;
+  /**
+   * The scale the levels are fitted on (default linear, as `quantile` averages: with Delaunay and K = n − 1 the
+   * per-level prediction is exactly the `quantile` method's; `--log-response` fits log quantiles instead).
+   */
+  response?: "linear" | "log";
 }
 
 export function checkPerLevel(spec: PerLevelSpec): void {
@@ -28,10 +33,9 @@ export function perLevelLabel(spec: PerLevelSpec): string {
 }
 
 /**
- * Per-level quantile functions at the queries (normalized inputs, rows × d), on levels j/K. The levels' responses
- * are fitted on the log scale when every training run is positive (throughput spans orders of magnitude across a
- * map; predictions stay positive). A query whose K + 1 predictions are not all finite gets null (E.6: a row
- * flag, `nonfinite`, instead of a distribution).
+ * Per-level quantile functions at the queries (normalized inputs, rows × d), on levels j/K, the responses on the
+ * spec's scale (log needs every run positive, else linear). A query whose K + 1 predictions are not all finite
+ * gets null (E.6: a row flag, `nonfinite`, instead of a distribution).
  */
 export function perLevelQuantiles(
   spec: PerLevelSpec,
@@ -53,7 +57,7 @@ export function perLevelQuantiles(
   const y = new Float64Array(n);
   for (let j = 0; j <= K; j++) {
     for (let i = 0; i < n; i++) y[i] = quantile7(sortedRunsOf(train, i), levels[j]);
-    const model = createPredictor(spec.method, { ...spec.options, backend, inputs: { kind: "none" }, response: positive ? "log" : "linear" });
+    const model = createPredictor(spec.method, { ...spec.options, backend, inputs: { kind: "none" }, response: spec.response === "log" && positive ? "log" : "linear" });
     const at = model.fit(X, y).predict(Q);
     for (let q = 0; q < nq; q++) pred[q * (K + 1) + j] = at[q];
   }
