@@ -81,15 +81,16 @@ const folds = flag("folds", "");
 const divisions = (generated: string[]): string[] => (folds ? ["--folds", folds, "--seed", "1"] : generated);
 let args: string[];
 if (mode === "fread")
-  args = [
-    "cv",
-    join(sharedDir(), "data", "moana-cfq-noop-fread.csv"),
-    ...common,
-    ...divisions(["--splits", join(sharedDir(), "golden", "moana-splits.json")]),
-  ];
+  args = ["cv", join(sharedDir(), "data", "moana-cfq-noop-fread.csv"), ...common, ...divisions(["--splits", join(sharedDir(), "golden", "moana-splits.json")])];
 else if (mode === "design") {
   const d = designData();
-  args = ["cv", d.data, ...common, ...divisions(["--p", flag("p", "0.5"), "--reps", flag("reps", "20"), "--seed", "1"]), ...(d.truth ? ["--truth", d.truth] : [])];
+  args = [
+    "cv",
+    d.data,
+    ...common,
+    ...divisions(["--p", flag("p", "0.5"), "--reps", flag("reps", "20"), "--seed", "1"]),
+    ...(d.truth ? ["--truth", d.truth] : []),
+  ];
 } else throw new Error(`unknown mode ${mode}: use fread or design`);
 
 const load0 = loadavg();

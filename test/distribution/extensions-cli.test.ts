@@ -40,7 +40,22 @@ describe.skipIf(!built)(`distribution --per-level, --smooth, --folds, --truth${b
   writeFileSync(at, "freq,threads\n2.5,3\n4,10\n");
 
   it("fit --per-level --method lr and --smooth pchip: the models file records them; predict gives valid quantiles and CDFs", () => {
-    const fit = varmap("fit", runs, ...cols, "--target", "distribution", "--dist", "quantile", "--per-level", "--method", "lr", "--levels", "20", "--out", "pl.json");
+    const fit = varmap(
+      "fit",
+      runs,
+      ...cols,
+      "--target",
+      "distribution",
+      "--dist",
+      "quantile",
+      "--per-level",
+      "--method",
+      "lr",
+      "--levels",
+      "20",
+      "--out",
+      "pl.json",
+    );
     expect(fit.code, fit.err).toBe(0);
     const models = JSON.parse(readFileSync(join(dir, "pl.json"), "utf8"));
     expect(models.perLevel).toEqual({ method: "lr" });
@@ -102,7 +117,12 @@ describe.skipIf(!built)(`distribution --per-level, --smooth, --folds, --truth${b
     expect(rows.every((x) => Number(x[8]) >= 0 && Number(x[8]) <= 1)).toBe(true);
     expect(csv(join(dir, "tr", "ks-summary.csv"))[0]).toContain("ks_true_mean");
     expect(JSON.parse(c.out).summary.meanKsTrue.quantile["0.5"]).toBeCloseTo(
-      rows.length ? ks.slice(1).filter((x) => x[1] === "quantile").reduce((a, x, _, all) => a + Number(x[8]) / all.length, 0) : NaN,
+      rows.length
+        ? ks
+            .slice(1)
+            .filter((x) => x[1] === "quantile")
+            .reduce((a, x, _, all) => a + Number(x[8]) / all.length, 0)
+        : NaN,
       6,
     );
   });

@@ -63,11 +63,12 @@ export function addDistributionOptions(cmd: Command, verb: "fit" | "cv"): Comman
     );
   if (verb === "cv")
     cmd
-      .addOption(
-        new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"),
-      )
+      .addOption(new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"))
       .option("--folds <k>", "with --target distribution: k-fold cross-validation over each map's configurations (folds keyed by seed and map)")
-      .option("--truth <file>", "with --target distribution: true mixtures of a synthetic design (`varmap synth --truth`): adds ks_true, KS against the true CDF");
+      .option(
+        "--truth <file>",
+        "with --target distribution: true mixtures of a synthetic design (`varmap synth --truth`): adds ks_true, KS against the true CDF",
+      );
   return cmd;
 }
 
@@ -92,7 +93,8 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
   const o = { dists, weights: String(opts.weights ?? "delaunay"), moments: String(opts.moments ?? "weights"), levels, fits, needFits: true };
   checkDistributionOptions(o);
   const smooth = String(opts.smooth ?? "none");
-  if (!(SMOOTH_NAMES as readonly string[]).includes(smooth)) throw new VarmapError("E_USAGE", `unknown --smooth '${smooth}'`, { remedy: `use ${SMOOTH_NAMES.join(" or ")}` });
+  if (!(SMOOTH_NAMES as readonly string[]).includes(smooth))
+    throw new VarmapError("E_USAGE", `unknown --smooth '${smooth}'`, { remedy: `use ${SMOOTH_NAMES.join(" or ")}` });
   if (smooth !== "none" && !dists.includes("cdf"))
     throw new VarmapError("E_USAGE", "--smooth applies to the cdf method", { remedy: "add cdf to the methods, or drop --smooth" });
   const positions = String(opts.positions ?? "type7");
@@ -330,7 +332,9 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
     throw new VarmapError("E_USAGE", "--folds and --splits both choose the divisions", { remedy: "give one of them" });
   const truthPath = typeof opts.truth === "string" ? opts.truth : undefined;
   if (truthPath && !/\.(csv|json|parquet)$/i.test(truthPath))
-    throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, { remedy: "give the .csv, .json or .parquet file `varmap synth --truth` wrote" });
+    throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, {
+      remedy: "give the .csv, .json or .parquet file `varmap synth --truth` wrote",
+    });
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = Number(opts.reps ?? 20);

@@ -235,7 +235,12 @@ function drawLaw(plan: SynthPlan, seed: number | string, mapIndex: number, setti
  * distributions): its mixture components and the floor its draws are raised to. It consumes the same stream as
  * generateRuns, so it is the law of exactly the generated runs (up to their rounding to 0.01).
  */
-export function configurationLaw(plan: SynthPlan, seed: number | string, mapIndex: number, settingIndex: number): { components: LawComponent[]; floor: number } {
+export function configurationLaw(
+  plan: SynthPlan,
+  seed: number | string,
+  mapIndex: number,
+  settingIndex: number,
+): { components: LawComponent[]; floor: number } {
   const { components, floor } = drawLaw(plan, seed, mapIndex, settingIndex);
   return { components, floor };
 }

@@ -145,7 +145,16 @@ export function fitDistributionModels(
     ...(positions && positions !== "type7" ? { positions } : {}),
     ...(featureWeights && featureWeights !== "none" ? { featureWeights } : {}),
   };
-  return { format: DISTRIBUTION_MODELS_FORMAT, version: 1, ...rest, ...extra, source, factors: data.table.roles.factors, inputs: data.table.roles.inputs, maps };
+  return {
+    format: DISTRIBUTION_MODELS_FORMAT,
+    version: 1,
+    ...rest,
+    ...extra,
+    source,
+    factors: data.table.roles.factors,
+    inputs: data.table.roles.inputs,
+    maps,
+  };
 }
 
 export function isDistributionModelsFile(path: string): boolean {

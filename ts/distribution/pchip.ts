@@ -40,7 +40,7 @@ export class Pchip {
 
   /** The interpolant at t, clamped to y_0 below x_0 and y_{n−1} above x_{n−1}. */
   value(t: number): number {
-    const { x, y, d } = this;
+    const { x, y } = this;
     const n = x.length;
     if (t <= x[0]) return y[0];
     if (t >= x[n - 1]) return y[n - 1];
@@ -114,8 +114,9 @@ export class PchipCdfMixture implements RunDistribution {
   constructor(samples: readonly Float64Array[], w: ArrayLike<number>) {
     this.parts = samples.map((s, i) => ({ w: w[i], P: pchipCdf(s), at: s[0] }));
     const all = new Set<number>();
-    for (const p of this.parts) if (p.P) for (const v of p.P.x) all.add(v);
-    else all.add(p.at);
+    for (const p of this.parts)
+      if (p.P) for (const v of p.P.x) all.add(v);
+      else all.add(p.at);
     this.knots = Float64Array.from(all).sort();
     let m1 = 0;
     for (const p of this.parts) m1 += p.w * (p.P ? pieceMoments(p.P)[0] : p.at);

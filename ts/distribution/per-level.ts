@@ -57,7 +57,12 @@ export function perLevelQuantiles(
   const y = new Float64Array(n);
   for (let j = 0; j <= K; j++) {
     for (let i = 0; i < n; i++) y[i] = quantile7(sortedRunsOf(train, i), levels[j]);
-    const model = createPredictor(spec.method, { ...spec.options, backend, inputs: { kind: "none" }, response: spec.response === "log" && positive ? "log" : "linear" });
+    const model = createPredictor(spec.method, {
+      ...spec.options,
+      backend,
+      inputs: { kind: "none" },
+      response: spec.response === "log" && positive ? "log" : "linear",
+    });
     const at = model.fit(X, y).predict(Q);
     for (let q = 0; q < nq; q++) pred[q * (K + 1) + j] = at[q];
   }

@@ -282,7 +282,8 @@ export function summaryRows(rows: readonly SummaryRow[], weights: WeightsLabel, 
 
 /** ks.md: the Table 2 layout over maps (mean over maps of each map's mean KS), inside-hull points, then extrapolated. */
 export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[], weights: WeightsLabel, ksTest: KsTest, truth = false): string {
-  const shared = typeof weights === "string" ? weights : weightsOf(weights, dists.find((m) => weightsOf(weights, m) !== weightsOf(weights, "quantile")) ?? dists[0]);
+  const shared =
+    typeof weights === "string" ? weights : weightsOf(weights, dists.find((m) => weightsOf(weights, m) !== weightsOf(weights, "quantile")) ?? dists[0]);
   const label = (m: string) => (weightsOf(weights, m) === shared ? `\`${m}\`` : `\`${m}\` (${weightsOf(weights, m)})`);
   const maps = [...new Set(rows.map((r) => r.map))];
   const ps = [...new Set(rows.map((r) => r.p))].sort((a, b) => b - a);

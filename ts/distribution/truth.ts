@@ -32,7 +32,11 @@ export async function readTruth(path: string, keyColumns: readonly string[]): Pr
   const db = await openDb();
   let rows: Record<string, unknown>[];
   try {
-    const reader = /\.parquet$/i.test(path) ? `read_parquet(${literal(path)})` : /\.json$/i.test(path) ? `read_json_auto(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    const reader = /\.parquet$/i.test(path)
+      ? `read_parquet(${literal(path)})`
+      : /\.json$/i.test(path)
+        ? `read_json_auto(${literal(path)})`
+        : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
     rows = await queryRows(db.con, `SELECT * FROM ${reader}`);
   } catch (e) {
     throw new VarmapError("E_READ", `cannot read the truth file: ${(e as Error).message.split("\n")[0]}`, {

@@ -114,7 +114,9 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
     throw new VarmapError("E_USAGE", "--dist params needs the mixture fits", { remedy: "give --fits fits.csv (written by `varmap mixture` on the same data)" });
   const trainMix = map.mixtures && subsetMixtures(map.mixtures, tr);
   const perLevel =
-    opts.perLevel && opts.dists.includes("quantile") ? perLevelQuantiles(opts.perLevel, trainRuns, trainU, queryU, d, opts.levels ?? 200, opts.backend) : undefined;
+    opts.perLevel && opts.dists.includes("quantile")
+      ? perLevelQuantiles(opts.perLevel, trainRuns, trainU, queryU, d, opts.levels ?? 200, opts.backend)
+      : undefined;
   const out: KsRecord[] = [];
   te.forEach((r, q) => {
     const s = sortedRunsOf(runs, r);

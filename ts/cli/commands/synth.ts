@@ -29,7 +29,16 @@ export function register(program: Command): void {
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no progress on stderr")
     .action(
-      async (opts: { design: DesignName | "interference"; seed: string; maps?: string; out?: string; truth?: string; workers?: string; json?: boolean; quiet?: boolean }) => {
+      async (opts: {
+        design: DesignName | "interference";
+        seed: string;
+        maps?: string;
+        out?: string;
+        truth?: string;
+        workers?: string;
+        json?: boolean;
+        quiet?: boolean;
+      }) => {
         if (!opts.out) throw new VarmapError("E_USAGE", "synth needs --out", { remedy: "e.g. varmap synth --design moana --out moana.csv" });
         const maps = opts.maps === undefined ? undefined : Number(opts.maps);
         const seed = seedKey(parseSeedText(opts.seed));
@@ -41,7 +50,8 @@ export function register(program: Command): void {
             throw new VarmapError("E_USAGE", "--truth applies to the moana and mixture designs", { remedy: "drop --truth, or use --design moana|mixture" });
           if (!/\.(csv|json|parquet)$/i.test(opts.truth))
             throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.truth}'`, { remedy: "end --truth in .csv, .json or .parquet" });
-          if (!/\.(csv|parquet)$/i.test(opts.out)) throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.out}'`, { remedy: "end --out in .csv or .parquet" });
+          if (!/\.(csv|parquet)$/i.test(opts.out))
+            throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.out}'`, { remedy: "end --out in .csv or .parquet" });
         }
         const t0 = performance.now();
         if (opts.design === "interference") {
@@ -64,7 +74,11 @@ export function register(program: Command): void {
           process.stderr.write(
             `\nvarmap synth: wrote ${res.rows} rows (${res.maps} maps, ${res.configurations} configurations) to ${opts.out} in ${seconds.toFixed(1)} s\n`,
           );
-        if (opts.json) process.stdout.write(JSON.stringify({ out: opts.out, design: opts.design, seed, ...res, ...(truth ? { truth: opts.truth, truthRows: truth.rows } : {}), seconds }) + "\n");
+        if (opts.json)
+          process.stdout.write(
+            JSON.stringify({ out: opts.out, design: opts.design, seed, ...res, ...(truth ? { truth: opts.truth, truthRows: truth.rows } : {}), seconds }) +
+              "\n",
+          );
       },
     );
 }
