@@ -104,7 +104,7 @@ const GL_W = [5 / 18, 8 / 18, 5 / 18];
  * inside the bracket of knots that holds the level; mean and sd are exact (Gauss–Legendre on each cubic piece).
  */
 export class PchipCdfMixture implements RunDistribution {
-  readonly kind = "edf-mixture";
+  readonly kind = "pchip-mixture";
   private readonly parts: { w: number; P: Pchip | null; at: number }[];
   /** All knots ascending with the mixture's CDF there (left limits where a point mass sits). */
   private readonly knots: Float64Array;
