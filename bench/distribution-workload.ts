@@ -1,9 +1,11 @@
 // Whole-distribution prediction workloads (spec E), run through the real CLI (`node dist/ts/cli/main.js`):
 //   fread   `cv --target distribution` on the real fread map with the 180 golden splits (default 2 workers):
 //           wall seconds, CPU seconds of the process tree, and the mean KS table (inside-hull points)
-//   design  the same on the 117-map synthetic MOANA design (`varmap synth --design moana`) at p = 0.5, 20 reps
+//   design  the same on the 117-map synthetic MOANA design (`varmap synth --design moana`) at p = 0.5, 20 reps;
+//           with --truth also the KS against each configuration's true CDF (`synth --truth`, cv's ks_true)
 // Usage: node dist/bench/distribution-workload.js fread|design [--workers N] [--dists quantile,cdf,locscale,normal]
-//        [--weights delaunay] [--p 0.5] [--reps 20] [--data file] [--shared DIR] [--save results.json]
+//        [--weights delaunay] [--p 0.5] [--reps 20] [--maps K] [--truth] [--data file] [--shared DIR] [--save results.json]
+//        [--positions weibull] [--feature-weights lr] [--smooth pchip] [--per-level --method lsp] [--levels K] [--folds k]
 // CPU seconds come from /usr/bin/time when it exists (user + system of the command and its worker threads), so a
 // figure taken on a loaded machine can be told apart from one taken on an idle one; loadavg is recorded too.
 import { spawnSync } from "node:child_process";
@@ -34,15 +36,21 @@ function varmap(args: string[]): { wall: number; cpu: number | null; stdout: str
   return { wall, cpu: m ? Number(m[1]) + Number(m[2]) : null, stdout: r.stdout };
 }
 
-function designData(): string {
+const withTruth = argv.includes("--truth");
+const maps = flag("maps", "");
+
+/** The synthetic design (and, with --truth, its true mixtures), generated once per --maps into the bench folder. */
+function designData(): { data: string; truth?: string } {
   const given = flag("data", "");
-  if (given) return given;
-  const file = join(work, "moana-synth.parquet");
-  if (!existsSync(file)) {
+  if (given) return { data: given };
+  const tag = maps ? `-maps${maps}` : "";
+  const file = join(work, `moana-synth${tag}.parquet`);
+  const truth = join(work, `moana-synth${tag}-truth.parquet`);
+  if (!existsSync(file) || (withTruth && !existsSync(truth))) {
     process.stderr.write(`generating the synthetic moana design into ${file}\n`);
-    varmap(["synth", "--design", "moana", "--seed", "1", "--out", file]);
+    varmap(["synth", "--design", "moana", "--seed", "1", ...(maps ? ["--maps", maps] : []), "--out", file, ...(withTruth ? ["--truth", truth] : [])]);
   }
-  return file;
+  return withTruth ? { data: file, truth } : { data: file };
 }
 
 const workers = flag("workers", "2");
@@ -66,15 +74,32 @@ const common = [
   "--quiet",
   "--json",
 ];
+// Method options passed through to cv as given.
+for (const name of ["positions", "feature-weights", "smooth", "method", "levels", "moments"]) if (flag(name, "")) common.push(`--${name}`, flag(name, ""));
+if (argv.includes("--per-level")) common.push("--per-level");
+const folds = flag("folds", "");
+const divisions = (generated: string[]): string[] => (folds ? ["--folds", folds, "--seed", "1"] : generated);
 let args: string[];
 if (mode === "fread")
-  args = ["cv", join(sharedDir(), "data", "moana-cfq-noop-fread.csv"), ...common, "--splits", join(sharedDir(), "golden", "moana-splits.json")];
-else if (mode === "design") args = ["cv", designData(), ...common, "--p", flag("p", "0.5"), "--reps", flag("reps", "20"), "--seed", "1"];
-else throw new Error(`unknown mode ${mode}: use fread or design`);
+  args = ["cv", join(sharedDir(), "data", "moana-cfq-noop-fread.csv"), ...common, ...divisions(["--splits", join(sharedDir(), "golden", "moana-splits.json")])];
+else if (mode === "design") {
+  const d = designData();
+  args = [
+    "cv",
+    d.data,
+    ...common,
+    ...divisions(["--p", flag("p", "0.5"), "--reps", flag("reps", "20"), "--seed", "1"]),
+    ...(d.truth ? ["--truth", d.truth] : []),
+  ];
+} else throw new Error(`unknown mode ${mode}: use fread or design`);
 
 const load0 = loadavg();
 const r = varmap(args);
-const json = JSON.parse(r.stdout) as { seconds: number; tasks: number; summary: { meanKsInside: Record<string, Record<string, number>>; maps: number } };
+const json = JSON.parse(r.stdout) as {
+  seconds: number;
+  tasks: number;
+  summary: { meanKsInside: Record<string, Record<string, number>>; meanKsTrue?: Record<string, Record<string, number>>; maps: number };
+};
 const md = readFileSync(join(out, "ks.md"), "utf8");
 rmSync(out, { recursive: true, force: true });
 const result = {
@@ -87,7 +112,9 @@ const result = {
   wallSeconds: r.wall,
   jobSeconds: json.seconds,
   cpuSeconds: r.cpu,
+  options: common.slice(common.indexOf("--out") + 2).filter((a) => a !== "--quiet" && a !== "--json"),
   meanKsInside: json.summary.meanKsInside,
+  ...(json.summary.meanKsTrue ? { meanKsTrue: json.summary.meanKsTrue } : {}),
   env: {
     cores: cpus().length,
     loadavgBefore: load0,

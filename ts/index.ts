@@ -136,6 +136,13 @@ export {
 export { combineMixtures } from "./distribution/mixtures.js";
 export { validateSplit, scoreDistribution, type DistributionMap, type KsRecord } from "./distribution/validate.js";
 export { fitDistributionModels, predictMapDistributions, readDistributionModels, type DistributionModelsFile } from "./distribution/model.js";
+export { Pchip, PchipCdfMixture, pchipCdf } from "./distribution/pchip.js";
+export { perLevelQuantiles, type PerLevelSpec } from "./distribution/per-level.js";
+export { featureScales, scaleInputs, FEATURE_WEIGHT_NAMES, type FeatureWeightsName } from "./distribution/feature-weights.js";
+export { foldAssignment, foldDivision } from "./distribution/folds.js";
+export { readTruth as readDistributionTruth, mapTruth, trueLaw, truthTable, ksAgainstTruth, type MapTruth } from "./distribution/truth.js";
+export { configurationLaw, writeSynthTruth, type LawComponent } from "./data/synth.js";
+export { familyLaw } from "./data/families.js";
 export {
   deltaQuantileSE,
   quantileGradient,

@@ -16,7 +16,11 @@ import {
   type DistributionModelsFile,
 } from "../distribution/model.js";
 import type { RunDistribution } from "../distribution/distributions.js";
-import type { DistName, MomentMethod } from "../distribution/methods.js";
+import { POSITION_NAMES, SMOOTH_NAMES, type DistName, type MomentMethod, type PositionsName, type SmoothName } from "../distribution/methods.js";
+import { FEATURE_WEIGHT_NAMES, type FeatureWeightsName } from "../distribution/feature-weights.js";
+import { checkPerLevel, type PerLevelSpec } from "../distribution/per-level.js";
+import { readTruth } from "../distribution/truth.js";
+import { methodOptionsFromCli } from "./method-options.js";
 import type { WeightsName } from "../distribution/weights.js";
 import type { KsTest } from "../distribution/ks.js";
 import { splitList } from "./options.js";
@@ -45,11 +49,26 @@ export function addDistributionOptions(cmd: Command, verb: "fit" | "cv"): Comman
       "weights",
     )
     .option("--levels <K>", "with --target distribution: quantile levels j/K of the outputs (10 … 10,000)", "200")
-    .option("--fits <file>", "with --target distribution and params: the mixture fits `varmap mixture --out` wrote for the same data");
-  if (verb === "cv")
-    cmd.addOption(
-      new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"),
+    .option("--fits <file>", "with --target distribution and params: the mixture fits `varmap mixture --out` wrote for the same data")
+    .option("--smooth <how>", "with --target distribution and cdf: none (the EDFs) | pchip (monotone PCHIP of each EDF, Lux et al. 2021)", "none")
+    .option(
+      "--positions <how>",
+      "with --target distribution, quantile and locscale: order statistics at type7 levels (k−1)/(n−1), or weibull k/(n+1) with linear ends",
+      "type7",
+    )
+    .option("--feature-weights <how>", "with --target distribution: none, or lr (stretch inputs by the slopes of log mean before the weights)", "none")
+    .option(
+      "--per-level",
+      "with --target distribution and quantile: predict each level j/K as a map of its own with --method (lr, mars, lsp, rbf, …), then sort (monotone rearrangement)",
     );
+  if (verb === "cv")
+    cmd
+      .addOption(new Option("--ks-test <kind>", "with --target distribution: rejection thresholds").choices(["two-sample", "one-sample"]).default("two-sample"))
+      .option("--folds <k>", "with --target distribution: k-fold cross-validation over each map's configurations (folds keyed by seed and map)")
+      .option(
+        "--truth <file>",
+        "with --target distribution: true mixtures of a synthetic design (`varmap synth --truth`): adds ks_true, KS against the true CDF",
+      );
   return cmd;
 }
 
@@ -60,6 +79,10 @@ export interface DistributionCliOptions {
   moments: MomentMethod;
   levels: number;
   ksTest: KsTest;
+  smooth: SmoothName;
+  perLevel?: PerLevelSpec;
+  positions: PositionsName;
+  featureWeights: FeatureWeightsName;
 }
 
 /** Parses and checks the distribution flags (E_USAGE before any data is read). */
@@ -69,6 +92,27 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
   const fits = typeof opts.fits === "string" ? opts.fits : undefined;
   const o = { dists, weights: String(opts.weights ?? "delaunay"), moments: String(opts.moments ?? "weights"), levels, fits, needFits: true };
   checkDistributionOptions(o);
+  const smooth = String(opts.smooth ?? "none");
+  if (!(SMOOTH_NAMES as readonly string[]).includes(smooth))
+    throw new VarmapError("E_USAGE", `unknown --smooth '${smooth}'`, { remedy: `use ${SMOOTH_NAMES.join(" or ")}` });
+  if (smooth !== "none" && !dists.includes("cdf"))
+    throw new VarmapError("E_USAGE", "--smooth applies to the cdf method", { remedy: "add cdf to the methods, or drop --smooth" });
+  const positions = String(opts.positions ?? "type7");
+  if (!(POSITION_NAMES as readonly string[]).includes(positions))
+    throw new VarmapError("E_USAGE", `unknown --positions '${positions}'`, { remedy: `use ${POSITION_NAMES.join(" or ")}` });
+  const featureWeights = String(opts.featureWeights ?? "none");
+  if (!(FEATURE_WEIGHT_NAMES as readonly string[]).includes(featureWeights))
+    throw new VarmapError("E_USAGE", `unknown --feature-weights '${featureWeights}'`, { remedy: `use ${FEATURE_WEIGHT_NAMES.join(" or ")}` });
+  let perLevel: PerLevelSpec | undefined;
+  if (opts.perLevel) {
+    if (!dists.includes("quantile"))
+      throw new VarmapError("E_USAGE", "--per-level applies to the quantile method", { remedy: "use --dist quantile (fit) or list quantile in --dists (cv)" });
+    const method = String(opts.method ?? "lsp");
+    perLevel = opts.logResponse ? { method, response: "log" } : { method };
+    checkPerLevel(perLevel);
+    const options = methodOptionsFromCli(opts, method);
+    if (Object.keys(options).length) perLevel.options = options;
+  }
   if (opts.map)
     throw new VarmapError("E_USAGE", "--target distribution needs the runs of every configuration, not a --map table", {
       remedy: "give the runs table (one row per run) without --map",
@@ -80,6 +124,10 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
     weights: o.weights as WeightsName,
     moments: o.moments as MomentMethod,
     ksTest: (opts.ksTest as KsTest) ?? "two-sample",
+    smooth: smooth as SmoothName,
+    perLevel,
+    positions: positions as PositionsName,
+    featureWeights: featureWeights as FeatureWeightsName,
   };
 }
 
@@ -89,7 +137,22 @@ export async function fitDistributionAction(file: string, opts: Record<string, u
   const data = await loadDataset(file, { ...load, stat: "sd" });
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
   const fits = o.dists[0] === "params" ? await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]) : undefined;
-  const out = fitDistributionModels(data, file, { dist: o.dists[0], weights: o.weights, moments: o.moments, levels: o.levels }, note, fits);
+  const out = fitDistributionModels(
+    data,
+    file,
+    {
+      dist: o.dists[0],
+      weights: o.weights,
+      moments: o.moments,
+      levels: o.levels,
+      smooth: o.smooth,
+      perLevel: o.perLevel,
+      positions: o.positions,
+      featureWeights: o.featureWeights,
+    },
+    note,
+    fits,
+  );
   if (opts.out) {
     await writeJsonAtomic(String(opts.out), out);
     if (!opts.quiet) process.stderr.write(`varmap: ${out.maps.length} distribution model(s) (${out.dist}, ${out.weights} weights) written to ${opts.out}\n`);
@@ -165,6 +228,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
   const summary: Record<string, (string | number)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
   const sumCols: Record<string, number[]> = { mean: [], sd: [], ...Object.fromEntries(QUANTILE_NAMES.map((q) => [q, []])), extrapolated: [], distance: [] };
   if (file.dist === "params") sumCols.params_invalid = Array.from(paramsInvalid);
+  if (file.perLevel) sumCols.nonfinite = Array.from(paramsInvalid);
   dists.forEach((F, i) => {
     keyValues(i).forEach((v, j) => summary[keyCols[j]].push(v));
     sumCols.mean.push(F.mean());
@@ -261,6 +325,16 @@ function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
  */
 export async function cvDistributionAction(file: string, opts: Record<string, unknown>): Promise<JobSummary> {
   const o = distributionOptionsFromCli(opts);
+  const folds = opts.folds === undefined ? undefined : Number(opts.folds);
+  if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
+    throw new VarmapError("E_USAGE", `--folds '${opts.folds}' is not a whole number >= 2`, { remedy: "e.g. --folds 10" });
+  if (folds !== undefined && typeof opts.splits === "string")
+    throw new VarmapError("E_USAGE", "--folds and --splits both choose the divisions", { remedy: "give one of them" });
+  const truthPath = typeof opts.truth === "string" ? opts.truth : undefined;
+  if (truthPath && !/\.(csv|json|parquet)$/i.test(truthPath))
+    throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, {
+      remedy: "give the .csv, .json or .parquet file `varmap synth --truth` wrote",
+    });
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = Number(opts.reps ?? 20);
@@ -275,7 +349,12 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
     const rows = await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]);
     fits = { source: o.fits!, hash: createHash("sha256").update(readFileSync(o.fits!)).digest("hex").slice(0, 32), rows };
   }
-  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits, fits });
+  let truth: { source: string; hash: string; laws: Awaited<ReturnType<typeof readTruth>> } | undefined;
+  if (truthPath) {
+    const laws = await readTruth(truthPath, [...data.table.roles.factors, ...data.table.roles.inputs]);
+    truth = { source: truthPath, hash: createHash("sha256").update(readFileSync(truthPath)).digest("hex").slice(0, 32), laws };
+  }
+  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits, fits, truth, folds });
   const s = await runJob(distributionCvJob, ctx, jobOpts);
   if (opts.json) process.stdout.write(JSON.stringify({ ...s, summary: s.summary ? { ...s.summary, markdown: undefined } : undefined }, null, 2) + "\n");
   else if (s.shard === null) process.stdout.write(String(s.summary?.markdown ?? ""));

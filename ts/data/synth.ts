@@ -31,9 +31,9 @@ import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { writeAll } from "./io.js";
 import { Worker } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
-import { familySampler, type Family } from "./families.js";
+import { familyLaw, familySampler, type Family } from "./families.js";
 import { counterRng, type CounterRng } from "./random.js";
-import { csvToParquet, tempPathFor, writeAtomic } from "./write.js";
+import { csvToParquet, tempPathFor, writeAtomic, writeTable, tableFormat } from "./write.js";
 
 // The design's families, frozen: the seeded datasets draw a family by its index in this list, so a family added to
 // the samplers (families.ts) or to the mixture fits must not change every synthetic dataset. Never edit it.
@@ -178,8 +178,26 @@ export function targetLevels(plan: SynthPlan, seed: number | string, mapIndex: n
 
 const K_PROBS = [0.15, 0.35, 0.25, 0.15, 0.1]; // components 1..5: mostly multimodal (seed 001 Fig. 1)
 
-/** Fills out[0..plan.runs) with the runs of configuration id = mapIndex · settings + settingIndex. */
-export function generateRuns(plan: SynthPlan, seed: number | string, mapIndex: number, settingIndex: number, out: Float64Array): void {
+/** One component of a configuration's law: weight, family and the sampler's mean and standard deviation. */
+export interface LawComponent {
+  weight: number;
+  family: Family;
+  mean: number;
+  sd: number;
+}
+
+/**
+ * The law configuration (mapIndex, settingIndex) draws its runs from: max(floor, X) with X a finite mixture of
+ * `components` (runs are then rounded to 0.01). `rng` is the configuration's stream positioned after the shape
+ * draws, where the run draws begin.
+ */
+interface DrawnLaw {
+  components: LawComponent[];
+  floor: number;
+  rng: CounterRng;
+}
+
+function drawLaw(plan: SynthPlan, seed: number | string, mapIndex: number, settingIndex: number): DrawnLaw {
   const id = mapIndex * plan.settings.length + settingIndex;
   const { mean, cv } = targetLevels(plan, seed, mapIndex, plan.settings[settingIndex]);
   const r = counterRng(seed, plan.design, id);
@@ -204,14 +222,36 @@ export function generateRuns(plan: SynthPlan, seed: number | string, mapIndex: n
   const zmin = Math.min(...z);
   if (zmin < 0) rho = Math.min(rho, (0.8 / (cv * -zmin)) ** 2);
   const within = Math.sqrt(1 - rho) * cv * mean;
-  const samplers = z.map((zj) => {
+  const components = z.map((zj, j): LawComponent => {
     const m = mean * (1 + Math.sqrt(rho) * cv * zj);
     // A normal component too wide for positive data becomes a gamma one.
-    return familySampler(family === "normal" && within / m > 0.3 ? "gamma" : family, m, within);
+    return { weight: w[j], family: family === "normal" && within / m > 0.3 ? "gamma" : family, mean: m, sd: within };
   });
+  return { components, floor: 1e-3 * mean, rng: r };
+}
+
+/**
+ * The true law of configuration (mapIndex, settingIndex) (spec E.5: a noise-free reference for predicted
+ * distributions): its mixture components and the floor its draws are raised to. It consumes the same stream as
+ * generateRuns, so it is the law of exactly the generated runs (up to their rounding to 0.01).
+ */
+export function configurationLaw(
+  plan: SynthPlan,
+  seed: number | string,
+  mapIndex: number,
+  settingIndex: number,
+): { components: LawComponent[]; floor: number } {
+  const { components, floor } = drawLaw(plan, seed, mapIndex, settingIndex);
+  return { components, floor };
+}
+
+/** Fills out[0..plan.runs) with the runs of configuration id = mapIndex · settings + settingIndex. */
+export function generateRuns(plan: SynthPlan, seed: number | string, mapIndex: number, settingIndex: number, out: Float64Array): void {
+  const { components, floor, rng: r } = drawLaw(plan, seed, mapIndex, settingIndex);
+  const k = components.length;
+  const samplers = components.map((c) => familySampler(c.family, c.mean, c.sd));
   const cum: number[] = [];
-  w.reduce((a, b, j) => (cum[j] = a + b), 0);
-  const floor = 1e-3 * mean;
+  components.reduce((a, c, j) => (cum[j] = a + c.weight), 0);
   for (let i = 0; i < plan.runs; i++) {
     const u = r.next();
     let j = 0;
@@ -386,4 +426,52 @@ function writeCents(out: Buffer, pos: number, cents: number): number {
     if (frac % 10 !== 0) out[pos++] = 48 + (frac % 10);
   }
   return pos;
+}
+
+/** The columns of a truth file (`varmap synth --truth`): one row per mixture component of each configuration. */
+export const TRUTH_COLUMNS = ["component", "weight", "family", "a", "b", "floor"] as const;
+
+/**
+ * Writes every generated configuration's true law (configurationLaw) as a table: the design's factor and input
+ * columns, then `component` (1 … k), `weight`, `family`, `a`, `b` (ts/mixture/families.ts's parameterization:
+ * normal mean and sd, gamma shape and scale, log families μ and σ of log x) and `floor` (runs are max(floor, X)).
+ * `cv --target distribution --truth FILE` reads it to score predictions against the true CDF (ks_true).
+ */
+export async function writeSynthTruth(out: string, opts: Pick<SynthOptions, "design" | "seed" | "maps">): Promise<{ rows: number }> {
+  tableFormat(out); // E_USAGE for an unknown extension, before any work
+  const plan = synthPlan(opts.design, opts.seed, opts.maps);
+  const factors: string[][] = plan.factorNames.map(() => []);
+  const inputs: number[][] = INPUT_NAMES.map(() => []);
+  const component: number[] = [],
+    weight: number[] = [],
+    family: string[] = [],
+    a: number[] = [],
+    b: number[] = [],
+    floor: number[] = [];
+  for (let m = 0; m < plan.maps.length; m++)
+    for (let s = 0; s < plan.settings.length; s++) {
+      const law = configurationLaw(plan, opts.seed, m, s);
+      law.components.forEach((c, j) => {
+        plan.maps[m].forEach((v, f) => factors[f].push(v));
+        plan.settings[s].forEach((v, i) => inputs[i].push(v));
+        const l = familyLaw(c.family, c.mean, c.sd);
+        component.push(j + 1);
+        weight.push(c.weight);
+        family.push(l.family);
+        a.push(l.a);
+        b.push(l.b);
+        floor.push(law.floor);
+      });
+    }
+  await writeTable(out, [
+    ...plan.factorNames.map((name, f) => ({ name, values: factors[f], type: "string" as const })),
+    ...INPUT_NAMES.map((name, i) => ({ name, values: inputs[i], type: "int" as const })),
+    { name: "component", values: component, type: "int" as const },
+    { name: "weight", values: weight },
+    { name: "family", values: family, type: "string" as const },
+    { name: "a", values: a },
+    { name: "b", values: b },
+    { name: "floor", values: floor },
+  ]);
+  return { rows: component.length };
 }

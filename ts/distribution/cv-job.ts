@@ -12,8 +12,12 @@ import { divisionStream, randomDivision } from "../cv/divisions.js";
 import type { SplitsFile } from "../cv/splits.js";
 import { distributionMaps, mapLabel } from "./data.js";
 import type { KsTest } from "./ks.js";
-import type { DistName, MomentMethod } from "./methods.js";
-import { KS_HEADER, ksMarkdown, ksRows, splitKs, summarize, SUMMARY_HEADER, summaryRows, writeCsvStream, type SplitKs } from "./report.js";
+import type { DistName, MomentMethod, PositionsName, SmoothName } from "./methods.js";
+import type { FeatureWeightsName } from "./feature-weights.js";
+import { ksHeader, ksMarkdown, ksRows, splitKs, summarize, summaryHeader, summaryRows, writeCsvStream, type SplitKs, type WeightsLabel } from "./report.js";
+import { perLevelLabel, type PerLevelSpec } from "./per-level.js";
+import { mapTruth, type TruthComponent } from "./truth.js";
+import { foldDivision } from "./folds.js";
 import type { DistributionMap } from "./validate.js";
 import type { WeightsName } from "./weights.js";
 import { fitKey, mapMixtures, type FitRow } from "./params.js";
@@ -35,6 +39,19 @@ export interface DistCvPlan {
   ksTest: KsTest;
   /** --dist params: the fits file and its content hash. */
   fits?: { source: string; hash: string };
+  /** --smooth pchip: `cdf` mixes PCHIP-smoothed EDFs. */
+  smooth?: SmoothName;
+  /** --per-level: `quantile` by per-level maps of this predictor on levels j/levels. */
+  perLevel?: PerLevelSpec;
+  levels?: number;
+  /** --truth: the synthetic design's true laws (file and content hash); ks.csv gains ks_true. */
+  truth?: { source: string; hash: string };
+  /** --folds k: every configuration tested once, folds keyed by (seed, map). */
+  folds?: { k: number; seed: string };
+  /** --positions weibull (absent: type7). */
+  positions?: PositionsName;
+  /** --feature-weights lr (absent: none). */
+  featureWeights?: FeatureWeightsName;
   /** Generated divisions keyed by (seed, map, p, rep), the same as scalar `cv`'s. */
   generated?: { ps: number[]; reps: number; seed: string };
   /** Given divisions (--splits): their labels; the training rows travel in the context. */
@@ -48,6 +65,8 @@ export interface DistCvTask {
   split?: number;
   pIndex?: number;
   rep?: number;
+  /** --folds: the fold tested. */
+  fold?: number;
 }
 
 export interface DistCvContext {
@@ -69,6 +88,14 @@ export interface DistCvOptions {
   reps?: number;
   seed?: string;
   splits?: SplitsFile;
+  smooth?: SmoothName;
+  perLevel?: PerLevelSpec;
+  levels?: number;
+  /** The truth file's laws by configuration key (truth.ts readTruth). */
+  truth?: { source: string; hash: string; laws: ReadonlyMap<string, { components: TruthComponent[]; floor: number }> };
+  folds?: number;
+  positions?: PositionsName;
+  featureWeights?: FeatureWeightsName;
 }
 
 /** The plan and context of a job over every map of a runs dataset. */
@@ -89,6 +116,12 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
             mapLabel(m.map.key),
           )
         : undefined,
+    truth: o.truth
+      ? mapTruth(
+          o.truth.laws,
+          m.map.ids.map((id) => configKey(t, Number(id), nIn)),
+        )
+      : undefined,
   }));
   const h = createHash("sha256");
   for (const m of maps) {
@@ -109,7 +142,21 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
     moments: o.moments,
     ksTest: o.ksTest,
     ...(o.fits && o.dists.includes("params") ? { fits: { source: o.fits.source, hash: o.fits.hash } } : {}),
+    ...(o.smooth && o.smooth !== "none" ? { smooth: o.smooth } : {}),
+    ...(o.perLevel && o.dists.includes("quantile") ? { perLevel: o.perLevel, levels: o.levels ?? 200 } : {}),
+    ...(o.truth ? { truth: { source: o.truth.source, hash: o.truth.hash } } : {}),
+    ...(o.positions && o.positions !== "type7" ? { positions: o.positions } : {}),
+    ...(o.featureWeights && o.featureWeights !== "none" ? { featureWeights: o.featureWeights } : {}),
   };
+  if (o.folds !== undefined) {
+    const k = o.folds;
+    const small = loaded.find((m) => m.rows < k);
+    if (!Number.isInteger(k) || k < 2 || small)
+      throw new VarmapError("E_USAGE", `--folds ${k} is not a whole number from 2 to the smallest map's configurations`, {
+        remedy: small ? `map ${mapLabel(small.map.key)} has ${small.rows} configurations: use at most that many folds` : "e.g. --folds 10",
+      });
+    return { plan: { ...base, folds: { k, seed: o.seed ?? "1" } }, maps, ids };
+  }
   if (!o.splits) {
     const reps = o.reps ?? 20;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 20" });
@@ -144,6 +191,7 @@ export function distCvTasks(plan: DistCvPlan): DistCvTask[] {
   const out: DistCvTask[] = [];
   plan.maps.forEach((_, map) => {
     if (plan.given) plan.given.labels.forEach((_, split) => out.push({ id: `m${map}:s${split}`, map, split }));
+    else if (plan.folds) for (let fold = 0; fold < plan.folds.k; fold++) out.push({ id: `m${map}:f${fold}`, map, fold });
     else
       plan.generated!.ps.forEach((_, pIndex) => {
         for (let rep = 0; rep < plan.generated!.reps; rep++) out.push({ id: `m${map}:p${pIndex}:r${rep}`, map, pIndex, rep });
@@ -163,6 +211,11 @@ export function runDistCvTask(ctx: DistCvContext, t: DistCvTask): SplitKs {
     train = Int32Array.from({ length: map.rows }, (_, r) => r).filter((r) => inTrain[r]);
     test = Int32Array.from({ length: map.rows }, (_, r) => r).filter((r) => !inTrain[r]);
     ({ p, rep } = plan.given.labels[t.split!]);
+  } else if (plan.folds) {
+    // p: the training fraction of k-fold cross-validation, (k − 1)/k; rep: the fold.
+    ({ train, test } = foldDivision(map.rows, plan.folds.k, t.fold!, plan.folds.seed, plan.maps[t.map].label));
+    p = Math.round(((plan.folds.k - 1) / plan.folds.k) * 1e9) / 1e9;
+    rep = t.fold!;
   } else {
     const g = plan.generated!;
     p = g.ps[t.pIndex!];
@@ -173,7 +226,23 @@ export function runDistCvTask(ctx: DistCvContext, t: DistCvTask): SplitKs {
         .join(";") || "all";
     ({ train, test } = randomDivision(map.rows, p, divisionStream(g.seed, label, p, rep)));
   }
-  return splitKs(map, ctx.ids[t.map], p, rep, train, test, { dists: plan.dists, weights: plan.weights, moments: plan.moments, ksTest: plan.ksTest });
+  return splitKs(map, ctx.ids[t.map], p, rep, train, test, {
+    dists: plan.dists,
+    weights: plan.weights,
+    moments: plan.moments,
+    ksTest: plan.ksTest,
+    smooth: plan.smooth,
+    perLevel: plan.perLevel,
+    levels: plan.levels,
+    positions: plan.positions,
+    featureWeights: plan.featureWeights,
+  });
+}
+
+/** The "weights" column: per-level quantiles name their predictor, the other methods the weights. */
+export function weightsLabel(plan: Pick<DistCvPlan, "weights" | "perLevel" | "dists">): WeightsLabel {
+  if (!plan.perLevel) return plan.weights;
+  return Object.fromEntries(plan.dists.map((m) => [m, m === "quantile" ? perLevelLabel(plan.perLevel!) : plan.weights]));
 }
 
 /** Writes ks.csv, ks-summary.csv and ks.md from every task's result. */
@@ -185,9 +254,11 @@ export function writeDistCv(plan: DistCvPlan, results: ReadonlyMap<string, unkno
     perMap[t.map].splits.push(r);
   }
   const summary = summarize(perMap, plan.dists, plan.ksTest);
-  writeCsvStream(join(dir, "ks.csv"), KS_HEADER, ksRows(perMap, plan.dists, plan.weights, plan.ksTest));
-  writeFileAtomic(join(dir, "ks-summary.csv"), csvText(SUMMARY_HEADER, summaryRows(summary, plan.weights)));
-  const md = ksMarkdown(summary, plan.dists, plan.weights, plan.ksTest);
+  const truth = plan.truth !== undefined,
+    labels = weightsLabel(plan);
+  writeCsvStream(join(dir, "ks.csv"), ksHeader(truth), ksRows(perMap, plan.dists, labels, plan.ksTest));
+  writeFileAtomic(join(dir, "ks-summary.csv"), csvText(summaryHeader(truth), summaryRows(summary, labels, truth)));
+  const md = ksMarkdown(summary, plan.dists, labels, plan.ksTest, truth);
   writeFileAtomic(join(dir, "ks.md"), md);
   // Per method and p: the mean over maps of the inside-hull mean KS (what ks.md shows first).
   const table: Record<string, Record<string, number>> = {};
@@ -195,7 +266,13 @@ export function writeDistCv(plan: DistCvPlan, results: ReadonlyMap<string, unkno
     const row = (table[s.method] ??= {});
     row[String(s.p)] = (row[String(s.p)] ?? 0) + s.ksMean / plan.maps.length;
   }
-  return { meanKsInside: table, maps: plan.maps.length, markdown: md };
+  const trueTable: Record<string, Record<string, number>> = {};
+  if (truth)
+    for (const s of summary.filter((x) => x.points === "all")) {
+      const row = (trueTable[s.method] ??= {});
+      row[String(s.p)] = (row[String(s.p)] ?? 0) + s.ksTrueMean / plan.maps.length;
+    }
+  return { meanKsInside: table, ...(truth ? { meanKsTrue: trueTable } : {}), maps: plan.maps.length, markdown: md };
 }
 
 /** The whole job in this thread, without journal or workers (tests, and a reference for the engine's output). */

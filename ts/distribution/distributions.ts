@@ -4,7 +4,7 @@
 import { normCdf, normQuantile, type FamilyName, FAMILIES, invertCdf } from "../mixture/families.js";
 
 export interface RunDistribution {
-  readonly kind: "quantile" | "edf-mixture" | "normal" | "mixture";
+  readonly kind: "quantile" | "edf-mixture" | "pchip-mixture" | "normal" | "mixture";
   /** F(x) = P(X <= x). */
   cdf(x: number): number;
   /** F(x−) = P(X < x). */

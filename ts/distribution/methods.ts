@@ -9,9 +9,14 @@ import { matrix } from "../predict/matrix.js";
 import type { BackendChoice } from "../backend/index.js";
 import { EdfMixture, NormalDistribution, QuantileFunction, type RunDistribution } from "./distributions.js";
 import type { WeightSet } from "./weights.js";
+import { PchipCdfMixture } from "./pchip.js";
 
 export const DIST_NAMES = ["quantile", "cdf", "locscale", "normal", "params"] as const;
 export type DistName = (typeof DIST_NAMES)[number];
+
+/** How `cdf` represents each training configuration: its EDF (step function), or a monotone PCHIP of it (pchip.ts). */
+export const SMOOTH_NAMES = ["none", "pchip"] as const;
+export type SmoothName = (typeof SMOOTH_NAMES)[number];
 
 /** Each configuration's runs, sorted ascending: runs[offsets[i] .. offsets[i+1]), with their mean and sd (n − 1). */
 export interface ConfigRuns {
@@ -95,11 +100,42 @@ export function predictMoments(
 }
 
 /**
- * Σ_i w_i Q_i(p) with Q_i configuration i's type-7 quantile function (piecewise linear through
- * ((k − 1)/(n_i − 1), x₍ₖ₎)). The result is exact: its knots are the union of the configurations' knots, so with
- * equal run counts the knot values are the weighted averages of the order statistics.
+ * Where a configuration's order statistics sit on the level axis (`--positions`): `type7` puts x₍ₖ₎ at
+ * (k − 1)/(n − 1) (R's default quantile, the spec's R-Q: the smallest run at level 0, the largest at 1); `weibull`
+ * at k/(n + 1), the expected value of F(x₍ₖ₎), with the end segments extended linearly to levels 0 and 1, so the
+ * predicted range reaches a little beyond the runs seen, as a fresh sample's does.
  */
-export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, weight: ArrayLike<number>, shape?: "standardized"): QuantileFunction {
+export const POSITION_NAMES = ["type7", "weibull"] as const;
+export type PositionsName = (typeof POSITION_NAMES)[number];
+
+/** Configuration quantile function at p under `positions` (sorted runs s, n >= 2). */
+function positionQuantile(s: Float64Array, p: number, positions: PositionsName): number {
+  if (positions === "type7") return quantile7(s, p);
+  const n = s.length,
+    h = p * (n + 1); // x₍ₖ₎ at h = k; linear between and beyond (k = 0 and n + 1 by extension)
+  const k = Math.min(Math.max(Math.floor(h), 1), n - 1);
+  return s[k - 1] + (h - k) * (s[k] - s[k - 1]);
+}
+
+/** The knot levels of n order statistics under `positions` (weibull: with the two extended ends 0 and 1). */
+function positionLevels(n: number, positions: PositionsName): number[] {
+  if (positions === "type7") return Array.from({ length: n }, (_, j) => (j === n - 1 ? 1 : j / (n - 1)));
+  return [0, ...Array.from({ length: n }, (_, j) => (j + 1) / (n + 1)), 1];
+}
+
+/**
+ * Σ_i w_i Q_i(p) with Q_i configuration i's quantile function (type 7: piecewise linear through
+ * ((k − 1)/(n_i − 1), x₍ₖ₎); weibull: through (k/(n_i + 1), x₍ₖ₎), ends extended). The result is exact: its knots
+ * are the union of the configurations' knots, so with equal run counts the knot values are the weighted averages
+ * of the order statistics.
+ */
+export function averageQuantiles(
+  train: ConfigRuns,
+  index: ArrayLike<number>,
+  weight: ArrayLike<number>,
+  shape?: "standardized",
+  positions: PositionsName = "type7",
+): QuantileFunction {
   const m = index.length;
   const ns = Array.from({ length: m }, (_, k) => train.offsets[index[k] + 1] - train.offsets[index[k]]);
   // Standardized shapes (locscale): z = (x − x̄_i) / s_i, zero where a configuration's runs are all equal.
@@ -107,7 +143,6 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
   const inv = (k: number) => (shape ? (train.sd[index[k]] > 0 ? 1 / train.sd[index[k]] : 0) : 1);
   if (ns.every((n) => n === ns[0])) {
     const n = ns[0];
-    const levels = Float64Array.from({ length: n }, (_, j) => j / (n - 1));
     const values = new Float64Array(n);
     for (let k = 0; k < m; k++) {
       const s = sortedRunsOf(train, index[k]),
@@ -116,11 +151,14 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
       if (weight[k] === 0) continue;
       for (let j = 0; j < n; j++) values[j] += w * (s[j] - mu);
     }
-    levels[n - 1] = 1;
-    return new QuantileFunction(levels, values, sampleMoments(values));
+    const moments = sampleMoments(values);
+    if (positions === "type7") return new QuantileFunction(Float64Array.from(positionLevels(n, positions)), values, moments);
+    // The ends extended linearly: the same as averaging each configuration's extended function.
+    const ext = Float64Array.from([values[0] - (values[1] - values[0]), ...values, values[n - 1] + (values[n - 1] - values[n - 2])]);
+    return new QuantileFunction(Float64Array.from(positionLevels(n, positions)), ext, moments);
   }
   const set = new Set<number>();
-  for (const n of ns) for (let j = 0; j < n; j++) set.add(j / (n - 1));
+  for (const n of ns) for (const l of positionLevels(n, positions)) set.add(l);
   const levels = Float64Array.from(set).sort();
   const values = new Float64Array(levels.length);
   for (let k = 0; k < m; k++) {
@@ -128,7 +166,7 @@ export function averageQuantiles(train: ConfigRuns, index: ArrayLike<number>, we
     const s = sortedRunsOf(train, index[k]),
       w = weight[k] * inv(k),
       mu = loc(k);
-    for (let j = 0; j < levels.length; j++) values[j] += w * (quantile7(s, levels[j]) - mu);
+    for (let j = 0; j < levels.length; j++) values[j] += w * (positionQuantile(s, levels[j], positions) - mu);
   }
   return new QuantileFunction(levels, values);
 }
@@ -151,17 +189,30 @@ function equalKnots(Q: QuantileFunction): boolean {
 }
 
 /** The predicted distribution of query q by `method` (not params: see params.ts). */
-export function predictDistribution(method: Exclude<DistName, "params">, train: ConfigRuns, ws: WeightSet, q: number, moments?: Moments): RunDistribution {
+export function predictDistribution(
+  method: Exclude<DistName, "params">,
+  train: ConfigRuns,
+  ws: WeightSet,
+  q: number,
+  moments?: Moments,
+  smooth: SmoothName = "none",
+  positions: PositionsName = "type7",
+): RunDistribution {
   const lo = ws.offsets[q],
     hi = ws.offsets[q + 1];
   const index = ws.index.subarray(lo, hi),
     weight = ws.weight.subarray(lo, hi);
   switch (method) {
     case "quantile":
-      return averageQuantiles(train, index, weight);
+      return averageQuantiles(train, index, weight, undefined, positions);
     case "cdf": {
       const keep: number[] = [];
       for (let k = 0; k < index.length; k++) if (weight[k] > 0) keep.push(k);
+      if (smooth === "pchip")
+        return new PchipCdfMixture(
+          keep.map((k) => sortedRunsOf(train, index[k])),
+          keep.map((k) => weight[k]),
+        );
       return new EdfMixture(
         keep.map((k) => sortedRunsOf(train, index[k])),
         keep.map((k) => weight[k]),
@@ -169,7 +220,7 @@ export function predictDistribution(method: Exclude<DistName, "params">, train: 
     }
     case "locscale": {
       if (!moments) throw new VarmapError("E_INTERNAL", "locscale needs predicted moments", { remedy: "this is a bug; please report it" });
-      const shape = averageQuantiles(train, index, weight, "standardized");
+      const shape = averageQuantiles(train, index, weight, "standardized", positions);
       const mu = moments.mean[q],
         s = moments.sd[q];
       const values = Float64Array.from(shape.values, (z) => mu + s * z);

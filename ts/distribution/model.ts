@@ -9,7 +9,20 @@ import type { FamilyName } from "../mixture/families.js";
 import type { BackendChoice } from "../backend/index.js";
 import type { RunDistribution } from "./distributions.js";
 import { distributionMaps } from "./data.js";
-import { DIST_NAMES, MOMENT_METHODS, needsMoments, predictDistribution, predictMoments, type ConfigRuns, type DistName, type MomentMethod } from "./methods.js";
+import {
+  DIST_NAMES,
+  MOMENT_METHODS,
+  needsMoments,
+  predictDistribution,
+  predictMoments,
+  type ConfigRuns,
+  type DistName,
+  type MomentMethod,
+  type PositionsName,
+  type SmoothName,
+} from "./methods.js";
+import { featureScales, scaleInputs, type FeatureWeightsName } from "./feature-weights.js";
+import { perLevelQuantiles, type PerLevelSpec } from "./per-level.js";
 import { MIN_TRAIN_RUNS, subsetRuns } from "./validate.js";
 import { interpolationWeights, WEIGHT_NAMES, type WeightsName } from "./weights.js";
 import { mapMixtures, predictParams, subsetMixtures, type FitRow, type MapMixtures } from "./params.js";
@@ -40,6 +53,17 @@ export interface DistributionModelsFile {
   weights: WeightsName;
   moments: MomentMethod;
   levels: number;
+  /** `cdf` on PCHIP-smoothed EDFs (absent: the EDFs). */
+  smooth?: SmoothName;
+  /**
+   * `quantile` by per-level maps of this predictor on levels j/levels (absent: the weights). The per-level
+   * predictors are refitted from the stored order statistics when predicting (deterministic), not stored.
+   */
+  perLevel?: PerLevelSpec;
+  /** quantile and locscale: where order statistics sit on the level axis (absent: type7). */
+  positions?: PositionsName;
+  /** Inputs stretched by their effect before the weights (absent: none); the scales are recomputed from the stored runs. */
+  featureWeights?: FeatureWeightsName;
   source: string;
   factors: string[];
   inputs: string[];
@@ -51,6 +75,10 @@ export interface DistributionFitOptions {
   weights: WeightsName;
   moments: MomentMethod;
   levels: number;
+  smooth?: SmoothName;
+  perLevel?: PerLevelSpec;
+  positions?: PositionsName;
+  featureWeights?: FeatureWeightsName;
 }
 
 /** Validates the distribution options (before any data is read): E_USAGE with the remedy. */
@@ -110,7 +138,23 @@ export function fitDistributionModels(
         : {}),
     };
   });
-  return { format: DISTRIBUTION_MODELS_FORMAT, version: 1, ...o, source, factors: data.table.roles.factors, inputs: data.table.roles.inputs, maps };
+  const { smooth, perLevel, positions, featureWeights, ...rest } = o;
+  const extra = {
+    ...(smooth && smooth !== "none" ? { smooth } : {}),
+    ...(perLevel ? { perLevel } : {}),
+    ...(positions && positions !== "type7" ? { positions } : {}),
+    ...(featureWeights && featureWeights !== "none" ? { featureWeights } : {}),
+  };
+  return {
+    format: DISTRIBUTION_MODELS_FORMAT,
+    version: 1,
+    ...rest,
+    ...extra,
+    source,
+    factors: data.table.roles.factors,
+    inputs: data.table.roles.inputs,
+    maps,
+  };
 }
 
 export function isDistributionModelsFile(path: string): boolean {
@@ -153,13 +197,13 @@ export interface DistributionPrediction {
   dists: RunDistribution[];
   extrapolated: Uint8Array;
   distance: Float64Array;
-  /** --dist params: 1 where a predicted weight or scale came out invalid (the distribution is NaN). */
+  /** --dist params: 1 where a predicted weight or scale came out invalid; --per-level: 1 where a level came out non-finite (the distribution is NaN). */
   paramsInvalid: Uint8Array;
 }
 
 /** Predicted distributions at raw inputs X (rows × m.inputs.length) of one map. */
 export function predictMapDistributions(
-  file: Pick<DistributionModelsFile, "dist" | "weights" | "moments">,
+  file: Pick<DistributionModelsFile, "dist" | "weights" | "moments" | "levels" | "smooth" | "perLevel" | "positions" | "featureWeights">,
   m: DistributionMapModel,
   X: Float64Array,
   backend?: BackendChoice,
@@ -168,12 +212,22 @@ export function predictMapDistributions(
   const Q = normalizeInputs(m, X);
   const U = Float64Array.from(m.U);
   const runs = modelRuns(m);
-  const ws = interpolationWeights(file.weights, U, Q, d, { backend });
+  const scales = file.featureWeights === "lr" ? featureScales(U, d, runs) : undefined;
+  const ws = scales
+    ? interpolationWeights(file.weights, scaleInputs(U, scales, d), scaleInputs(Q, scales, d), d, { backend })
+    : interpolationWeights(file.weights, U, Q, d, { backend });
   const moments = needsMoments([file.dist]) ? predictMoments(file.moments, runs, ws, U, Q, d, backend) : undefined;
   const nq = Q.length / d;
   const paramsInvalid = new Uint8Array(nq);
+  const perLevel = file.perLevel && file.dist === "quantile" ? perLevelQuantiles(file.perLevel, runs, U, Q, d, file.levels, backend) : undefined;
   const one = (q: number): RunDistribution => {
-    if (file.dist !== "params") return predictDistribution(file.dist, runs, ws, q, moments);
+    if (perLevel) {
+      // A level predicted non-finite: flagged (nonfinite), NaN distribution.
+      if (perLevel[q]) return perLevel[q]!;
+      paramsInvalid[q] = 1;
+      return new NormalDistribution(NaN, NaN);
+    }
+    if (file.dist !== "params") return predictDistribution(file.dist, runs, ws, q, moments, file.smooth, file.positions);
     if (!m.mixtures) throw new VarmapError("E_MODEL_FORMAT", "a params model without mixture features", { remedy: "refit with --dist params --fits fits.csv" });
     const F = predictParams(m.mixtures, ws, q);
     if (F) return F;

@@ -22,6 +22,14 @@ export interface SplitKs {
   dist: number[];
   obs: (number | null)[];
   methods: Record<string, (number | null)[]>;
+  /** With a truth file: per method, each test row's KS against its true CDF (null without a truth or a prediction). */
+  ksTrue?: Record<string, (number | null)[]>;
+}
+
+/** The "weights" column: one name for every method, or one per method (per-level quantiles: per-level:<method>). */
+export type WeightsLabel = string | Readonly<Record<string, string>>;
+export function weightsOf(w: WeightsLabel, method: string): string {
+  return typeof w === "string" ? w : (w[method] ?? "");
 }
 
 const r = (x: number): number | null => (Number.isFinite(x) ? roundResult(x) : null);
@@ -38,6 +46,7 @@ export function splitKs(
 ): SplitKs {
   const recs = validateSplit(map, train, test, opts);
   const out: SplitKs = { p, rep, ids: [], n: [], ext: [], dist: [], obs: [], methods: Object.fromEntries(opts.dists.map((m) => [m, []])) };
+  if (map.truth) out.ksTrue = Object.fromEntries(opts.dists.map((m) => [m, []]));
   let last = -1;
   for (const x of recs) {
     if (x.row !== last) {
@@ -49,6 +58,7 @@ export function splitKs(
       out.obs.push(...x.truth.map(r));
     }
     out.methods[x.method].push(r(x.ks), r(x.w1Rel), ...x.pred.map(r));
+    out.ksTrue?.[x.method].push(r(x.ksTrue));
   }
   return out;
 }
@@ -56,6 +66,11 @@ export function splitKs(
 export interface KsTableMap {
   label: string;
   splits: SplitKs[];
+}
+
+/** ks.csv's columns; with a truth file, ks_true after ks. */
+export function ksHeader(truth: boolean): string[] {
+  return truth ? [...KS_HEADER.slice(0, 8), "ks_true", ...KS_HEADER.slice(8)] : KS_HEADER;
 }
 
 export const KS_HEADER = [
@@ -83,11 +98,12 @@ export const KS_HEADER = [
 ];
 
 /** ks.csv rows, one at a time (the file can have millions). */
-export function* ksRows(maps: readonly KsTableMap[], dists: readonly string[], weights: string, ksTest: KsTest): Generator<(string | number)[]> {
+export function* ksRows(maps: readonly KsTableMap[], dists: readonly string[], weights: WeightsLabel, ksTest: KsTest): Generator<(string | number)[]> {
   for (const m of maps)
     for (const s of m.splits)
       for (const method of dists) {
         const v = s.methods[method];
+        const kt = s.ksTrue?.[method];
         for (let i = 0; i < s.ids.length; i++) {
           const ks = v[6 * i],
             w1 = v[6 * i + 1],
@@ -96,7 +112,8 @@ export function* ksRows(maps: readonly KsTableMap[], dists: readonly string[], w
           const rej = KS_LEVELS.map((lv) => (few ? "" : ks > ksThreshold(lv, n, ksTest) ? 1 : 0));
           const pairs: (string | number)[] = [];
           for (let j = 0; j < 4; j++) pairs.push(v[6 * i + 2 + j] ?? "", s.obs[4 * i + j] ?? "");
-          yield [m.label, method, weights, s.p, s.rep, s.ids[i], n, few ? "" : ks, w1 ?? "", ...rej, s.ext[i], s.dist[i], few ? 1 : 0, ...pairs];
+          const lead = [m.label, method, weightsOf(weights, method), s.p, s.rep, s.ids[i], n, few ? "" : ks];
+          yield [...lead, ...(kt ? [kt[i] ?? ""] : []), w1 ?? "", ...rej, s.ext[i], s.dist[i], few ? 1 : 0, ...pairs];
         }
       }
 }
@@ -145,6 +162,8 @@ export interface SummaryRow {
   w1Mean: number;
   /** Mean relative errors |pred − obs| / |obs| of mean, sd, q10, q90. */
   err: number[];
+  /** Mean KS against the true CDFs (with a truth file; else NaN). */
+  ksTrueMean: number;
 }
 
 function median(v: number[]): number {
@@ -167,16 +186,19 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
             w1: number[] = [],
             floors: number[] = [],
             rej = KS_LEVELS.map(() => 0),
-            err: number[][] = [[], [], [], []];
+            err: number[][] = [[], [], [], []],
+            kts: number[] = [];
           let predictions = 0,
             few = 0;
           for (const s of m.splits) {
             if (s.p !== p) continue;
             const v = s.methods[method];
+            const kt = s.ksTrue?.[method];
             for (let i = 0; i < s.ids.length; i++) {
               const ext = s.ext[i] === 1;
               if ((points === "inside" && ext) || (points === "extrapolated" && !ext)) continue;
               predictions++;
+              if (kt && kt[i] !== null) kts.push(kt[i]!);
               const k = v[6 * i],
                 w = v[6 * i + 1];
               for (let j = 0; j < 4; j++) {
@@ -208,6 +230,7 @@ export function summarize(maps: readonly KsTableMap[], dists: readonly string[],
             noiseFloor: median(floors),
             w1Mean: mean(w1),
             err: err.map(mean),
+            ksTrueMean: mean(kts),
           });
         }
   }
@@ -233,17 +256,23 @@ export const SUMMARY_HEADER = [
   "are_q90",
 ];
 
-export function summaryRows(rows: readonly SummaryRow[], weights: string): (string | number)[][] {
+/** ks-summary.csv's columns; with a truth file, ks_true_mean after ks_median. */
+export function summaryHeader(truth: boolean): string[] {
+  return truth ? [...SUMMARY_HEADER.slice(0, 9), "ks_true_mean", ...SUMMARY_HEADER.slice(9)] : SUMMARY_HEADER;
+}
+
+export function summaryRows(rows: readonly SummaryRow[], weights: WeightsLabel, truth = false): (string | number)[][] {
   return rows.map((s) => [
     s.map,
     s.method,
-    weights,
+    weightsOf(weights, s.method),
     s.p,
     s.points,
     s.predictions,
     s.tooFewRuns,
     s.ksMean,
     s.ksMedian,
+    ...(truth ? [s.ksTrueMean] : []),
     ...s.rejectPct,
     s.noiseFloor,
     s.w1Mean,
@@ -252,7 +281,10 @@ export function summaryRows(rows: readonly SummaryRow[], weights: string): (stri
 }
 
 /** ks.md: the Table 2 layout over maps (mean over maps of each map's mean KS), inside-hull points, then extrapolated. */
-export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[], weights: string, ksTest: KsTest): string {
+export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[], weights: WeightsLabel, ksTest: KsTest, truth = false): string {
+  const shared =
+    typeof weights === "string" ? weights : weightsOf(weights, dists.find((m) => weightsOf(weights, m) !== weightsOf(weights, "quantile")) ?? dists[0]);
+  const label = (m: string) => (weightsOf(weights, m) === shared ? `\`${m}\`` : `\`${m}\` (${weightsOf(weights, m)})`);
   const maps = [...new Set(rows.map((r) => r.map))];
   const ps = [...new Set(rows.map((r) => r.p))].sort((a, b) => b - a);
   const cell = (method: string, p: number, points: string) => {
@@ -268,7 +300,7 @@ export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[]
   const lines = [
     `# Whole-distribution prediction: KS on held-out configurations`,
     ``,
-    `Mean KS over ${maps.length} map(s) (each map's mean over its test configurations), weights \`${weights}\`, ${ksTest} rejection`,
+    `Mean KS over ${maps.length} map(s) (each map's mean over its test configurations), weights \`${shared}\`, ${ksTest} rejection`,
     `thresholds; in parentheses the % rejected at p = 0.05 and 0.001, in brackets the number of predictions. Noise floor`,
     `(median null two-sample KS, 0.8276·sqrt(2/n)): ${Number.isFinite(floor) ? floor.toFixed(3) : "–"}.`,
     ``,
@@ -279,7 +311,18 @@ export function ksMarkdown(rows: readonly SummaryRow[], dists: readonly string[]
       ``,
     );
     lines.push(`| method | ${ps.map((p) => `p = ${p}`).join(" | ")} |`, `|---|${ps.map(() => "---").join("|")}|`);
-    for (const m of dists) lines.push(`| \`${m}\` | ${ps.map((p) => cell(m, p, points)).join(" | ")} |`);
+    for (const m of dists) lines.push(`| ${label(m)} | ${ps.map((p) => cell(m, p, points)).join(" | ")} |`);
+    lines.push(``);
+  }
+  if (truth) {
+    // The noise-free measure: KS against the true CDFs of the synthetic design, every test configuration.
+    lines.push(`## KS against the true CDF (synthetic design, all test configurations)`, ``);
+    lines.push(`| method | ${ps.map((p) => `p = ${p}`).join(" | ")} |`, `|---|${ps.map(() => "---").join("|")}|`);
+    const cellTrue = (m: string, p: number) => {
+      const sel = rows.filter((r) => r.method === m && r.p === p && r.points === "all" && Number.isFinite(r.ksTrueMean));
+      return sel.length ? mean(sel.map((r) => r.ksTrueMean)).toFixed(3) : "–";
+    };
+    for (const m of dists) lines.push(`| ${label(m)} | ${ps.map((p) => cellTrue(m, p)).join(" | ")} |`);
     lines.push(``);
   }
   return lines.join("\n");

@@ -5,7 +5,20 @@
 import { quantile7 } from "../data/stats.js";
 import type { BackendChoice } from "../backend/index.js";
 import { KS_LEVELS, ksStatistic, ksThreshold, w1Relative, type KsTest } from "./ks.js";
-import { needsMoments, predictDistribution, predictMoments, sortedRunsOf, type ConfigRuns, type DistName, type MomentMethod } from "./methods.js";
+import {
+  needsMoments,
+  predictDistribution,
+  predictMoments,
+  sortedRunsOf,
+  type ConfigRuns,
+  type DistName,
+  type MomentMethod,
+  type PositionsName,
+  type SmoothName,
+} from "./methods.js";
+import { featureScales, scaleInputs, type FeatureWeightsName } from "./feature-weights.js";
+import { perLevelQuantiles, type PerLevelSpec } from "./per-level.js";
+import { ksAgainstTruth, truthTableOf, type MapTruth } from "./truth.js";
 import { interpolationWeights, type WeightsName } from "./weights.js";
 import type { RunDistribution } from "./distributions.js";
 import { predictParams, subsetMixtures, type MapMixtures } from "./params.js";
@@ -24,6 +37,8 @@ export interface DistributionMap {
   runs: ConfigRuns;
   /** With --dist params: the map's mixture features (params.ts). */
   mixtures?: MapMixtures;
+  /** With --truth (synthetic designs): every configuration's true law (truth.ts). */
+  truth?: MapTruth;
 }
 
 export interface DistCvOptions {
@@ -32,6 +47,15 @@ export interface DistCvOptions {
   moments?: MomentMethod;
   ksTest?: KsTest;
   backend?: BackendChoice;
+  /** `cdf` on PCHIP-smoothed EDFs. */
+  smooth?: SmoothName;
+  /** `quantile` by per-level maps of this predictor instead of the weights, on levels j/levels. */
+  perLevel?: PerLevelSpec;
+  levels?: number;
+  /** Where order statistics sit on the level axis (quantile, locscale). */
+  positions?: PositionsName;
+  /** Inputs stretched by their effect before the weights are computed (feature-weights.ts). */
+  featureWeights?: FeatureWeightsName;
 }
 
 /** One (test configuration, method) of one split. */
@@ -41,6 +65,8 @@ export interface KsRecord {
   n: number;
   /** NaN when the test configuration has fewer than MIN_TEST_RUNS runs (tooFewRuns). */
   ks: number;
+  /** KS against the configuration's true CDF (with a truth file; else NaN). */
+  ksTrue: number;
   w1Rel: number;
   /** 0/1 per KS_LEVELS. */
   reject: number[];
@@ -79,23 +105,38 @@ export function validateSplit(map: DistributionMap, train: ArrayLike<number>, te
   const trainU = gatherRows(map.U, tr, d),
     queryU = gatherRows(map.U, te, d);
   const trainRuns = subsetRuns(runs, tr);
-  const ws = interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
+  const scales = opts.featureWeights === "lr" ? featureScales(trainU, d, trainRuns) : undefined;
+  const ws = scales
+    ? interpolationWeights(opts.weights, scaleInputs(trainU, scales, d), scaleInputs(queryU, scales, d), d, { backend: opts.backend })
+    : interpolationWeights(opts.weights, trainU, queryU, d, { backend: opts.backend });
   const moments = needsMoments(opts.dists) ? predictMoments(opts.moments ?? "weights", trainRuns, ws, trainU, queryU, d, opts.backend) : undefined;
   if (opts.dists.includes("params") && !map.mixtures)
     throw new VarmapError("E_USAGE", "--dist params needs the mixture fits", { remedy: "give --fits fits.csv (written by `varmap mixture` on the same data)" });
   const trainMix = map.mixtures && subsetMixtures(map.mixtures, tr);
+  const perLevel =
+    opts.perLevel && opts.dists.includes("quantile")
+      ? perLevelQuantiles(opts.perLevel, trainRuns, trainU, queryU, d, opts.levels ?? 200, opts.backend)
+      : undefined;
   const out: KsRecord[] = [];
   te.forEach((r, q) => {
     const s = sortedRunsOf(runs, r);
     const n = s.length;
     const tooFewRuns = n < MIN_TEST_RUNS;
     const truth = observedSummary(s, runs.mean[r], runs.sd[r]);
+    const table = map.truth ? truthTableOf(map.truth, r) : null;
     for (const method of opts.dists) {
-      // params: null when a predicted parameter is invalid (params_invalid: no KS, NaN predictions).
-      const F = method === "params" ? predictParams(trainMix!, ws, q) : predictDistribution(method, trainRuns, ws, q, moments);
+      // params: null when a predicted parameter is invalid (params_invalid), per-level when a level's prediction is
+      // not finite (nonfinite): no KS, NaN predictions.
+      const F =
+        method === "params"
+          ? predictParams(trainMix!, ws, q)
+          : method === "quantile" && perLevel
+            ? perLevel[q]
+            : predictDistribution(method, trainRuns, ws, q, moments, opts.smooth, opts.positions);
       const score = tooFewRuns || !F ? { ks: NaN, w1Rel: NaN, reject: KS_LEVELS.map(() => NaN) } : scoreDistribution(F, s, opts.ksTest);
       const pred: [number, number, number, number] = F ? predictedSummary(F) : [NaN, NaN, NaN, NaN];
-      out.push({ row: r, method, n, ...score, extrapolated: ws.extrapolated[q] === 1, distance: ws.distance[q], tooFewRuns, pred, truth });
+      const ksTrue = F && table ? ksAgainstTruth(F, table) : NaN;
+      out.push({ row: r, method, n, ...score, ksTrue, extrapolated: ws.extrapolated[q] === 1, distance: ws.distance[q], tooFewRuns, pred, truth });
     }
   });
   return out;

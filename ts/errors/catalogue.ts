@@ -299,6 +299,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "give the fits table the same data was fitted into, with the families and k it needs",
   ),
   e(
+    "input data",
+    "E_TRUTH",
+    "a row of a --truth file (from varmap synth --truth) is not a valid mixture component",
+    "give the file `varmap synth --truth` wrote for the same design and seed",
+  ),
+  e(
     "mixtures",
     "E_FITS_FORMAT",
     "the --fits file is not a fits table of varmap mixture or refit",
