@@ -6,7 +6,6 @@ import { writeAtomic, writeJsonAtomic, writeTable } from "../../ts/data/write.js
 import { openDb, queryRows } from "../../ts/data/duckdb.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-write-"));
-// biome-ignore lint/correctness/noPrecisionLoss: a literal with more digits than a double holds, on purpose
 const nums = [0.1 + 0.2, 1e-300, -0, 123456789.123456789, Math.PI, NaN, -Infinity, 2 ** 53 + 2, 5e-324];
 const strs = ["plain", "with,comma", 'with "quote"', "", "a\nb", "x", "y", "z", "w"];
 
