@@ -3,7 +3,7 @@
 // "mean" (the null model of a Table 2) is a predictor of the registry like any other.
 import { isVarmapError } from "../errors.js";
 import { are as areOf } from "./are.js";
-import { detailsOf, mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
+import { detailsOf, gatherValues, mapInputScaling, predictSplit as cvPredictSplit, splitPredictor, type SplitPredictor } from "./split.js";
 import type { RowSplit } from "../predict/lsp.js";
 import { matrix, takeRows, type Matrix } from "../predict/matrix.js";
 import { InputScaler } from "../predict/scaling.js";
@@ -108,16 +108,9 @@ export function scoreSplits(
   const Z = trust ? normalizedInputs(map) : undefined;
   return p.predict(splits).map((pred, i) => {
     if (!(pred instanceof Float64Array)) return { error: pred.code };
-    const truth = gather(map.y, splits[i].test);
+    const truth = gatherValues(map.y, splits[i].test);
     return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, splits[i], pred, truth, trust!) } : {}) };
   });
-}
-
-/** y at the given rows (a loop: Float64Array.from with a mapping function is several times slower). */
-function gather(y: Float64Array, rows: Int32Array): Float64Array {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = y[rows[i]];
-  return out;
 }
 
 /** The split predictor of a map with its normalization (`expectedSplits`: how many splits of it will be predicted). */

@@ -103,6 +103,11 @@ export function linearClampBounds(range: readonly [number, number]): [number, nu
 export function clampPredictions(values: Float64Array, response: ResponseScale, range: readonly [number, number]): Uint8Array {
   if (response === "log") return clampLogPredictions(values, range);
   const [lo, hi] = linearClampBounds(range);
+  return clampInto(values, lo, hi);
+}
+
+/** Clamps values in place into [lo, hi] and returns the mask of clamped positions; NaN stays NaN. */
+function clampInto(values: Float64Array, lo: number, hi: number): Uint8Array {
   const mask = new Uint8Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -129,13 +134,7 @@ export function logRangeOf(logY: ArrayLike<number>): [number, number] {
  */
 export function clampLogPredictions(values: Float64Array, range: readonly [number, number]): Uint8Array {
   const [lo, hi] = logClampBounds(range);
-  const mask = new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v > hi) (values[i] = hi), (mask[i] = 1);
-    else if (v < lo) (values[i] = lo), (mask[i] = 1);
-  }
-  return mask;
+  return clampInto(values, lo, hi);
 }
 
 export abstract class Predictor<S = unknown, O extends PredictorOptions = PredictorOptions> {
