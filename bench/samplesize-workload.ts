@@ -24,6 +24,27 @@ const cli = join(dirname(fileURLToPath(import.meta.url)), "..", "ts", "cli", "ma
 const work = mkdtempSync(join(tmpdir(), "varmap-samplesize-workload-"));
 const shared = sharedDir();
 
+/** The samplesize settings every part of this workload runs with (the CLI's flags, as strings). */
+const SETTINGS = {
+  families: "all",
+  kmax: "5",
+  restarts: "5",
+  starts: "full",
+  model: "best-unfloored",
+  q: "0.1,0.9",
+  threshold: "0.5,0.1",
+  n: "1:900",
+  method: "delta",
+  reps: "400",
+  density: "model",
+  information: "expected",
+  center: "none",
+  stats: "q,mean,sd,var",
+  precision: "0.05",
+  level: "0.95",
+  seed: "1",
+};
+
 async function timed(label: string, f: () => Promise<void>): Promise<void> {
   const c0 = process.cpuUsage(),
     t0 = performance.now();
@@ -42,23 +63,7 @@ if (parts.includes("A")) {
       preset: "iozone",
       out: join(work, "iozone"),
       curves: "curves.csv",
-      families: "all",
-      kmax: "5",
-      restarts: "5",
-      starts: "full",
-      model: "best-unfloored",
-      q: "0.1,0.9",
-      threshold: "0.5,0.1",
-      n: "1:900",
-      method: "delta",
-      reps: "400",
-      density: "model",
-      information: "expected",
-      center: "none",
-      stats: "q,mean,sd,var",
-      precision: "0.05",
-      level: "0.95",
-      seed: "1",
+      ...SETTINGS,
     }),
   );
 }
@@ -131,23 +136,7 @@ if (parts.includes("B")) {
       preset: "iozone",
       fits: allFits,
       out: join(work, "design"),
-      families: "all",
-      kmax: "5",
-      restarts: "5",
-      starts: "full",
-      model: "best-unfloored",
-      q: "0.1,0.9",
-      threshold: "0.5,0.1",
-      n: "1:900",
-      method: "delta",
-      reps: "400",
-      density: "model",
-      information: "expected",
-      center: "none",
-      stats: "q,mean,sd,var",
-      precision: "0.05",
-      level: "0.95",
-      seed: "1",
+      ...SETTINGS,
     }),
   );
 }
