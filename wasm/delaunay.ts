@@ -313,10 +313,11 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
 function teardown(): void {
   const ptrs: usize[] = [
     xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis,
-    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2,
+    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2, xt,
   ];
   for (let i = 0; i < ptrs.length; ++i) if (ptrs[i] != 0) heap.free(ptrs[i]);
   resid = 0;
+  xt = 0;
   blo = 0;
   bhi = 0;
   bbmax = 0;
@@ -517,24 +518,63 @@ function ensureBlocks(): void {
 let scanBest: i32 = -1;
 let scanKey: f64 = Infinity;
 
-// The scan's test over block q in index order, updating (scanKey, scanBest): see scan_block in the C++.
+// Column-major copy of the scaled data (xt[k * N + i]) for the scan, built on first use: two points at a time in
+// one f64x2 register, each lane computing exactly the scalar operations (no fused multiply-add in WebAssembly).
+let xt: usize = 0;
+function ensureColumns(): void {
+  if (xt != 0) return;
+  xt = allocF(N * D);
+  for (let i = 0; i < N; ++i) for (let k = 0; k < D; ++k) st(xt, k * N + i, ld(row(i), k));
+}
+
+@inline function scanTest(S: usize, p: i32, b: f64, num: f64): void {
+  if (b > kOffFacet && num < scanKey * b && !inSimplex(S, p)) {
+    scanKey = num / b;
+    scanBest = p;
+  }
+}
+
+// The scan's test over block q in index order, updating (scanKey, scanBest): see scan_block in the C++. A pair of
+// points where the test may pass (rare) is redone point by point, in order.
 function scanBlock(S: usize, c0: f64, K: f64, q: i32): void {
+  ensureColumns();
   const end = min(N, (q + 1) * kBlock);
-  for (let p = q * kBlock; p < end; ++p) {
-    const xp = row(p);
+  let p = q * kBlock;
+  const c0v = f64x2.splat(c0);
+  const Kv = f64x2.splat(K);
+  const two = f64x2.splat(2.0);
+  const off = f64x2.splat(kOffFacet);
+  let bestv = f64x2.splat(scanKey);
+  const stride = <usize>N << 3;
+  for (; p + 2 <= end; p += 2) {
+    let sg = f64x2.splat(0.0);
+    let sc = f64x2.splat(0.0);
+    let col = xt + (<usize>p << 3);
+    for (let k = 0; k < D; ++k) {
+      const x = v128.load(col);
+      sg = f64x2.add(sg, f64x2.mul(v128.load64_splat(gv + (<usize>k << 3)), x));
+      sc = f64x2.add(sc, f64x2.mul(v128.load64_splat(cv + (<usize>k << 3)), x));
+      col += stride;
+    }
+    const l = v128.load(lift + (<usize>p << 3));
+    const b = f64x2.neg(f64x2.add(sg, c0v));
+    const num = f64x2.add(f64x2.sub(l, f64x2.mul(two, sc)), Kv);
+    const hit = v128.and(f64x2.gt(b, off), f64x2.lt(num, f64x2.mul(bestv, b)));
+    if (v128.any_true(hit)) {
+      scanTest(S, p, f64x2.extract_lane(b, 0), f64x2.extract_lane(num, 0));
+      scanTest(S, p + 1, f64x2.extract_lane(b, 1), f64x2.extract_lane(num, 1));
+      bestv = f64x2.splat(scanKey);
+    }
+  }
+  for (; p < end; ++p) {
     let gb = 0.0;
     let cb = 0.0;
     for (let k = 0; k < D; ++k) {
-      const xk = ld(xp, k);
+      const xk = ld(xt, k * N + p);
       gb += ld(gv, k) * xk;
       cb += ld(cv, k) * xk;
     }
-    const b = -(gb + c0);
-    const num = ld(lift, p) - 2.0 * cb + K;
-    if (b > kOffFacet && num < scanKey * b && !inSimplex(S, p)) {
-      scanKey = num / b;
-      scanBest = p;
-    }
+    scanTest(S, p, -(gb + c0), ld(lift, p) - 2.0 * cb + K);
   }
 }
 
