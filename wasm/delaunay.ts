@@ -182,6 +182,7 @@ let resid: usize = 0;
 let h2: usize = 0;
 let pw: usize = 0;
 let basis: usize = 0;
+let tdot: usize = 0; // grow: e . r per point
 let wSet: usize = 0;
 let wW: usize = 0;
 let wV: usize = 0;
@@ -313,11 +314,12 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
 function teardown(): void {
   const ptrs: usize[] = [
     xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis,
-    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2, xt,
+    wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2, xt, tdot,
   ];
   for (let i = 0; i < ptrs.length; ++i) if (ptrs[i] != 0) heap.free(ptrs[i]);
   resid = 0;
   xt = 0;
+  tdot = 0;
   blo = 0;
   bhi = 0;
   bbmax = 0;
@@ -393,27 +395,39 @@ function startStride(_n: i32, d: i32): i32 {
   return d <= 8 ? 12 : 1;
 }
 
-// Grows a Delaunay simplex from vertex v (see the C++ grow()).
+// Grows a Delaunay simplex from vertex v (see the C++ grow()). Residuals are column-major (resid[k * N + i]) like
+// the C++'s, two points per f64x2 (the same operations per lane, in the same order).
 function grow(v: i32, S: usize): i32 {
+  ensureColumns();
   if (resid == 0) {
     resid = allocF(N * D);
     h2 = allocF(N);
     pw = allocF(N);
     basis = allocF(D);
+    tdot = allocF(N);
   }
   const xv = row(v);
-  for (let i = 0; i < N; ++i) {
-    const r = resid + ((<usize>i * <usize>D) << 3);
-    const xi = row(i);
-    let s = 0.0;
-    for (let k = 0; k < D; ++k) {
-      const t = ld(xi, k) - ld(xv, k);
-      st(r, k, t);
-      s += t * t;
+  const n2 = N & ~1;
+  for (let i = 0; i < N; ++i) st(h2, i, 0.0);
+  for (let k = 0; k < D; ++k) {
+    const rk = resid + ((<usize>k * <usize>N) << 3);
+    const xk = xt + ((<usize>k * <usize>N) << 3);
+    const vk = ld(xv, k);
+    const vkv = f64x2.splat(vk);
+    let i = 0;
+    for (; i < n2; i += 2) {
+      const o = <usize>i << 3;
+      const r = f64x2.sub(v128.load(xk + o), vkv);
+      v128.store(rk + o, r);
+      v128.store(h2 + o, f64x2.add(v128.load(h2 + o), f64x2.mul(r, r)));
     }
-    st(h2, i, s);
-    st(pw, i, s + ld(delta, i) - ld(delta, v));
+    for (; i < N; ++i) {
+      const r = ld(xk, i) - vk;
+      st(rk, i, r);
+      st(h2, i, ld(h2, i) + r * r);
+    }
   }
+  for (let i = 0; i < N; ++i) st(pw, i, ld(h2, i) + ld(delta, i) - ld(delta, v));
   sti(S, 0, v);
   const off2 = kOffFlat * kOffFlat;
   for (let step = 1; step <= D; ++step) {
@@ -431,21 +445,42 @@ function grow(v: i32, S: usize): i32 {
     if (best < 0) return step - 1;
     const bestS = ld(pw, best) / (2.0 * Math.sqrt(ld(h2, best)));
     sti(S, step, best);
+    if (step == D) break; // the residuals are only needed for a next step
     const h = Math.sqrt(ld(h2, best));
-    const rb = resid + ((<usize>best * <usize>D) << 3);
-    for (let k = 0; k < D; ++k) st(basis, k, ld(rb, k) / h);
-    for (let i = 0; i < N; ++i) {
-      const r = resid + ((<usize>i * <usize>D) << 3);
-      const t = dot(basis, r, D);
-      let s = 0.0;
-      for (let k = 0; k < D; ++k) {
-        const u = ld(r, k) - t * ld(basis, k);
-        st(r, k, u);
-        s += u * u;
+    for (let k = 0; k < D; ++k) st(basis, k, ld(resid, k * N + best) / h);
+    // Remove direction e from every residual, updating |r|^2 and the power.
+    for (let i = 0; i < N; ++i) st(tdot, i, 0.0);
+    for (let k = 0; k < D; ++k) {
+      const rk = resid + ((<usize>k * <usize>N) << 3);
+      const ek = ld(basis, k);
+      const ekv = f64x2.splat(ek);
+      let i = 0;
+      for (; i < n2; i += 2) {
+        const o = <usize>i << 3;
+        v128.store(tdot + o, f64x2.add(v128.load(tdot + o), f64x2.mul(ekv, v128.load(rk + o))));
       }
-      st(h2, i, s);
-      st(pw, i, ld(pw, i) - 2.0 * bestS * t);
+      for (; i < N; ++i) st(tdot, i, ld(tdot, i) + ek * ld(rk, i));
     }
+    for (let i = 0; i < N; ++i) st(h2, i, 0.0);
+    for (let k = 0; k < D; ++k) {
+      const rk = resid + ((<usize>k * <usize>N) << 3);
+      const ek = ld(basis, k);
+      const ekv = f64x2.splat(ek);
+      let i = 0;
+      for (; i < n2; i += 2) {
+        const o = <usize>i << 3;
+        const r = f64x2.sub(v128.load(rk + o), f64x2.mul(v128.load(tdot + o), ekv));
+        v128.store(rk + o, r);
+        v128.store(h2 + o, f64x2.add(v128.load(h2 + o), f64x2.mul(r, r)));
+      }
+      for (; i < N; ++i) {
+        const r = ld(rk, i) - ld(tdot, i) * ek;
+        st(rk, i, r);
+        st(h2, i, ld(h2, i) + r * r);
+      }
+    }
+    const s2 = 2.0 * bestS;
+    for (let i = 0; i < N; ++i) st(pw, i, ld(pw, i) - s2 * ld(tdot, i));
   }
   for (let i = 1; i <= D; ++i) {
     const t = ldi(S, i);
