@@ -569,10 +569,16 @@ function ensureColumns(): void {
   }
 }
 
-// The scan's test over block q in index order, updating (scanKey, scanBest): see scan_block in the C++. A pair of
-// points where the test may pass (rare) is redone point by point, in order.
+// The scan's test over block q in index order, updating (scanKey, scanBest): see scan_block in the C++. Four points
+// at a time (two f64x2 per sum, each lane computing the scalar operations in the scalar order); a group where the
+// test may pass for some point (rare: the pre-test uses the best key at the group's start, which only decreases) is
+// redone point by point, in order.
 function scanBlock(S: usize, c0: f64, K: f64, q: i32): void {
   ensureColumns();
+  if (D == 4) {
+    scanBlock4(S, c0, K, q);
+    return;
+  }
   const end = min(N, (q + 1) * kBlock);
   let p = q * kBlock;
   const c0v = f64x2.splat(c0);
@@ -581,27 +587,98 @@ function scanBlock(S: usize, c0: f64, K: f64, q: i32): void {
   const off = f64x2.splat(kOffFacet);
   let bestv = f64x2.splat(scanKey);
   const stride = <usize>N << 3;
-  for (; p + 2 <= end; p += 2) {
-    let sg = f64x2.splat(0.0);
-    let sc = f64x2.splat(0.0);
+  for (; p + 4 <= end; p += 4) {
+    let sgA = f64x2.splat(0.0);
+    let scA = sgA;
+    let sgB = sgA;
+    let scB = sgA;
     let col = xt + (<usize>p << 3);
     for (let k = 0; k < D; ++k) {
-      const x = v128.load(col);
-      sg = f64x2.add(sg, f64x2.mul(v128.load64_splat(gv + (<usize>k << 3)), x));
-      sc = f64x2.add(sc, f64x2.mul(v128.load64_splat(cv + (<usize>k << 3)), x));
+      const xA = v128.load(col);
+      const xB = v128.load(col, 16);
+      const g = v128.load64_splat(gv + (<usize>k << 3));
+      const c = v128.load64_splat(cv + (<usize>k << 3));
+      sgA = f64x2.add(sgA, f64x2.mul(g, xA));
+      scA = f64x2.add(scA, f64x2.mul(c, xA));
+      sgB = f64x2.add(sgB, f64x2.mul(g, xB));
+      scB = f64x2.add(scB, f64x2.mul(c, xB));
       col += stride;
     }
-    const l = v128.load(lift + (<usize>p << 3));
-    const b = f64x2.neg(f64x2.add(sg, c0v));
-    const num = f64x2.add(f64x2.sub(l, f64x2.mul(two, sc)), Kv);
-    const hit = v128.and(f64x2.gt(b, off), f64x2.lt(num, f64x2.mul(bestv, b)));
-    if (v128.any_true(hit)) {
-      scanTest(S, p, f64x2.extract_lane(b, 0), f64x2.extract_lane(num, 0));
-      scanTest(S, p + 1, f64x2.extract_lane(b, 1), f64x2.extract_lane(num, 1));
+    const lp = lift + (<usize>p << 3);
+    if (scanHits(v128.load(lp), v128.load(lp, 16), sgA, scA, sgB, scB, c0v, Kv, two, off, bestv)) {
+      scanGroup(S, p, sgA, scA, sgB, scB, c0, K);
       bestv = f64x2.splat(scanKey);
     }
   }
-  for (; p < end; ++p) {
+  scanRest(S, c0, K, p, end);
+}
+
+// scanBlock for d = 4: the coordinates' multipliers held in registers.
+function scanBlock4(S: usize, c0: f64, K: f64, q: i32): void {
+  const end = min(N, (q + 1) * kBlock);
+  let p = q * kBlock;
+  const c0v = f64x2.splat(c0);
+  const Kv = f64x2.splat(K);
+  const two = f64x2.splat(2.0);
+  const off = f64x2.splat(kOffFacet);
+  let bestv = f64x2.splat(scanKey);
+  const g0 = v128.load64_splat(gv);
+  const g1 = v128.load64_splat(gv + 8);
+  const g2 = v128.load64_splat(gv + 16);
+  const g3 = v128.load64_splat(gv + 24);
+  const k0 = v128.load64_splat(cv);
+  const k1 = v128.load64_splat(cv + 8);
+  const k2 = v128.load64_splat(cv + 16);
+  const k3 = v128.load64_splat(cv + 24);
+  const stride = <usize>N << 3;
+  const zero = f64x2.splat(0.0);
+  for (; p + 4 <= end; p += 4) {
+    const c0p = xt + (<usize>p << 3);
+    const c1p = c0p + stride;
+    const c2p = c1p + stride;
+    const c3p = c2p + stride;
+    const a0 = v128.load(c0p);
+    const b0 = v128.load(c0p, 16);
+    const a1 = v128.load(c1p);
+    const b1 = v128.load(c1p, 16);
+    const a2 = v128.load(c2p);
+    const b2 = v128.load(c2p, 16);
+    const a3 = v128.load(c3p);
+    const b3 = v128.load(c3p, 16);
+    const sgA = f64x2.add(f64x2.add(f64x2.add(f64x2.add(zero, f64x2.mul(g0, a0)), f64x2.mul(g1, a1)), f64x2.mul(g2, a2)), f64x2.mul(g3, a3));
+    const scA = f64x2.add(f64x2.add(f64x2.add(f64x2.add(zero, f64x2.mul(k0, a0)), f64x2.mul(k1, a1)), f64x2.mul(k2, a2)), f64x2.mul(k3, a3));
+    const sgB = f64x2.add(f64x2.add(f64x2.add(f64x2.add(zero, f64x2.mul(g0, b0)), f64x2.mul(g1, b1)), f64x2.mul(g2, b2)), f64x2.mul(g3, b3));
+    const scB = f64x2.add(f64x2.add(f64x2.add(f64x2.add(zero, f64x2.mul(k0, b0)), f64x2.mul(k1, b1)), f64x2.mul(k2, b2)), f64x2.mul(k3, b3));
+    const lp = lift + (<usize>p << 3);
+    if (scanHits(v128.load(lp), v128.load(lp, 16), sgA, scA, sgB, scB, c0v, Kv, two, off, bestv)) {
+      scanGroup(S, p, sgA, scA, sgB, scB, c0, K);
+      bestv = f64x2.splat(scanKey);
+    }
+  }
+  scanRest(S, c0, K, p, end);
+}
+
+// Whether the test may pass for one of four points: b > kOffFacet and num < best * b in some lane.
+@inline function scanHits(lA: v128, lB: v128, sgA: v128, scA: v128, sgB: v128, scB: v128, c0v: v128, Kv: v128, two: v128, off: v128, bestv: v128): bool {
+  const bA = f64x2.neg(f64x2.add(sgA, c0v));
+  const nA = f64x2.add(f64x2.sub(lA, f64x2.mul(two, scA)), Kv);
+  const bB = f64x2.neg(f64x2.add(sgB, c0v));
+  const nB = f64x2.add(f64x2.sub(lB, f64x2.mul(two, scB)), Kv);
+  const hA = v128.and(f64x2.gt(bA, off), f64x2.lt(nA, f64x2.mul(bestv, bA)));
+  const hB = v128.and(f64x2.gt(bB, off), f64x2.lt(nB, f64x2.mul(bestv, bB)));
+  return v128.any_true(v128.or(hA, hB));
+}
+
+// The scalar test of four points in order, from their sums (the same values the scalar loop computes).
+function scanGroup(S: usize, p: i32, sgA: v128, scA: v128, sgB: v128, scB: v128, c0: f64, K: f64): void {
+  scanTest(S, p, -(f64x2.extract_lane(sgA, 0) + c0), ld(lift, p) - 2.0 * f64x2.extract_lane(scA, 0) + K);
+  scanTest(S, p + 1, -(f64x2.extract_lane(sgA, 1) + c0), ld(lift, p + 1) - 2.0 * f64x2.extract_lane(scA, 1) + K);
+  scanTest(S, p + 2, -(f64x2.extract_lane(sgB, 0) + c0), ld(lift, p + 2) - 2.0 * f64x2.extract_lane(scB, 0) + K);
+  scanTest(S, p + 3, -(f64x2.extract_lane(sgB, 1) + c0), ld(lift, p + 3) - 2.0 * f64x2.extract_lane(scB, 1) + K);
+}
+
+function scanRest(S: usize, c0: f64, K: f64, from: i32, end: i32): void {
+  for (let p = from; p < end; ++p) {
     let gb = 0.0;
     let cb = 0.0;
     for (let k = 0; k < D; ++k) {
