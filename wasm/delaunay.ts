@@ -863,6 +863,48 @@ function finishProjection(set: usize, w: usize, k: i32, proj: usize): bool {
 }
 
 // Wolfe's minimum-norm point of {x_i - z}: the projection of z onto the hull (see the C++ project()).
+// The first data point i minimizing x_i . x (summed over k = 0..D-1 like dot()), into `opposite`, and that minimum:
+// two points at a time over the column-major copy (see most_opposite in the C++).
+let opposite: i32 = -1;
+function mostOpposite(x: usize): f64 {
+  ensureColumns();
+  let best = Infinity;
+  let at = -1;
+  let bv = f64x2.splat(best);
+  const stride = <usize>N << 3;
+  let i = 0;
+  for (; i + 2 <= N; i += 2) {
+    let s = f64x2.splat(0.0);
+    let col = xt + (<usize>i << 3);
+    for (let k = 0; k < D; ++k) {
+      s = f64x2.add(s, f64x2.mul(v128.load(col), v128.load64_splat(x + (<usize>k << 3))));
+      col += stride;
+    }
+    if (v128.any_true(f64x2.lt(s, bv))) {
+      const s0 = f64x2.extract_lane(s, 0);
+      const s1 = f64x2.extract_lane(s, 1);
+      if (s0 < best) {
+        best = s0;
+        at = i;
+      }
+      if (s1 < best) {
+        best = s1;
+        at = i + 1;
+      }
+      bv = f64x2.splat(best);
+    }
+  }
+  for (; i < N; ++i) {
+    const s = dot(row(i), x, D);
+    if (s < best) {
+      best = s;
+      at = i;
+    }
+  }
+  opposite = at;
+  return best;
+}
+
 function project(z: usize, v: i32, proj: usize): bool {
   const set = wSet;
   const w = wW;
@@ -874,15 +916,8 @@ function project(z: usize, v: i32, proj: usize): bool {
   for (let major = 0; major < 50 * (D + 1) + 100; ++major) {
     const zx = dot(z, x, D);
     const xx = dot(x, x, D);
-    let j = -1;
-    let best = Infinity;
-    for (let i = 0; i < N; ++i) {
-      const s = dot(row(i), x, D);
-      if (s < best) {
-        best = s;
-        j = i;
-      }
-    }
+    const best = mostOpposite(x);
+    const j = opposite;
     let scale = 0.0;
     for (let s = 0; s < k; ++s) {
       const xsr = row(ldi(set, s));
