@@ -49,11 +49,12 @@ describe.skipIf(!nativeBackend)("delaunay native/wasm byte parity", () => {
       [8, 2],
     ];
     let seed = 1;
-    for (const [d, m] of cases) for (const p of [0.1, 0.5, 0.9]) {
-      const { X, Q } = gridSplit(seed++, m, d, p);
-      if (X.length / d < 2 * (d + 1)) continue;
-      expectSameBytes(X, Q, d);
-    }
+    for (const [d, m] of cases)
+      for (const p of [0.1, 0.5, 0.9]) {
+        const { X, Q } = gridSplit(seed++, m, d, p);
+        if (X.length / d < 2 * (d + 1)) continue;
+        expectSameBytes(X, Q, d);
+      }
   });
 
   it.skipIf(!nativeBackend)("synthetic problems d = 4, 8 (n = 1000), 1,100 queries", () => {
