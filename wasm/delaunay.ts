@@ -183,6 +183,7 @@ let h2: usize = 0;
 let pw: usize = 0;
 let basis: usize = 0;
 let tdot: usize = 0; // grow: e . r per point
+let xt: usize = 0; // column-major copy of xs (ensureColumns)
 let wSet: usize = 0;
 let wW: usize = 0;
 let wV: usize = 0;
@@ -271,6 +272,8 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
   h2 = 0;
   pw = 0;
   basis = 0;
+  xt = 0;
+  tdot = 0;
   blo = 0;
   bhi = 0;
   bbmax = 0;
@@ -553,9 +556,9 @@ function ensureBlocks(): void {
 let scanBest: i32 = -1;
 let scanKey: f64 = Infinity;
 
-// Column-major copy of the scaled data (xt[k * N + i]) for the scan, built on first use: two points at a time in
-// one f64x2 register, each lane computing exactly the scalar operations (no fused multiply-add in WebAssembly).
-let xt: usize = 0;
+// Column-major copy of the scaled data (xt[k * N + i]) for the scan, grow and projection, built on first use: two
+// points at a time in one f64x2 register, each lane computing exactly the scalar operations (no fused multiply-add
+// in WebAssembly).
 function ensureColumns(): void {
   if (xt != 0) return;
   xt = allocF(N * D);
