@@ -14,7 +14,7 @@ import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
 import { FAMILY_NAMES } from "../../mixture/families.js";
-import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
+import { DEFAULT_SETUP, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
 import {
   formatValidation,
   isCatastrophic,
@@ -26,19 +26,29 @@ import {
 } from "../../jobs/mixture-validate.js";
 import { parseWorkers } from "../../pool/pool.js";
 
-/** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */
-export const DEFAULT_CRITERION: Criterion = "bic";
-export const DEFAULT_GUARD_FLAG: "on" | "off" = "off";
+/**
+ * Defaults of the fitting and selection flags (issue 17, DEFAULT_SETUP): loglogistic components, BIC among
+ * guard-eligible fits, MAP EM with prior strength 4. The papers' setup: --families all --guard off --prior-strength 0.
+ */
+export const DEFAULT_FAMILIES = DEFAULT_SETUP.families.join(",");
+export const DEFAULT_CRITERION: Criterion = DEFAULT_SETUP.criterion;
+export const DEFAULT_GUARD_FLAG = DEFAULT_SETUP.guard;
 /** Strength of the MAP prior on component scales (0 = maximum likelihood EM, the papers' setup). */
-export const DEFAULT_PRIOR_STRENGTH = 0;
+export const DEFAULT_PRIOR_STRENGTH = DEFAULT_SETUP.priorStrength;
 
 export function register(program: Command): void {
   const cmd = program
     .command("mixture")
-    .description("mixture models of every configuration's runs (6 families × k = 1..kmax, EM), BIC selection, the seed-001 tables")
+    .description(
+      "mixture models of every configuration's runs (k = 1..kmax, MAP EM), guarded BIC selection, the seed-001 tables; the papers' setup: --families all --guard off --prior-strength 0",
+    )
     .argument("<data>", "runs table (.csv or .parquet), one row per run");
   addDataOptions(cmd, { runsOnly: true })
-    .option("--families <list>", `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")}`, "all")
+    .option(
+      "--families <list>",
+      `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")} (default loglogistic: heavy tails generalize to held-back runs; all = the papers' six)`,
+      DEFAULT_FAMILIES,
+    )
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
@@ -58,7 +68,7 @@ export function register(program: Command): void {
     )
     .option(
       "--guard <on|off>",
-      "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)",
+      "degeneracy guard at selection: on = a component needs ≥ 6 expected runs (3 per parameter) and a scale ≥ max(2 × resolution, 1% of the runs' sd); strict = ≥ 10 runs and 10% of the sd; off = every model eligible (the papers' setup)",
       DEFAULT_GUARD_FLAG,
     )
     .option(
@@ -82,7 +92,8 @@ export function register(program: Command): void {
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
       const starts = parseStarts(opts.starts);
       const criterion = parseCriterion(opts.criterion);
-      const guard = { ...DEFAULT_GUARD, on: parseGuard(opts.guard) };
+      const guard = parseGuard(opts.guard);
+      const guardName = String(opts.guard).trim().toLowerCase();
       const prior = parsePriorStrength(opts.priorStrength, DEFAULT_PRIOR_STRENGTH);
       const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
       const folds = intOption(opts.folds, "--folds", 2, 50);
@@ -91,7 +102,8 @@ export function register(program: Command): void {
       const validateOut = opts.validateOut as string | undefined;
       if (validateOut && !validate) throw new VarmapError("E_USAGE", "--validate-out needs --validate", { remedy: "add --validate or drop --validate-out" });
       if (validateOut) tableFormat(validateOut);
-      const customSelection = criterion !== DEFAULT_CRITERION || guard.on !== (DEFAULT_GUARD_FLAG === "on");
+      // BIC over every fit (the kernel's best flags) needs no selection pass; any other rule marks its own best.
+      const customSelection = criterion !== "bic" || guard.on;
       const workers = parseWorkers(opts.workers as string | undefined);
       const out = opts.out as string | undefined;
       if (out) tableFormat(out);
@@ -148,7 +160,7 @@ export function register(program: Command): void {
             remedy: "filter them out with --where, or use fewer --folds",
           });
         note?.(
-          `validating ${criterion} (guard ${guard.on ? "on" : "off"}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
+          `validating ${criterion} (guard ${guardName}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
         );
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
@@ -157,7 +169,7 @@ export function register(program: Command): void {
         }
         if (opts.json)
           process.stdout.write(
-            JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
+            JSON.stringify({ split, folds: v.folds, criterion, guard: guardName, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
           );
         else process.stdout.write(formatValidation(v));
         return;
@@ -181,7 +193,7 @@ export function register(program: Command): void {
         fit.rows.forEach((r) => (r.best = false));
         for (const i of selection.chosen) if (i >= 0) fit.rows[i].best = true;
         note?.(
-          `selected by ${criterion}, guard ${guard.on ? "on" : "off"}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`,
+          `selected by ${criterion}, guard ${guardName}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`,
         );
       }
       if (out) {
