@@ -58,7 +58,7 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     expect(r.stdout).toMatch(/Table 4/);
     expect(r.stdout).toMatch(/Table 5/);
     const rows = readFileSync(out, "utf8").trim().split("\n");
-    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,best");
+    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,se,best");
     expect(rows.length - 1).toBe(3 * 2 * 3);
     expect(rows.filter((l) => l.endsWith(",true")).length).toBe(3); // one BIC winner per configuration
   });
@@ -183,5 +183,29 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     ]);
     expect(plain.status, plain.stderr).toBe(0);
     expect(existsSync(join(dir, "c.csv.job"))).toBe(false);
+  });
+
+  it("the default setup: loglogistic, guarded BIC, and standard errors of the chosen model in column se", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const out = join(dir, "fits.json");
+    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--kmax", "3", "--out", out, "--quiet"]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = JSON.parse(readFileSync(out, "utf8")) as Record<string, string | number | null>[];
+    expect(rows.length).toBe(3 * 3);
+    expect(new Set(rows.map((x) => x.family))).toEqual(new Set(["loglogistic"]));
+    expect(rows.every((x) => x.guard === "ok" || x.guard === "count" || x.guard === "scale")).toBe(true);
+    for (const x of rows) {
+      if (x.best !== "true") {
+        expect(x.se).toBeNull();
+        continue;
+      }
+      const se = JSON.parse(String(x.se)) as Record<string, number[]>;
+      const p = JSON.parse(String(x.params)) as Record<string, number[]>;
+      expect(Object.keys(se)).toEqual(Object.keys(p));
+      // every standard error is positive and well below its parameter's scale of variation
+      for (const [j, s] of se.sigma.entries()) expect(s).toBeGreaterThan(0), expect(s).toBeLessThan(p.sigma[j]);
+      for (const s of se.mu) expect(s).toBeGreaterThan(0);
+    }
+    expect(rows.filter((x) => x.best === "true").length).toBe(3);
   });
 });

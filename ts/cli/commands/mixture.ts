@@ -13,7 +13,8 @@ import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixt
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
-import { FAMILY_NAMES } from "../../mixture/families.js";
+import { FAMILIES, FAMILY_NAMES } from "../../mixture/families.js";
+import { mixtureStdErrors } from "../../mixture/stderr.js";
 import { DEFAULT_SETUP, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
 import {
   formatValidation,
@@ -197,7 +198,7 @@ export function register(program: Command): void {
         );
       }
       if (out) {
-        await writeTable(out, fitColumns(fit, keep, t, selection, criterion));
+        await writeTable(out, fitColumns(fit, keep, t, stdErrorsOfBest(fit, packedRuns, offsets), selection, criterion));
         note?.(`wrote ${fit.rows.length} fits to ${out}`);
       }
       if (!given) rmSync(dir, { recursive: true, force: true });
@@ -233,7 +234,28 @@ function validationColumns(v: ValidationResult, keep: number[], t: KeyTable): Co
   return cols;
 }
 
-function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, selection?: Selection, criterion?: Criterion): Column[] {
+/**
+ * Standard errors of the chosen model of every configuration (rows with best = true), as JSON in the layout of
+ * `params` ({w, <a name>, <b name>}, NaN written as null); null on the other rows.
+ */
+function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int32Array): (string | null)[] {
+  return fit.rows.map((r) => {
+    if (!r.best || !Number.isFinite(r.loglik)) return null;
+    const se = mixtureStdErrors(r.mixture, runs.subarray(offsets[r.config], offsets[r.config + 1]));
+    const [an, bn] = FAMILIES[r.family].paramNames;
+    const fin = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x : null));
+    return JSON.stringify({ w: fin(se.w), [an]: fin(se.a), [bn]: fin(se.b) });
+  });
+}
+
+function fitColumns(
+  fit: MixtureFitResult,
+  keep: number[],
+  t: KeyTable,
+  stdErrors: (string | null)[],
+  selection?: Selection,
+  criterion?: Criterion,
+): Column[] {
   const rows = fit.rows;
   const d = t.roles.inputs.length;
   const cols: Column[] = [];
@@ -248,6 +270,7 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, selectio
   cols.push({ name: "converged", values: rows.map((r) => String(r.converged)), type: "string" });
   cols.push({ name: "floor_bound", values: rows.map((r) => String(r.floorBound)), type: "string" });
   cols.push({ name: "params", values: rows.map((r) => JSON.stringify(r.params)), type: "string" });
+  cols.push({ name: "se", values: stdErrors, type: "string" });
   if (selection) {
     // Only with non-default selection flags, so the default table keeps its columns.
     cols.push({ name: criterion ?? "score", values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
