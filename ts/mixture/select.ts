@@ -149,6 +149,25 @@ export function guardVerdict(m: Mixture, spread: RunSpread, g: GuardOptions): Gu
 }
 
 /**
+ * Index (into rows, one configuration's fits to x) of the best fit by an information criterion among the fits the
+ * guard allows, or the best of all when none is allowed (k = 1 always is); −1 when no fit is finite.
+ */
+export function chooseGuarded(rows: readonly MixtureFitRow[], x: ArrayLike<number>, criterion: Exclude<Criterion, "cv">, g: GuardOptions): number {
+  const spread = runSpread(x);
+  let best = -1,
+    bestAny = -1,
+    bs = Infinity,
+    ba = Infinity;
+  rows.forEach((r, i) => {
+    const s = Number.isFinite(r.loglik) ? informationCriterion(r, criterion, x) : Infinity;
+    if (!Number.isFinite(s)) return;
+    if (s < ba) (ba = s), (bestAny = i);
+    if (s < bs && guardVerdict(r.mixture, spread, g) === "ok") (bs = s), (best = i);
+  });
+  return best >= 0 ? best : bestAny;
+}
+
+/**
  * Fold of every run of one configuration: a balanced assignment (run r of a random permutation goes to fold
  * r mod K) drawn from the counter-based stream keyed by (seed, "mixture-folds", configuration id), so it does
  * not depend on workers, chunking or the other configurations. odd-even and halves are fixed 2-fold splits.
