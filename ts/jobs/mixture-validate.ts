@@ -189,13 +189,20 @@ export async function validateMixtures(
       guardBinds[a.name] += s.guardBinds;
       ineligible[a.name] += s.ineligible;
     }
-    const findK1 = (c: number, fam: string) => fit.rows.findIndex((r, i) => i >= c * per && i < (c + 1) * per && r.family === fam && r.k === 1);
+    // The single normal and lognormal references, fitted apart (k = 1, maximum likelihood) when the family set lacks them.
+    const fitted = new Set(fit.rows.slice(0, per).map((r) => r.family));
+    const missing = (["normal", "lognormal"] as const).filter((f) => !fitted.has(f));
+    const refs = missing.length
+      ? await fitMixturesParallel(b.train.runs, b.train.offsets, { ...o.fit, families: [...missing], kmax: 1, priorStrength: undefined, configIds, workers: o.workers })
+      : undefined;
+    const refRows = (c: number) => [...fit.rows.slice(c * per, (c + 1) * per), ...(refs ? refs.rows.slice(c * missing.length, (c + 1) * missing.length) : [])];
+    const findK1 = (c: number, fam: string) => refRows(c).find((r) => r.family === fam && r.k === 1);
     for (let c = 0; c < nconf; c++) {
       const x = b.test.runs.subarray(b.test.offsets[c], b.test.offsets[c + 1]);
       const ntrain = b.train.offsets[c + 1] - b.train.offsets[c];
       const v = configs[c];
-      const score = (name: string, i: number) => {
-        const r: MixtureFitRow | undefined = fit.rows[i];
+      const score = (name: string, i: number | MixtureFitRow | undefined) => {
+        const r: MixtureFitRow | undefined = typeof i === "number" ? fit.rows[i] : i;
         v.heldOut[name] += r && Number.isFinite(r.loglik) ? r.mixture.loglik(x) : -Infinity;
         v.trainPerRun[name] += (r ? r.loglik : -Infinity) / ntrain / K;
         v.chosen[name].push(r ? `${r.family}:${r.k}` : "none");
