@@ -41,7 +41,14 @@ for (const split of ["odd-even", "halves"] as const) {
     const perFold: RowScore[][][] = [];
     for (let f = 0; f < 2; f++) {
       const b = foldBatch(runs, offsets, assign, f);
-      const fit = await fitMixturesParallel(b.train.runs, b.train.offsets, { kmax: 5, restarts: 5, seed: 1, priorStrength: s || undefined, configIds, workers });
+      const fit = await fitMixturesParallel(b.train.runs, b.train.offsets, {
+        kmax: 5,
+        restarts: 5,
+        seed: 1,
+        priorStrength: s || undefined,
+        configIds,
+        workers,
+      });
       const per = fit.rows.length / nconf;
       const byConfig: RowScore[][] = [];
       for (let c = 0; c < nconf; c++) {

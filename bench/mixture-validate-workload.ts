@@ -65,13 +65,31 @@ if (only !== "timing") {
   for (const split of ["odd-even", "halves"] as const) {
     const rows: { s: number; arm: string; mean: number; cat: number; perConfig: number[] }[] = [];
     if (withDefault) {
-      const v = await validateMixtures(runs, offsets, configIds, split, 2, [{ name: "default", criterion: DEFAULT_SETUP.criterion, guard: parseGuard(DEFAULT_SETUP.guard) }], {
-        ...base,
-        fit: defaultFit,
-      });
-      process.stdout.write(`default setup (${DEFAULT_SETUP.families.join(",")}, prior strength ${DEFAULT_SETUP.priorStrength}, ${DEFAULT_SETUP.criterion}, guard ${DEFAULT_SETUP.guard}): ` + formatValidation(v) + `(${v.seconds.toFixed(1)} s)\n\n`);
+      const v = await validateMixtures(
+        runs,
+        offsets,
+        configIds,
+        split,
+        2,
+        [{ name: "default", criterion: DEFAULT_SETUP.criterion, guard: parseGuard(DEFAULT_SETUP.guard) }],
+        {
+          ...base,
+          fit: defaultFit,
+        },
+      );
+      process.stdout.write(
+        `default setup (${DEFAULT_SETUP.families.join(",")}, prior strength ${DEFAULT_SETUP.priorStrength}, ${DEFAULT_SETUP.criterion}, guard ${DEFAULT_SETUP.guard}): ` +
+          formatValidation(v) +
+          `(${v.seconds.toFixed(1)} s)\n\n`,
+      );
       const a = summarizeValidation(v)[0];
-      rows.push({ s: DEFAULT_SETUP.priorStrength, arm: "default", mean: a.meanHeldOutPerRun, cat: a.catastrophic, perConfig: v.configs.map((c) => c.heldOut.default) });
+      rows.push({
+        s: DEFAULT_SETUP.priorStrength,
+        arm: "default",
+        mean: a.meanHeldOutPerRun,
+        cat: a.catastrophic,
+        perConfig: v.configs.map((c) => c.heldOut.default),
+      });
     }
     for (const s of strengths) {
       const v = await validateMixtures(runs, offsets, configIds, split, 2, arms, { ...base, fit: { ...fit, priorStrength: s } });

@@ -263,7 +263,11 @@ export function registerRefitOptions(cmd: Command): Command {
       `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")} (the papers' setup: --families all --guard off --prior-strength 0)`,
       DEFAULT_SETUP.families.join(","),
     )
-    .option("--prior-strength <s>", "mixtures by MAP EM with a weak prior on component scales worth s pseudo-runs; 0 = maximum likelihood", String(DEFAULT_SETUP.priorStrength))
+    .option(
+      "--prior-strength <s>",
+      "mixtures by MAP EM with a weak prior on component scales worth s pseudo-runs; 0 = maximum likelihood",
+      String(DEFAULT_SETUP.priorStrength),
+    )
     .option("--guard <on|strict|off>", "degeneracy guard when choosing each configuration's mixture (see varmap mixture --help)", DEFAULT_SETUP.guard)
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")

@@ -193,7 +193,14 @@ export async function validateMixtures(
     const fitted = new Set(fit.rows.slice(0, per).map((r) => r.family));
     const missing = (["normal", "lognormal"] as const).filter((f) => !fitted.has(f));
     const refs = missing.length
-      ? await fitMixturesParallel(b.train.runs, b.train.offsets, { ...o.fit, families: [...missing], kmax: 1, priorStrength: undefined, configIds, workers: o.workers })
+      ? await fitMixturesParallel(b.train.runs, b.train.offsets, {
+          ...o.fit,
+          families: [...missing],
+          kmax: 1,
+          priorStrength: undefined,
+          configIds,
+          workers: o.workers,
+        })
       : undefined;
     const refRows = (c: number) => [...fit.rows.slice(c * per, (c + 1) * per), ...(refs ? refs.rows.slice(c * missing.length, (c + 1) * missing.length) : [])];
     const findK1 = (c: number, fam: string) => refRows(c).find((r) => r.family === fam && r.k === 1);

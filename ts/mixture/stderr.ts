@@ -150,8 +150,7 @@ export function mixtureStdErrors(m: Mixture, x: ArrayLike<number>): MixtureStdEr
   if (!C) return { w: nan(), a: nan(), b: nan() };
   // Jacobian rows of the reported parameters (w_1..w_k, a_1..a_k, b_1..b_k) with respect to θ
   const J = new Float64Array(3 * k * p);
-  for (let j = 0; j < k; j++)
-    for (let l = 0; l < k - 1; l++) J[j * p + l] = m.w[j] * ((j === l ? 1 : 0) - m.w[l]); // ∂w_j/∂logit_l
+  for (let j = 0; j < k; j++) for (let l = 0; l < k - 1; l++) J[j * p + l] = m.w[j] * ((j === l ? 1 : 0) - m.w[l]); // ∂w_j/∂logit_l
   for (let j = 0; j < k; j++) {
     J[(k + j) * p + (k - 1 + j)] = positiveA(m) ? m.a[j] : 1;
     J[(2 * k + j) * p + (2 * k - 1 + j)] = m.b[j];

@@ -160,9 +160,7 @@ export function register(program: Command): void {
             location: { file },
             remedy: "filter them out with --where, or use fewer --folds",
           });
-        note?.(
-          `validating ${criterion} (guard ${guardName}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
-        );
+        note?.(`validating ${criterion} (guard ${guardName}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`);
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
           await writeTable(validateOut, validationColumns(v, keep, t));
@@ -248,14 +246,7 @@ function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int
   });
 }
 
-function fitColumns(
-  fit: MixtureFitResult,
-  keep: number[],
-  t: KeyTable,
-  stdErrors: (string | null)[],
-  selection?: Selection,
-  criterion?: Criterion,
-): Column[] {
+function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdErrors: (string | null)[], selection?: Selection, criterion?: Criterion): Column[] {
   const rows = fit.rows;
   const d = t.roles.inputs.length;
   const cols: Column[] = [];
