@@ -59,7 +59,10 @@ export function register(program: Command): void {
       "full",
     )
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
-    .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
+    .option(
+      "--out <path>",
+      "fits table: .csv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information)",
+    )
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
     .option(
@@ -68,7 +71,7 @@ export function register(program: Command): void {
       DEFAULT_CRITERION,
     )
     .option(
-      "--guard <on|off>",
+      "--guard <on|strict|off>",
       "degeneracy guard at selection: on = a component needs ≥ 6 expected runs (3 per parameter) and a scale ≥ max(2 × resolution, 1% of the runs' sd); strict = ≥ 10 runs and 10% of the sd; off = every model eligible (the papers' setup)",
       DEFAULT_GUARD_FLAG,
     )
