@@ -1,6 +1,6 @@
 // The synthetic mixture design through the bulk engine: `varmap synth --design mixture` (22,734 configurations ×
 // 150 runs), then `varmap refit` fitting all 30 mixtures (6 families × k = 1..5) of every configuration on the pool.
-//   node dist/bench/mixture-workload.js [--workers 2] [--configs N] [--starts full|raced] [--data design.csv] [--out DIR]
+//   node dist/bench/mixture-workload.js [--workers 2] [--configs N] [--starts full|raced] [--setup default|papers] [--data design.csv] [--out DIR]
 //   node dist/bench/mixture-workload.js --backends native,wasm [--repeats 3] [--configs N] [--workers 2]
 // --configs N fits an evenly spaced slice of N configurations (every mode and setting range represented) and
 // extrapolates to the whole design. refit needs at least one map predictor: lr (one small least-squares fit per
@@ -31,6 +31,10 @@ const data = flag("--data") ?? join(tmpdir(), "varmap-mixture-design.csv");
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, "..", "ts", "cli", "main.js");
 const startStrategy = flag("--starts") ?? "full";
+// --setup papers: all six families, ML EM, BIC over every fit (the goals of issue #25 were set on it); default:
+// refit's defaults (issue 17: loglogistic, MAP EM s = 4, guarded BIC).
+const setup = flag("--setup") ?? "default";
+const setupFlags = setup === "papers" ? { families: "all", priorStrength: "0", guard: "off" } : {};
 
 interface Measurement {
   configs: number;
@@ -154,7 +158,7 @@ const c0 = process.cpuUsage(),
 await refitAction(file, {
   preset: "iozone",
   methods: "lr",
-  families: "all",
+  ...setupFlags,
   kmax: "5",
   starts: startStrategy,
   out,
@@ -172,7 +176,7 @@ if (process.argv.includes("--child-json")) {
   console.log(JSON.stringify(measured));
 } else {
   console.log(
-    `${counts} of ${total} configurations × 30 mixtures (${startStrategy} starts; + lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`,
+    `${counts} of ${total} configurations × k = 1..5 mixtures (setup ${setup}, ${startStrategy} starts; + lr on the maps), ${workers} worker(s): wall ${wall.toFixed(1)} s, CPU ${cpu.toFixed(1)} s (${((1000 * cpu) / n).toFixed(1)} CPU-ms per configuration)`,
   );
   if (n < total) console.log(`extrapolated to all ${total}: wall ${minutes((wall * total) / n)}, CPU ${minutes((cpu * total) / n)}`);
   for (const l of goalLines(measured, "")) console.log(l);

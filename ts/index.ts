@@ -25,11 +25,15 @@ export { fitMixtures, parseFamilies, type MixtureFitOptions, type MixtureFitRow,
 export { fitMixturesParallel } from "./jobs/mixture.js";
 export { parsePriorStrength } from "./mixture/fit.js";
 export { Mixture, type MixtureJSON } from "./mixture/model.js";
+export { mixtureStdErrors, observedInformation, type MixtureStdErrors } from "./mixture/stderr.js";
 export { FAMILIES, FAMILY_NAMES, type Family, type FamilyName } from "./mixture/families.js";
 export { summarizeFits, formatTables, type MixtureSummary } from "./mixture/tables.js";
 export {
   CRITERIA,
   DEFAULT_GUARD,
+  DEFAULT_SETUP as DEFAULT_MIXTURE_SETUP,
+  PAPERS_SETUP as PAPERS_MIXTURE_SETUP,
+  STRICT_GUARD,
   GUARD_OFF,
   guardVerdict,
   informationCriterion,

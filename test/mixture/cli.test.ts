@@ -44,6 +44,11 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
       "normal,lognormal",
       "--kmax",
       "3",
+      // the papers' setup: BIC over every fit, maximum-likelihood EM
+      "--guard",
+      "off",
+      "--prior-strength",
+      "0",
       "--out",
       out,
       "--quiet",
@@ -53,7 +58,7 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     expect(r.stdout).toMatch(/Table 4/);
     expect(r.stdout).toMatch(/Table 5/);
     const rows = readFileSync(out, "utf8").trim().split("\n");
-    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,best");
+    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,se,best");
     expect(rows.length - 1).toBe(3 * 2 * 3);
     expect(rows.filter((l) => l.endsWith(",true")).length).toBe(3); // one BIC winner per configuration
   });
@@ -74,17 +79,17 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it("--prior-strength: 0 writes the same table as no flag, 2 changes some fits, -1 exits 2 with no output", () => {
+  it("--prior-strength: 4 (the default) writes the same table as no flag, 0 (ML) changes some fits, -1 exits 2 with no output", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
     const data = dataset(dir);
     const fitTo = (out: string, extra: string[]) =>
       run(["mixture", data, "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--kmax", "3", "--out", out, "--quiet", ...extra]);
-    const [plain, zero, two, neg] = ["plain", "zero", "two", "neg"].map((n) => join(dir, `${n}.csv`));
+    const [plain, four, zero, neg] = ["plain", "four", "zero", "neg"].map((n) => join(dir, `${n}.csv`));
     expect(fitTo(plain, []).status).toBe(0);
+    expect(fitTo(four, ["--prior-strength", "4"]).status).toBe(0);
+    expect(readFileSync(four, "utf8")).toBe(readFileSync(plain, "utf8"));
     expect(fitTo(zero, ["--prior-strength", "0"]).status).toBe(0);
-    expect(readFileSync(zero, "utf8")).toBe(readFileSync(plain, "utf8"));
-    expect(fitTo(two, ["--prior-strength", "2"]).status).toBe(0);
-    expect(readFileSync(two, "utf8")).not.toBe(readFileSync(plain, "utf8"));
+    expect(readFileSync(zero, "utf8")).not.toBe(readFileSync(plain, "utf8"));
     const bad = fitTo(neg, ["--prior-strength", "-1"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--prior-strength must be a finite number/);
@@ -178,5 +183,29 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     ]);
     expect(plain.status, plain.stderr).toBe(0);
     expect(existsSync(join(dir, "c.csv.job"))).toBe(false);
+  });
+
+  it("the default setup: loglogistic, guarded BIC, and standard errors of the chosen model in column se", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
+    const out = join(dir, "fits.json");
+    const r = run(["mixture", dataset(dir), "--factors", "g", "--inputs", "x", "--run", "run", "--response", "y", "--kmax", "3", "--out", out, "--quiet"]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = JSON.parse(readFileSync(out, "utf8")) as Record<string, string | number | null>[];
+    expect(rows.length).toBe(3 * 3);
+    expect(new Set(rows.map((x) => x.family))).toEqual(new Set(["loglogistic"]));
+    expect(rows.every((x) => x.guard === "ok" || x.guard === "count" || x.guard === "scale")).toBe(true);
+    for (const x of rows) {
+      if (x.best !== "true") {
+        expect(x.se).toBeNull();
+        continue;
+      }
+      const se = JSON.parse(String(x.se)) as Record<string, number[]>;
+      const p = JSON.parse(String(x.params)) as Record<string, number[]>;
+      expect(Object.keys(se)).toEqual(Object.keys(p));
+      // every standard error is positive and well below its parameter's scale of variation
+      for (const [j, s] of se.sigma.entries()) expect(s).toBeGreaterThan(0), expect(s).toBeLessThan(p.sigma[j]);
+      for (const s of se.mu) expect(s).toBeGreaterThan(0);
+    }
+    expect(rows.filter((x) => x.best === "true").length).toBe(3);
   });
 });

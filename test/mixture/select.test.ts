@@ -4,6 +4,7 @@ import { fitMixtures } from "../../ts/mixture/fit.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import {
   DEFAULT_GUARD,
+  STRICT_GUARD,
   GUARD_OFF,
   foldBatch,
   guardVerdict,
@@ -82,13 +83,21 @@ describe("criteria", () => {
 
 describe("degeneracy guard", () => {
   const spread = { n: 100, resolution: 0.001, sd: 5 };
-  it("rejects a component with fewer than 10 expected runs or a scale below the floor", () => {
-    expect(guardVerdict(new Mixture("normal", [0.97, 0.03], [100, 120], [5, 2]), spread, DEFAULT_GUARD)).toBe("count");
-    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.4]), spread, DEFAULT_GUARD)).toBe("scale"); // 0.4 < 10% of 5
-    expect(guardVerdict(new Mixture("lognormal", [0.9, 0.1], [Math.log(100), Math.log(120)], [0.05, 3e-7]), spread, DEFAULT_GUARD)).toBe("scale");
-    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.6]), spread, DEFAULT_GUARD)).toBe("ok");
+  it("strict: rejects a component with fewer than 10 expected runs or a scale below 10% of the sd", () => {
+    expect(guardVerdict(new Mixture("normal", [0.97, 0.03], [100, 120], [5, 2]), spread, STRICT_GUARD)).toBe("count");
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.4]), spread, STRICT_GUARD)).toBe("scale"); // 0.4 < 10% of 5
+    expect(guardVerdict(new Mixture("lognormal", [0.9, 0.1], [Math.log(100), Math.log(120)], [0.05, 3e-7]), spread, STRICT_GUARD)).toBe("scale");
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.6]), spread, STRICT_GUARD)).toBe("ok");
     expect(guardVerdict(new Mixture("normal", [0.97, 0.03], [100, 120], [5, 1e-9]), spread, GUARD_OFF)).toBe("ok");
     expect(guardVerdict(new Mixture("normal", [1], [100], [1e-9]), spread, DEFAULT_GUARD)).toBe("ok"); // k = 1 always eligible
+  });
+  it("default: rejects a component with fewer than 6 expected runs or a scale below max(2 × resolution, 1% of the sd)", () => {
+    expect(guardVerdict(new Mixture("normal", [0.95, 0.05], [100, 120], [5, 2]), spread, DEFAULT_GUARD)).toBe("count"); // 5 runs
+    expect(guardVerdict(new Mixture("normal", [0.94, 0.06], [100, 120], [5, 2]), spread, DEFAULT_GUARD)).toBe("ok"); // 6 runs
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.04]), spread, DEFAULT_GUARD)).toBe("scale"); // 0.04 < 1% of 5
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.4]), spread, DEFAULT_GUARD)).toBe("ok");
+    const coarse = { n: 100, resolution: 0.5, sd: 5 };
+    expect(guardVerdict(new Mixture("normal", [0.9, 0.1], [100, 120], [5, 0.9]), coarse, DEFAULT_GUARD)).toBe("scale"); // 0.9 < 2 × 0.5
   });
   it("runSpread: smallest gap between distinct runs and the sd", () => {
     const s = runSpread([3, 1, 1, 2.5, 7]);
@@ -147,14 +156,14 @@ describe("cv criterion and validation", () => {
 });
 
 describe.skipIf(!hasShared)(`guard on real IOzone runs${hasShared ? "" : " — " + sharedSkipReason}`, () => {
-  it("on 40 configurations (odd/even runs) the guarded BIC choice is catastrophic no more often than unguarded BIC, and holds ≥ 10 expected runs per component", async () => {
+  it("on 40 configurations (odd/even runs) the strictly guarded BIC choice (all families, ML) is catastrophic no more often than unguarded BIC, and holds ≥ 10 expected runs per component", async () => {
     const d = pickIozone(
       readIozone(),
       Array.from({ length: 40 }, (_, i) => 3 + 6 * i),
     );
     const arms = [
       { name: "off", criterion: "bic" as const, guard: GUARD_OFF },
-      { name: "on", criterion: "bic" as const, guard: DEFAULT_GUARD },
+      { name: "on", criterion: "bic" as const, guard: STRICT_GUARD },
     ];
     const v = await validateMixtures(d.runs, d.offsets, d.configIds, "odd-even", 2, arms, { folds: 5, seed: 1, workers: 0, fit: { kmax: 5 } });
     const s = Object.fromEntries(summarizeValidation(v).map((a) => [a.arm, a]));
@@ -162,7 +171,7 @@ describe.skipIf(!hasShared)(`guard on real IOzone runs${hasShared ? "" : " — "
     expect(s.on.medianHeldOutPerRun).toBeGreaterThan(s.off.medianHeldOutPerRun);
     expect(v.guardBinds.on).toBeGreaterThan(0);
     const fit = fitMixtures(d.runs, d.offsets, { configIds: d.configIds });
-    const sel = await selectModels(d.runs, d.offsets, d.configIds, fit, { criterion: "bic", guard: DEFAULT_GUARD, folds: 5, seed: 1, workers: 0, fit: {} });
+    const sel = await selectModels(d.runs, d.offsets, d.configIds, fit, { criterion: "bic", guard: STRICT_GUARD, folds: 5, seed: 1, workers: 0, fit: {} });
     for (const i of sel.chosen) {
       const r = fit.rows[i];
       expect(r.k === 1 || Math.min(...r.mixture.w) * r.n >= 10).toBe(true);

@@ -17,7 +17,8 @@ import { readRecords, RESULTS } from "../pool/store.js";
 import { cvPlan, job as cvJob, predictionColumns } from "../jobs/cv.js";
 import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
 import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
-import { parseFamilies, parseKmax, parseStarts } from "../mixture/fit.js";
+import { parseFamilies, parseKmax, parsePriorStrength, parseStarts } from "../mixture/fit.js";
+import { DEFAULT_SETUP, parseGuard, type GuardSetting } from "../mixture/select.js";
 import { FAMILY_NAMES } from "../mixture/families.js";
 import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
@@ -205,11 +206,14 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
   // Every mixture flag is validated, even when no mixtures will be fitted (--no-mixtures, --map).
-  const allFamilies = parseFamilies(typeof opts.families === "string" ? opts.families : undefined);
+  const allFamilies = parseFamilies(typeof opts.families === "string" ? opts.families : DEFAULT_SETUP.families.join(","));
   const families = opts.mixtures === false || opts.map ? [] : allFamilies;
   const kmax = parseKmax(opts.kmax);
   const starts = parseStarts(opts.starts);
   const seed = parseIntegerSeed(opts.seed);
+  const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_SETUP.priorStrength);
+  parseGuard(opts.guard);
+  const guard = (typeof opts.guard === "string" ? opts.guard.trim().toLowerCase() : DEFAULT_SETUP.guard) as GuardSetting;
   const ds = await loadDataset(file, {
     ...optionsFromCli(opts),
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -225,7 +229,16 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     runs = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: [] };
     for (let c = 0; c < t.count; c++)
       runs.keys.push([...t.factorValues.map((f) => f[c]), ...Array.from(t.inputs.subarray(c * d, (c + 1) * d), (v) => String(v))]);
-    mixtures = { families, kmax, seed, ...(starts === "full" ? {} : { starts }), configs: t.count, columns: [...t.roles.factors, ...t.roles.inputs] };
+    mixtures = {
+      families,
+      kmax,
+      seed,
+      ...(starts === "full" ? {} : { starts }),
+      ...(priorStrength ? { priorStrength } : {}),
+      ...(guard !== "off" ? { guard } : {}),
+      configs: t.count,
+      columns: [...t.roles.factors, ...t.roles.inputs],
+    };
   }
   const plan = refitPlan(maps, {
     methods,
@@ -245,7 +258,17 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
     .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
-    .option("--families <list>", `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}`, "all")
+    .option(
+      "--families <list>",
+      `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")} (the papers' setup: --families all --guard off --prior-strength 0)`,
+      DEFAULT_SETUP.families.join(","),
+    )
+    .option(
+      "--prior-strength <s>",
+      "mixtures by MAP EM with a weak prior on component scales worth s pseudo-runs; 0 = maximum likelihood",
+      String(DEFAULT_SETUP.priorStrength),
+    )
+    .option("--guard <on|strict|off>", "degeneracy guard when choosing each configuration's mixture (see varmap mixture --help)", DEFAULT_SETUP.guard)
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions");

@@ -2,6 +2,7 @@
 // Every fit is batched: one fitMixtures call per family per fold over all configurations (offsets), run on the
 // job engine's thread pool by fitMixturesParallel (chunks of configurations, keyed by their global ids).
 import { fitMixturesParallel } from "./mixture.js";
+import { heldOutSums } from "./mixture-cv.js";
 import type { MixtureFitOptions, MixtureFitResult, MixtureFitRow } from "../mixture/fit.js";
 import {
   GUARD_OFF,
@@ -40,23 +41,13 @@ export interface Selection {
 
 const perConfigRows = (fit: MixtureFitResult, nconf: number) => fit.rows.length / Math.max(nconf, 1);
 
-/** Negative mean held-back log-likelihood per run over K folds, per row of `fit` (same row order). */
+/**
+ * Negative mean held-back log-likelihood per run over K folds, per row of `fit` (same row order). The K fold fits run
+ * as one job over chunks of configurations (ts/jobs/mixture-cv.ts: one worker pool, scoring in the workers).
+ */
 export async function cvScores(runs: Float64Array, offsets: Int32Array, configIds: Int32Array, o: SelectOptions): Promise<Float64Array> {
   const nconf = offsets.length - 1;
-  const assign = Array.from({ length: nconf }, (_, c) => runFolds(offsets[c + 1] - offsets[c], "random", o.folds, o.seed, configIds[c]));
-  let held: Float64Array | undefined;
-  for (let f = 0; f < o.folds; f++) {
-    const b = foldBatch(runs, offsets, assign, f);
-    const fit = await fitMixturesParallel(b.train.runs, b.train.offsets, { ...o.fit, configIds, workers: o.workers });
-    const per = perConfigRows(fit, nconf);
-    held ??= new Float64Array(fit.rows.length);
-    fit.rows.forEach((r, i) => {
-      const c = Math.floor(i / per);
-      const x = b.test.runs.subarray(b.test.offsets[c], b.test.offsets[c + 1]);
-      held![i] += Number.isFinite(r.loglik) ? r.mixture.loglik(x) : -Infinity;
-    });
-  }
-  const out = held ?? new Float64Array(0);
+  const out = await heldOutSums(runs, offsets, configIds, o);
   for (let i = 0; i < out.length; i++) {
     const n = fitN(offsets, i, out.length / nconf);
     out[i] = Number.isNaN(out[i]) ? Infinity : -out[i] / n;
@@ -198,13 +189,27 @@ export async function validateMixtures(
       guardBinds[a.name] += s.guardBinds;
       ineligible[a.name] += s.ineligible;
     }
-    const findK1 = (c: number, fam: string) => fit.rows.findIndex((r, i) => i >= c * per && i < (c + 1) * per && r.family === fam && r.k === 1);
+    // The single normal and lognormal references, fitted apart (k = 1, maximum likelihood) when the family set lacks them.
+    const fitted = new Set(fit.rows.slice(0, per).map((r) => r.family));
+    const missing = (["normal", "lognormal"] as const).filter((f) => !fitted.has(f));
+    const refs = missing.length
+      ? await fitMixturesParallel(b.train.runs, b.train.offsets, {
+          ...o.fit,
+          families: [...missing],
+          kmax: 1,
+          priorStrength: undefined,
+          configIds,
+          workers: o.workers,
+        })
+      : undefined;
+    const refRows = (c: number) => [...fit.rows.slice(c * per, (c + 1) * per), ...(refs ? refs.rows.slice(c * missing.length, (c + 1) * missing.length) : [])];
+    const findK1 = (c: number, fam: string) => refRows(c).find((r) => r.family === fam && r.k === 1);
     for (let c = 0; c < nconf; c++) {
       const x = b.test.runs.subarray(b.test.offsets[c], b.test.offsets[c + 1]);
       const ntrain = b.train.offsets[c + 1] - b.train.offsets[c];
       const v = configs[c];
-      const score = (name: string, i: number) => {
-        const r: MixtureFitRow | undefined = fit.rows[i];
+      const score = (name: string, i: number | MixtureFitRow | undefined) => {
+        const r: MixtureFitRow | undefined = typeof i === "number" ? fit.rows[i] : i;
         v.heldOut[name] += r && Number.isFinite(r.loglik) ? r.mixture.loglik(x) : -Infinity;
         v.trainPerRun[name] += (r ? r.loglik : -Infinity) / ntrain / K;
         v.chosen[name].push(r ? `${r.family}:${r.k}` : "none");

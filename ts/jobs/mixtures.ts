@@ -1,6 +1,7 @@
 // Refit's mixture tasks: all (family, k) mixtures of a chunk of configurations in one batched kernel call per
 // family (ts/mixture/fit.ts), keyed by the global configuration index so results do not depend on the chunking.
 import { fitMixtures } from "../mixture/fit.js";
+import { chooseGuarded, parseGuard } from "../mixture/select.js";
 import type { FamilyName } from "../mixture/families.js";
 import type { MixtureOptions } from "./refit.js";
 
@@ -27,6 +28,7 @@ export interface MixResult {
     /** The configuration's factor and input values. */
     key: string[];
     n: number;
+    /** The chosen model: BIC-best, among guard-eligible fits when the plan has a guard. */
     best: MixBest | null;
     /** BIC of every (family, k), families in the plan's order, k = 1..kmax. */
     bic: (number | null)[];
@@ -45,13 +47,16 @@ export function fitMixtureChunk(data: MixRuns, m: MixtureOptions, c0: number, c1
     kmax: m.kmax,
     seed: m.seed,
     starts: m.starts,
+    priorStrength: m.priorStrength || undefined,
     configIds: ids,
   });
+  const guard = parseGuard(m.guard ?? "off");
   const out: MixResult = { configs: [] };
   const perConfig = m.families.length * m.kmax;
   for (let i = 0; i < ids.length; i++) {
     const rows = fit.rows.slice(i * perConfig, (i + 1) * perConfig);
-    const b = rows.find((r) => r.best);
+    const x = runs.subarray(offsets[c0 + i], offsets[c0 + i + 1]);
+    const b = guard.on ? rows[chooseGuarded(rows, x, "bic", guard)] : rows.find((r) => r.best);
     out.configs.push({
       key: keys[c0 + i],
       n: off[i + 1] - off[i],

@@ -12,6 +12,7 @@ import { matrix } from "../predict/matrix.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixtures.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
+import type { GuardSetting } from "../mixture/select.js";
 import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
 import { isNonNegativeStat } from "../predict/trust.js";
 
@@ -22,6 +23,10 @@ export interface MixtureOptions {
   seed: number;
   /** Start strategy (absent in plans written before it existed: full). */
   starts?: MixtureStarts;
+  /** MAP EM prior strength (issue 17; absent in older plans: 0, maximum likelihood). */
+  priorStrength?: number;
+  /** Degeneracy guard at selection (issue 17; absent in older plans: off, BIC over every fit). */
+  guard?: GuardSetting;
   /** Configurations in the dataset, and the names of the columns that identify one (factors, then inputs). */
   configs: number;
   columns: string[];
@@ -176,7 +181,7 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
   },
 };
 
-/** distributions.csv: each configuration's BIC-best mixture; returns the best-family × best-k counts (seed 001 Tables 4–5). */
+/** distributions.csv: each configuration's BIC-best mixture (among guard-eligible fits with --guard on/strict); returns the best-family × best-k counts (seed 001 Tables 4–5). */
 function writeDistributions(
   plan: RefitPlan,
   results: ReadonlyMap<string, unknown>,
@@ -220,7 +225,7 @@ function writeDistributions(
   const markdown = [
     `## Run distributions`,
     ``,
-    `${m.configs} configuration(s), families ${m.families.join(", ")} with k = 1..${m.kmax}; the BIC-best model of each in distributions.csv.${none ? ` ${none} configuration(s) had no finite fit.` : ""}`,
+    `${m.configs} configuration(s), families ${m.families.join(", ")} with k = 1..${m.kmax}${m.priorStrength ? `, MAP EM (prior strength ${m.priorStrength})` : ""}; the BIC-best model of each${m.guard && m.guard !== "off" ? ` among the fits the degeneracy guard (${m.guard}) allows` : ""} in distributions.csv.${none ? ` ${none} configuration(s) had no finite fit.` : ""}`,
     ``,
     `| best family | ${Array.from({ length: m.kmax }, (_, i) => `k=${i + 1}`).join(" | ")} | total |`,
     `|---|${Array.from({ length: m.kmax + 1 }, () => "---:").join("|")}|`,

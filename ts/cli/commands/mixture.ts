@@ -13,8 +13,9 @@ import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixt
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
-import { FAMILY_NAMES } from "../../mixture/families.js";
-import { DEFAULT_GUARD, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
+import { FAMILIES, FAMILY_NAMES } from "../../mixture/families.js";
+import { mixtureStdErrors } from "../../mixture/stderr.js";
+import { DEFAULT_SETUP, parseCriterion, parseGuard, parseSplit, type Criterion } from "../../mixture/select.js";
 import {
   formatValidation,
   isCatastrophic,
@@ -26,19 +27,29 @@ import {
 } from "../../jobs/mixture-validate.js";
 import { parseWorkers } from "../../pool/pool.js";
 
-/** Defaults of the selection flags (issue 17): the papers' setup, BIC over every fitted model. */
-export const DEFAULT_CRITERION: Criterion = "bic";
-export const DEFAULT_GUARD_FLAG: "on" | "off" = "off";
+/**
+ * Defaults of the fitting and selection flags (issue 17, DEFAULT_SETUP): loglogistic components, BIC among
+ * guard-eligible fits, MAP EM with prior strength 4. The papers' setup: --families all --guard off --prior-strength 0.
+ */
+export const DEFAULT_FAMILIES = DEFAULT_SETUP.families.join(",");
+export const DEFAULT_CRITERION: Criterion = DEFAULT_SETUP.criterion;
+export const DEFAULT_GUARD_FLAG = DEFAULT_SETUP.guard;
 /** Strength of the MAP prior on component scales (0 = maximum likelihood EM, the papers' setup). */
-export const DEFAULT_PRIOR_STRENGTH = 0;
+export const DEFAULT_PRIOR_STRENGTH = DEFAULT_SETUP.priorStrength;
 
 export function register(program: Command): void {
   const cmd = program
     .command("mixture")
-    .description("mixture models of every configuration's runs (6 families × k = 1..kmax, EM), BIC selection, the seed-001 tables")
+    .description(
+      "mixture models of every configuration's runs (k = 1..kmax, MAP EM), guarded BIC selection, the seed-001 tables; the papers' setup: --families all --guard off --prior-strength 0",
+    )
     .argument("<data>", "runs table (.csv or .parquet), one row per run");
   addDataOptions(cmd, { runsOnly: true })
-    .option("--families <list>", `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")}`, "all")
+    .option(
+      "--families <list>",
+      `all, or a comma-separated subset of ${FAMILY_NAMES.join(",")} (default loglogistic: heavy tails generalize to held-back runs; all = the papers' six)`,
+      DEFAULT_FAMILIES,
+    )
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts (quantile + k-means++) per model, besides the deterministic spike/core/greedy starts", "5")
     .option("--seed <s>", "seed of the deterministic generator (k-means++ starts)", "1")
@@ -48,7 +59,10 @@ export function register(program: Command): void {
       "full",
     )
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
-    .option("--out <path>", "fits table: .csv, .json or .parquet (one row per configuration, family and k)")
+    .option(
+      "--out <path>",
+      "fits table: .csv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information)",
+    )
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
     .option(
@@ -57,8 +71,8 @@ export function register(program: Command): void {
       DEFAULT_CRITERION,
     )
     .option(
-      "--guard <on|off>",
-      "degeneracy guard at selection: a component needs ≥ 10 expected runs (5 per parameter) and a scale ≥ max(2 × resolution, 10% of the runs' sd); off = every model eligible (the papers' setup)",
+      "--guard <on|strict|off>",
+      "degeneracy guard at selection: on = a component needs ≥ 6 expected runs (3 per parameter) and a scale ≥ max(2 × resolution, 1% of the runs' sd); strict = ≥ 10 runs and 10% of the sd; off = every model eligible (the papers' setup)",
       DEFAULT_GUARD_FLAG,
     )
     .option(
@@ -82,7 +96,8 @@ export function register(program: Command): void {
       const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
       const starts = parseStarts(opts.starts);
       const criterion = parseCriterion(opts.criterion);
-      const guard = { ...DEFAULT_GUARD, on: parseGuard(opts.guard) };
+      const guard = parseGuard(opts.guard);
+      const guardName = String(opts.guard).trim().toLowerCase();
       const prior = parsePriorStrength(opts.priorStrength, DEFAULT_PRIOR_STRENGTH);
       const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
       const folds = intOption(opts.folds, "--folds", 2, 50);
@@ -91,7 +106,8 @@ export function register(program: Command): void {
       const validateOut = opts.validateOut as string | undefined;
       if (validateOut && !validate) throw new VarmapError("E_USAGE", "--validate-out needs --validate", { remedy: "add --validate or drop --validate-out" });
       if (validateOut) tableFormat(validateOut);
-      const customSelection = criterion !== DEFAULT_CRITERION || guard.on !== (DEFAULT_GUARD_FLAG === "on");
+      // BIC over every fit (the kernel's best flags) needs no selection pass; any other rule marks its own best.
+      const customSelection = criterion !== "bic" || guard.on;
       const workers = parseWorkers(opts.workers as string | undefined);
       const out = opts.out as string | undefined;
       if (out) tableFormat(out);
@@ -147,9 +163,7 @@ export function register(program: Command): void {
             location: { file },
             remedy: "filter them out with --where, or use fewer --folds",
           });
-        note?.(
-          `validating ${criterion} (guard ${guard.on ? "on" : "off"}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`,
-        );
+        note?.(`validating ${criterion} (guard ${guardName}, prior strength ${prior}) on held-back runs, split ${split}, ${keep.length} configurations`);
         const v = await validateMixtures(packedRuns, offsets, ids, split, folds, [{ name: "chosen", criterion, guard }], selectOpts);
         if (validateOut) {
           await writeTable(validateOut, validationColumns(v, keep, t));
@@ -157,7 +171,7 @@ export function register(program: Command): void {
         }
         if (opts.json)
           process.stdout.write(
-            JSON.stringify({ split, folds: v.folds, criterion, guard: guard.on, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
+            JSON.stringify({ split, folds: v.folds, criterion, guard: guardName, priorStrength: prior, summary: summarizeValidation(v) }, null, 2) + "\n",
           );
         else process.stdout.write(formatValidation(v));
         return;
@@ -181,11 +195,11 @@ export function register(program: Command): void {
         fit.rows.forEach((r) => (r.best = false));
         for (const i of selection.chosen) if (i >= 0) fit.rows[i].best = true;
         note?.(
-          `selected by ${criterion}, guard ${guard.on ? "on" : "off"}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`,
+          `selected by ${criterion}, guard ${guardName}: the guard changed the choice in ${selection.guardBinds} of ${keep.length} configurations (${selection.ineligible} of ${fit.rows.length} fits ineligible)`,
         );
       }
       if (out) {
-        await writeTable(out, fitColumns(fit, keep, t, selection, criterion));
+        await writeTable(out, fitColumns(fit, keep, t, stdErrorsOfBest(fit, packedRuns, offsets), selection, criterion));
         note?.(`wrote ${fit.rows.length} fits to ${out}`);
       }
       if (!given) rmSync(dir, { recursive: true, force: true });
@@ -221,7 +235,21 @@ function validationColumns(v: ValidationResult, keep: number[], t: KeyTable): Co
   return cols;
 }
 
-function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, selection?: Selection, criterion?: Criterion): Column[] {
+/**
+ * Standard errors of the chosen model of every configuration (rows with best = true), as JSON in the layout of
+ * `params` ({w, <a name>, <b name>}, NaN written as null); null on the other rows.
+ */
+function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int32Array): (string | null)[] {
+  return fit.rows.map((r) => {
+    if (!r.best || !Number.isFinite(r.loglik)) return null;
+    const se = mixtureStdErrors(r.mixture, runs.subarray(offsets[r.config], offsets[r.config + 1]));
+    const [an, bn] = FAMILIES[r.family].paramNames;
+    const fin = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x : null));
+    return JSON.stringify({ w: fin(se.w), [an]: fin(se.a), [bn]: fin(se.b) });
+  });
+}
+
+function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdErrors: (string | null)[], selection?: Selection, criterion?: Criterion): Column[] {
   const rows = fit.rows;
   const d = t.roles.inputs.length;
   const cols: Column[] = [];
@@ -236,6 +264,7 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, selectio
   cols.push({ name: "converged", values: rows.map((r) => String(r.converged)), type: "string" });
   cols.push({ name: "floor_bound", values: rows.map((r) => String(r.floorBound)), type: "string" });
   cols.push({ name: "params", values: rows.map((r) => JSON.stringify(r.params)), type: "string" });
+  cols.push({ name: "se", values: stdErrors, type: "string" });
   if (selection) {
     // Only with non-default selection flags, so the default table keeps its columns.
     cols.push({ name: criterion ?? "score", values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
