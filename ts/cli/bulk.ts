@@ -210,6 +210,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   const kmax = parseKmax(opts.kmax);
   const starts = parseStarts(opts.starts);
   const seed = parseIntegerSeed(opts.seed);
+  const conformalFolds = parseConformalFolds(opts.conformalFolds);
   const ds = await loadDataset(file, {
     ...optionsFromCli(opts),
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -233,6 +234,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear",
     stat: ds.maps[0]?.stat,
     mixtures,
+    conformalFolds,
   });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
@@ -242,13 +244,22 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   return s;
 }
 
+/** `--conformal-folds k` of refit (as fit's): an integer >= 2, or undefined when not given. */
+function parseConformalFolds(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const k = Number(v);
+  if (!(Number.isInteger(k) && k >= 2)) throw new VarmapError("E_USAGE", `--conformal-folds ${String(v)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+  return k;
+}
+
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
     .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
     .option("--families <list>", `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
-    .option("--no-mixtures", "fit only the maps, no run distributions");
+    .option("--no-mixtures", "fit only the maps, no run distributions")
+    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }
