@@ -37,7 +37,11 @@ describe.skipIf(!built)(`refit --conformal-folds${built ? "" : " — dist/ts/cli
     const out = join(dir, "refit");
     const r = varmap("refit", runs, ...cols, "--methods", "lr,lsp", "--no-mixtures", "--conformal-folds", "5", "--workers", "0", "--out", out, "--quiet");
     expect(r.code, r.err).toBe(0);
-    const models = JSON.parse(readFileSync(join(out, "models.json"), "utf8")).models as { key: { host: string }; method: string; conformal?: { folds: number; residuals: number[] } }[];
+    const models = JSON.parse(readFileSync(join(out, "models.json"), "utf8")).models as {
+      key: { host: string };
+      method: string;
+      conformal?: { folds: number; residuals: number[] };
+    }[];
     expect(models).toHaveLength(4);
     for (const m of models) expect(m.conformal?.folds).toBe(5);
     // The same residuals as `fit --conformal-folds 5` (the same folds, the same fits).

@@ -84,7 +84,16 @@ describe("scoreSplits skips empty divisions", () => {
     const maps = packMaps([scatterMap("a", 20, 3)]);
     const map = mapView(maps, 0);
     const all = Int32Array.from({ length: 20 }, (_, i) => i);
-    const r = scoreSplits(map, [{ train: new Int32Array(0), test: all }, { train: all, test: new Int32Array(0) }, { train: all.slice(0, 10), test: all.slice(10) }], "lr", "linear");
+    const r = scoreSplits(
+      map,
+      [
+        { train: new Int32Array(0), test: all },
+        { train: all, test: new Int32Array(0) },
+        { train: all.slice(0, 10), test: all.slice(10) },
+      ],
+      "lr",
+      "linear",
+    );
     expect(r[0]).toEqual({ skipped: "empty training set" });
     expect(r[1]).toEqual({ skipped: "empty test set" });
     expect("are" in r[2] && Number.isFinite(r[2].are)).toBe(true);
@@ -109,7 +118,10 @@ describe("cv job: Table 2 over the same maps, failures and skips counted", () =>
       expect(rows.map((r) => r.p)).toEqual([0.1, 0.5, 0.9]);
       for (const r of rows) for (const m of methods) expect(Number.isFinite(r[`are_${m}`]), `p=${r.p} ${m}`).toBe(true);
 
-      const perMap = s.summary!.maps as { key: { g: string }; methods: Record<string, { p: number; splits: number; failed: number; skipped: number; are: number }[]> }[];
+      const perMap = s.summary!.maps as {
+        key: { g: string };
+        methods: Record<string, { p: number; splits: number; failed: number; skipped: number; are: number }[]>;
+      }[];
       const mapAre = (g: string, m: string, p: number) => perMap.find((x) => x.key.g === g)!.methods[m].find((c) => c.p === p)!;
 
       // p = 0.1: only "big" is common; "small" failed for lr/lsp/delaunay (mean scored it but it is left out for mean too).

@@ -43,7 +43,22 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     writeRuns(runs, false);
     const run = (name: string, ...flags: string[]) => {
       const out = join(dir, name);
-      const r = varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr,delaunay", "--workers", "0", ...flags, "--out", join(out, "w.csv"));
+      const r = varmap(
+        "whatif",
+        runs,
+        ...cols,
+        "--holdout",
+        "0.3",
+        "--seed",
+        "5",
+        "--methods",
+        "lr,delaunay",
+        "--workers",
+        "0",
+        ...flags,
+        "--out",
+        join(out, "w.csv"),
+      );
       expect(r.code, r.err).toBe(0);
       return { out, err: r.err };
     };
@@ -59,11 +74,29 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     const runs = join(dir, "flat.csv");
     writeRuns(runs, true);
     const out = join(dir, "flat-auto");
-    const r = varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--log-response", "auto", "--out", join(out, "w.csv"));
+    const r = varmap(
+      "whatif",
+      runs,
+      ...cols,
+      "--holdout",
+      "0.3",
+      "--seed",
+      "5",
+      "--methods",
+      "lr",
+      "--workers",
+      "0",
+      "--log-response",
+      "auto",
+      "--out",
+      join(out, "w.csv"),
+    );
     expect(r.code, r.err).toBe(0);
     expect(planOf(out).response).toBe("linear");
     const lin = join(dir, "flat-lin");
-    expect(varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--quiet", "--out", join(lin, "w.csv")).code).toBe(0);
+    expect(
+      varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--quiet", "--out", join(lin, "w.csv")).code,
+    ).toBe(0);
     expect(readFileSync(join(out, "w.csv"), "utf8")).toBe(readFileSync(join(lin, "w.csv"), "utf8"));
   });
 
@@ -71,10 +104,43 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     const runs = join(dir, "runs.csv");
     const a = join(dir, "li-auto"),
       b = join(dir, "li-named");
-    const r = varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--log-inputs", "auto", "--out", join(a, "w.csv"));
+    const r = varmap(
+      "whatif",
+      runs,
+      ...cols,
+      "--holdout",
+      "0.3",
+      "--seed",
+      "5",
+      "--methods",
+      "lr",
+      "--workers",
+      "0",
+      "--log-inputs",
+      "auto",
+      "--out",
+      join(a, "w.csv"),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/--log-inputs auto: threads/);
-    const named = varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--quiet", "--log-inputs", "threads,size", "--out", join(b, "w.csv"));
+    const named = varmap(
+      "whatif",
+      runs,
+      ...cols,
+      "--holdout",
+      "0.3",
+      "--seed",
+      "5",
+      "--methods",
+      "lr",
+      "--workers",
+      "0",
+      "--quiet",
+      "--log-inputs",
+      "threads,size",
+      "--out",
+      join(b, "w.csv"),
+    );
     expect(named.code, named.err).toBe(0);
     expect(readFileSync(join(a, "w.csv"), "utf8")).toBe(readFileSync(join(b, "w.csv"), "utf8"));
   });

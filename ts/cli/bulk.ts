@@ -248,7 +248,8 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 function parseConformalFolds(v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const k = Number(v);
-  if (!(Number.isInteger(k) && k >= 2)) throw new VarmapError("E_USAGE", `--conformal-folds ${String(v)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+  if (!(Number.isInteger(k) && k >= 2))
+    throw new VarmapError("E_USAGE", `--conformal-folds ${String(v)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
   return k;
 }
 

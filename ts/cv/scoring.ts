@@ -113,7 +113,7 @@ export function scoreSplits(
   return splits.map((split, i): ScoredSplit => {
     if (reasons[i] !== undefined) return { skipped: reasons[i] };
     const pred = predicted[k++];
-    if (!(pred instanceof Float64Array)) return { error: pred.code, message: pred.message };
+    if (!(pred instanceof Float64Array)) return { error: pred.code, message: pred.detail };
     const truth = gatherValues(map.y, split.test);
     return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, split, pred, truth, trust!) } : {}) };
   });

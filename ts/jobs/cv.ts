@@ -229,7 +229,6 @@ function sd(v: readonly number[]): number {
   return Math.sqrt(s / (v.length - 1));
 }
 
-
 export const CV_FILES = ["are.csv", "table2.csv", "table2.md"];
 
 export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
@@ -315,7 +314,15 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     writeFileAtomic(
       join(dir, "table2.csv"),
       csvText(
-        ["p", ...plan.methods.map((m) => `are_${m}`), ...plan.methods.flatMap((m) => extra(m).map(csvName)), "maps", "maps_left_out", "skipped_divisions", ...plan.methods.flatMap(counts)],
+        [
+          "p",
+          ...plan.methods.map((m) => `are_${m}`),
+          ...plan.methods.flatMap((m) => extra(m).map(csvName)),
+          "maps",
+          "maps_left_out",
+          "skipped_divisions",
+          ...plan.methods.flatMap(counts),
+        ],
         table.map((r, i) => {
           const h = honest.rows[i];
           return [
@@ -494,7 +501,9 @@ function coverageLines(plan: CvPlan, honest: ReturnType<typeof honestTable2>, ta
           ``,
           `| map | p | ${plan.methods.join(" | ")} |`,
           `|---|---:|${plan.methods.map(() => "---").join("|")}|`,
-          ...shown.map((l) => `| ${name(l.map)} | ${formatValue(l.p)} | ${plan.methods.map((m) => (l.reasons[m] || "scored").replaceAll("|", "\\|")).join(" | ")} |`),
+          ...shown.map(
+            (l) => `| ${name(l.map)} | ${formatValue(l.p)} | ${plan.methods.map((m) => (l.reasons[m] || "scored").replaceAll("|", "\\|")).join(" | ")} |`,
+          ),
           ...(honest.leftOut.length > shown.length ? [``, `… and ${honest.leftOut.length - shown.length} more (are.csv: column reason).`] : []),
           ``,
         ]

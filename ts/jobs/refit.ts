@@ -129,7 +129,8 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       const r = results.get(t.id) as FitResult;
       const map = plan.maps[t.map];
       const key = Object.fromEntries(plan.factors.map((f, i) => [f, map.values[i]]));
-      if ("model" in r) models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model, ...(r.conformal ? { conformal: r.conformal } : {}) });
+      if ("model" in r)
+        models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model, ...(r.conformal ? { conformal: r.conformal } : {}) });
       else failed++;
       if ("model" in r && r.negative) {
         const n = (negative[t.method] ??= { maps: 0, predictions: 0 });

@@ -20,7 +20,7 @@
 // splines on overlapping patches of RBF_PATCH_POINTS points, each with its own λ chosen the same way, blended by a
 // partition of unity: linear in n instead of cubic.
 import { symeig } from "../backend/kernels/symeig.js";
-import { patchLayout, patchWeights, RBF_PATCH_COVER, RBF_PATCH_POINTS } from "./rbf-local.js";
+import { patchLayout, patchWeights } from "./rbf-local.js";
 import { VarmapError } from "../errors.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
@@ -150,7 +150,10 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     const yScale = ymax > 0 ? 2 ** Math.min(1023, Math.max(-1022, -Math.round(Math.log2(ymax)))) : 1;
     if (yScale !== 1) y = y.map((v) => v * yScale);
     this.yScale = yScale;
-    if (this.options.local ?? X.rows > RBF_MAX_POINTS) return this.fitLocal(X, y);
+    if (this.options.local ?? X.rows > RBF_MAX_POINTS) {
+      this.fitLocal(X, y);
+      return;
+    }
     this.patches = undefined;
     let scales = new Array<number>(d).fill(1);
     let best = this.solve(X, y, scales);
@@ -519,7 +522,10 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
             p.centers.length === p.c.length * d &&
             p.a.length === d + 1,
         );
-      if (!ok) throw new VarmapError("E_MODEL_FORMAT", "rbf model: a patch of the local variant is malformed", { remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited" });
+      if (!ok)
+        throw new VarmapError("E_MODEL_FORMAT", "rbf model: a patch of the local variant is malformed", {
+          remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited",
+        });
       this.patches = {
         centres: Float64Array.from(state.patches.flatMap((p) => p.centre)),
         radii: Float64Array.from(state.patches, (p) => p.radius),
