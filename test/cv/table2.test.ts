@@ -168,3 +168,18 @@ describe("cv job: Table 2 over the same maps, failures and skips counted", () =>
     }
   });
 });
+
+describe("plot are from are.csv follows Table 2's rule", () => {
+  it("averages at each p only the maps every method scored", async () => {
+    const { areRows } = await import("../../ts/report/plots/are.js");
+    const rows = [
+      { g: "x", method: "a", p: 0.5, are_mean: 0.1 },
+      { g: "x", method: "b", p: 0.5, are_mean: 0.2 },
+      { g: "y", method: "a", p: 0.5, are_mean: Number.NaN },
+      { g: "y", method: "b", p: 0.5, are_mean: 0.9 },
+    ];
+    const points = areRows(rows);
+    expect(points.find((r) => r.method === "a")!.are).toBeCloseTo(0.1, 15);
+    expect(points.find((r) => r.method === "b")!.are).toBeCloseTo(0.2, 15); // map y left out for b too
+  });
+});
