@@ -297,8 +297,6 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
         row[`${m}\u0000q25`] = f.q25;
         row[`${m}\u0000q75`] = f.q75;
         row[`${m}\u0000clamped`] = f.clamped;
-        row[`${m}\u0000failed_maps`] = f.failedMaps;
-        row[`${m}\u0000failed_divisions`] = f.failedDivisions;
       }
       return row;
     });
