@@ -74,3 +74,13 @@ describe("--log-inputs: far queries are clamped and flagged for every method", (
     expect(Number.isFinite(t.values[0]) && t.values[0] <= 1e6 * maxY).toBe(true);
   });
 });
+
+describe("--log-inputs clamp keeps a declined query declined", () => {
+  it("delaunay with --max-extrapolation: a query beyond it stays NaN although its moved input would be near", () => {
+    const model = createPredictor("delaunay", { inputs: { kind: "unit", log2: [0, 1] }, maxExtrapolation: 0.5 }).fit(X, y);
+    const t = model.predictTrusted(matrix(Float64Array.from([32e9, 1024, 40, 1024]), 2, 2));
+    expect(Number.isNaN(t.values[0])).toBe(true); // 30 doublings out: beyond 0.5 normalized units
+    expect(t.inputClamped[0]).toBe(1);
+    expect(Number.isFinite(t.values[1])).toBe(true); // just outside, inside the safe range: predicted as it is
+  });
+});

@@ -250,6 +250,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; inputClamped: Uint8Array; outside?: Uint8Array } {
     const { Z: Zsafe, clamped: inputClamped } = this.clampLogInputs(Z);
     const { values: model, outside } = this.predictScaledDetailed(Zsafe);
+    if (Zsafe !== Z) this.keepDeclined(Z, inputClamped, model);
     const clamped = this.modelRange ? clampPredictions(model, this.options.response ?? "linear", this.modelRange) : new Uint8Array(model.length);
     for (let i = 0; i < clamped.length; i++) clamped[i] |= inputClamped[i];
     return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, inputClamped, outside };
@@ -275,6 +276,21 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
         }
       }
     return { Z: data ? { data, rows: Z.rows, cols: Z.cols } : Z, clamped };
+  }
+
+  /**
+   * A query the method declines as it is (NaN: Delaunay beyond --max-extrapolation) stays declined when its
+   * log-scaled inputs were moved nearer: the method is asked again at the moved queries' own inputs.
+   */
+  private keepDeclined(Z: Matrix, moved: Uint8Array, model: Float64Array): void {
+    const rows: number[] = [];
+    moved.forEach((m, i) => m && rows.push(i));
+    const data = new Float64Array(rows.length * Z.cols);
+    rows.forEach((r, k) => data.set(Z.data.subarray(r * Z.cols, (r + 1) * Z.cols), k * Z.cols));
+    const original = this.predictScaledDetailed({ data, rows: rows.length, cols: Z.cols }).values;
+    rows.forEach((r, k) => {
+      if (Number.isNaN(original[k])) model[r] = NaN;
+    });
   }
 
   private logInputBounds(): { col: number; lo: number; hi: number }[] {
