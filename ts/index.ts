@@ -224,3 +224,9 @@ export {
   CV_CONFORMAL_FOLDS,
   type ConformalCalibration,
 } from "./predict/conformal.js";
+// Issue 16 (hpred): the honest Table 2, the safe range of log-scaled inputs, the rbf local variant.
+export { honestTable2, cellReason, type Table2Cell, type Table2Row, type Table2MethodFigures, type LeftOutMap } from "./cv/table2.js";
+export { emptySplitReason, type ScoredSplit } from "./cv/scoring.js";
+export { logInputClampBounds } from "./predict/estimator.js";
+export type { RbfPatch } from "./predict/rbf.js";
+export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type PatchLayout } from "./predict/rbf-local.js";

@@ -115,7 +115,8 @@ describe("cv trust columns and clamped ARE", () => {
     try {
       await runJob(cvJob, { maps, plan }, { out, workers: 0, resume: false, quiet: true, label: "cv" });
       const t2 = readFileSync(join(out, "table2.csv"), "utf8").split("\n")[0];
-      expect(t2).toBe("p,are_lr,median_are_lr,q25_are_lr,q75_are_lr");
+      // How each row was made (issue 16, item 7) after the figures.
+      expect(t2).toBe("p,are_lr,median_are_lr,q25_are_lr,q75_are_lr,maps,maps_left_out,skipped_divisions,failed_maps_lr,failed_divisions_lr");
       const are = readFileSync(join(out, "are.csv"), "utf8").trim().split("\n");
       const h = are[0].split(",");
       for (const r of are.slice(1).map((l) => l.split(","))) {

@@ -40,9 +40,9 @@ describe.skipIf(why !== "")(`golden cv through the pool${why ? ` (${why})` : ""}
       expect(Math.abs((r.are_lr as number) - lm.get(p)!) / lm.get(p)!).toBeLessThan(1e-8);
       expect(Math.abs((r.are_lsp as number) - lsp.get(p)!)).toBeLessThan(5e-4);
     }
-    // The papers' columns first, unchanged; the trust columns (issue 15) after them.
+    // The papers' columns first, unchanged; the trust columns (issue 15) after them, then skipped divisions and reasons (issue 16).
     expect(readFileSync(join(out, "are.csv"), "utf8").split("\n")[0]).toBe(
-      "method,p,reps,failed,are_mean,are_sd,predictions,extrapolated,clamped,are_clamped_mean,are_clamped_sd",
+      "method,p,reps,failed,are_mean,are_sd,predictions,extrapolated,clamped,are_clamped_mean,are_clamped_sd,skipped,reason",
     );
   });
 });

@@ -113,9 +113,10 @@ describe("rbf", () => {
     expectCode(() => new Rbf({ runs: 40 }), "E_OPTION"); // needs a log response
     expectCode(() => new Rbf({ runs: 40, smoothing: 1, response: "log" }), "E_OPTION");
     const n = RBF_MAX_POINTS + 1;
+    // Above RBF_MAX_POINTS the local variant applies by default (test/predict/rbf-local.test.ts); refused when turned off.
     expectCode(
       () =>
-        new Rbf().fit(
+        new Rbf({ local: false }).fit(
           matrix(
             Float64Array.from({ length: n }, (_, i) => i),
             n,

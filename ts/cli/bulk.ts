@@ -214,6 +214,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_SETUP.priorStrength);
   parseGuard(opts.guard);
   const guard = (typeof opts.guard === "string" ? opts.guard.trim().toLowerCase() : DEFAULT_SETUP.guard) as GuardSetting;
+  const conformalFolds = parseConformalFolds(opts.conformalFolds);
   const ds = await loadDataset(file, {
     ...optionsFromCli(opts),
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -246,6 +247,7 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
     response: (ds.resolved?.logResponse ?? opts.logResponse) ? "log" : "linear",
     stat: ds.maps[0]?.stat,
     mixtures,
+    conformalFolds,
   });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
@@ -253,6 +255,15 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   report(s, opts, text);
   printWarnings(s, opts);
   return s;
+}
+
+/** `--conformal-folds k` of refit (as fit's): an integer >= 2, or undefined when not given. */
+function parseConformalFolds(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const k = Number(v);
+  if (!(Number.isInteger(k) && k >= 2))
+    throw new VarmapError("E_USAGE", `--conformal-folds ${String(v)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+  return k;
 }
 
 export function registerRefitOptions(cmd: Command): Command {
@@ -271,7 +282,8 @@ export function registerRefitOptions(cmd: Command): Command {
     .option("--guard <on|strict|off>", "degeneracy guard when choosing each configuration's mixture (see varmap mixture --help)", DEFAULT_SETUP.guard)
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
-    .option("--no-mixtures", "fit only the maps, no run distributions");
+    .option("--no-mixtures", "fit only the maps, no run distributions")
+    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }

@@ -103,14 +103,34 @@ export function scoreSplits(
   hyper: Record<string, unknown> = {},
   predictor?: SplitPredictor,
   trust?: TrustRequest,
-): ({ are: number; pred: Float64Array; trust?: SplitTrust } | { error: string })[] {
-  const p = predictor ?? mapSplitPredictor(map, method, response, hyper, splits.length);
-  const Z = trust ? normalizedInputs(map) : undefined;
-  return p.predict(splits).map((pred, i) => {
-    if (!(pred instanceof Float64Array)) return { error: pred.code };
-    const truth = gatherValues(map.y, splits[i].test);
-    return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, splits[i], pred, truth, trust!) } : {}) };
+): ScoredSplit[] {
+  const reasons = splits.map(emptySplitReason);
+  const scorable = splits.filter((_, i) => reasons[i] === undefined);
+  const p = predictor ?? mapSplitPredictor(map, method, response, hyper, scorable.length);
+  const Z = trust && scorable.length ? normalizedInputs(map) : undefined;
+  const predicted = scorable.length ? p.predict(scorable) : [];
+  let k = 0;
+  return splits.map((split, i): ScoredSplit => {
+    if (reasons[i] !== undefined) return { skipped: reasons[i] };
+    const pred = predicted[k++];
+    if (!(pred instanceof Float64Array)) return { error: pred.code, message: pred.detail };
+    const truth = gatherValues(map.y, split.test);
+    return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, split, pred, truth, trust!) } : {}) };
   });
+}
+
+/**
+ * One split's score: its ARE and predictions; or the error of a method that cannot fit it (too few points,
+ * degenerate data, ...); or, for a division with an empty training or test set, the reason it was not scored
+ * (an empty test set has no ARE, an empty training set no model: neither is a failure of the method).
+ */
+export type ScoredSplit = { are: number; pred: Float64Array; trust?: SplitTrust } | { error: string; message?: string } | { skipped: string };
+
+/** Why a division cannot be scored by any method, or undefined when it can. */
+export function emptySplitReason(split: RowSplit): string | undefined {
+  if (split.train.length === 0) return "empty training set";
+  if (split.test.length === 0) return "empty test set";
+  return undefined;
 }
 
 /** The split predictor of a map with its normalization (`expectedSplits`: how many splits of it will be predicted). */

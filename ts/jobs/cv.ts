@@ -13,10 +13,10 @@ import type { SplitsFile } from "../cv/splits.js";
 import type { CellValue, Column } from "../data/write.js";
 import { mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
 import { divisionStream, randomDivision } from "../cv/divisions.js";
-import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData, type SplitTrust } from "../cv/scoring.js";
+import { mapSplitPredictor, scoreSplits, SplitPredictorCache, type MapData, type ScoredSplit, type SplitTrust } from "../cv/scoring.js";
+import { cellReason, failedCount, honestTable2, skippedCount, type Table2Cell } from "../cv/table2.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import { isNonNegativeStat, trustWarnings, type TrustCounts } from "../predict/trust.js";
-import { quantile7 } from "../data/stats.js";
 import { isMoanaDesign, moanaComparison } from "../cv/paper.js";
 
 export interface CvPlan extends MapsPlan {
@@ -46,6 +46,10 @@ export interface CvResult {
   are: (number | null)[];
   /** Error codes of failed repetitions, by position in `are`. */
   errors?: Record<string, string>;
+  /** One message per error code of this task (the first seen), for the reasons Table 2 lists. */
+  messages?: Record<string, string>;
+  /** Divisions not scored (empty training or test set), by position in `are`: the reason. Neither failed nor scored. */
+  skipped?: Record<string, string>;
   /** Given splits with predictions requested: predictions at each split's test rows, rounded likewise. */
   pred?: number[][];
   /** The test rows' ids matching `pred`. */
@@ -137,14 +141,7 @@ export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTra
   };
 }
 
-interface Cell {
-  map: number;
-  method: string;
-  p: number;
-  values: number[];
-  failed: number;
-  /** ARE with negative predictions set to 0, parallel to values (nonnegative statistics). */
-  clamped: number[];
+interface Cell extends Table2Cell {
   counts: TrustCounts;
 }
 
@@ -163,7 +160,17 @@ function cells(plan: CvPlan, results: ReadonlyMap<string, unknown>): Cell[] {
     if (!c)
       byKey.set(
         k,
-        (c = { map, method, p, values: [], failed: 0, clamped: [], counts: { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 } }),
+        (c = {
+          map,
+          method,
+          p,
+          values: [],
+          clamped: [],
+          errors: {},
+          messages: {},
+          skipped: {},
+          counts: { predictions: 0, extrapolated: 0, negative: 0, logClamped: 0, missing: 0 },
+        }),
       ),
         out.push(c);
     return c;
@@ -171,7 +178,16 @@ function cells(plan: CvPlan, results: ReadonlyMap<string, unknown>): Cell[] {
   // One repetition's value and warning counts into its cell (results written before the counts existed count 0).
   const add = (c: Cell, r: CvResult, i: number): void => {
     const v = r.are[i];
-    if (v === null) return void c.failed++;
+    const skip = r.skipped?.[String(i)];
+    if (skip !== undefined) return void (c.skipped[skip] = (c.skipped[skip] ?? 0) + 1);
+    if (v === null) {
+      // Results written before codes were kept count as failures of an unknown kind.
+      const code = r.errors?.[String(i)] ?? "failed";
+      c.errors[code] = (c.errors[code] ?? 0) + 1;
+      const message = r.messages?.[code];
+      if (message !== undefined && c.messages[code] === undefined) c.messages[code] = message;
+      return;
+    }
     c.values.push(v);
     c.clamped.push(r.areClamped?.[i] ?? v);
     c.counts.predictions += r.n?.[i] ?? 0;
@@ -213,11 +229,6 @@ function sd(v: readonly number[]): number {
   return Math.sqrt(s / (v.length - 1));
 }
 
-/** Type-7 quantile of unsorted values (NaN for none). */
-function quantile(v: readonly number[], q: number): number {
-  return v.length ? quantile7(Float64Array.from(v).sort(), q) : NaN;
-}
-
 export const CV_FILES = ["are.csv", "table2.csv", "table2.md"];
 
 export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
@@ -237,7 +248,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       c.method,
       c.p,
       c.values.length,
-      c.failed,
+      failedCount(c),
       mean(c.values),
       sd(c.values),
       c.counts.predictions,
@@ -245,6 +256,8 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       c.counts.negative + c.counts.logClamped,
       mean(c.clamped),
       sd(c.clamped),
+      skippedCount(c),
+      cellReason(c),
     ]);
     writeFileAtomic(
       join(dir, "are.csv"),
@@ -262,26 +275,28 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
           "clamped",
           "are_clamped_mean",
           "are_clamped_sd",
+          "skipped",
+          "reason",
         ],
         rows,
       ),
     );
 
-    // Table 2: for each p and method, the mean over maps of the per-map mean ARE (maps where every rep failed left out).
-    const ps = [...new Set(cs.map((c) => c.p))].sort((a, b) => a - b);
-    // Beside it, the median and quartiles of the ARE of every division of every map (the spread a single mean hides),
-    // and with a nonnegative statistic the mean ARE with negative predictions clamped to 0.
+    // Table 2: for each p and method, the mean over maps of the per-map mean ARE, over the same maps for every method
+    // (ts/cv/table2.ts: a map where some method failed every division is left out of the row and listed). Beside it,
+    // the median and quartiles of the ARE of every division of those maps (the spread a single mean hides), and with
+    // a nonnegative statistic the mean ARE with negative predictions clamped to 0.
     const clamps = clampsNegative(plan);
-    const table = ps.map((p) => {
-      const row: Record<string, number> = { p };
+    const honest = honestTable2(cs, plan.methods);
+    const table = honest.rows.map((h) => {
+      const row: Record<string, number> = { p: h.p };
       for (const m of plan.methods) {
-        const mine = cs.filter((c) => c.p === p && c.method === m && c.values.length);
-        const all = mine.flatMap((c) => c.values);
-        row[m] = mean(mine.map((c) => mean(c.values)));
-        row[`${m}\u0000median`] = quantile(all, 0.5);
-        row[`${m}\u0000q25`] = quantile(all, 0.25);
-        row[`${m}\u0000q75`] = quantile(all, 0.75);
-        row[`${m}\u0000clamped`] = mean(mine.map((c) => mean(c.clamped)));
+        const f = h.methods[m];
+        row[m] = f.are;
+        row[`${m}\u0000median`] = f.median;
+        row[`${m}\u0000q25`] = f.q25;
+        row[`${m}\u0000q75`] = f.q75;
+        row[`${m}\u0000clamped`] = f.clamped;
       }
       return row;
     });
@@ -291,11 +306,33 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       const [m, what] = k.split("\u0000");
       return `${what}_are_${m}`;
     };
+    // After the figures, how each row was made: maps averaged, maps left out, divisions skipped (empty training or
+    // test set), and per method its failed maps and divisions (names without the are_ prefix the readers key on).
+    const counts = (m: string): string[] => [`failed_maps_${m}`, `failed_divisions_${m}`];
     writeFileAtomic(
       join(dir, "table2.csv"),
       csvText(
-        ["p", ...plan.methods.map((m) => `are_${m}`), ...plan.methods.flatMap((m) => extra(m).map(csvName))],
-        table.map((r) => [r.p, ...plan.methods.map((m) => r[m]), ...plan.methods.flatMap((m) => extra(m).map((k) => r[k]))]),
+        [
+          "p",
+          ...plan.methods.map((m) => `are_${m}`),
+          ...plan.methods.flatMap((m) => extra(m).map(csvName)),
+          "maps",
+          "maps_left_out",
+          "skipped_divisions",
+          ...plan.methods.flatMap(counts),
+        ],
+        table.map((r, i) => {
+          const h = honest.rows[i];
+          return [
+            r.p,
+            ...plan.methods.map((m) => r[m]),
+            ...plan.methods.flatMap((m) => extra(m).map((k) => r[k])),
+            h.maps,
+            h.leftOut,
+            h.skippedDivisions,
+            ...plan.methods.flatMap((m) => [h.methods[m].failedMaps, h.methods[m].failedDivisions]),
+          ];
+        }),
       ),
     );
     const reps = plan.generated
@@ -355,11 +392,13 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
           ]
         : []),
       ...(isMoanaDesign(plan) ? moanaComparison(table, plan.methods, pct) : []),
+      ...coverageLines(plan, honest, table),
       `## Legend`,
       ``,
-      `- Each cell of the first table is the mean over maps of the map's mean ARE over its divisions (maps whose every division failed are left out).`,
+      `- Each cell of the first table is the mean over maps of the map's mean ARE over its scored divisions, over the same maps for every method: a map where some method failed every division at p is left out of that row for all methods (listed above with the reason).`,
       ...baselines.map((b) => `- ${b}`),
-      `- — : no value (the method failed on every division of every map at that p, e.g. too few training points for it; are.csv counts the failures).`,
+      `- — : no value (no map was scored by every method at that p, e.g. too few training points for one of them; are.csv counts the failures and gives the reasons).`,
+      `- Divisions with an empty training or test set (a small map at an extreme p) are not scored: they are skipped and counted, neither failures nor errors of 0 % or 100 %.`,
       ``,
       `## Warnings`,
       ``,
@@ -379,7 +418,14 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
           method,
           cs
             .filter((c) => c.map === i && c.method === method)
-            .map((c) => ({ p: c.p, splits: c.values.length, failed: c.failed, are: roundResult(mean(c.values)), sd: roundResult(sd(c.values)) })),
+            .map((c) => ({
+              p: c.p,
+              splits: c.values.length,
+              failed: failedCount(c),
+              skipped: skippedCount(c),
+              are: roundResult(mean(c.values)),
+              sd: roundResult(sd(c.values)),
+            })),
         ]),
       ),
     }));
@@ -405,18 +451,66 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
         ]),
       ),
     }));
+    const leftOut = honest.leftOut.map((l) => ({
+      key: Object.fromEntries(plan.factors.map((f, k) => [f, plan.maps[l.map].values[k]])),
+      p: l.p,
+      reasons: Object.fromEntries(Object.entries(l.reasons).filter(([, why]) => why !== "")),
+    }));
+    const rowsBehind = honest.rows.map((h) => ({
+      p: h.p,
+      maps: h.maps,
+      leftOut: h.leftOut,
+      skippedDivisions: h.skippedDivisions,
+      failed: Object.fromEntries(plan.methods.map((m) => [m, { maps: h.methods[m].failedMaps, divisions: h.methods[m].failedDivisions }])),
+    }));
     return {
       table2,
       spread,
+      rows: rowsBehind,
+      leftOut,
+      skippedDivisions: cs.filter((c) => c.method === plan.methods[0]).reduce((s, c) => s + skippedCount(c), 0),
       maps: perMap,
       methods: plan.methods,
-      failedSplits: cs.reduce((s, c) => s + c.failed, 0),
+      failedSplits: cs.reduce((s, c) => s + failedCount(c), 0),
       warnings,
       warningLines,
       ...(coverage ? { interval: plan.interval, coverage } : {}),
     };
   },
 };
+
+/** Table 2's accounting in Markdown: maps and divisions behind each row, and the maps left out with their reasons. */
+function coverageLines(plan: CvPlan, honest: ReturnType<typeof honestTable2>, table: readonly Record<string, number>[]): string[] {
+  const name = (map: number): string => mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[map].values[i]]))) || `map ${map + 1}`;
+  const shown = honest.leftOut.slice(0, LEFT_OUT_SHOWN);
+  return [
+    `## Maps and divisions behind each row`,
+    ``,
+    `| p | maps averaged | maps left out | skipped divisions | ${plan.methods.map((m) => `${m} failed maps / divisions`).join(" | ")} |`,
+    `|---|---:|---:|---:|${plan.methods.map(() => "---:").join("|")}|`,
+    ...honest.rows.map(
+      (h, i) =>
+        `| ${formatValue(table[i].p)} | ${h.maps} | ${h.leftOut} | ${h.skippedDivisions} | ${plan.methods.map((m) => `${h.methods[m].failedMaps} / ${h.methods[m].failedDivisions}`).join(" | ")} |`,
+    ),
+    ``,
+    ...(honest.leftOut.length
+      ? [
+          `### Maps left out`,
+          ``,
+          `| map | p | ${plan.methods.join(" | ")} |`,
+          `|---|---:|${plan.methods.map(() => "---").join("|")}|`,
+          ...shown.map(
+            (l) => `| ${name(l.map)} | ${formatValue(l.p)} | ${plan.methods.map((m) => (l.reasons[m] || "scored").replaceAll("|", "\\|")).join(" | ")} |`,
+          ),
+          ...(honest.leftOut.length > shown.length ? [``, `… and ${honest.leftOut.length - shown.length} more (are.csv: column reason).`] : []),
+          ``,
+        ]
+      : []),
+  ];
+}
+
+/** Rows of the left-out list in table2.md (all of them are in are.csv and the JSON summary). */
+const LEFT_OUT_SHOWN = 50;
 
 /**
  * Predictions for given splits as columns: [factor columns,] p, rep, index (the test row's id), [method,] prediction;
@@ -558,9 +652,14 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   };
   const hyper = plan.methodOptions?.[task.method] ?? {};
   const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
-  const fail = (i: number, code: string): void => {
+  const fail = (i: number, code: string, message?: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;
+    if (message !== undefined) (out.messages ??= {})[code] ??= message;
+  };
+  const skip = (i: number, why: string): void => {
+    out.are.push(null);
+    (out.skipped ??= {})[String(i)] = why;
   };
   if (task.kind === "cv-gen") {
     const g = plan.generated!;
@@ -574,7 +673,8 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     }
     const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
     scores.forEach((r, i) => {
-      if ("error" in r) fail(i, r.error), record(null);
+      if ("skipped" in r) skip(i, r.skipped), record(null);
+      else if ("error" in r) fail(i, r.error, r.message), record(null);
       else out.are.push(roundResult(r.are)), record(r);
     });
     if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
@@ -598,8 +698,9 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
-    if ("error" in r) {
-      fail(s - task.s0, r.error);
+    if ("skipped" in r || "error" in r) {
+      if ("skipped" in r) skip(s - task.s0, r.skipped);
+      else fail(s - task.s0, r.error, r.message);
       record(null);
       if (want) out.pred!.push([]), out.rows!.push([]), out.pext!.push([]), out.pdist!.push([]), out.pclamp!.push([]);
     } else {
@@ -622,7 +723,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
 function coverOf(
   map: MapData,
   divisions: readonly { train: Int32Array; test: Int32Array }[],
-  scores: readonly ({ are: number; pred: Float64Array } | { error: string })[],
+  scores: readonly ScoredSplit[],
   method: string,
   response: "linear" | "log",
   hyper: Record<string, unknown>,
@@ -631,7 +732,7 @@ function coverOf(
   const X = matrix(map.X, map.rows, map.cols);
   return divisions.map((d, i) => {
     const r = scores[i];
-    if ("error" in r) return null;
+    if (!("are" in r)) return null;
     try {
       const cal = calibrate(
         method,

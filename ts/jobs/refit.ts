@@ -15,6 +15,7 @@ import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import type { GuardSetting } from "../mixture/select.js";
 import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
 import { isNonNegativeStat } from "../predict/trust.js";
+import { calibrate, type ConformalCalibration } from "../predict/conformal.js";
 
 /** What refit fits to every configuration's runs. */
 export interface MixtureOptions {
@@ -36,6 +37,8 @@ export interface RefitPlan extends MapsPlan {
   verb: "refit";
   /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
   mixtures?: MixtureOptions & { chunk: number };
+  /** `--conformal-folds k`: each model also carries its k-fold conformal calibration (for `predict --interval`), as `fit` does. */
+  conformalFolds?: number;
 }
 
 export type RefitTask = { id: string; kind: "fit"; map: number; method: string } | { id: string; kind: "mix"; map: -1; c0: number; c1: number };
@@ -47,16 +50,29 @@ export interface RefitContext extends JobContext<RefitPlan> {
 }
 
 /** A fitted model, with (nonnegative statistic) how many of its in-sample predictions are negative; or the fit's error. */
-export type FitResult = { model: unknown; negative?: number } | { error: string; message: string };
+export type FitResult = { model: unknown; negative?: number; conformal?: ConformalCalibration } | { error: string; message: string };
 
 /** Configurations per mixture task: one kernel call per family fits them all. */
 export const MIX_CHUNK = 64;
 
 export function refitPlan(
   maps: SharedMaps,
-  o: { methods: string[]; methodOptions?: Record<string, Record<string, unknown>>; response: "linear" | "log"; stat?: string; mixtures?: MixtureOptions },
+  o: {
+    methods: string[];
+    methodOptions?: Record<string, Record<string, unknown>>;
+    response: "linear" | "log";
+    stat?: string;
+    mixtures?: MixtureOptions;
+    conformalFolds?: number;
+  },
 ): RefitPlan {
-  return { ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}), ...mapsPlanBase(maps, o), verb: "refit" };
+  return {
+    ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}),
+    ...mapsPlanBase(maps, o),
+    verb: "refit",
+    // Only when asked: the plans (and so the resumable outputs) of refits without it are unchanged.
+    ...(o.conformalFolds !== undefined ? { conformalFolds: o.conformalFolds } : {}),
+  };
 }
 
 export function refitTasks(plan: RefitPlan): RefitTask[] {
@@ -80,19 +96,17 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
   const map = mapView(ctx.maps, task.map);
   try {
     const X = matrix(map.X, map.rows, map.cols);
-    const model = createPredictor(task.method, {
-      ...(plan.methodOptions?.[task.method] ?? {}),
-      inputs: mapInputScaling(map.meta.normalization),
-      response: plan.response,
-    }).fit(X, map.y);
+    const options = { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response };
+    const model = createPredictor(task.method, options).fit(X, map.y);
+    const conformal = plan.conformalFolds !== undefined ? { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds) } : {};
     // A model that predicts a negative sd at the very configurations it was fitted to will do so elsewhere too.
     if (plan.response === "linear" && isNonNegativeStat(plan.stat)) {
       const p = model.predict(X);
       let negative = 0;
       for (let i = 0; i < p.length; i++) if (p[i] < 0) negative++;
-      return { model: model.toJSON(), negative };
+      return { model: model.toJSON(), negative, ...conformal };
     }
-    return { model: model.toJSON() };
+    return { model: model.toJSON(), ...conformal };
   } catch (e) {
     if (isVarmapError(e)) return { error: e.code, message: e.message };
     throw e;
@@ -120,7 +134,8 @@ export const job: JobDefinition<RefitPlan, RefitTask, RefitContext> = {
       const r = results.get(t.id) as FitResult;
       const map = plan.maps[t.map];
       const key = Object.fromEntries(plan.factors.map((f, i) => [f, map.values[i]]));
-      if ("model" in r) models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model });
+      if ("model" in r)
+        models.push({ key, method: t.method, rows: map.rows, inputs: map.inputs, model: r.model, ...(r.conformal ? { conformal: r.conformal } : {}) });
       else failed++;
       if ("model" in r && r.negative) {
         const n = (negative[t.method] ??= { maps: 0, predictions: 0 });

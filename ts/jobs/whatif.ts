@@ -3,6 +3,7 @@
 // the held-out ones (one task per map and method). The writer ranks each method's held-out configurations
 // (objective, constraints, Pareto fronts), compares with their measurements and writes whatif.csv and
 // whatif-validation.csv. Workers, resume, shards and merge come from the engine; results do not depend on them.
+import { autoLogResponse } from "../data/auto-transforms.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isVarmapError } from "../errors.js";
@@ -200,7 +201,8 @@ export function holdoutJob(
   data: Dataset,
   o: {
     methods: string[];
-    response: "linear" | "log";
+    /** auto (`--log-response auto`): log when every mean and every spread value of the maps is positive. */
+    response: "linear" | "log" | "auto";
     fraction: number;
     seed: string;
     spreadKind: SpreadKind;
@@ -214,6 +216,8 @@ export function holdoutJob(
   const spreadAll = spreadOfStats(data.stats, o.spreadKind, o.source);
   const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs: o.logInputs });
   const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs: o.logInputs });
+  // Both statistics are modelled on the one scale: a log scale needs every value of both positive.
+  const response = o.response === "auto" ? (autoLogResponse([...meanMaps, ...spreadMaps].map((m) => m.y)) ? "log" : "linear") : o.response;
   const t = data.table;
   const da = t.roles.inputs.length;
   const allStart: number[] = [];
@@ -236,7 +240,7 @@ export function holdoutJob(
     inputs: t.roles.inputs,
     maps: meanMaps.map((m) => ({ values: t.roles.factors.map((f) => m.key[f]), rows: m.rows, inputs: m.inputNames })),
     methods: o.methods,
-    response: o.response,
+    response,
     fraction: o.fraction,
     seed: o.seed,
     spreadKind: o.spreadKind,

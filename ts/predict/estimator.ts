@@ -37,7 +37,7 @@ export interface ModelJSON<S = unknown> {
   support?: number[];
 }
 
-/** Predictions and, per prediction, whether it was clamped (to the safe log range, or on a linear response off the data's scale). */
+/** Predictions and, per prediction, whether it was clamped (to the safe log range, on a linear response off the data's scale, or at a log-scaled input moved into its safe range). */
 export interface DetailedPrediction {
   values: Float64Array;
   clamped: Uint8Array;
@@ -46,9 +46,14 @@ export interface DetailedPrediction {
 /** Predictions with how far to trust each (ts/predict/trust.ts); `values` are already clamped where `clamped` says. */
 export interface TrustedPrediction extends Trust {
   values: Float64Array;
-  /** Which clamps applied: negative → 0 (nonnegative statistic), and cut to the safe log range. */
+  /**
+   * Which clamps applied: negative → 0 (nonnegative statistic); cut to the safe range of the responses (log or
+   * linear), or predicted at a log-scaled input moved into its safe log range (`inputClamped`, a subset of it).
+   */
   negative: Uint8Array;
   logClamped: Uint8Array;
+  /** The query's log-scaled inputs lay beyond their safe log range (logInputClampBounds) and were moved onto it. */
+  inputClamped: Uint8Array;
 }
 
 export interface TrustOptions {
@@ -106,6 +111,19 @@ export function clampPredictions(values: Float64Array, response: ResponseScale, 
   return clampInto(values, lo, hi);
 }
 
+/**
+ * The interval a log-scaled input (--log-inputs) of a query is moved into before predicting, in the model's
+ * normalized units: the training range [lo, hi] of that input widened on each side by LOG_CLAMP_MARGIN of its width,
+ * as logClampBounds widens the log response. A query at 1e9 × the largest input is 30 doublings out, where every
+ * trend the model learned (a line in log2 x, a spline's tail) says nothing; it is predicted at the edge of the safe
+ * range instead and flagged. Only log-scaled inputs: a linear input's far query is a legitimate extrapolation the
+ * linear response clamp (linearClampBounds) bounds. cv's test points lie inside the map and are not affected in practice.
+ */
+export function logInputClampBounds(lo: number, hi: number): [number, number] {
+  const margin = LOG_CLAMP_MARGIN * (hi - lo);
+  return [lo - margin, hi + margin];
+}
+
 /** Clamps values in place into [lo, hi] and returns the mask of clamped positions; NaN stays NaN. */
 function clampInto(values: Float64Array, lo: number, hi: number): Uint8Array {
   const mask = new Uint8Array(values.length);
@@ -146,6 +164,8 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   private modelRange?: [number, number];
   /** Normalized training inputs (row-major, dim columns), for the trust columns; absent for models restored from old files. */
   private support?: Float64Array;
+  /** Per log-scaled input, its safe range in normalized units (logInputClampBounds); computed on first use. */
+  private inputBounds?: { col: number; lo: number; hi: number }[];
 
   constructor(options: O) {
     this.options = options;
@@ -213,6 +233,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.modelRange = logRangeOf(ym);
     this.scaler = scaler;
+    this.inputBounds = undefined;
     return this;
   }
 
@@ -226,10 +247,70 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     return { values, clamped };
   }
 
-  private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; outside?: Uint8Array } {
-    const { values: model, outside } = this.predictScaledDetailed(Z);
+  private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; inputClamped: Uint8Array; outside?: Uint8Array } {
+    const { Z: Zsafe, clamped: inputClamped } = this.clampLogInputs(Z);
+    const { values: model, outside } = this.predictScaledDetailed(Zsafe);
+    if (Zsafe !== Z) this.keepDeclined(Z, inputClamped, model);
     const clamped = this.modelRange ? clampPredictions(model, this.options.response ?? "linear", this.modelRange) : new Uint8Array(model.length);
-    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, outside };
+    for (let i = 0; i < clamped.length; i++) clamped[i] |= inputClamped[i];
+    return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, inputClamped, outside };
+  }
+
+  /**
+   * The queries with every log-scaled input moved into its safe range (logInputClampBounds of the training inputs),
+   * and the mask of queries moved. Unchanged (same object) when the model has no log-scaled input or, restored from
+   * a file without its training inputs, does not know their range.
+   */
+  private clampLogInputs(Z: Matrix): { Z: Matrix; clamped: Uint8Array } {
+    const clamped = new Uint8Array(Z.rows);
+    const bounds = this.logInputBounds();
+    if (!bounds.length) return { Z, clamped };
+    let data: Float64Array | undefined;
+    for (const { col, lo, hi } of bounds)
+      for (let i = 0; i < Z.rows; i++) {
+        const v = Z.data[i * Z.cols + col];
+        if (v > hi || v < lo) {
+          data ??= Float64Array.from(Z.data);
+          data[i * Z.cols + col] = v > hi ? hi : lo;
+          clamped[i] = 1;
+        }
+      }
+    return { Z: data ? { data, rows: Z.rows, cols: Z.cols } : Z, clamped };
+  }
+
+  /**
+   * A query the method declines as it is (NaN: Delaunay beyond --max-extrapolation) stays declined when its
+   * log-scaled inputs were moved nearer: the method is asked again at the moved queries' own inputs.
+   */
+  private keepDeclined(Z: Matrix, moved: Uint8Array, model: Float64Array): void {
+    const rows: number[] = [];
+    moved.forEach((m, i) => m && rows.push(i));
+    const data = new Float64Array(rows.length * Z.cols);
+    rows.forEach((r, k) => data.set(Z.data.subarray(r * Z.cols, (r + 1) * Z.cols), k * Z.cols));
+    const original = this.predictScaledDetailed({ data, rows: rows.length, cols: Z.cols }).values;
+    rows.forEach((r, k) => {
+      if (Number.isNaN(original[k])) model[r] = NaN;
+    });
+  }
+
+  private logInputBounds(): { col: number; lo: number; hi: number }[] {
+    if (this.inputBounds) return this.inputBounds;
+    const support = this.support ?? this.storedInputs();
+    const log2 = this.scaler?.state.log2 ?? [];
+    const d = this.dim;
+    const bounds: { col: number; lo: number; hi: number }[] = [];
+    if (support && support.length >= d && d > 0)
+      for (const col of log2) {
+        let lo = Infinity,
+          hi = -Infinity;
+        for (let i = col; i < support.length; i += d) {
+          if (support[i] < lo) lo = support[i];
+          if (support[i] > hi) hi = support[i];
+        }
+        const [a, b] = logInputClampBounds(lo, hi);
+        bounds.push({ col, lo: a, hi: b });
+      }
+    return (this.inputBounds = bounds);
   }
 
   /**
@@ -241,7 +322,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
    */
   predictTrusted(Xq: Matrix, options: TrustOptions = {}): TrustedPrediction {
     const Z = this.transformQueries(Xq);
-    const { values, clamped: logClamped, outside } = this.predictInternal(Z);
+    const { values, clamped: logClamped, inputClamped, outside } = this.predictInternal(Z);
     const negative = options.nonNegative ? clampNegative(values) : new Uint8Array(values.length);
     const clamped = new Uint8Array(values.length);
     for (let i = 0; i < clamped.length; i++) clamped[i] = negative[i] | logClamped[i];
@@ -257,7 +338,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
       extrapolated = outside ?? (unit ? outsideBounds(new Float64Array(this.dim), new Float64Array(this.dim).fill(1), Z) : new Uint8Array(Z.rows));
       distance = new Float64Array(Z.rows).fill(NaN);
     }
-    return { values, extrapolated, distance, clamped, negative, logClamped };
+    return { values, extrapolated, distance, clamped, negative, logClamped, inputClamped };
   }
 
   /** The training range of the model-scale response (log y or y) the predictions are clamped to (widened), if any. */
@@ -306,6 +387,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     const range = json.response === "log" ? json.logRange : json.range;
     this.modelRange = range ? [range[0], range[1]] : undefined;
     this.support = Array.isArray(json.support) && json.support.length % Math.max(1, json.dim) === 0 ? Float64Array.from(json.support) : undefined;
+    this.inputBounds = undefined;
     this.loadState(json.state);
     return this;
   }

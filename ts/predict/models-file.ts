@@ -41,7 +41,8 @@ export interface RefitModelsFile {
   stat?: string;
   /** Every input column of the data (absent in files written before predict could read them). */
   inputs?: string[];
-  models: { key: Record<string, string>; method: string; rows: number; inputs?: string[]; model: ModelJSON }[];
+  /** `conformal`: with `refit --conformal-folds k`, as MapModel's. */
+  models: { key: Record<string, string>; method: string; rows: number; inputs?: string[]; model: ModelJSON; conformal?: ConformalCalibration }[];
 }
 
 const REMEDY = "pass the models.json that `varmap fit --out` or `varmap refit --out` wrote";
@@ -75,7 +76,9 @@ export function readModelSets(path: string): ModelsFile[] {
     response: refit.response,
     factors: refit.factors,
     inputs: refit.inputs!,
-    maps: refit.models.filter((m) => m.method === method).map((m) => ({ key: m.key, rows: m.rows, inputs: m.inputs!, model: m.model })),
+    maps: refit.models
+      .filter((m) => m.method === method)
+      .map((m) => ({ key: m.key, rows: m.rows, inputs: m.inputs!, model: m.model, ...(m.conformal ? { conformal: m.conformal } : {}) })),
   }));
 }
 

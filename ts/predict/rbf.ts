@@ -15,7 +15,12 @@
 // Stability: λ is never below the value that keeps (μ_max + λ)/(μ_min + λ) ≤ 1e12, so near-duplicate inputs
 // (two frequencies 0.04 % apart on the MOANA grid) cannot produce a garbage solve; when a requested λ is raised
 // for that reason, or an input is constant (its linear term dropped), the model records why in `notes`.
+//
+// Above RBF_MAX_POINTS training points (or with `local: true`) the local variant of rbf-local.ts applies: exact
+// splines on overlapping patches of RBF_PATCH_POINTS points, each with its own λ chosen the same way, blended by a
+// partition of unity: linear in n instead of cubic.
 import { symeig } from "../backend/kernels/symeig.js";
+import { patchLayout, patchWeights } from "./rbf-local.js";
 import { VarmapError } from "../errors.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
@@ -34,6 +39,21 @@ export interface RbfOptions extends PredictorOptions {
    * by the same GCV score: an anisotropic spline. About 10 to 20 fits instead of one; default false.
    */
   anisotropic?: boolean;
+  /**
+   * The local variant (rbf-local.ts): true always, false never (more than RBF_MAX_POINTS points are then refused);
+   * default: only above RBF_MAX_POINTS training points.
+   */
+  local?: boolean;
+}
+
+/** One patch of the local variant: its centre and support radius, and its spline (fields as RbfState's). */
+export interface RbfPatch {
+  centre: number[];
+  radius: number;
+  centers: number[];
+  c: number[];
+  a: number[];
+  lambda: number;
 }
 
 export interface RbfState {
@@ -58,6 +78,8 @@ export interface RbfState {
   yScale?: number;
   /** Why the fit deviated from what was asked (a dropped constant input, a raised λ); empty when it did not. */
   notes: string[];
+  /** The local variant's patches (centers, c and a above are then empty; lambda is the patches' median, gcv their mean). */
+  patches?: RbfPatch[];
 }
 
 /** Largest training set of the exact (dense) solve. */
@@ -85,10 +107,13 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
   private c: Float64Array = new Float64Array(0);
   private a: Float64Array = new Float64Array(0);
   private yScale = 1;
+  private patches?: { centres: Float64Array; radii: Float64Array; fits: { centers: Float64Array; c: Float64Array; a: Float64Array; lambda: number }[] };
 
   constructor(options: RbfOptions = {}) {
     super(options);
-    const { kernel, smoothing, runs, anisotropic } = options;
+    const { kernel, smoothing, runs, anisotropic, local } = options;
+    if (local !== undefined && typeof local !== "boolean")
+      throw new VarmapError("E_OPTION", `rbf: local must be true or false, got ${String(local)}`, { remedy: "use local: true, or leave it out (auto)" });
     if (anisotropic !== undefined && typeof anisotropic !== "boolean")
       throw new VarmapError("E_OPTION", `rbf: anisotropic must be true or false, got ${String(anisotropic)}`, { remedy: "use anisotropic: true" });
     if (kernel !== undefined && kernel !== "tps" && kernel !== "cubic")
@@ -124,6 +149,12 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     for (const v of y) ymax = Math.max(ymax, Math.abs(v));
     const yScale = ymax > 0 ? 2 ** Math.min(1023, Math.max(-1022, -Math.round(Math.log2(ymax)))) : 1;
     if (yScale !== 1) y = y.map((v) => v * yScale);
+    this.yScale = yScale;
+    if (this.options.local ?? X.rows > RBF_MAX_POINTS) {
+      this.fitLocal(X, y);
+      return;
+    }
+    this.patches = undefined;
     let scales = new Array<number>(d).fill(1);
     let best = this.solve(X, y, scales);
     if (this.options.anisotropic) {
@@ -144,7 +175,6 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     this.centers = best.centers;
     this.c = best.c;
     this.a = best.a;
-    this.yScale = yScale;
     // The GCV score is reported on the response's own scale (λ is scale-free: the fit is linear in y).
     best.gcv /= yScale * yScale;
     this.state = { kernel: this.kernelName, lambda: best.lambda, gcv: best.gcv, scales, centers: [], c: [], a: [], notes: best.notes };
@@ -161,7 +191,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     const X: Matrix = scales.every((v) => v === 1) ? X0 : { ...X0, data: X0.data.map((v, i) => v * scales[i % d]) };
     if (n > RBF_MAX_POINTS)
       throw new VarmapError("E_TOO_MANY_POINTS", `rbf: the exact solve takes at most ${RBF_MAX_POINTS} training points, got ${n}`, {
-        remedy: "use another method (mars, lsp, delaunay) for larger maps, or subsample",
+        remedy: "leave the local variant on (drop local: false / --rbf-local no), or use another method (mars, lsp, delaunay)",
       });
     const notes: string[] = [];
     const kernel = this.kernelName;
@@ -331,7 +361,81 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     return { centers: Float64Array.from(X.data), c, a, lambda, gcv, notes };
   }
 
+  /** The local variant: one exact spline per patch (λ chosen per patch as the global fit chooses it). */
+  private fitLocal(X: Matrix, y: Float64Array): void {
+    const d = X.cols;
+    const layout = patchLayout(this.backend, X);
+    const fits: { centers: Float64Array; c: Float64Array; a: Float64Array; lambda: number }[] = [];
+    const lambdas: number[] = [];
+    let gcvSum = 0;
+    const notes = new Set<string>();
+    const scales = new Array<number>(d).fill(1);
+    for (let p = 0; p < layout.radii.length; p++) {
+      const rows = layout.members.subarray(p * layout.m, (p + 1) * layout.m);
+      const Xp: Matrix = { data: new Float64Array(layout.m * d), rows: layout.m, cols: d };
+      const yp = new Float64Array(layout.m);
+      rows.forEach((r, i) => {
+        Xp.data.set(X.data.subarray(r * d, (r + 1) * d), i * d);
+        yp[i] = y[r];
+      });
+      const fit = this.solve(Xp, yp, scales);
+      fits.push({ centers: fit.centers, c: fit.c, a: fit.a, lambda: fit.lambda });
+      lambdas.push(fit.lambda);
+      gcvSum += fit.gcv;
+      for (const note of fit.notes) notes.add(`patch ${p}: ${note}`);
+    }
+    if (this.options.anisotropic) notes.add("anisotropic scales are not searched by the local variant: every input keeps scale 1");
+    this.patches = { centres: layout.centres, radii: layout.radii, fits };
+    this.centers = new Float64Array(0);
+    this.c = new Float64Array(0);
+    this.a = new Float64Array(0);
+    const sorted = lambdas.slice().sort((u, v) => u - v);
+    this.state = {
+      kernel: this.kernelName,
+      lambda: sorted[Math.floor(sorted.length / 2)],
+      gcv: gcvSum / lambdas.length / (this.yScale * this.yScale),
+      scales,
+      centers: [],
+      c: [],
+      a: [],
+      notes: [
+        `local variant: ${fits.length} patches of ${layout.m} points (partition of unity, each λ by ${this.options.runs !== undefined ? "runs" : (this.options.smoothing ?? "gcv")})`,
+        ...notes,
+      ],
+    };
+  }
+
+  /** The value of the spline (centers, c, a) at row r of Xq (normalized inputs, the fit's response scale). */
+  private evaluate(kernel: RbfKernel, centers: Float64Array, c: Float64Array, a: Float64Array, Xq: Float64Array, d: number, r: number): number {
+    let s = a[0];
+    for (let t = 0; t < d; t++) s += a[t + 1] * Xq[r * d + t];
+    for (let i = 0; i < c.length; i++) {
+      let e2 = 0;
+      for (let t = 0; t < d; t++) {
+        const e = Xq[r * d + t] - centers[i * d + t];
+        e2 += e * e;
+      }
+      s += c[i] * phi(kernel, Math.sqrt(e2));
+    }
+    return s;
+  }
+
   protected predictScaled(Xq0: Matrix): Float64Array {
+    if (this.patches) {
+      const { centres, radii, fits } = this.patches;
+      const d = Xq0.cols,
+        kernel = this.kernelName;
+      const out = new Float64Array(Xq0.rows);
+      for (let r = 0; r < Xq0.rows; r++) {
+        let s = 0;
+        for (const { patch, weight } of patchWeights(centres, radii, d, Xq0.data, r)) {
+          const f = fits[patch];
+          s += weight * this.evaluate(kernel, f.centers, f.c, f.a, Xq0.data, d, r);
+        }
+        out[r] = s / this.yScale;
+      }
+      return out;
+    }
     const d = Xq0.cols,
       n = this.c.length,
       kernel = this.kernelName;
@@ -363,6 +467,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
 
   protected stateJSON(): RbfState {
     const s = this.state!;
+    const patches = this.patches;
     return {
       kernel: s.kernel,
       lambda: s.lambda,
@@ -373,6 +478,18 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       a: Array.from(this.a),
       ...(this.yScale === 1 ? {} : { yScale: this.yScale }),
       notes: [...s.notes],
+      ...(patches
+        ? {
+            patches: patches.fits.map((f, p) => ({
+              centre: Array.from(patches.centres.subarray(p * this.dim, (p + 1) * this.dim)),
+              radius: patches.radii[p],
+              centers: Array.from(f.centers),
+              c: Array.from(f.c),
+              a: Array.from(f.a),
+              lambda: f.lambda,
+            })),
+          }
+        : {}),
     };
   }
 
@@ -387,6 +504,34 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       throw new VarmapError("E_MODEL_FORMAT", "rbf model: a coefficient, center or yScale is not a finite number", {
         remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited",
       });
+    this.patches = undefined;
+    if (state.patches !== undefined) {
+      const d = this.dim;
+      const ok =
+        Array.isArray(state.patches) &&
+        state.patches.length > 0 &&
+        state.patches.every(
+          (p) =>
+            finite(p.centre) &&
+            p.centre.length === d &&
+            typeof p.radius === "number" &&
+            p.radius >= 0 &&
+            finite(p.centers) &&
+            finite(p.c) &&
+            finite(p.a) &&
+            p.centers.length === p.c.length * d &&
+            p.a.length === d + 1,
+        );
+      if (!ok)
+        throw new VarmapError("E_MODEL_FORMAT", "rbf model: a patch of the local variant is malformed", {
+          remedy: "pass the JSON written by toJSON() or `varmap fit`, unedited",
+        });
+      this.patches = {
+        centres: Float64Array.from(state.patches.flatMap((p) => p.centre)),
+        radii: Float64Array.from(state.patches, (p) => p.radius),
+        fits: state.patches.map((p) => ({ centers: Float64Array.from(p.centers), c: Float64Array.from(p.c), a: Float64Array.from(p.a), lambda: p.lambda })),
+      };
+    }
   }
 }
 

@@ -109,6 +109,12 @@ export const PREDICTORS: readonly PredictorEntry[] = [
         option: "anisotropic",
         parse: yesNo,
       },
+      {
+        flag: "--rbf-local <yes|no>",
+        description: "local variant: splines on overlapping patches of 300 points, blended (default: above 4,000 training points)",
+        option: "local",
+        parse: yesNo,
+      },
     ],
   },
   {

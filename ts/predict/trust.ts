@@ -8,7 +8,8 @@
 //   map's normalization to the unit cube, log2 first where the map says so), so 0.1 means a tenth of an input's range.
 // - clamped: a prediction was moved into its admissible range: a negative prediction of a nonnegative statistic
 //   (sd, var, ci90, cv: NON_NEGATIVE_STATS) set to 0, or a log-response prediction cut to the safe log range
-//   (estimator.ts, logClampBounds). Why clamp and flag rather than only flag: a negative standard deviation is
+//   (estimator.ts, logClampBounds), or predicted at a query whose log-scaled input (--log-inputs) lay beyond the
+//   training range widened by the same margin, moved onto it (logInputClampBounds). Why clamp and flag rather than only flag: a negative standard deviation is
 //   never a usable answer, 0 is the nearest admissible one, and the flag says it was forced.
 import type { Matrix } from "./matrix.js";
 
@@ -153,7 +154,10 @@ export function trustWarnings(c: TrustCounts, method?: string): string[] {
       `${pct(c.extrapolated, c.predictions)} ${what} extrapolated outside the training inputs (${test}column extrapolated); trust them less the larger their distance`,
     );
   if (c.negative) lines.push(`${pct(c.negative, c.predictions)} ${what} were negative values of a nonnegative statistic, clamped to 0 (column clamped)`);
-  if (c.logClamped) lines.push(`${pct(c.logClamped, c.predictions)} ${what} were cut to the safe log range of the training responses (column clamped)`);
+  if (c.logClamped)
+    lines.push(
+      `${pct(c.logClamped, c.predictions)} ${what} were cut to the safe range of the training responses, or predicted with a log-scaled input moved into its safe range (column clamped)`,
+    );
   if (c.missing) lines.push(`${pct(c.missing, c.predictions)} ${what} are NaN (no prediction: e.g. Delaunay beyond --max-extrapolation)`);
   return lines;
 }

@@ -172,7 +172,7 @@ function predictWith(
         `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,
         {
           location: { file: modelsPath ?? file.source },
-          remedy: "fit with `varmap fit … --conformal-folds 10` (gp models give their own interval without it)",
+          remedy: "fit with `varmap fit … --conformal-folds 10` or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
         },
       );
     idx.forEach((i, k) => ((out.lo![i] = bounds.lo[k]), (out.hi![i] = bounds.hi[k])));

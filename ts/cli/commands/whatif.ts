@@ -151,18 +151,21 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "whatif");
     if (!/\.csv$/i.test(out!)) throw usage(`--holdout writes CSV: '${out}' does not end in .csv`, "give --out whatif.csv");
     const dataset = await loadDataset(data!, { ...load, stat: "sd" });
+    // --log-response auto is resolved on the mean and spread maps the job models (not read as plain --log-response),
+    // and --log-inputs auto on the data (the columns the loader picked), as fit, cv and refit resolve them.
     const ctx = holdoutJob(dataset, {
       methods,
-      response: load.logResponse ? "log" : "linear",
+      response: load.logResponse === "auto" ? "auto" : load.logResponse ? "log" : "linear",
       fraction: holdout,
       seed,
       spreadKind,
       evaluate: evalOpts,
       table: basename(out!),
       top,
-      logInputs: load.logInputs,
+      logInputs: dataset.resolved?.logInputs ?? load.logInputs,
       source: data!,
     });
+    if (load.logResponse === "auto") note(`--log-response auto: the mean and the spread are modelled on a ${ctx.plan.response} scale`);
     const s = await runJob(whatifJob, ctx, jobOpts);
     if (s.shard !== null) {
       if (opts.json) process.stdout.write(JSON.stringify(s) + "\n");

@@ -22,10 +22,17 @@ export function areRows(rows: readonly Row[], file?: string): AreRow[] {
     return rows.flatMap((r) => methods.map((m) => ({ method: m, p: num(r.p), are: num(r[`are_${m}`]) }))).filter((r) => Number.isFinite(r.are));
   }
   requireColumns(rows, ["method", "p", "are_mean"], { kind: "are", file, writtenBy: ARE_WRITTEN_BY });
+  // As Table 2 does (ts/cv/table2.ts): at each p, only the maps every method scored (the factor columns before
+  // `method` name the map), so every line averages the same maps.
+  const factors = cols.slice(0, cols.indexOf("method"));
+  const mapAt = (r: Row): string => JSON.stringify([num(r.p), ...factors.map((f) => String(r[f]))]);
+  const methodCount = new Set(rows.map((r) => String(r.method))).size;
+  const scored = new Map<string, number>();
+  for (const r of rows) if (Number.isFinite(num(r.are_mean))) scored.set(mapAt(r), (scored.get(mapAt(r)) ?? 0) + 1);
   const sums = new Map<string, { method: string; p: number; s: number; n: number }>();
   for (const r of rows) {
     const v = num(r.are_mean);
-    if (!Number.isFinite(v)) continue; // a map where every division failed: left out, as Table 2 does
+    if (!Number.isFinite(v) || scored.get(mapAt(r)) !== methodCount) continue; // a map some method failed: left out for all
     const key = `${r.method}\u0000${num(r.p)}`;
     const c = sums.get(key) ?? sums.set(key, { method: String(r.method), p: num(r.p), s: 0, n: 0 }).get(key)!;
     c.s += v;
