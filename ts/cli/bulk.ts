@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
 import { addDataOptions, addRunOptions, splitList } from "./options.js";
@@ -22,6 +22,7 @@ import { FAMILY_NAMES } from "../mixture/families.js";
 import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
+import { BEST_METHODS, DEFAULTS_HELP, PAPER_METHODS, withDefaults } from "./defaults.js";
 
 export type Opts = Record<string, unknown> & {
   out?: string;
@@ -110,8 +111,9 @@ function flagKey(flag: string): string {
 }
 
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
-export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp");
+export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
+  const opts = withDefaults(given, "cv");
+  const methods = parseMethods(opts.methods ?? opts.method);
   const methodOptions = hyperparameters(opts, methods);
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
@@ -186,20 +188,22 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 
 export function registerCvOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default lr,lsp`)
+    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default ${BEST_METHODS} (--paper: ${PAPER_METHODS})`)
     .option("--method <name>", "one predictor (the same as --methods with one name)")
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
     .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)")
-    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)");
+    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)")
+    .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`);
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }
 
 /** `varmap refit`: every map with every chosen predictor; models and a summary in --out. */
-export async function refitAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? "lr,lsp");
+export async function refitAction(file: string, given: Opts): Promise<JobSummary> {
+  const opts = withDefaults(given, "refit");
+  const methods = parseMethods(opts.methods);
   const methodOptions = hyperparameters(opts, methods);
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
@@ -244,7 +248,8 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
 
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
+    .option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}; default ${BEST_METHODS} (--paper: ${PAPER_METHODS})`)
+    .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`)
     .option("--families <list>", `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}`, "all")
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")

@@ -11,18 +11,21 @@ import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
 import { calibrate } from "../../predict/conformal.js";
+import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD, withDefaults } from "../defaults.js";
 
 export function register(program: Command): void {
   const cmd = program
     .command("fit")
     .description("fit one predictor per map and save the models as JSON")
     .argument("<data>", "runs table (.csv or .parquet), or a map table with --map");
-  addDistributionOptions(addMethodOptions(addDataOptions(cmd)), "fit")
+  addDistributionOptions(addMethodOptions(addDataOptions(cmd), undefined, `predictor (default ${BEST_METHOD}; --paper: ${PAPER_METHOD})`), "fit")
+    .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`)
     .option("--out <path>", "models file (.json); default: stdout")
     .option("--quiet", "no notes on stderr")
     .option("--conformal-folds <k>", "also calibrate conformal prediction intervals by k-fold cross-validation per map (for predict --interval)")
-    .action(async (file: string, opts: Record<string, unknown>) => {
-      if (opts.target === "distribution") return fitDistributionAction(file, opts);
+    .action(async (file: string, given: Record<string, unknown>) => {
+      if (given.target === "distribution") return fitDistributionAction(file, given);
+      const opts = withDefaults(given, "fit");
       const method = String(opts.method);
       const hyper = methodOptionsFromCli(opts, method);
       const folds = opts.conformalFolds === undefined ? undefined : Number(opts.conformalFolds);
