@@ -24,6 +24,12 @@ import type { Matrix } from "./matrix.js";
 import { fromModelScale } from "./scaling.js";
 
 export type GpMean = "constant" | "linear" | "quadratic";
+/**
+ * The point prediction on a log response: "are" (default) exp(m − s²), the value that minimizes the expected absolute
+ * relative error |ŷ − y|/y when log y ~ N(m, s²) (the 1/y-weighted median of a log-normal); "median" exp(m). On a
+ * linear response both are the mean m.
+ */
+export type GpPoint = "are" | "median";
 
 export interface GpOptions extends PredictorOptions {
   /** Correlation: "matern52" (default) or "sqexp". */
@@ -36,6 +42,8 @@ export interface GpOptions extends PredictorOptions {
   nuggetMin?: number;
   /** Largest subset the hyperparameter search runs on (default GP_HYPER_POINTS). */
   hyperPoints?: number;
+  /** Point prediction on a log response (default "are"; see GpPoint). */
+  point?: GpPoint;
 }
 
 export interface GpState {
@@ -78,7 +86,9 @@ export class Gp extends Predictor<GpState, GpOptions> {
 
   constructor(options: GpOptions = {}) {
     super(options);
-    const { kernel, mean, restarts, nuggetMin, hyperPoints } = options;
+    const { kernel, mean, restarts, nuggetMin, hyperPoints, point } = options;
+    if (point !== undefined && point !== "are" && point !== "median")
+      throw new VarmapError("E_OPTION", `gp: point must be are or median, got ${String(point)}`, { remedy: 'use point: "are"' });
     if (kernel !== undefined && kernel !== "matern52" && kernel !== "matern32" && kernel !== "sqexp")
       throw new VarmapError("E_OPTION", `gp: kernel must be matern52, matern32 or sqexp, got ${String(kernel)}`, { remedy: 'use kernel: "matern52"' });
     if (mean !== undefined && mean !== "constant" && mean !== "linear" && mean !== "quadratic")
@@ -219,7 +229,9 @@ export class Gp extends Predictor<GpState, GpOptions> {
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
-    return this.meanAndSd(Xq).mean;
+    const { mean, sd } = this.meanAndSd(Xq);
+    if (this.options.response !== "log" || this.options.point === "median") return mean;
+    return Float64Array.from(mean, (m, i) => m - sd[i] * sd[i]);
   }
 
   /** Predictions on the model scale with their predictive standard deviation (a new observation's). */
@@ -241,6 +253,21 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const range = this.clampRange;
     if (range) clampPredictions(lo, response, range), clampPredictions(hi, response, range);
     return { lo: fromModelScale(lo, response), hi: fromModelScale(hi, response) };
+  }
+
+  /**
+   * A model with this one's hyperparameters solved on other training rows, without a new search (the final solve
+   * only: O(n³) once instead of the search's hundreds of likelihood evaluations). X and y are given as this model was
+   * fitted (raw inputs, response scale); the input scaling and the response scale are kept.
+   */
+  solvedOn(X: Matrix, y: Float64Array): Gp {
+    const json = this.toJSON();
+    const Z = this.transformQueries(X);
+    const response = this.options.response ?? "linear";
+    const yModel = response === "log" ? Float64Array.from(y, Math.log) : y;
+    const { support: _support, logRange: _logRange, range: _range, ...rest } = json;
+    const state = { ...json.state, centers: Array.from(Z.data), y: Array.from(yModel) };
+    return new Gp(this.options).restore({ ...rest, state });
   }
 
   /** The fitted hyperparameters: length scales (normalized inputs), nugget, σ², β and the fit's notes. */

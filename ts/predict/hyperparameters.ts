@@ -74,6 +74,11 @@ export function gpMean(v: string, flag: string): string {
   throw new VarmapError("E_USAGE", `${flag} ${v} is not constant, linear or quadratic`, { remedy: `e.g. ${flag} linear` });
 }
 
+export function gpPoint(v: string, flag: string): string {
+  if (v === "are" || v === "median") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither are nor median`, { remedy: `e.g. ${flag} are` });
+}
+
 export function nuggetBound(v: string, flag: string): number {
   const x = Number(v);
   if (!(Number.isFinite(x) && x > 0 && x < 10)) throw new VarmapError("E_USAGE", `${flag} ${v} is not a number in (0, 10)`, { remedy: `e.g. ${flag} 1e-6` });

@@ -10,6 +10,7 @@ import {
   gcvOrNonNegative,
   gpKernel,
   gpMean,
+  gpPoint,
   nuggetBound,
   atLeastTen,
   methodList,
@@ -120,6 +121,12 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     flags: [
       { flag: "--gp-kernel <name>", description: "matern52 (default) or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
       { flag: "--gp-mean <kind>", description: "linear (default) or constant mean function", option: "mean", parse: gpMean },
+      {
+        flag: "--gp-point <are|median>",
+        description: "log response: predict exp(m − s²), the expected-ARE minimizer (are, default), or the median exp(m)",
+        option: "point",
+        parse: gpPoint,
+      },
       { flag: "--gp-restarts <n>", description: "optimizer starts (default 4)", option: "restarts", parse: positiveInt },
       { flag: "--gp-nugget-min <x>", description: "smallest nugget relative to the signal variance (default 1e-6)", option: "nuggetMin", parse: nuggetBound },
       {
