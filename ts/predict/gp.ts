@@ -1,5 +1,5 @@
-// Gaussian-process regression ("gp", issue 16): y ~ N(h(x)ᵀβ, σ² (R + g I)) with an ARD correlation R (Matérn 5/2,
-// default, or squared exponential; one length scale ℓ_k per normalized input), a constant or linear mean h(x), and
+// Gaussian-process regression ("gp", issue 16): y ~ N(h(x)ᵀβ, σ² (R + g I)) with an ARD correlation R (Matérn 3/2,
+// default, Matérn 5/2 or squared exponential; one length scale ℓ_k per normalized input), a constant or linear mean h(x), and
 // a nugget g relative to σ². β and σ² are profiled out (generalized least squares); θ = (log ℓ, log g) maximizes
 // the profile marginal likelihood by BFGS from several deterministic starts (the `gp_nll` kernel gives the
 // likelihood and its gradient; its O(n³) Cholesky and inverse run in C++ or WebAssembly).
@@ -32,7 +32,7 @@ export type GpMean = "constant" | "linear" | "quadratic";
 export type GpPoint = "are" | "median";
 
 export interface GpOptions extends PredictorOptions {
-  /** Correlation: "matern52" (default) or "sqexp". */
+  /** Correlation: "matern32" (default: the best on the real fread map, README), "matern52" or "sqexp". */
   kernel?: GpKernelName;
   /** Mean function: "linear" (default: intercept and one slope per input) or "constant". */
   mean?: GpMean;
@@ -105,7 +105,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     return this.options.mean ?? "linear";
   }
   private get kernelName(): GpKernelName {
-    return this.options.kernel ?? "matern52";
+    return this.options.kernel ?? "matern32";
   }
 
   protected override minPoints(d: number): number {
