@@ -77,6 +77,16 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
     expect(JSON.stringify(models)).not.toMatch(/"method":"gp"/);
   }, 300_000);
 
+  it("fit without --method: a map above gp's size limit gets delaunay, with a note", () => {
+    const lines = ["id,x,y,sd"];
+    for (let i = 0; i < 3100; i++) lines.push(`${i},${1 + (i % 61)},${1 + Math.floor(i / 61)},${1 + ((i * 7919) % 101) / 50}`);
+    writeFileSync(join(dir, "big.csv"), lines.join("\n") + "\n");
+    const r = varmap("fit", "big.csv", "--map", "--id", "id", "--inputs", "x,y", "--response", "sd", "--out", "big.json");
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/3100 configurations \(gp takes at most 3000\): fitting delaunay instead/);
+    expect((JSON.parse(readFileSync(join(dir, "big.json"), "utf8")) as ModelsFile).method).toBe("delaunay");
+  }, 120_000);
+
   it("--log-inputs none cannot be combined with column names; --log-response takes no value, auto or none", () => {
     const a = varmap("fit", runs, ...cols, "--log-inputs", "none,threads");
     expect(a.code).toBe(2);
