@@ -33,9 +33,9 @@ if (!existsSync(join(dir, "cv", "table2.csv"))) {
   const say = (s: string) => process.stderr.write(`report-workload: ${s}\n`);
   if (!existsSync(data)) say(`synth (117 maps) → ${data}`), varmap(["synth", "--design", "moana", "--seed", "1", "--out", data, "--quiet"]);
   say("refit --no-mixtures (lr, lsp, delaunay, mars)");
-  varmap(["refit", data, "--preset", "moana", "--methods", "lr,lsp,delaunay,mars", "--no-mixtures", "--out", join(dir, "refit"), "--quiet"]);
+  varmap(["refit", data, "--preset", "moana", "--methods", "lr,lsp,delaunay,mars", "--paper", "--no-mixtures", "--out", join(dir, "refit"), "--quiet"]);
   say("cv (lr, lsp, delaunay, mars, mean; 2 divisions per fraction)");
-  varmap(["cv", data, "--preset", "moana", "--methods", "lr,lsp,delaunay,mars,mean", "--reps", "2", "--out", join(dir, "cv"), "--quiet", "--json"]);
+  varmap(["cv", data, "--preset", "moana", "--methods", "lr,lsp,delaunay,mars,mean", "--paper", "--reps", "2", "--out", join(dir, "cv"), "--quiet", "--json"]);
 }
 
 const runs = Number(flag("runs", "3"));

@@ -87,6 +87,7 @@ function cv(data: string, methods: string, workers: string, reps: string, where:
   const dir = out ?? join(work, `cv-${methods.replace(/,/g, "-")}-${workers}`);
   rmSync(dir, { recursive: true, force: true });
   const args = ["cv", data, "--preset", "moana", "--methods", methods, "--p", "0.1:0.9:0.1", "--reps", reps, "--seed", "1", "--out", dir];
+  args.push("--paper"); // the papers' Table 2: no transforms (fit/cv/refit default to auto transforms)
   args.push("--workers", workers, "--quiet", "--json");
   if (where) args.push("--where", where);
   const r = varmap(args);

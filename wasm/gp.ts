@@ -6,7 +6,9 @@ const GP_NOT_POSITIVE_DEFINITE: i32 = 10;
 const GP_SINGULAR_MEAN: i32 = 11;
 const GP_SQEXP: i32 = 0;
 const GP_MATERN52: i32 = 1;
+const GP_MATERN32: i32 = 2;
 const GP_SQRT5: f64 = 2.23606797749979;
+const GP_SQRT3: f64 = 1.7320508075688772;
 const GP_LOG_2PI: f64 = 1.8378770664093453;
 
 // @ts-ignore: decorator
@@ -61,6 +63,11 @@ function corr(kernel: i32, r2: f64): f64 {
     return v;
   }
   const r = Math.sqrt(r2);
+  if (kernel == GP_MATERN32) {
+    const e3 = gexp(-GP_SQRT3 * r);
+    lastDeriv = 3.0 * e3;
+    return (1.0 + GP_SQRT3 * r) * e3;
+  }
   const e = gexp(-GP_SQRT5 * r);
   lastDeriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
   return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
@@ -115,7 +122,7 @@ export function gp_nll(
   X: usize, y: usize, H: usize, n: i32, d: i32, p: i32, kernel: i32, theta: usize, wantGrad: i32,
   L: usize, alpha: usize, beta: usize, out: usize,
 ): i32 {
-  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   if (d > 64 || p > 64) return BAD_ARGUMENT;
   const N = <usize>n, D = <usize>d, P = <usize>p;
   if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, D + 1)) return NONFINITE;
@@ -248,7 +255,7 @@ function nll(
 export function gp_predict(
   X: usize, n: i32, d: i32, kernel: i32, theta: usize, L: usize, alpha: usize, Xq: usize, q: i32, mean: usize, variance: usize,
 ): i32 {
-  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   const N = <usize>n, D = <usize>d, Q = <usize>q;
   if (!allFinite(Xq, Q * D) || !allFinite(theta, D + 1)) return NONFINITE;
   const work = heap.alloc((N + D + 1) << 3);

@@ -10,6 +10,7 @@ namespace varmap {
 namespace {
 
 constexpr double GP_SQRT5 = 2.23606797749979;
+constexpr double GP_SQRT3 = 1.7320508075688772;
 constexpr double GP_LOG_2PI = 1.8378770664093453;
 
 // exp and log as the same polynomials in both backends (a copy of the mixture kernel's vexp/vlog, wasm/gp.ts mirrors
@@ -71,6 +72,11 @@ double corr(int kernel, double r2, double* deriv) {
     return v;
   }
   const double r = std::sqrt(r2);
+  if (kernel == GP_MATERN32) {
+    const double e3 = gexp(-GP_SQRT3 * r);
+    if (deriv) *deriv = 3.0 * e3;
+    return (1.0 + GP_SQRT3 * r) * e3;
+  }
   const double e = gexp(-GP_SQRT5 * r);
   if (deriv) *deriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
   return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
@@ -127,7 +133,7 @@ void backward(const double* L, int n, double* x) {
 
 int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t d, int32_t p, int32_t kernel, const double* theta,
            int32_t want_grad, double* L, double* alpha, double* beta, double* out, double* work) {
-  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   const size_t N = size_t(n);
   if (!all_finite(X, N * d) || !all_finite(y, N) || !all_finite(H, N * p) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
@@ -258,7 +264,7 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
 
 int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* L, const double* alpha,
                const double* Xq, int32_t q, double* mean, double* var, double* work) {
-  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52)) return BAD_ARGUMENT;
+  if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);

@@ -35,7 +35,13 @@ function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): num
       let r2 = 0;
       for (let k = 0; k < d; k++) r2 += ((X[i * d + k] - X[j * d + k]) / Math.exp(theta[k])) ** 2;
       const r = Math.sqrt(r2);
-      R[i].push((kernel === "sqexp" ? Math.exp(-r2 / 2) : (1 + Math.sqrt(5) * r + (5 / 3) * r2) * Math.exp(-Math.sqrt(5) * r)) + (i === j ? g : 0));
+      const rho =
+        kernel === "sqexp"
+          ? Math.exp(-r2 / 2)
+          : kernel === "matern32"
+            ? (1 + Math.sqrt(3) * r) * Math.exp(-Math.sqrt(3) * r)
+            : (1 + Math.sqrt(5) * r + (5 / 3) * r2) * Math.exp(-Math.sqrt(5) * r);
+      R[i].push(rho + (i === j ? g : 0));
     }
   }
   // Solve R [a | B] = [y | H] and log det by LU without pivoting (R is SPD).
@@ -85,7 +91,7 @@ function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): num
 }
 
 describe(`gp kernels on ${selected.name}`, () => {
-  for (const kernel of ["matern52", "sqexp"] as const) {
+  for (const kernel of ["matern52", "matern32", "sqexp"] as const) {
     it(`${kernel}: the profile likelihood equals a dense reference to 1e-9 (relative)`, () => {
       const pr = problem(30, 2, 3);
       const r = lik(selected, pr, kernel);
@@ -168,7 +174,7 @@ describe("gp parity native vs wasm", () => {
       [150, 4],
     ]) {
       const pr = problem(n, d, 40 + n);
-      for (const kernel of ["matern52", "sqexp"] as const) {
+      for (const kernel of ["matern52", "matern32", "sqexp"] as const) {
         const a = lik(nativeBackend!, pr, kernel),
           b = lik(wasmBackend, pr, kernel);
         expect(Math.abs(a.nll - b.nll)).toBeLessThan(1e-10 * Math.max(1, Math.abs(a.nll)));

@@ -95,6 +95,7 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
         goldenPath("moana-splits.json"),
         "--method",
         "lsp",
+        "--paper",
         "--predictions",
         out,
         "--json",

@@ -19,7 +19,7 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     const data = join(dir, "map.csv");
     writeFileSync(data, lines.join("\n") + "\n");
     const sel = ["--map", "--factors", "g", "--inputs", "x,z", "--response", "y"];
-    const r = varmap("refit", data, ...sel, "--methods", "lr,lsp", "--out", join(dir, "refit"), "--quiet");
+    const r = varmap("refit", data, ...sel, "--methods", "lr,lsp", "--paper", "--out", join(dir, "refit"), "--quiet");
     expect(r.status, r.stderr).toBe(0);
     const at = join(dir, "at.csv");
     writeFileSync(at, "g,x,z\na,2.5,1.5\nb,0.5,3\n");
@@ -28,7 +28,7 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     const [header, ...rows] = p.stdout.trim().split("\n");
     expect(header).toBe("g,x,z,prediction_lr,extrapolated_lr,distance_lr,clamped_lr,prediction_lsp,extrapolated_lsp,distance_lsp,clamped_lsp");
     expect(rows.length).toBe(2);
-    const f = varmap("fit", data, ...sel, "--method", "lsp", "--out", join(dir, "lsp.json"), "--quiet");
+    const f = varmap("fit", data, ...sel, "--method", "lsp", "--paper", "--out", join(dir, "lsp.json"), "--quiet");
     expect(f.status, f.stderr).toBe(0);
     const q = varmap("predict", join(dir, "lsp.json"), "--at", at);
     expect(
@@ -49,7 +49,7 @@ describe.skipIf(!existsSync(cli))("predict with refit's models", () => {
     const data = join(dir, "map.csv");
     writeFileSync(data, lines.join("\n") + "\n");
     const sel = ["--map", "--factors", "g", "--inputs", "x,z", "--response", "y"];
-    expect(varmap("refit", data, ...sel, "--methods", "lr,mars", "--out", join(dir, "refit"), "--quiet").status).toBe(0);
+    expect(varmap("refit", data, ...sel, "--methods", "lr,mars", "--paper", "--out", join(dir, "refit"), "--quiet").status).toBe(0);
     const s = varmap("summary", join(dir, "refit", "models.json"), "--data", data, ...sel);
     expect(s.status, s.stderr).toBe(0);
     expect(s.stdout).toMatch(/Map g=a: lr, 30 configurations/);

@@ -25,6 +25,7 @@ describe.skipIf(why !== "")(`golden cv through the pool${why ? ` (${why})` : ""}
       response: "sd",
       splits: goldenPath("moana-splits.json"),
       methods: "lr,lsp",
+      paper: true, // the papers' setup: no transforms (the defaults are auto)
       out,
       workers: "2",
       quiet: true,

@@ -28,7 +28,7 @@ describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cl
 
   it("fits, predicts a linear response exactly inside, and turns far points into NaN with --max-extrapolation", () => {
     const models = join(dir, "models.json");
-    const fit = varmap("fit", map, ...cols, "--method", "delaunay", "--max-extrapolation", "0.25", "--out", models);
+    const fit = varmap("fit", map, ...cols, "--method", "delaunay", "--paper", "--max-extrapolation", "0.25", "--out", models);
     expect(fit.code, fit.err).toBe(0);
     const json = JSON.parse(readFileSync(models, "utf8"));
     expect(json.maps[0].model.method).toBe("delaunay");
@@ -46,7 +46,22 @@ describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cl
   it("refuses nearly coincident configurations with a coded error (exit 2)", () => {
     const dup = join(dir, "dup.csv");
     writeFileSync(dup, "id,a,b,sd\n0,0,0,1\n1,1,0,2\n2,0,1,3\n3,1,1,4\n4,1.0000000001,1,5\n");
-    const fit = varmap("fit", dup, "--map", "--id", "id", "--inputs", "a,b", "--response", "sd", "--method", "delaunay", "--out", join(dir, "dup.json"));
+    const fit = varmap(
+      "fit",
+      dup,
+      "--map",
+      "--id",
+      "id",
+      "--inputs",
+      "a,b",
+      "--response",
+      "sd",
+      "--method",
+      "delaunay",
+      "--paper",
+      "--out",
+      join(dir, "dup.json"),
+    );
     expect(fit.code).toBe(2);
     expect(fit.err).toMatch(/coincide/);
   });
@@ -70,6 +85,7 @@ describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cl
       splits,
       "--method",
       "delaunay",
+      "--paper",
       "--json",
       "--predictions",
       out,

@@ -1,6 +1,6 @@
 // gp on the real fread runs (issue 16's setting: log2 inputs, log response, the golden splits). Measured with the
-// defaults (bench/gp-workload.ts): 8.90 / 5.94 / 5.67 % mean ARE at p = 0.1 / 0.5 / 0.9 (bars 9.0 / 6.0 / 5.5: the
-// bar at p = 0.9 is not reached). Only p = 0.1 runs here (20 fits of ~80 points, well under a second each); the
+// defaults (bench/gp-workload.ts; Matérn 3/2, the expected-ARE point): 8.79 / 5.90 / 5.65 % mean ARE at p = 0.1 / 0.5 /
+// 0.9 (bars 9.0 / 6.0 / 5.5: the bar at p = 0.9 is not reached). Only p = 0.1 runs here (20 fits of ~80 points, well under a second each); the
 // larger fractions take seconds per fit and are measured by the workload script.
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../../ts/data/load.js";

@@ -32,7 +32,7 @@ describe("gp predictor", () => {
     expect(h.sigma2 * h.nugget).toBeLessThan(noise ** 2 * 3);
   });
 
-  for (const kernel of ["matern52", "sqexp"] as const)
+  for (const kernel of ["matern52", "matern32", "sqexp"] as const)
     it(`${kernel}: its 90% interval covers 90% of new observations within 3.5 binomial standard errors`, () => {
       const noise = 0.1;
       let inside = 0,
@@ -51,7 +51,7 @@ describe("gp predictor", () => {
   it("a log response gives a multiplicative interval around the prediction, clamped like it", () => {
     const train = sample(60, 3, 0.05);
     const y = train.y.map(Math.exp);
-    const gp = new Gp({ response: "log" }).fit(train.X, y);
+    const gp = new Gp({ response: "log", point: "median" }).fit(train.X, y);
     const q = sample(5, 4, 0).X;
     const p = gp.predict(q),
       { lo, hi } = gp.predictInterval(q, 0.9);
@@ -60,6 +60,10 @@ describe("gp predictor", () => {
       expect(hi[i]).toBeGreaterThan(p[i]);
       expect(Math.log(hi[i] / p[i])).toBeCloseTo(Math.log(p[i] / lo[i]), 10);
     }
+    // The default point (are) is exp(m − s²): the median times exp(−s²), s the predictive sd on the log scale.
+    const are = new Gp({ response: "log" }).fit(train.X, y);
+    const { sd } = are.predictWithSd(q);
+    are.predict(q).forEach((v, i) => expect(Math.log(v)).toBeCloseTo(Math.log(p[i]) - sd[i] ** 2, 10));
   });
 
   it("is deterministic, round-trips through JSON and falls back to a constant slope-free mean for a constant input", () => {

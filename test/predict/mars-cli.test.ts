@@ -35,7 +35,7 @@ describe.skipIf(!built || !hasShared)(
         ["d2nk200", ["--degree", "2", "--nk", "200"]],
       ] as const) {
         const out = join(dir, `cv-${variant}.csv`);
-        const r = varmap("cv", ...mapArgs(), "--splits", splitsFile, "--method", "mars", ...flags, "--predictions", out, "--quiet");
+        const r = varmap("cv", ...mapArgs(), "--splits", splitsFile, "--method", "mars", "--paper", ...flags, "--predictions", out, "--quiet");
         expect(r.code, r.err).toBe(0);
         expect(r.out).toContain("mean ARE");
         const rows = readCsv(out);
@@ -51,7 +51,7 @@ describe.skipIf(!built || !hasShared)(
 
     it("fit --method mars saves a model that predict uses; bad mars flags exit with code 2", () => {
       const model = join(dir, "mars.json");
-      const fit = varmap("fit", ...mapArgs(), "--method", "mars", "--degree", "2", "--fast-k", "10", "--out", model);
+      const fit = varmap("fit", ...mapArgs(), "--method", "mars", "--paper", "--degree", "2", "--fast-k", "10", "--out", model);
       expect(fit.code, fit.err).toBe(0);
       const json = JSON.parse(readFileSync(model, "utf8"));
       expect(json.method).toBe("mars");

@@ -39,7 +39,7 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
   writeRuns(runs);
   const cols = ["--factors", "host", "--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
   const fit = (stat: string, method: string, out: string, ...extra: string[]) => {
-    const r = varmap("fit", runs, ...cols, "--stat", stat, "--method", method, "--out", join(dir, out), "--quiet", ...extra);
+    const r = varmap("fit", runs, ...cols, "--stat", stat, "--method", method, "--out", join(dir, out), "--quiet", "--paper", ...extra);
     expect(r.code, r.err).toBe(0);
     return join(dir, out);
   };

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
 import { addDataOptions, addRunOptions, splitList } from "./options.js";
@@ -23,6 +23,7 @@ import { FAMILY_NAMES } from "../mixture/families.js";
 import { parseIntegerSeed, parseSeedText } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
+import { BEST_METHODS, DEFAULTS_HELP, lightenDefaultMethods, PAPER_METHODS, withDefaults } from "./defaults.js";
 
 export type Opts = Record<string, unknown> & {
   out?: string;
@@ -111,12 +112,15 @@ function flagKey(flag: string): string {
 }
 
 /** `varmap cv`: generated divisions (--p, --reps, --seed) or given ones (--splits); outputs in --out. */
-export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? opts.method ?? "lr,lsp");
-  const methodOptions = hyperparameters(opts, methods);
+export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
+  const opts = withDefaults(given, "cv");
+  const requested = parseMethods(opts.methods ?? opts.method);
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = positiveInt("--reps", opts.reps, 200);
+  const divisionsPerMap = splits ? splits.splits.length : (ps?.length ?? 1) * reps;
+  let methods = requested;
+  const methodOptions = hyperparameters(opts, requested);
   const seed = parseSeedText(opts.seed);
   const predictionsPath = typeof opts.predictions === "string" ? opts.predictions : undefined;
   if (predictionsPath && !splits)
@@ -130,6 +134,9 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
   const ds = await loadMaps(file, opts);
   const maps = packMaps(ds.maps);
+  const lightened = lightenDefaultMethods(given, requested, divisionsPerMap * ds.maps.length);
+  methods = lightened.methods;
+  if (lightened.note && !opts.quiet) process.stderr.write(`varmap: note: ${lightened.note}\n`);
   if (splits?.n !== undefined && !opts.quiet)
     for (const m of ds.maps)
       if (m.rows !== splits.n) process.stderr.write(`varmap: note: the splits file says n = ${splits.n} but map ${describeKey(m.key)} has ${m.rows} rows\n`);
@@ -187,21 +194,23 @@ export async function cvAction(file: string, opts: Opts): Promise<JobSummary> {
 
 export function registerCvOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default lr,lsp`)
+    .option("--methods <list>", `predictors, comma-separated: ${describeMethods()}; default ${BEST_METHODS} (--paper: ${PAPER_METHODS})`)
     .option("--method <name>", "one predictor (the same as --methods with one name)")
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
     .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)")
-    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)");
+    .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)")
+    .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`);
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }
 
 /** `varmap refit`: every map with every chosen predictor; models and a summary in --out. */
-export async function refitAction(file: string, opts: Opts): Promise<JobSummary> {
-  const methods = parseMethods(opts.methods ?? "lr,lsp");
-  const methodOptions = hyperparameters(opts, methods);
+export async function refitAction(file: string, given: Opts): Promise<JobSummary> {
+  const opts = withDefaults(given, "refit");
+  const requested = parseMethods(opts.methods);
+  const methodOptions = hyperparameters(opts, requested);
   if (!opts.out) throw new VarmapError("E_USAGE", "refit needs --out <dir>", { remedy: "e.g. varmap refit data.csv --preset moana --out refit-out" });
   jobOptions(opts, opts.out, "refit"); // usage errors before the (possibly long) load
   // Mixtures need each configuration's runs: not available from an aggregated --map table.
@@ -222,6 +231,10 @@ export async function refitAction(file: string, opts: Opts): Promise<JobSummary>
   if (!ds.maps.length)
     throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
+  // One fit per map: the default set keeps gp and rbf up to HEAVY_DEFAULT_FITS maps.
+  const lightened = lightenDefaultMethods(given, requested, ds.maps.length);
+  const methods = lightened.methods;
+  if (lightened.note && !opts.quiet) process.stderr.write(`varmap: note: ${lightened.note}\n`);
   let runs: { runs: Float64Array; offsets: Int32Array; keys: string[][] } | undefined;
   let mixtures: MixtureOptions | undefined;
   if (families.length) {
@@ -268,18 +281,20 @@ function parseConformalFolds(v: unknown): number | undefined {
 
 export function registerRefitOptions(cmd: Command): Command {
   addBulkOptions(cmd)
-    .addOption(new Option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}`).default("lr,lsp"))
+    .option("--methods <list>", `predictors fitted to every map, comma-separated: ${describeMethods()}; default ${BEST_METHODS} (--paper: ${PAPER_METHODS})`)
+    .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`)
     .option(
       "--families <list>",
-      `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")} (the papers' setup: --families all --guard off --prior-strength 0)`,
-      DEFAULT_SETUP.families.join(","),
+      `mixture families fitted to every configuration's runs: all or some of ${FAMILY_NAMES.join(",")}; default ${DEFAULT_SETUP.families.join(",")} (--paper: all)`,
     )
     .option(
       "--prior-strength <s>",
-      "mixtures by MAP EM with a weak prior on component scales worth s pseudo-runs; 0 = maximum likelihood",
-      String(DEFAULT_SETUP.priorStrength),
+      `mixtures by MAP EM with a weak prior on component scales worth s pseudo-runs; 0 = maximum likelihood; default ${DEFAULT_SETUP.priorStrength} (--paper: 0)`,
     )
-    .option("--guard <on|strict|off>", "degeneracy guard when choosing each configuration's mixture (see varmap mixture --help)", DEFAULT_SETUP.guard)
+    .option(
+      "--guard <on|strict|off>",
+      `degeneracy guard when choosing each configuration's mixture (see varmap mixture --help); default ${DEFAULT_SETUP.guard} (--paper: off)`,
+    )
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions")

@@ -24,8 +24,10 @@ for (const p of PREDICTORS)
     else METHOD_FLAGS.push({ ...f, description: `${p.name}: ${f.description}`, methods: [p.name] });
   }
 
-export function addMethodOptions(cmd: Command, defaultMethod = "lsp"): Command {
-  cmd.addOption(new Option("--method <name>", "predictor").choices(METHOD_NAMES).default(defaultMethod));
+/** `defaultMethod` undefined: no commander default (the verb fills it in, e.g. fit's --paper). */
+export function addMethodOptions(cmd: Command, defaultMethod?: string, help = "predictor"): Command {
+  const option = new Option("--method <name>", help).choices(METHOD_NAMES);
+  cmd.addOption(defaultMethod === undefined ? option : option.default(defaultMethod));
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }

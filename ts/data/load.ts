@@ -133,9 +133,15 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
 
 /** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */
 export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
-  if (typeof opts.logResponse === "string" && opts.logResponse !== "auto")
-    throw new VarmapError("E_USAGE", `--log-response takes no value or auto, not '${opts.logResponse}'`, {
-      remedy: "write --log-response or --log-response auto (and put the data file before the flags)",
+  if (typeof opts.logResponse === "string" && opts.logResponse !== "auto" && opts.logResponse !== "none")
+    throw new VarmapError("E_USAGE", `--log-response takes no value, auto or none, not '${opts.logResponse}'`, {
+      remedy: "write --log-response, --log-response auto or --log-response none (and put the data file before the flags)",
+    });
+  // "none": the explicit no-transform (fit, cv and refit default to auto).
+  const logInputs = typeof opts.logInputs === "string" ? splitList(opts.logInputs) : undefined;
+  if (logInputs?.includes("none") && logInputs.length > 1)
+    throw new VarmapError("E_USAGE", `--log-inputs ${String(opts.logInputs)}: none cannot be combined with column names`, {
+      remedy: "give --log-inputs none alone",
     });
   const str = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
   const list = (k: string) => (typeof opts[k] === "string" ? splitList(opts[k] as string) : undefined);
@@ -149,8 +155,8 @@ export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
     id: str("id"),
     where: str("where"),
     stat: (str("stat") as StatName | undefined) ?? "sd",
-    logInputs: list("logInputs"),
-    logResponse: opts.logResponse === "auto" ? "auto" : Boolean(opts.logResponse),
+    logInputs: logInputs?.[0] === "none" ? undefined : logInputs,
+    logResponse: opts.logResponse === "auto" ? "auto" : opts.logResponse === "none" ? false : Boolean(opts.logResponse),
     allowDuplicateRuns: opts.allowDuplicateRuns ? true : undefined,
     note: opts.quiet ? undefined : (msg) => process.stderr.write(`varmap: note: ${msg}\n`),
   };

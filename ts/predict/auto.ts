@@ -8,9 +8,14 @@ import { counterRng } from "../data/random.js";
 import { Predictor, type ModelJSON, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { createPredictor, predictorFromJSON } from "./registry.js";
+import { Gp } from "./gp.js";
 
-/** The default candidates: every model of the default set that fits in well under a second on 800 points. */
-export const AUTO_CANDIDATES = ["lr", "lsp", "delaunay", "mars", "rbf"];
+/**
+ * The default candidates: every model of the default set. gp's hyperparameters are searched once on the whole
+ * training part and its inner folds are solved at them (Gp.solvedOn), so gp costs one fit plus K solves here; the
+ * others are refitted per fold.
+ */
+export const AUTO_CANDIDATES = ["lr", "lsp", "delaunay", "mars", "rbf", "gp"];
 export const AUTO_FOLDS = 5;
 
 export interface AutoOptions extends PredictorOptions {
@@ -64,19 +69,21 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     // Inner models see the outer model's scaled inputs and model-scale responses as they are.
     const innerOptions = { backend: this.options.backend, inputs: { kind: "none" as const }, response: "linear" as const };
     const scores: Record<string, number | null> = {};
+    // Candidates fitted on the whole training part already (gp: its hyperparameters serve the folds and the final model).
+    const whole = new Map<string, Predictor>();
     for (const c of candidates) {
       let sum = 0;
       try {
+        const full = c === "gp" ? createPredictor(c, innerOptions).fit(X, y) : undefined;
+        if (full) whole.set(c, full);
         for (let k = 0; k < K; k++) {
           const train: number[] = [],
             test: number[] = [];
           for (let i = 0; i < n; i++) (fold[i] === k ? test : train).push(i);
-          const pred = createPredictor(c, innerOptions)
-            .fit(
-              takeRows(X, train),
-              Float64Array.from(train, (i) => y[i]),
-            )
-            .predict(takeRows(X, test));
+          const Xk = takeRows(X, train),
+            yk = Float64Array.from(train, (i) => y[i]);
+          const model = full instanceof Gp ? full.solvedOn(Xk, yk) : createPredictor(c, innerOptions).fit(Xk, yk);
+          const pred = model.predict(takeRows(X, test));
           test.forEach((i, t) => (sum += log ? Math.abs(Math.expm1(pred[t] - y[i])) : Math.abs(pred[t] - y[i]) / Math.abs(y[i])));
         }
         scores[c] = Number.isFinite(sum) ? sum / n : null;
@@ -90,7 +97,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     const order = ranked.length ? ranked : candidates;
     for (const c of order) {
       try {
-        const model = createPredictor(c, innerOptions).fit(X, y);
+        const model = whole.get(c) ?? createPredictor(c, innerOptions).fit(X, y);
         this.inner = model;
         this.state = { chosen: c, scores, model: model.toJSON() };
         return;

@@ -1,5 +1,5 @@
-// Gaussian-process regression ("gp", issue 16): y ~ N(h(x)ᵀβ, σ² (R + g I)) with an ARD correlation R (Matérn 5/2,
-// default, or squared exponential; one length scale ℓ_k per normalized input), a constant or linear mean h(x), and
+// Gaussian-process regression ("gp", issue 16): y ~ N(h(x)ᵀβ, σ² (R + g I)) with an ARD correlation R (Matérn 3/2,
+// default, Matérn 5/2 or squared exponential; one length scale ℓ_k per normalized input), a constant or linear mean h(x), and
 // a nugget g relative to σ². β and σ² are profiled out (generalized least squares); θ = (log ℓ, log g) maximizes
 // the profile marginal likelihood by BFGS from several deterministic starts (the `gp_nll` kernel gives the
 // likelihood and its gradient; its O(n³) Cholesky and inverse run in C++ or WebAssembly).
@@ -23,10 +23,16 @@ import { Predictor, clampPredictions, type PredictorOptions } from "./estimator.
 import type { Matrix } from "./matrix.js";
 import { fromModelScale } from "./scaling.js";
 
-export type GpMean = "constant" | "linear";
+export type GpMean = "constant" | "linear" | "quadratic";
+/**
+ * The point prediction on a log response: "are" (default) exp(m − s²), the value that minimizes the expected absolute
+ * relative error |ŷ − y|/y when log y ~ N(m, s²) (the 1/y-weighted median of a log-normal); "median" exp(m). On a
+ * linear response both are the mean m.
+ */
+export type GpPoint = "are" | "median";
 
 export interface GpOptions extends PredictorOptions {
-  /** Correlation: "matern52" (default) or "sqexp". */
+  /** Correlation: "matern32" (default: the best on the real fread map, README), "matern52" or "sqexp". */
   kernel?: GpKernelName;
   /** Mean function: "linear" (default: intercept and one slope per input) or "constant". */
   mean?: GpMean;
@@ -36,6 +42,8 @@ export interface GpOptions extends PredictorOptions {
   nuggetMin?: number;
   /** Largest subset the hyperparameter search runs on (default GP_HYPER_POINTS). */
   hyperPoints?: number;
+  /** Point prediction on a log response (default "are"; see GpPoint). */
+  point?: GpPoint;
 }
 
 export interface GpState {
@@ -78,11 +86,13 @@ export class Gp extends Predictor<GpState, GpOptions> {
 
   constructor(options: GpOptions = {}) {
     super(options);
-    const { kernel, mean, restarts, nuggetMin, hyperPoints } = options;
-    if (kernel !== undefined && kernel !== "matern52" && kernel !== "sqexp")
-      throw new VarmapError("E_OPTION", `gp: kernel must be matern52 or sqexp, got ${String(kernel)}`, { remedy: 'use kernel: "matern52"' });
-    if (mean !== undefined && mean !== "constant" && mean !== "linear")
-      throw new VarmapError("E_OPTION", `gp: mean must be constant or linear, got ${String(mean)}`, { remedy: 'use mean: "linear"' });
+    const { kernel, mean, restarts, nuggetMin, hyperPoints, point } = options;
+    if (point !== undefined && point !== "are" && point !== "median")
+      throw new VarmapError("E_OPTION", `gp: point must be are or median, got ${String(point)}`, { remedy: 'use point: "are"' });
+    if (kernel !== undefined && kernel !== "matern52" && kernel !== "matern32" && kernel !== "sqexp")
+      throw new VarmapError("E_OPTION", `gp: kernel must be matern52, matern32 or sqexp, got ${String(kernel)}`, { remedy: 'use kernel: "matern52"' });
+    if (mean !== undefined && mean !== "constant" && mean !== "linear" && mean !== "quadratic")
+      throw new VarmapError("E_OPTION", `gp: mean must be constant, linear or quadratic, got ${String(mean)}`, { remedy: 'use mean: "linear"' });
     if (restarts !== undefined && !(Number.isInteger(restarts) && restarts >= 1 && restarts <= 100))
       throw new VarmapError("E_OPTION", `gp: restarts must be an integer in 1…100, got ${String(restarts)}`, { remedy: "use restarts: 4" });
     if (nuggetMin !== undefined && !(typeof nuggetMin === "number" && nuggetMin > 0 && nuggetMin < 10))
@@ -95,11 +105,11 @@ export class Gp extends Predictor<GpState, GpOptions> {
     return this.options.mean ?? "linear";
   }
   private get kernelName(): GpKernelName {
-    return this.options.kernel ?? "matern52";
+    return this.options.kernel ?? "matern32";
   }
 
   protected override minPoints(d: number): number {
-    return this.meanKind === "linear" ? d + 2 : 2;
+    return this.meanKind === "constant" ? 2 : this.meanKind === "linear" ? d + 2 : 2 * d + 2;
   }
 
   protected fitScaled(X: Matrix, y: Float64Array): void {
@@ -111,7 +121,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       });
     const notes: string[] = [];
     const slopes: number[] = [];
-    if (this.meanKind === "linear")
+    if (this.meanKind !== "constant")
       for (let j = 0; j < d; j++) {
         let lo = Infinity,
           hi = -Infinity;
@@ -129,8 +139,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const Xs = sub ? gather(X.data, sub, d) : X.data;
     const ys = sub ? Float64Array.from(sub, (i) => y[i]) : y;
     const ns = sub ? sub.length : n;
-    const Hs = basis(Xs, ns, d, slopes);
-    const p = slopes.length + 1;
+    const Hs = basis(Xs, ns, d, slopes, this.meanKind);
+    const p = basisColumns(slopes, this.meanKind);
     const objective = (z: Float64Array) => {
       const theta = fromZ(z, bounds);
       const r = gpNll(this.backend, Xs, ys, Hs, ns, d, p, this.kernelName, theta, true);
@@ -166,7 +176,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const theta = fromZ(best.x, bounds);
 
     // The final solve on every point; a nugget too small for the full set is raised until the Cholesky succeeds.
-    const H = basis(X.data, n, d, slopes);
+    const H = basis(X.data, n, d, slopes, this.meanKind);
     let lik: GpLikelihood | undefined;
     for (let attempt = 0; attempt < 12; attempt++) {
       const r = gpNll(this.backend, X.data, y, H, n, d, p, this.kernelName, theta, false);
@@ -205,8 +215,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const d = Xq.cols;
     const theta = Float64Array.from(s.theta);
     const r = gpPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.lik.L, f.lik.alpha, Xq.data, Xq.rows);
-    const H = basis(Xq.data, Xq.rows, d, s.slopes);
-    const p = s.slopes.length + 1;
+    const H = basis(Xq.data, Xq.rows, d, s.slopes, s.mean);
+    const p = basisColumns(s.slopes, s.mean);
     const g = Math.exp(theta[d]);
     const sd = new Float64Array(Xq.rows);
     for (let i = 0; i < Xq.rows; i++) {
@@ -219,7 +229,9 @@ export class Gp extends Predictor<GpState, GpOptions> {
   }
 
   protected predictScaled(Xq: Matrix): Float64Array {
-    return this.meanAndSd(Xq).mean;
+    const { mean, sd } = this.meanAndSd(Xq);
+    if (this.options.response !== "log" || this.options.point === "median") return mean;
+    return Float64Array.from(mean, (m, i) => m - sd[i] * sd[i]);
   }
 
   /** Predictions on the model scale with their predictive standard deviation (a new observation's). */
@@ -241,6 +253,21 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const range = this.clampRange;
     if (range) clampPredictions(lo, response, range), clampPredictions(hi, response, range);
     return { lo: fromModelScale(lo, response), hi: fromModelScale(hi, response) };
+  }
+
+  /**
+   * A model with this one's hyperparameters solved on other training rows, without a new search (the final solve
+   * only: O(n³) once instead of the search's hundreds of likelihood evaluations). X and y are given as this model was
+   * fitted (raw inputs, response scale); the input scaling and the response scale are kept.
+   */
+  solvedOn(X: Matrix, y: Float64Array): Gp {
+    const json = this.toJSON();
+    const Z = this.transformQueries(X);
+    const response = this.options.response ?? "linear";
+    const yModel = response === "log" ? Float64Array.from(y, Math.log) : y;
+    const { support: _support, logRange: _logRange, range: _range, ...rest } = json;
+    const state = { ...json.state, centers: Array.from(Z.data), y: Array.from(yModel) };
+    return new Gp(this.options).restore({ ...rest, state });
   }
 
   /** The fitted hyperparameters: length scales (normalized inputs), nugget, σ², β and the fit's notes. */
@@ -269,22 +296,28 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const n = state.y.length;
     const X = Float64Array.from(state.centers);
     const y = Float64Array.from(state.y);
-    const H = basis(X, n, d, state.slopes);
+    const H = basis(X, n, d, state.slopes, state.mean);
     // The factorization is recomputed from the stored θ (deterministic: the same backend gives the same bits).
-    const r = gpNll(this.backend, X, y, H, n, d, state.slopes.length + 1, state.kernel, Float64Array.from(state.theta), false);
+    const r = gpNll(this.backend, X, y, H, n, d, basisColumns(state.slopes, state.mean), state.kernel, Float64Array.from(state.theta), false);
     if ("status" in r) throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
     this.fitted_ = { X, n, lik: r };
     this.state = { ...state, theta: [...state.theta], beta: Array.from(r.beta), sigma2: r.sigma2, centers: [], y: [...state.y], notes: [...state.notes] };
   }
 }
 
-/** Mean basis rows [1, x_j for j in slopes], row-major. */
-function basis(X: Float64Array, n: number, d: number, slopes: readonly number[]): Float64Array {
-  const p = slopes.length + 1;
+function basisColumns(slopes: readonly number[], mean: GpMean): number {
+  return 1 + (mean === "quadratic" ? 2 : 1) * slopes.length;
+}
+
+/** Mean basis rows [1, x_j for j in slopes] (quadratic: also (x_j − ½)² for j in slopes), row-major. */
+function basis(X: Float64Array, n: number, d: number, slopes: readonly number[], mean: GpMean): Float64Array {
+  const p = basisColumns(slopes, mean);
+  const m = slopes.length;
   const H = new Float64Array(n * p);
   for (let i = 0; i < n; i++) {
     H[i * p] = 1;
     slopes.forEach((j, c) => (H[i * p + c + 1] = X[i * d + j]));
+    if (mean === "quadratic") slopes.forEach((j, c) => (H[i * p + m + c + 1] = (X[i * d + j] - 0.5) ** 2));
   }
   return H;
 }

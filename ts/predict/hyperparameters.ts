@@ -65,13 +65,18 @@ export function atLeastTwo(v: string, flag: string): number {
 }
 
 export function gpKernel(v: string, flag: string): string {
-  if (v === "matern52" || v === "sqexp") return v;
-  throw new VarmapError("E_USAGE", `${flag} ${v} is neither matern52 nor sqexp`, { remedy: `e.g. ${flag} matern52` });
+  if (v === "matern52" || v === "matern32" || v === "sqexp") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is not matern52, matern32 or sqexp`, { remedy: `e.g. ${flag} matern52` });
 }
 
 export function gpMean(v: string, flag: string): string {
-  if (v === "constant" || v === "linear") return v;
-  throw new VarmapError("E_USAGE", `${flag} ${v} is neither constant nor linear`, { remedy: `e.g. ${flag} linear` });
+  if (v === "constant" || v === "linear" || v === "quadratic") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is not constant, linear or quadratic`, { remedy: `e.g. ${flag} linear` });
+}
+
+export function gpPoint(v: string, flag: string): string {
+  if (v === "are" || v === "median") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither are nor median`, { remedy: `e.g. ${flag} are` });
 }
 
 export function nuggetBound(v: string, flag: string): number {

@@ -10,6 +10,7 @@ import {
   gcvOrNonNegative,
   gpKernel,
   gpMean,
+  gpPoint,
   nuggetBound,
   atLeastTen,
   methodList,
@@ -119,13 +120,24 @@ export const PREDICTORS: readonly PredictorEntry[] = [
   },
   {
     name: "gp",
-    description: "Gaussian process (ARD Matérn 5/2, linear mean, nugget; maximum marginal likelihood) with a predictive sd",
+    description: "Gaussian process (ARD Matérn 3/2, linear mean, nugget; maximum marginal likelihood) with a predictive sd",
     create: (o) => new Gp(o),
     notInDemo: true,
     notDefault: true,
     flags: [
-      { flag: "--gp-kernel <name>", description: "matern52 (default) or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
-      { flag: "--gp-mean <kind>", description: "linear (default) or constant mean function", option: "mean", parse: gpMean },
+      { flag: "--gp-kernel <name>", description: "matern32 (default), matern52 or sqexp (squared exponential)", option: "kernel", parse: gpKernel },
+      {
+        flag: "--gp-mean <kind>",
+        description: "linear (default), constant or quadratic (also (x − ½)² per input) mean function",
+        option: "mean",
+        parse: gpMean,
+      },
+      {
+        flag: "--gp-point <are|median>",
+        description: "log response: predict exp(m − s²), the expected-ARE minimizer (are, default), or the median exp(m)",
+        option: "point",
+        parse: gpPoint,
+      },
       { flag: "--gp-restarts <n>", description: "optimizer starts (default 4)", option: "restarts", parse: positiveInt },
       { flag: "--gp-nugget-min <x>", description: "smallest nugget relative to the signal variance (default 1e-6)", option: "nuggetMin", parse: nuggetBound },
       {
@@ -143,7 +155,12 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     notInDemo: true,
     notDefault: true,
     flags: [
-      { flag: "--auto-candidates <list>", description: "methods to choose from (default lr,lsp,delaunay,mars,rbf)", option: "candidates", parse: methodList },
+      {
+        flag: "--auto-candidates <list>",
+        description: "methods to choose from (default lr,lsp,delaunay,mars,rbf,gp)",
+        option: "candidates",
+        parse: methodList,
+      },
       { flag: "--auto-folds <n>", description: "inner cross-validation folds (default 5)", option: "folds", parse: atLeastTwo },
     ],
   },

@@ -3,12 +3,12 @@
 // predictive mean and variance at query points.
 //
 // Model. R_ij = ρ(r_ij) with r_ij² = Σ_k ((x_ik − x_jk) / ℓ_k)² (one length scale per input, ARD);
-// ρ = exp(−r²/2) (GP_SQEXP) or (1 + √5 r + 5r²/3) exp(−√5 r) (GP_MATERN52). g is the nugget relative to σ².
+// ρ = exp(−r²/2) (GP_SQEXP), (1 + √5 r + 5r²/3) exp(−√5 r) (GP_MATERN52) or (1 + √3 r) exp(−√3 r) (GP_MATERN32). g is the nugget relative to σ².
 // theta = (log ℓ_1 … log ℓ_d, log g). β (generalized least squares) and σ² = Qᵀ/n are profiled out, so
 //   nll(θ) = n/2 log σ̂² + Σ log L_ii + n/2 (1 + log 2π),     L Lᵀ = R + g I,
 // and (envelope theorem: β̂ and σ̂² minimize nll for fixed θ) the gradient is
 //   ∂nll/∂θ_t = ½ Σ_ij (Rg⁻¹ − α αᵀ / σ̂²)_ij ∂(R + g I)_ij/∂θ_t,   α = Rg⁻¹ (y − H β̂),
-// with ∂R_ij/∂log ℓ_k = D(r) u_k², u_k = (x_ik − x_jk)/ℓ_k, D = ρ (sqexp) or 5/3 (1 + √5 r) e^{−√5 r} (Matérn),
+// with ∂R_ij/∂log ℓ_k = D(r) u_k², u_k = (x_ik − x_jk)/ℓ_k, D = ρ (sqexp), 5/3 (1 + √5 r) e^{−√5 r} (Matérn 5/2) or 3 e^{−√3 r} (Matérn 3/2),
 // and ∂(g I)/∂log g = g I. Method: Cholesky of R + g I (row-major, lower), triangular solves, a p × p Cholesky
 // for β, and for the gradient the explicit inverse L⁻ᵀ L⁻¹ (the trace terms need all of it).
 //
@@ -24,7 +24,7 @@
 namespace varmap {
 
 enum GpStatus : int { GP_NOT_POSITIVE_DEFINITE = 10, GP_SINGULAR_MEAN = 11 };
-enum GpKernel : int { GP_SQEXP = 0, GP_MATERN52 = 1 };
+enum GpKernel : int { GP_SQEXP = 0, GP_MATERN52 = 1, GP_MATERN32 = 2 };
 
 // Number of doubles in gp_nll's `out`: nll, σ̂², then d + 1 gradient entries.
 inline int32_t gp_out_size(int32_t d) { return d + 3; }

@@ -4,8 +4,8 @@ import { VarmapError } from "../../errors.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
-/** Correlation families (GP_SQEXP, GP_MATERN52 in the kernels). */
-export const GP_KERNEL_CODES = { sqexp: 0, matern52: 1 } as const;
+/** Correlation families (GP_SQEXP, GP_MATERN52, GP_MATERN32 in the kernels). */
+export const GP_KERNEL_CODES = { sqexp: 0, matern52: 1, matern32: 2 } as const;
 export type GpKernelName = keyof typeof GP_KERNEL_CODES;
 
 export const GP_NLL: KernelSpec = {

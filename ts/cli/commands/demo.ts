@@ -81,7 +81,8 @@ export function register(program: Command): void {
       }
       const methods = availableMethods();
       say(`predictors available in this build: ${methods.join(", ") || "none (only the mean baseline)"}`);
-      const common = { preset: "moana", stat: "sd", workers: opts.workers, seed: opts.seed, quiet: opts.quiet, resume: true };
+      // The demo reproduces the paper's Table 2: the papers' transforms (none), whatever the verbs' defaults are.
+      const common = { preset: "moana", stat: "sd", paper: true, workers: opts.workers, seed: opts.seed, quiet: opts.quiet, resume: true };
       const refitOut = join(out, "refit");
       const cvOut = join(out, "cv");
       let refit: Awaited<ReturnType<typeof refitAction>> | undefined;
