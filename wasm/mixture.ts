@@ -1,6 +1,7 @@
 // Mixture EM over a batch of configurations × (family, k) (mirror of native/src/mixture.cc: same arithmetic,
 // same order of operations, same generator). See native/include/varmap/mixture.h for the contract.
 import { OK, BAD_ARGUMENT, NONFINITE, allFinite } from "./lib/status";
+import { vexp, vexpInRange2, vlog, vlog1p, vexp2, vlog2, vlog1p2 } from "./lib/fastmath";
 export { alloc, free } from "./lib/memory";
 
 const MIXTURE_NONPOSITIVE: i32 = 10;
@@ -25,7 +26,6 @@ const PRUNE_AT: i32 = 5;
 const PRUNE_GAP_A: f64 = 5.0;
 const PRUNE_GAP_B: f64 = 0.05;
 const EXP_CUTOFF: f64 = -40.0;
-const EXP_TINY: f64 = -708.0;
 const DUP_TOL: f64 = 1e-3;
 const SHORT_TOL: f64 = 1e-7;
 const GAMMA_T_DIRECT: f64 = 1e-4;
@@ -84,52 +84,8 @@ function apsi1m1(a: f64): f64 {
 @inline function trigam(a: f64): f64 { return (apsi1m1(a) + 1.0) / a; }
 
 // Gamma log-density without cancellation for large shapes (mirror of native gamma_const / gamma_logpdf).
-// ---------- elementary functions for the per-run loops (mirror of native vexp, vlog, vlog1p: the same operations
-// in the same order, so both backends compute the same bits) ----------
-const SHIFT52: f64 = 6755399441055744.0; // 1.5·2^52
-const LOG2E: f64 = 1.4426950408889634;
-const LN2_HI: f64 = 0.6931471803691238;
-const LN2_LO: f64 = 1.9082149292705877e-10;
-// e^x; 0 below EXP_TINY, +Inf above 709, NaN for NaN.
-function vexp(x: f64): f64 {
-  const xc = x < EXP_TINY ? EXP_TINY : (x > 709.0 ? 709.0 : x);
-  const t = xc * LOG2E + SHIFT52;
-  const nd = t - SHIFT52;
-  const r = (xc - nd * LN2_HI) - nd * LN2_LO;
-  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i!
-  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
-  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
-  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
-  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
-  const p = (r + r2 * q) + 1.0;
-  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
-  const v = p * scale;
-  return x < EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
-}
-// log x for a positive normal x.
-function vlog(x: f64): f64 {
-  const u = reinterpret<u64>(x);
-  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
-  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
-  const hi = m > 1.4142135623730951;
-  m = hi ? m * 0.5 : m;
-  e = hi ? e + 1.0 : e;
-  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
-  const s4 = s2 * s2, s8 = s4 * s4; // Σ_{j=0..9} 2/(2j+3) s2^j by Estrin's scheme
-  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
-  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
-  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
-  const f = m - 1.0;
-  return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
-}
-// log(1 + v) for v > -1 with 1 + v normal.
-@inline function vlog1p(v: f64): f64 {
-  const u = 1.0 + v;
-  return vlog(u) + (v - (u - 1.0)) / u;
-}
-
-// ---------- two runs at a time (wasm SIMD): per lane the same operations as vexp, vlog, vlog1p ----------
+// ---------- elementary functions for the per-run loops: wasm/lib/fastmath.ts (mirror of native/include/varmap/
+// fastmath.h, shared with the gp kernel), scalar and two runs at a time (wasm SIMD) ----------
 @inline function splat(x: f64): v128 { return f64x2.splat(x); }
 @inline function vadd(a: v128, b: v128): v128 { return f64x2.add(a, b); }
 @inline function vsub(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
@@ -137,41 +93,6 @@ function vlog(x: f64): f64 {
 @inline function vsel(a: v128, b: v128, mask: v128): v128 { return v128.bitselect(a, b, mask); } // mask ? a : b
 @inline function vld(p: usize, i: i32): v128 { return v128.load(p + (<usize>i << 3)); }
 @inline function vst(p: usize, i: i32, v: v128): void { v128.store(p + (<usize>i << 3), v); }
-@inline function vexp2(x: v128): v128 {
-  const tiny = splat(EXP_TINY), big = splat(709.0);
-  const xc = vsel(tiny, vsel(big, x, f64x2.gt(x, big)), f64x2.lt(x, tiny));
-  const t = vadd(vmul(xc, splat(LOG2E)), splat(SHIFT52));
-  const nd = vsub(t, splat(SHIFT52));
-  const r = vsub(vsub(xc, vmul(nd, splat(LN2_HI))), vmul(nd, splat(LN2_LO)));
-  const r2 = vmul(r, r), r4 = vmul(r2, r2), r8 = vmul(r4, r4);
-  const p0 = vadd(splat(1.0 / 2), vmul(r, splat(1.0 / 6))), p1 = vadd(splat(1.0 / 24), vmul(r, splat(1.0 / 120)));
-  const p2 = vadd(splat(1.0 / 720), vmul(r, splat(1.0 / 5040))), p3 = vadd(splat(1.0 / 40320), vmul(r, splat(1.0 / 362880)));
-  const p4 = vadd(splat(1.0 / 3628800), vmul(r, splat(1.0 / 39916800))), p5 = vadd(splat(1.0 / 479001600), vmul(r, splat(1.0 / 6227020800.0)));
-  const q = vadd(vadd(vadd(p0, vmul(r2, p1)), vmul(r4, vadd(p2, vmul(r2, p3)))), vmul(r8, vadd(p4, vmul(r2, p5))));
-  const p = vadd(vadd(r, vmul(r2, q)), splat(1.0));
-  const scale = i64x2.shl(i64x2.add(t, i64x2.splat(1023)), 52);
-  const v = vmul(p, scale);
-  return vsel(splat(0.0), vsel(splat(Infinity), v, f64x2.gt(x, big)), f64x2.lt(x, tiny));
-}
-@inline function vlog2(x: v128): v128 {
-  let m = v128.or(v128.and(x, i64x2.splat(0x000FFFFFFFFFFFFF)), i64x2.splat(0x3FF0000000000000));
-  let e = vsub(v128.or(i64x2.shr_u(x, 52), i64x2.splat(0x4330000000000000)), splat(4503599627371519.0));
-  const hi = f64x2.gt(m, splat(1.4142135623730951));
-  m = vsel(vmul(m, splat(0.5)), m, hi);
-  e = vsel(vadd(e, splat(1.0)), e, hi);
-  const s = f64x2.div(vsub(m, splat(1.0)), vadd(m, splat(1.0))), s2 = vmul(s, s);
-  const s4 = vmul(s2, s2), s8 = vmul(s4, s4);
-  const a0 = vadd(splat(2.0 / 3), vmul(s2, splat(2.0 / 5))), a1 = vadd(splat(2.0 / 7), vmul(s2, splat(2.0 / 9)));
-  const a2 = vadd(splat(2.0 / 11), vmul(s2, splat(2.0 / 13))), a3 = vadd(splat(2.0 / 15), vmul(s2, splat(2.0 / 17)));
-  const a4 = vadd(splat(2.0 / 19), vmul(s2, splat(2.0 / 21)));
-  const p = vadd(vadd(vadd(a0, vmul(s4, a1)), vmul(s8, vadd(a2, vmul(s4, a3)))), vmul(vmul(s8, s8), a4));
-  const f = vsub(m, splat(1.0));
-  return vadd(vmul(e, splat(LN2_HI)), vadd(vadd(vsub(f, vmul(s, f)), vmul(vmul(s, s2), p)), vmul(e, splat(LN2_LO))));
-}
-@inline function vlog1p2(v: v128): v128 {
-  const u = vadd(splat(1.0), v);
-  return vadd(vlog2(u), f64x2.div(vsub(v, vsub(u, splat(1.0))), u));
-}
 
 const GAMMA_BIG: f64 = 15.0;
 function gammaConst(a: f64, b: f64): f64 {

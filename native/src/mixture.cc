@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "varmap/fastmath.h"
 #include "varmap/status.h"
 
 namespace varmap {
@@ -33,7 +34,6 @@ constexpr int32_t PRUNE_AT = 5;
 constexpr double PRUNE_GAP_A = 5.0;
 constexpr double PRUNE_GAP_B = 0.05;
 constexpr double EXP_CUTOFF = -40.0;
-constexpr double EXP_TINY = -708.0;  // e^-708 ≈ 3e-308: the smallest exponent whose e^x is a normal double
 constexpr double DUP_TOL = 1e-3;
 // Short runs stop once the relative change of log L falls below SHORT_TOL (they are only ranked; the best one is
 // then iterated to the caller's tolerance): a crawling run gains nothing that changes the ranking.
@@ -48,62 +48,13 @@ constexpr double GREEDY_FRACTION[GREEDY_WINDOWS] = {0.5, 0.2, 0.08};
 constexpr int GREEDY_TAILS = 2;    // greedy starts on the lowest / highest max(3, n/(4k)) runs  // EM iterations of every start before the best one is continued
 
 // ---------- elementary functions for the per-run loops ----------
-// exp, log and log1p as branch-free polynomials (no library calls), so that g++ vectorizes the E-step and the h(z)
-// loops (the scalar libm calls were ~40% of a fit), and so that both backends compute the same bits: wasm/mixture.ts
-// evaluates the same operations in the same order. Accuracy: a few ulp (Taylor/atanh series beyond 1e-17).
-constexpr double SHIFT52 = 6755399441055744.0;  // 1.5·2^52: adding it rounds to an integer held in the low bits
-constexpr double LOG2E = 1.4426950408889634;
-constexpr double LN2_HI = 0.6931471803691238;  // ln 2 split so that n·LN2_HI is exact for |n| < 2^21
-constexpr double LN2_LO = 1.9082149292705877e-10;
-inline uint64_t bits_of(double v) {
-  uint64_t u;
-  std::memcpy(&u, &v, 8);
-  return u;
-}
-inline double of_bits(uint64_t u) {
-  double v;
-  std::memcpy(&v, &u, 8);
-  return v;
-}
-// e^x; 0 below EXP_TINY (e^x would only underflow), +inf above 709 (e^709 ≈ 8e307), NaN for NaN.
-inline double vexp(double x) {
-  const double xc = x < EXP_TINY ? EXP_TINY : (x > 709.0 ? 709.0 : x);
-  const double t = xc * LOG2E + SHIFT52;
-  const double nd = t - SHIFT52;
-  const double r = (xc - nd * LN2_HI) - nd * LN2_LO;  // |r| <= ln2/2
-  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i! (short dependency chains: the loop is latency-bound)
-  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const double p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
-  const double p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
-  const double p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
-  const double q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
-  const double p = (r + r2 * q) + 1.0;
-  const double scale = of_bits((bits_of(t) + 1023) << 52);  // 2^nd, nd in [-1021, 1023]
-  const double v = p * scale;
-  return x < EXP_TINY ? 0.0 : (x > 709.0 ? INFINITY : v);
-}
-// log x for a positive normal x (callers pass sums >= 1 and 1 + e with e >= 0).
-inline double vlog(double x) {
-  const uint64_t u = bits_of(x);
-  double m = of_bits((u & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);  // [1, 2)
-  double e = of_bits((u >> 52) | 0x4330000000000000ULL) - 4503599627371519.0;  // biased exponent - 1023
-  const bool hi = m > 1.4142135623730951;
-  m = hi ? m * 0.5 : m;
-  e = hi ? e + 1.0 : e;
-  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;  // |s| <= 0.1716: atanh series to s^21 (< 1e-17)
-  const double s4 = s2 * s2, s8 = s4 * s4;  // Σ_{j=0..9} 2/(2j+3) s2^j by Estrin's scheme
-  const double a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
-  const double a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
-  const double p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
-  const double f = m - 1.0;
-  // log m = 2s + s·s2·p = f − s·f + s·s2·p (2s = f − s·f: keeps the leading term exact)
-  return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
-}
-// log(1 + v) for v > -1 with 1 + v normal: log of the rounded sum plus the first-order correction for its rounding.
-inline double vlog1p(double v) {
-  const double u = 1.0 + v;
-  return vlog(u) + (v - (u - 1.0)) / u;
-}
+// exp, log and log1p as branch-free polynomials (varmap/fastmath.h, shared with the gp kernel): no library calls, so
+// that g++ vectorizes the E-step and the h(z) loops (the scalar libm calls were ~40% of a fit), and the same bits in
+// both backends (wasm/lib/fastmath.ts evaluates the same operations in the same order).
+using fastmath::vexp;
+using fastmath::vexp_in_range;
+using fastmath::vlog;
+using fastmath::vlog1p;
 
 // The per-run loops are compiled three times and the CPU picks at load time: AVX-512 (8 runs per instruction), AVX2
 // (4) or SSE2 (2). Every width computes the same bits: the loops add, multiply, divide and select lane by lane in the
