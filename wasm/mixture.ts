@@ -1,7 +1,7 @@
 // Mixture EM over a batch of configurations × (family, k) (mirror of native/src/mixture.cc: same arithmetic,
 // same order of operations, same generator). See native/include/varmap/mixture.h for the contract.
 import { OK, BAD_ARGUMENT, NONFINITE, allFinite } from "./lib/status";
-import { vexp, vexpInRange2, vlog, vlog1p, vexp2, vlog2, vlog1p2 } from "./lib/fastmath";
+import { vexp, vexpInRange, vexpInRange2, vlog, vlog1p, vexp2, vlog2, vlog1p2 } from "./lib/fastmath";
 export { alloc, free } from "./lib/memory";
 
 const MIXTURE_NONPOSITIVE: i32 = 10;
@@ -772,13 +772,14 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
     for (let i = 0; i < n2; i += 2) {
       const d = vsub(vld(Rj, i), vld(M, i));
       const below = f64x2.lt(d, cut); // below e^-40 a term is lost in the sum anyway
-      const e = i64x2.all_true(below) ? zero : vsel(zero, vexp2(d), below); // (both lost: no exponential)
+      // (both lost: no exponential; d in [EXP_CUTOFF, 0] where it is taken: no range clamps needed)
+      const e = i64x2.all_true(below) ? zero : vsel(zero, vexpInRange2(d), below);
       vst(Rj, i, e);
       vst(S, i, vadd(vld(S, i), e));
     }
     if (n2 < n) {
       const d = ld(Rj, n2) - ld(M, n2);
-      const e = d < EXP_CUTOFF ? 0.0 : vexp(d);
+      const e = d < EXP_CUTOFF ? 0.0 : vexpInRange(d);
       st(Rj, n2, e);
       st(S, n2, ld(S, n2) + e);
     }

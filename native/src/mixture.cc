@@ -709,14 +709,14 @@ VECTOR_CLONES bool estep_normalize(int k, int32_t n, double* __restrict R,
     const double* Rj = R + size_t(j) * n;
     for (int32_t i = 0; i < n; ++i) M[i] = Rj[i] > M[i] ? Rj[i] : M[i];
   }
-  bool finite = true;
-  for (int32_t i = 0; i < n; ++i) finite = finite & (M[i] > -INFINITY);
-  if (!finite) return false;
+  int32_t infinite = 0;  // an integer count: g++ vectorizes it (a bool & chain stays scalar)
+  for (int32_t i = 0; i < n; ++i) infinite += M[i] > -INFINITY ? 0 : 1;
+  if (infinite) return false;
   for (int j = 0; j < k; ++j) {
     double* Rj = R + size_t(j) * n;
     for (int32_t i = 0; i < n; ++i) {
-      const double d = Rj[i] - M[i];
-      const double e = d < EXP_CUTOFF ? 0.0 : vexp(d);
+      const double d = Rj[i] - M[i];  // in [EXP_CUTOFF, 0] where the exponential is taken: no range clamps needed
+      const double e = d < EXP_CUTOFF ? 0.0 : vexp_in_range(d);
       Rj[i] = e;
       S[i] += e;
     }
