@@ -1258,6 +1258,24 @@ let sCsum: usize = 0;
 let sCcnt: usize = 0;
 
 // Mirror of native fit_model.
+// The initial states (w, a, b) of the current model's starts (mirror of native Ctx::repeated_start).
+let startBase: usize = 0;
+let startCount: i32 = 0;
+function repeatedStart(k: i32, pw: usize, pa: usize, pb: usize): bool {
+  for (let q = 0; q < startCount; ++q) {
+    const s = startBase + ((<usize>q * 3 * KMAX) << 3);
+    let same = true;
+    for (let j = 0; j < k && same; ++j) same = ld(s, j) == ld(pw, j) && ld(s, k + j) == ld(pa, j) && ld(s, 2 * k + j) == ld(pb, j);
+    if (same) return true;
+  }
+  if (startCount < MAX_STARTS) {
+    const s = startBase + ((<usize>startCount * 3 * KMAX) << 3);
+    for (let j = 0; j < k; ++j) { st(s, j, ld(pw, j)); st(s, k + j, ld(pa, j)); st(s, 2 * k + j, ld(pb, j)); }
+    ++startCount;
+  }
+  return false;
+}
+
 function fitModel(fam: i32, k: i32): usize {
   const out = entry(fam, k);
   if (ld(out, 0) != 0.0) return out;
@@ -1282,6 +1300,7 @@ function fitModel(fam: i32, k: i32): usize {
   let bestL = -Infinity, bestIt = 0, bestConv = false;
   seenCount = 0;
   raceReset();
+  startCount = 0;
   for (let rs = 0; rs < nrest; ++rs) {
     if (k == 1) {
       for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
@@ -1318,6 +1337,8 @@ function fitModel(fam: i32, k: i32): usize {
       startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
       initParams(fam, k, wGroup, pw, pa, pb);
     }
+    // (mirror) a start repeating an earlier start's initial state exactly cannot change the fit: skipped unless racing
+    if (!cxRace && repeatedStart(k, pw, pa, pb)) continue;
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
     // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
     const loose = SHORT_TOL > cxTol;
@@ -1388,6 +1409,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
   cacheBase = heap.alloc((<usize>FAM_COUNT * (KMAX + 1) * ESZ) << 3);
   seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
+  startBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
   const hStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3), eStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3);
   hSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
   eSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
@@ -1511,6 +1533,6 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     }
   }
   heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(wRowMax); heap.free(wRowSum); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
-  heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV);
+  heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV); heap.free(startBase);
   return OK;
 }

@@ -1237,6 +1237,23 @@ struct Ctx {
   int32_t spikes[SPIKE_STARTS];
   Fit cache[FAM_COUNT][KMAX + 1];
   Seen seen;  // of the model being fitted
+  // the initial states (w, a, b) of the model's starts so far, for exact repeats (see fit_model)
+  int nstarts = 0;
+  double start_state[MAX_STARTS][3 * KMAX];
+  // True when (pw, pa, pb) repeats an earlier start's initial state bit for bit; otherwise the state is remembered.
+  bool repeated_start(int k, const double* pw, const double* pa, const double* pb) {
+    for (int q = 0; q < nstarts; ++q) {
+      const double* st = start_state[q];
+      bool same = true;
+      for (int j = 0; j < k && same; ++j) same = st[j] == pw[j] && st[k + j] == pa[j] && st[2 * k + j] == pb[j];
+      if (same) return true;
+    }
+    if (nstarts < MAX_STARTS) {
+      double* st = start_state[nstarts++];
+      for (int j = 0; j < k; ++j) st[j] = pw[j], st[k + j] = pa[j], st[2 * k + j] = pb[j];
+    }
+    return false;
+  }
 };
 
 // The best fit of (family, k) for the current configuration, memoized. Starts (short EM each, then the best
@@ -1265,6 +1282,7 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
   double cw[CONTINUED][KMAX], ca[CONTINUED][KMAX], cb[CONTINUED][KMAX];
   int ncand = 0;
   cx.seen.reset(cx.race);
+  cx.nstarts = 0;
   for (int rs = 0; rs < nrest; ++rs) {
     double pw[KMAX], pa[KMAX], pb[KMAX];
     if (k == 1) {
@@ -1299,6 +1317,11 @@ const Fit& fit_model(int fam, int k, Work& wk, Ctx& cx) {
       start_groups(wk, k, rs, stream_key(cx.seed, cx.cid, fam, k, rs), wk.group.data());
       init_params(fam, k, wk, wk.group.data(), pw, pa, pb);
     }
+    // A start whose initial state repeats an earlier one's exactly (k-means++ seeds that Lloyd takes to the same
+    // partition: 4.6% of the starts on the synthetic design) would follow that start's path: it would stop at the
+    // same point or earlier (at PRUNE_AT, behind or seen) with a log L no higher, so it cannot change the fit and is
+    // skipped. Not when racing: a start that runs also records its projections for the later starts' races.
+    if (!cx.race && cx.repeated_start(k, pw, pa, pb)) continue;
     const double abandon = ncand > 0 ? cand[0].L - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -INFINITY;
     // short runs stop at the looser SHORT_TOL (they are only ranked); the best one is then run on to cx.tol
     const bool loose = SHORT_TOL > cx.tol;
