@@ -133,7 +133,8 @@ let outA: f64 = 0;
 let outB: f64 = 0;
 
 // ---------- sums over the runs (mirror of native lane_sum, lane_dot, lane_wsq, ls_moments) ----------
-// Four interleaved lanes (lane l adds the runs i ≡ l mod 4, in order), combined as (l0 + l1) + (l2 + l3).
+// The Newton sums (ls_moments): four interleaved lanes (lane l adds the runs i ≡ l mod 4, in order), combined as
+// (l0 + l1) + (l2 + l3). The plain sums: sixteen lanes (below).
 const LANES: i32 = 4;
 const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
 @inline function laneAdd(q: i32, l: i32, v: f64): void {
@@ -144,21 +145,18 @@ const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
   const p = laneAcc + ((<usize>(q * LANES)) << 3);
   return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
 }
-// Σ w_i (lanes 0,1 and 2,3 as two vectors; the tail's runs to lanes 0, 1, 2)
-function laneSum(w: usize, n: i32): f64 {
-  let a01 = splat(0.0), a23 = splat(0.0);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, vld(w, i));
-    a23 = vadd(a23, vld(w, i + 2));
-  }
-  return laneFinish(a01, a23, w, 0, i, n, 0.0);
+// The plain sums Σw, Σwv, Σw(v − mu)² and the E-step's log-likelihood (mirror of native sum16): SUM_LANES = 16 lanes
+// (lane l adds the runs i ≡ l mod 16, in order; the tail's runs to lanes 0, 1, ... one by one), as eight two-lane
+// vectors, combined by the pairwise tree ((l0 + l1) + (l2 + l3) + ...).
+const SUM_LANES: i32 = 16;
+const sumAcc = memory.data(16 * 8);
+@inline function sumStore(a0: v128, a1: v128, a2: v128, a3: v128, a4: v128, a5: v128, a6: v128, a7: v128): void {
+  v128.store(sumAcc, a0); v128.store(sumAcc + 16, a1); v128.store(sumAcc + 32, a2); v128.store(sumAcc + 48, a3);
+  v128.store(sumAcc + 64, a4); v128.store(sumAcc + 80, a5); v128.store(sumAcc + 96, a6); v128.store(sumAcc + 112, a7);
 }
-// lanes of (a01, a23) plus the scalar tail terms f(i) of runs i..n-1 (kind: 0 w, 1 w·v with w = 0 left out,
-// 2 w·(v − mu)²), combined as (l0 + l1) + (l2 + l3)
-function laneFinish(a01: v128, a23: v128, w: usize, v: usize, i: i32, n: i32, mu: f64, kind: i32 = 0): f64 {
-  let l0 = f64x2.extract_lane(a01, 0), l1 = f64x2.extract_lane(a01, 1);
-  let l2 = f64x2.extract_lane(a23, 0), l3 = f64x2.extract_lane(a23, 1);
+// the lanes in sumAcc plus the scalar tail terms of runs i..n-1 (kind: 0 w, 1 w·v with w = 0 left out,
+// 2 w·(v − mu)²), combined by the tree
+function sumFinish(w: usize, v: usize, i: i32, n: i32, mu: f64, kind: i32): f64 {
   for (let l = 0; i < n; ++i, ++l) {
     const wi = ld(w, i);
     let t: f64;
@@ -168,22 +166,38 @@ function laneFinish(a01: v128, a23: v128, w: usize, v: usize, i: i32, n: i32, mu
       const d = ld(v, i) - mu;
       t = wi * d * d;
     }
-    if (l == 0) l0 += t;
-    else if (l == 1) l1 += t;
-    else l2 += t;
+    st(sumAcc, l, ld(sumAcc, l) + t);
   }
-  return (l0 + l1) + (l2 + l3);
+  const q0 = (ld(sumAcc, 0) + ld(sumAcc, 1)) + (ld(sumAcc, 2) + ld(sumAcc, 3));
+  const q1 = (ld(sumAcc, 4) + ld(sumAcc, 5)) + (ld(sumAcc, 6) + ld(sumAcc, 7));
+  const q2 = (ld(sumAcc, 8) + ld(sumAcc, 9)) + (ld(sumAcc, 10) + ld(sumAcc, 11));
+  const q3 = (ld(sumAcc, 12) + ld(sumAcc, 13)) + (ld(sumAcc, 14) + ld(sumAcc, 15));
+  return (q0 + q1) + (q2 + q3);
+}
+// Σ w_i
+function laneSum(w: usize, n: i32): f64 {
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+  let i = 0;
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, vld(w, i)); a1 = vadd(a1, vld(w, i + 2)); a2 = vadd(a2, vld(w, i + 4)); a3 = vadd(a3, vld(w, i + 6));
+    a4 = vadd(a4, vld(w, i + 8)); a5 = vadd(a5, vld(w, i + 10)); a6 = vadd(a6, vld(w, i + 12)); a7 = vadd(a7, vld(w, i + 14));
+  }
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, 0, i, n, 0.0, 0);
 }
 // Σ w_i v_i, terms with w_i = 0 left out
 @inline function dotTerm(w: v128, v: v128): v128 { return vsel(vmul(w, v), splat(0.0), f64x2.ne(w, splat(0.0))); }
 function laneDot(w: usize, v: usize, n: i32): f64 {
-  let a01 = splat(0.0), a23 = splat(0.0);
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
   let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, dotTerm(vld(w, i), vld(v, i)));
-    a23 = vadd(a23, dotTerm(vld(w, i + 2), vld(v, i + 2)));
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, dotTerm(vld(w, i), vld(v, i))); a1 = vadd(a1, dotTerm(vld(w, i + 2), vld(v, i + 2)));
+    a2 = vadd(a2, dotTerm(vld(w, i + 4), vld(v, i + 4))); a3 = vadd(a3, dotTerm(vld(w, i + 6), vld(v, i + 6)));
+    a4 = vadd(a4, dotTerm(vld(w, i + 8), vld(v, i + 8))); a5 = vadd(a5, dotTerm(vld(w, i + 10), vld(v, i + 10)));
+    a6 = vadd(a6, dotTerm(vld(w, i + 12), vld(v, i + 12))); a7 = vadd(a7, dotTerm(vld(w, i + 14), vld(v, i + 14)));
   }
-  return laneFinish(a01, a23, w, v, i, n, 0.0, 1);
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, v, i, n, 0.0, 1);
 }
 // Σ w_i (v_i − mu)²
 @inline function wsqTerm(w: v128, v: v128, mu: v128): v128 {
@@ -192,13 +206,16 @@ function laneDot(w: usize, v: usize, n: i32): f64 {
 }
 function laneWsq(w: usize, v: usize, mu: f64, n: i32): f64 {
   const m = splat(mu);
-  let a01 = splat(0.0), a23 = splat(0.0);
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
   let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, wsqTerm(vld(w, i), vld(v, i), m));
-    a23 = vadd(a23, wsqTerm(vld(w, i + 2), vld(v, i + 2), m));
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, wsqTerm(vld(w, i), vld(v, i), m)); a1 = vadd(a1, wsqTerm(vld(w, i + 2), vld(v, i + 2), m));
+    a2 = vadd(a2, wsqTerm(vld(w, i + 4), vld(v, i + 4), m)); a3 = vadd(a3, wsqTerm(vld(w, i + 6), vld(v, i + 6), m));
+    a4 = vadd(a4, wsqTerm(vld(w, i + 8), vld(v, i + 8), m)); a5 = vadd(a5, wsqTerm(vld(w, i + 10), vld(v, i + 10), m));
+    a6 = vadd(a6, wsqTerm(vld(w, i + 12), vld(v, i + 12), m)); a7 = vadd(a7, wsqTerm(vld(w, i + 14), vld(v, i + 14), m));
   }
-  return laneFinish(a01, a23, w, v, i, n, mu, 2);
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, v, i, n, mu, 2);
 }
 
 function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
@@ -799,8 +816,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
     for (let i = 0; i < n2; i += 2) vst(Rj, i, vmul(vld(Rj, i), vld(S, i)));
     if (n2 < n) st(Rj, n2, ld(Rj, n2) * ld(S, n2));
   }
-  let L = 0.0;
-  for (let i = 0; i < n; ++i) L += ld(M, i); // in run order, as native
+  const L = laneSum(M, n); // in lanes, as native
   return L;
 }
 

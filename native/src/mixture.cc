@@ -199,46 +199,68 @@ inline void hswap(Work& wk, int s, int t) {
 }
 
 // ---------- sums over the runs ----------
-// Every sum over the runs inside EM is taken in four interleaved lanes (lane l adds the runs i ≡ l mod 4, in
-// order) and combined as (l0 + l1) + (l2 + l3): independent chains that g++ vectorizes (a single chain waits on
-// each add), in an order wasm/mixture.ts repeats.
+// Sums over the runs inside EM are taken in interleaved lanes (lane l adds the runs i ≡ l mod the lane count, in
+// order; the tail's runs go to lanes 0, 1, ... one by one) and the lanes are combined by a fixed pairwise tree:
+// independent chains that g++ vectorizes (a single chain waits on each add), in an order wasm/mixture.ts repeats.
+// The Newton sums (ls_moments) keep four lanes (LANES); the plain sums Σw, Σwv, Σw(v − mu)² and the E-step's
+// log-likelihood take SUM_LANES = 16, as four 4-double vectors (g++ vector extension; written out because g++ 12
+// miscompiles the 16-lane conditional sum when it vectorizes the scalar form itself): chains of n/16 adds instead of
+// n/4 (the sums were latency-bound: about a fifth of the kernel's time on the synthetic design).
 constexpr int LANES = 4;
 inline double lanes_total(const double* a) { return (a[0] + a[1]) + (a[2] + a[3]); }
+constexpr int SUM_LANES = 16;
+typedef double v4d __attribute__((vector_size(32)));
+// (every v4d function is always inlined: the warning about passing AVX vectors without AVX does not apply)
+#pragma GCC diagnostic ignored "-Wpsabi"
+__attribute__((always_inline)) inline v4d load4(const double* p) {
+  v4d v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+// Σ term(i) over the runs in SUM_LANES lanes: the vector body V(i) gives runs i..i+3, the scalar S(i) one tail run.
+template <class V, class S>
+__attribute__((always_inline)) inline double sum16(int32_t n, V vterm, S sterm) {
+  v4d a0 = {}, a1 = {}, a2 = {}, a3 = {};
+  int32_t i = 0;
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 += vterm(i);
+    a1 += vterm(i + 4);
+    a2 += vterm(i + 8);
+    a3 += vterm(i + 12);
+  }
+  double a[SUM_LANES];
+  std::memcpy(a, &a0, 32), std::memcpy(a + 4, &a1, 32), std::memcpy(a + 8, &a2, 32), std::memcpy(a + 12, &a3, 32);
+  for (int l = 0; i < n; ++i, ++l) a[l] += sterm(i);
+  const double q0 = (a[0] + a[1]) + (a[2] + a[3]), q1 = (a[4] + a[5]) + (a[6] + a[7]);
+  const double q2 = (a[8] + a[9]) + (a[10] + a[11]), q3 = (a[12] + a[13]) + (a[14] + a[15]);
+  return (q0 + q1) + (q2 + q3);
+}
 // Σ w_i
 VECTOR_CLONES double lane_sum(const double* __restrict w, int32_t n) {
-  double a[LANES] = {0, 0, 0, 0};
-  int32_t i = 0;
-  for (; i + LANES <= n; i += LANES)
-    for (int l = 0; l < LANES; ++l) a[l] += w[i + l];
-  for (int l = 0; i < n; ++i, ++l) a[l] += w[i];
-  return lanes_total(a);
+  return sum16(n, [&](int32_t i) { return load4(w + i); }, [&](int32_t i) { return w[i]; });
 }
 // Σ w_i v_i, terms with w_i = 0 left out (v_i may then be infinite)
-VECTOR_CLONES double lane_dot(const double* __restrict w,
-                                                                  const double* __restrict v, int32_t n) {
-  double a[LANES] = {0, 0, 0, 0};
-  int32_t i = 0;
-  for (; i + LANES <= n; i += LANES)
-    for (int l = 0; l < LANES; ++l) a[l] += w[i + l] != 0.0 ? w[i + l] * v[i + l] : 0.0;
-  for (int l = 0; i < n; ++i, ++l) a[l] += w[i] != 0.0 ? w[i] * v[i] : 0.0;
-  return lanes_total(a);
+VECTOR_CLONES double lane_dot(const double* __restrict w, const double* __restrict v, int32_t n) {
+  return sum16(
+      n,
+      [&](int32_t i) {
+        const v4d wi = load4(w + i), zero = {};
+        return wi != zero ? wi * load4(v + i) : zero;
+      },
+      [&](int32_t i) { return w[i] != 0.0 ? w[i] * v[i] : 0.0; });
 }
 // Σ w_i (v_i − mu)²
-VECTOR_CLONES double lane_wsq(const double* __restrict w,
-                                                                  const double* __restrict v, double mu,
-                                                                  int32_t n) {
-  double a[LANES] = {0, 0, 0, 0};
-  int32_t i = 0;
-  for (; i + LANES <= n; i += LANES)
-    for (int l = 0; l < LANES; ++l) {
-      const double d = v[i + l] - mu;
-      a[l] += w[i + l] * d * d;
-    }
-  for (int l = 0; i < n; ++i, ++l) {
-    const double d = v[i] - mu;
-    a[l] += w[i] * d * d;
-  }
-  return lanes_total(a);
+VECTOR_CLONES double lane_wsq(const double* __restrict w, const double* __restrict v, double mu, int32_t n) {
+  return sum16(
+      n,
+      [&](int32_t i) {
+        const v4d d = load4(v + i) - mu;
+        return load4(w + i) * d * d;
+      },
+      [&](int32_t i) {
+        const double d = v[i] - mu;
+        return w[i] * d * d;
+      });
 }
 
 // ---------- building blocks the families share ----------
@@ -303,14 +325,6 @@ void hfill(Work& wk, int slot, double mu, double sig) {
 // Σw·h, Σw·h', Σw·h'', Σw·z·h', Σw·z·h'', Σw·z²·h'' (lanes as above; runs with w = 0 left out). The lanes are
 // the four elements of a vector (g++ vector extension: one AVX2 register, or two SSE2 ones), the tail's runs go to
 // lanes 0, 1, 2 one by one: the same sums as four scalar lanes, which is what wasm/mixture.ts computes.
-typedef double v4d __attribute__((vector_size(32)));
-// (every v4d function is always inlined: the warning about passing AVX vectors without AVX does not apply)
-#pragma GCC diagnostic ignored "-Wpsabi"
-__attribute__((always_inline)) inline v4d load4(const double* p) {
-  v4d v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 template <class K, typename T>
 __attribute__((always_inline)) inline void ls_terms(const T& wi, const T& z, const T& e, const T& h, T* acc) {
   const T zero = T{};  // T{} is 0 for double and for every v4d lane
@@ -743,9 +757,7 @@ double estep(int fam, int k, Work& wk, const double* pw, const double* pa, const
   double* M = wk.rowmax.data();
   double* S = wk.rowsum.data();
   if (!estep_normalize(k, n, R, M, S)) return -INFINITY;
-  double L = 0.0;
-  for (int32_t i = 0; i < n; ++i) L += M[i];  // in run order: the same sum in both backends
-  return L;
+  return lane_sum(M, n);  // the log-likelihood (in lanes: the same sum in both backends)
 }
 
 // ---------- starts ----------
