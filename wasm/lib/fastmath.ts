@@ -7,18 +7,28 @@ const LOG2E: f64 = 1.4426950408889634;
 const LN2_HI: f64 = 0.6931471803691238;
 const LN2_LO: f64 = 1.9082149292705877e-10;
 
+// Coefficients of q(r) ≈ (e^r − 1 − r)/r², ascending (mirror of native EXP_Q0..9)
+const EXP_Q0: f64 = 0.5000000000000001;
+const EXP_Q1: f64 = 0.16666666666666669;
+const EXP_Q2: f64 = 0.041666666666624164;
+const EXP_Q3: f64 = 0.008333333333330065;
+const EXP_Q4: f64 = 0.001388888891719689;
+const EXP_Q5: f64 = 0.00019841269863040675;
+const EXP_Q6: f64 = 2.480152132210459e-05;
+const EXP_Q7: f64 = 2.7557268480106926e-06;
+const EXP_Q8: f64 = 2.762007600563138e-07;
+const EXP_Q9: f64 = 2.5100375929185925e-08;
 // e^x for x in [EXP_TINY, 709] (or NaN): the polynomial without the range clamps; inside the range the bits of vexp.
 // @ts-ignore: decorator
 @inline export function vexpInRange(x: f64): f64 {
   const t = x * LOG2E + SHIFT52;
   const nd = t - SHIFT52;
   const r = (x - nd * LN2_HI) - nd * LN2_LO;
-  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i!
+  // e^r = 1 + r + r²·q(r), q of degree 9 (EXP_Q0..9, as native), by Estrin's scheme
   const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
-  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
-  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
-  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
+  const p0 = EXP_Q0 + r * EXP_Q1, p1 = EXP_Q2 + r * EXP_Q3, p2 = EXP_Q4 + r * EXP_Q5;
+  const p3 = EXP_Q6 + r * EXP_Q7, p4 = EXP_Q8 + r * EXP_Q9;
+  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * p4;
   const p = (r + r2 * q) + 1.0;
   const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
   return p * scale;
@@ -71,10 +81,10 @@ export function vlog(x: f64): f64 {
   const nd = vsub(t, splat(SHIFT52));
   const r = vsub(vsub(x, vmul(nd, splat(LN2_HI))), vmul(nd, splat(LN2_LO)));
   const r2 = vmul(r, r), r4 = vmul(r2, r2), r8 = vmul(r4, r4);
-  const p0 = vadd(splat(1.0 / 2), vmul(r, splat(1.0 / 6))), p1 = vadd(splat(1.0 / 24), vmul(r, splat(1.0 / 120)));
-  const p2 = vadd(splat(1.0 / 720), vmul(r, splat(1.0 / 5040))), p3 = vadd(splat(1.0 / 40320), vmul(r, splat(1.0 / 362880)));
-  const p4 = vadd(splat(1.0 / 3628800), vmul(r, splat(1.0 / 39916800))), p5 = vadd(splat(1.0 / 479001600), vmul(r, splat(1.0 / 6227020800.0)));
-  const q = vadd(vadd(vadd(p0, vmul(r2, p1)), vmul(r4, vadd(p2, vmul(r2, p3)))), vmul(r8, vadd(p4, vmul(r2, p5))));
+  const p0 = vadd(splat(EXP_Q0), vmul(r, splat(EXP_Q1))), p1 = vadd(splat(EXP_Q2), vmul(r, splat(EXP_Q3)));
+  const p2 = vadd(splat(EXP_Q4), vmul(r, splat(EXP_Q5))), p3 = vadd(splat(EXP_Q6), vmul(r, splat(EXP_Q7)));
+  const p4 = vadd(splat(EXP_Q8), vmul(r, splat(EXP_Q9)));
+  const q = vadd(vadd(vadd(p0, vmul(r2, p1)), vmul(r4, vadd(p2, vmul(r2, p3)))), vmul(r8, p4));
   const p = vadd(vadd(r, vmul(r2, q)), splat(1.0));
   const scale = i64x2.shl(i64x2.add(t, i64x2.splat(1023)), 52);
   return vmul(p, scale);
