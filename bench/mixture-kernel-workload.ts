@@ -2,7 +2,9 @@
 // k = 1..5) of N evenly spaced configurations, one kernel call per family as fitMixtures makes them, timed in process
 // CPU time per family. For quick before/after comparisons of a kernel change:
 //   node dist/bench/mixture-kernel-workload.js [--configs 200] [--backend native|wasm] [--data design.csv]
-//       [--save fits.json] [--against fits.json]
+//       [--families all|loglogistic,...] [--prior-strength 0] [--save fits.json] [--against fits.json]
+// --families and --prior-strength as refit takes them (refit's defaults of issue #17: --families loglogistic
+// --prior-strength 4; the papers' setup, on which the goals of issue #25 were set: all six, 0).
 // --save writes every fit's log L, iterations and parameters; --against compares with such a file: the share of fits
 // within 1e-6·n of it (log L no lower than the saved one minus 1e-6·n), bit-identical log L, the worst loss, and the
 // BIC-chosen model changes. The design file is made by `varmap synth --design mixture` (mixture-workload.js does it).
@@ -21,6 +23,10 @@ const data = flag("--data") ?? join(tmpdir(), "varmap-mixture-design.csv");
 const wanted = Number(flag("--configs") ?? 200);
 const backendName = flag("--backend") ?? "native";
 const backend = getBackend(backendName);
+const familiesFlag = flag("--families") ?? "all";
+const families = familiesFlag === "all" ? [...FAMILY_NAMES] : (familiesFlag.split(",") as (typeof FAMILY_NAMES)[number][]);
+for (const f of families) if (!FAMILY_NAMES.includes(f)) throw new Error(`unknown family ${f}`);
+const priorStrength = Number(flag("--prior-strength") ?? 0);
 
 // configurations: consecutive blocks of rows with the same values outside the run and response columns
 const lines = readFileSync(data, "utf8").split(/\r?\n/).filter(Boolean);
@@ -58,10 +64,10 @@ interface Saved {
 const saved: Saved = { configs: n, loglik: [], iterations: [], n: [] };
 let cpuTotal = 0;
 const perFamily: string[] = [];
-for (const fam of FAMILY_NAMES) {
+for (const fam of families) {
   const models = Array.from({ length: KMAX }, (_, k) => [FAMILY_CODES[fam], k + 1] as const);
   const c0 = process.cpuUsage();
-  const r = mixtureFit(backend, { runs, offsets, configIds, models });
+  const r = mixtureFit(backend, { runs, offsets, configIds, models, priorStrength });
   const cu = process.cpuUsage(c0);
   const cpu = (cu.user + cu.system) / 1e6;
   cpuTotal += cpu;
@@ -76,7 +82,7 @@ for (const fam of FAMILY_NAMES) {
 }
 const iters = saved.iterations.reduce((s, v) => s + v, 0);
 console.log(
-  `${backendName}: ${n} configurations × ${FAMILY_NAMES.length * KMAX} models, CPU ${cpuTotal.toFixed(2)} s (${perFamily.join(", ")}); ` +
+  `${backendName}: ${n} configurations × ${families.length * KMAX} models (prior strength ${priorStrength}), CPU ${cpuTotal.toFixed(2)} s (${perFamily.join(", ")}); ` +
     `${iters} EM iterations of the kept fits; extrapolated to all ${total}: ${((cpuTotal * total) / n / 60).toFixed(2)} CPU-min (load average ${loadavg()[0].toFixed(1)})`,
 );
 const save = flag("--save");
@@ -91,7 +97,7 @@ if (against) {
     worst = 0,
     choice = 0,
     refIters = 0;
-  const nm = FAMILY_NAMES.length * KMAX;
+  const nm = families.length * KMAX;
   for (let i = 0; i < ref.loglik.length; i++) {
     const loss = ref.loglik[i] - saved.loglik[i];
     const tol = 1e-6 * ref.n[i];
