@@ -540,8 +540,8 @@ function lsPenalty(ps: f64, pb: f64, ls: f64): f64 { return -ps * ls - 0.5 * ps 
 function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64, ps: f64, pb: f64): f64 {
   gWork += <f64>n;
   hfill(fam, KMAX, mu, sig);
-  const q = laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
-  return ps > 0.0 ? q + lsPenalty(ps, pb, Math.log(sig)) : q;
+  const q = laneDot(w, slotH(KMAX), n) - W * vlog(sig);
+  return ps > 0.0 ? q + lsPenalty(ps, pb, vlog(sig)) : q;
 }
 
 // The six Newton sums of runs 0 .. n4-1 (n4 a multiple of 4) into laneAcc (mirror of native ls_moments): runs i, i+1
@@ -594,7 +594,7 @@ function lsMomentsPairs(fam: i32, w: usize, y: usize, E: usize, H: usize, n4: i3
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, ps: f64, pb: f64, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
-  const lfloor = Math.log(sfloor);
+  const lfloor = vlog(sfloor); // (mirror: fast-math log and exp of sigma)
   for (let it = 0; it < maxit; ++it) {
     gWork += <f64>n;
     const inv = 1.0 / sig;
@@ -617,7 +617,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
       laneAdd(5, l, on ? wi * z * z * h2 : 0.0);
     }
     const A0 = laneTotal(0), A1 = laneTotal(1), A2 = laneTotal(2), B1 = laneTotal(3), B2 = laneTotal(4), C2 = laneTotal(5);
-    const ls = Math.log(sig);
+    const ls = vlog(sig);
     let Q = A0 - W * ls;
     const gm = -A1 * inv;
     let gs = -W - B1;
@@ -654,7 +654,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
       const nm = mu + step * dm;
       let nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
-      const nsig = Math.exp(nls);
+      const nsig = vexp(nls);
       const nQ = lsObjective(fam, w, n, W, nm, nsig, ps, pb);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;

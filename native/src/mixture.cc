@@ -369,8 +369,8 @@ double ls_objective(Work& wk, const double* w, double W, double mu, double sig, 
   const int32_t n = wk.n;
   g_work += n;
   hfill<K>(wk, KMAX, mu, sig);
-  const double q = lane_dot(w, wk.hp[KMAX], n) - W * std::log(sig);
-  return ps > 0.0 ? q + ls_penalty(ps, pb, std::log(sig)) : q;
+  const double q = lane_dot(w, wk.hp[KMAX], n) - W * vlog(sig);
+  return ps > 0.0 ? q + ls_penalty(ps, pb, vlog(sig)) : q;
 }
 template <class K>
 void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int maxit, double ps, double pb,
@@ -379,7 +379,9 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
   const double* y = wk.y;
   double mu = *mu_io, sig = *sig_io;
   if (sig < sfloor) sig = sfloor;
-  const double lfloor = std::log(sfloor);
+  // log and exp of sigma (> 0, normal) by the fast-math functions: the same bits in both backends (libm and V8 differ
+  // in the last bit, which let native and wasm take different Newton paths under the MAP prior), and no library call
+  const double lfloor = vlog(sfloor);
   for (int it = 0; it < maxit; ++it) {
     g_work += n;
     const double inv = 1.0 / sig;
@@ -387,7 +389,7 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
     double m[6];
     ls_moments<K>(n, w, y, mu, inv, wk.hp[slot], wk.ep[slot], m);
     const double A0 = m[0], A1 = m[1], A2 = m[2], B1 = m[3], B2 = m[4], C2 = m[5];
-    const double ls = std::log(sig);
+    const double ls = vlog(sig);
     double Q = A0 - W * ls;
     const double gm = -A1 * inv;
     double gs = -W - B1;
@@ -424,7 +426,7 @@ void mstep_ls(Work& wk, int slot, const double* w, double W, double sfloor, int 
       const double nm = mu + step * dm;
       double nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
-      const double nsig = std::exp(nls);
+      const double nsig = vexp(nls);
       const double nQ = ls_objective<K>(wk, w, W, nm, nsig, ps, pb);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
