@@ -1,5 +1,6 @@
 // Gaussian-process likelihood and prediction (mirror of native/src/gp.cc; see native/include/varmap/gp.h).
 import { OK, BAD_ARGUMENT, NONFINITE, NO_MEMORY, INTERNAL, allFinite } from "./lib/status";
+import { vexp, vlog } from "./lib/fastmath";
 export { alloc, free } from "./lib/memory";
 
 const GP_NOT_POSITIVE_DEFINITE: i32 = 10;
@@ -16,42 +17,12 @@ const GP_LOG_2PI: f64 = 1.8378770664093453;
 // @ts-ignore: decorator
 @inline function st(p: usize, i: usize, v: f64): void { store<f64>(p + (i << 3), v); }
 
-// exp and log as the same polynomials as native/src/gp.cc (same operations, same order: the same bits).
-const GP_EXP_TINY: f64 = -708.0;
-const GP_SHIFT52: f64 = 6755399441055744.0;
-const GP_LOG2E: f64 = 1.4426950408889634;
-const GP_LN2_HI: f64 = 0.6931471803691238;
-const GP_LN2_LO: f64 = 1.9082149292705877e-10;
-function gexp(x: f64): f64 {
-  const xc = x < GP_EXP_TINY ? GP_EXP_TINY : (x > 709.0 ? 709.0 : x);
-  const t = xc * GP_LOG2E + GP_SHIFT52;
-  const nd = t - GP_SHIFT52;
-  const r = (xc - nd * GP_LN2_HI) - nd * GP_LN2_LO;
-  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
-  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
-  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
-  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
-  const p = (r + r2 * q) + 1.0;
-  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
-  const v = p * scale;
-  return x < GP_EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
-}
-function glog(x: f64): f64 {
-  const u = reinterpret<u64>(x);
-  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
-  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
-  const hi = m > 1.4142135623730951;
-  m = hi ? m * 0.5 : m;
-  e = hi ? e + 1.0 : e;
-  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
-  const s4 = s2 * s2, s8 = s4 * s4;
-  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
-  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
-  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
-  const f = m - 1.0;
-  return e * GP_LN2_HI + ((f - s * f + s * s2 * p) + e * GP_LN2_LO);
-}
+// exp and log as the same polynomials as native/src/gp.cc (wasm/lib/fastmath.ts, shared with the mixture kernel;
+// native: varmap/fastmath.h): the same operations in the same order, the same bits.
+// @ts-ignore: decorator
+@inline function gexp(x: f64): f64 { return vexp(x); }
+// @ts-ignore: decorator
+@inline function glog(x: f64): f64 { return vlog(x); }
 
 let lastDeriv: f64 = 0.0;
 

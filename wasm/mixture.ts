@@ -1,6 +1,7 @@
 // Mixture EM over a batch of configurations × (family, k) (mirror of native/src/mixture.cc: same arithmetic,
 // same order of operations, same generator). See native/include/varmap/mixture.h for the contract.
 import { OK, BAD_ARGUMENT, NONFINITE, allFinite } from "./lib/status";
+import { vexp, vexpInRange, vexpInRange2, vlog, vlog1p, vexp2, vlog2, vlog1p2 } from "./lib/fastmath";
 export { alloc, free } from "./lib/memory";
 
 const MIXTURE_NONPOSITIVE: i32 = 10;
@@ -25,7 +26,6 @@ const PRUNE_AT: i32 = 5;
 const PRUNE_GAP_A: f64 = 5.0;
 const PRUNE_GAP_B: f64 = 0.05;
 const EXP_CUTOFF: f64 = -40.0;
-const EXP_TINY: f64 = -708.0;
 const DUP_TOL: f64 = 1e-3;
 const SHORT_TOL: f64 = 1e-7;
 const GAMMA_T_DIRECT: f64 = 1e-4;
@@ -84,52 +84,8 @@ function apsi1m1(a: f64): f64 {
 @inline function trigam(a: f64): f64 { return (apsi1m1(a) + 1.0) / a; }
 
 // Gamma log-density without cancellation for large shapes (mirror of native gamma_const / gamma_logpdf).
-// ---------- elementary functions for the per-run loops (mirror of native vexp, vlog, vlog1p: the same operations
-// in the same order, so both backends compute the same bits) ----------
-const SHIFT52: f64 = 6755399441055744.0; // 1.5·2^52
-const LOG2E: f64 = 1.4426950408889634;
-const LN2_HI: f64 = 0.6931471803691238;
-const LN2_LO: f64 = 1.9082149292705877e-10;
-// e^x; 0 below EXP_TINY, +Inf above 709, NaN for NaN.
-function vexp(x: f64): f64 {
-  const xc = x < EXP_TINY ? EXP_TINY : (x > 709.0 ? 709.0 : x);
-  const t = xc * LOG2E + SHIFT52;
-  const nd = t - SHIFT52;
-  const r = (xc - nd * LN2_HI) - nd * LN2_LO;
-  // Estrin's scheme for r + r²·Σ_{i=2..13} r^(i−2)/i!
-  const r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const p0 = 1.0 / 2 + r * (1.0 / 6), p1 = 1.0 / 24 + r * (1.0 / 120);
-  const p2 = 1.0 / 720 + r * (1.0 / 5040), p3 = 1.0 / 40320 + r * (1.0 / 362880);
-  const p4 = 1.0 / 3628800 + r * (1.0 / 39916800), p5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
-  const q = ((p0 + r2 * p1) + r4 * (p2 + r2 * p3)) + r8 * (p4 + r2 * p5);
-  const p = (r + r2 * q) + 1.0;
-  const scale = reinterpret<f64>((reinterpret<u64>(t) + 1023) << 52);
-  const v = p * scale;
-  return x < EXP_TINY ? 0.0 : (x > 709.0 ? Infinity : v);
-}
-// log x for a positive normal x.
-function vlog(x: f64): f64 {
-  const u = reinterpret<u64>(x);
-  let m = reinterpret<f64>((u & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000);
-  let e = reinterpret<f64>((u >> 52) | 0x4330000000000000) - 4503599627371519.0;
-  const hi = m > 1.4142135623730951;
-  m = hi ? m * 0.5 : m;
-  e = hi ? e + 1.0 : e;
-  const s = (m - 1.0) / (m + 1.0), s2 = s * s;
-  const s4 = s2 * s2, s8 = s4 * s4; // Σ_{j=0..9} 2/(2j+3) s2^j by Estrin's scheme
-  const a0 = 2.0 / 3 + s2 * (2.0 / 5), a1 = 2.0 / 7 + s2 * (2.0 / 9), a2 = 2.0 / 11 + s2 * (2.0 / 13);
-  const a3 = 2.0 / 15 + s2 * (2.0 / 17), a4 = 2.0 / 19 + s2 * (2.0 / 21);
-  const p = ((a0 + s4 * a1) + s8 * (a2 + s4 * a3)) + (s8 * s8) * a4;
-  const f = m - 1.0;
-  return e * LN2_HI + ((f - s * f + s * s2 * p) + e * LN2_LO);
-}
-// log(1 + v) for v > -1 with 1 + v normal.
-@inline function vlog1p(v: f64): f64 {
-  const u = 1.0 + v;
-  return vlog(u) + (v - (u - 1.0)) / u;
-}
-
-// ---------- two runs at a time (wasm SIMD): per lane the same operations as vexp, vlog, vlog1p ----------
+// ---------- elementary functions for the per-run loops: wasm/lib/fastmath.ts (mirror of native/include/varmap/
+// fastmath.h, shared with the gp kernel), scalar and two runs at a time (wasm SIMD) ----------
 @inline function splat(x: f64): v128 { return f64x2.splat(x); }
 @inline function vadd(a: v128, b: v128): v128 { return f64x2.add(a, b); }
 @inline function vsub(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
@@ -137,41 +93,6 @@ function vlog(x: f64): f64 {
 @inline function vsel(a: v128, b: v128, mask: v128): v128 { return v128.bitselect(a, b, mask); } // mask ? a : b
 @inline function vld(p: usize, i: i32): v128 { return v128.load(p + (<usize>i << 3)); }
 @inline function vst(p: usize, i: i32, v: v128): void { v128.store(p + (<usize>i << 3), v); }
-@inline function vexp2(x: v128): v128 {
-  const tiny = splat(EXP_TINY), big = splat(709.0);
-  const xc = vsel(tiny, vsel(big, x, f64x2.gt(x, big)), f64x2.lt(x, tiny));
-  const t = vadd(vmul(xc, splat(LOG2E)), splat(SHIFT52));
-  const nd = vsub(t, splat(SHIFT52));
-  const r = vsub(vsub(xc, vmul(nd, splat(LN2_HI))), vmul(nd, splat(LN2_LO)));
-  const r2 = vmul(r, r), r4 = vmul(r2, r2), r8 = vmul(r4, r4);
-  const p0 = vadd(splat(1.0 / 2), vmul(r, splat(1.0 / 6))), p1 = vadd(splat(1.0 / 24), vmul(r, splat(1.0 / 120)));
-  const p2 = vadd(splat(1.0 / 720), vmul(r, splat(1.0 / 5040))), p3 = vadd(splat(1.0 / 40320), vmul(r, splat(1.0 / 362880)));
-  const p4 = vadd(splat(1.0 / 3628800), vmul(r, splat(1.0 / 39916800))), p5 = vadd(splat(1.0 / 479001600), vmul(r, splat(1.0 / 6227020800.0)));
-  const q = vadd(vadd(vadd(p0, vmul(r2, p1)), vmul(r4, vadd(p2, vmul(r2, p3)))), vmul(r8, vadd(p4, vmul(r2, p5))));
-  const p = vadd(vadd(r, vmul(r2, q)), splat(1.0));
-  const scale = i64x2.shl(i64x2.add(t, i64x2.splat(1023)), 52);
-  const v = vmul(p, scale);
-  return vsel(splat(0.0), vsel(splat(Infinity), v, f64x2.gt(x, big)), f64x2.lt(x, tiny));
-}
-@inline function vlog2(x: v128): v128 {
-  let m = v128.or(v128.and(x, i64x2.splat(0x000FFFFFFFFFFFFF)), i64x2.splat(0x3FF0000000000000));
-  let e = vsub(v128.or(i64x2.shr_u(x, 52), i64x2.splat(0x4330000000000000)), splat(4503599627371519.0));
-  const hi = f64x2.gt(m, splat(1.4142135623730951));
-  m = vsel(vmul(m, splat(0.5)), m, hi);
-  e = vsel(vadd(e, splat(1.0)), e, hi);
-  const s = f64x2.div(vsub(m, splat(1.0)), vadd(m, splat(1.0))), s2 = vmul(s, s);
-  const s4 = vmul(s2, s2), s8 = vmul(s4, s4);
-  const a0 = vadd(splat(2.0 / 3), vmul(s2, splat(2.0 / 5))), a1 = vadd(splat(2.0 / 7), vmul(s2, splat(2.0 / 9)));
-  const a2 = vadd(splat(2.0 / 11), vmul(s2, splat(2.0 / 13))), a3 = vadd(splat(2.0 / 15), vmul(s2, splat(2.0 / 17)));
-  const a4 = vadd(splat(2.0 / 19), vmul(s2, splat(2.0 / 21)));
-  const p = vadd(vadd(vadd(a0, vmul(s4, a1)), vmul(s8, vadd(a2, vmul(s4, a3)))), vmul(vmul(s8, s8), a4));
-  const f = vsub(m, splat(1.0));
-  return vadd(vmul(e, splat(LN2_HI)), vadd(vadd(vsub(f, vmul(s, f)), vmul(vmul(s, s2), p)), vmul(e, splat(LN2_LO))));
-}
-@inline function vlog1p2(v: v128): v128 {
-  const u = vadd(splat(1.0), v);
-  return vadd(vlog2(u), f64x2.div(vsub(v, vsub(u, splat(1.0))), u));
-}
 
 const GAMMA_BIG: f64 = 15.0;
 function gammaConst(a: f64, b: f64): f64 {
@@ -212,7 +133,8 @@ let outA: f64 = 0;
 let outB: f64 = 0;
 
 // ---------- sums over the runs (mirror of native lane_sum, lane_dot, lane_wsq, ls_moments) ----------
-// Four interleaved lanes (lane l adds the runs i ≡ l mod 4, in order), combined as (l0 + l1) + (l2 + l3).
+// The Newton sums (ls_moments): four interleaved lanes (lane l adds the runs i ≡ l mod 4, in order), combined as
+// (l0 + l1) + (l2 + l3). The plain sums: sixteen lanes (below).
 const LANES: i32 = 4;
 const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
 @inline function laneAdd(q: i32, l: i32, v: f64): void {
@@ -223,21 +145,18 @@ const laneAcc = memory.data(6 * 4 * 8); // 6 sums × 4 lanes
   const p = laneAcc + ((<usize>(q * LANES)) << 3);
   return (load<f64>(p) + load<f64>(p + 8)) + (load<f64>(p + 16) + load<f64>(p + 24));
 }
-// Σ w_i (lanes 0,1 and 2,3 as two vectors; the tail's runs to lanes 0, 1, 2)
-function laneSum(w: usize, n: i32): f64 {
-  let a01 = splat(0.0), a23 = splat(0.0);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, vld(w, i));
-    a23 = vadd(a23, vld(w, i + 2));
-  }
-  return laneFinish(a01, a23, w, 0, i, n, 0.0);
+// The plain sums Σw, Σwv, Σw(v − mu)² and the E-step's log-likelihood (mirror of native sum16): SUM_LANES = 16 lanes
+// (lane l adds the runs i ≡ l mod 16, in order; the tail's runs to lanes 0, 1, ... one by one), as eight two-lane
+// vectors, combined by the pairwise tree ((l0 + l1) + (l2 + l3) + ...).
+const SUM_LANES: i32 = 16;
+const sumAcc = memory.data(16 * 8);
+@inline function sumStore(a0: v128, a1: v128, a2: v128, a3: v128, a4: v128, a5: v128, a6: v128, a7: v128): void {
+  v128.store(sumAcc, a0); v128.store(sumAcc + 16, a1); v128.store(sumAcc + 32, a2); v128.store(sumAcc + 48, a3);
+  v128.store(sumAcc + 64, a4); v128.store(sumAcc + 80, a5); v128.store(sumAcc + 96, a6); v128.store(sumAcc + 112, a7);
 }
-// lanes of (a01, a23) plus the scalar tail terms f(i) of runs i..n-1 (kind: 0 w, 1 w·v with w = 0 left out,
-// 2 w·(v − mu)²), combined as (l0 + l1) + (l2 + l3)
-function laneFinish(a01: v128, a23: v128, w: usize, v: usize, i: i32, n: i32, mu: f64, kind: i32 = 0): f64 {
-  let l0 = f64x2.extract_lane(a01, 0), l1 = f64x2.extract_lane(a01, 1);
-  let l2 = f64x2.extract_lane(a23, 0), l3 = f64x2.extract_lane(a23, 1);
+// the lanes in sumAcc plus the scalar tail terms of runs i..n-1 (kind: 0 w, 1 w·v with w = 0 left out,
+// 2 w·(v − mu)²), combined by the tree
+function sumFinish(w: usize, v: usize, i: i32, n: i32, mu: f64, kind: i32): f64 {
   for (let l = 0; i < n; ++i, ++l) {
     const wi = ld(w, i);
     let t: f64;
@@ -247,22 +166,38 @@ function laneFinish(a01: v128, a23: v128, w: usize, v: usize, i: i32, n: i32, mu
       const d = ld(v, i) - mu;
       t = wi * d * d;
     }
-    if (l == 0) l0 += t;
-    else if (l == 1) l1 += t;
-    else l2 += t;
+    st(sumAcc, l, ld(sumAcc, l) + t);
   }
-  return (l0 + l1) + (l2 + l3);
+  const q0 = (ld(sumAcc, 0) + ld(sumAcc, 1)) + (ld(sumAcc, 2) + ld(sumAcc, 3));
+  const q1 = (ld(sumAcc, 4) + ld(sumAcc, 5)) + (ld(sumAcc, 6) + ld(sumAcc, 7));
+  const q2 = (ld(sumAcc, 8) + ld(sumAcc, 9)) + (ld(sumAcc, 10) + ld(sumAcc, 11));
+  const q3 = (ld(sumAcc, 12) + ld(sumAcc, 13)) + (ld(sumAcc, 14) + ld(sumAcc, 15));
+  return (q0 + q1) + (q2 + q3);
+}
+// Σ w_i
+function laneSum(w: usize, n: i32): f64 {
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+  let i = 0;
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, vld(w, i)); a1 = vadd(a1, vld(w, i + 2)); a2 = vadd(a2, vld(w, i + 4)); a3 = vadd(a3, vld(w, i + 6));
+    a4 = vadd(a4, vld(w, i + 8)); a5 = vadd(a5, vld(w, i + 10)); a6 = vadd(a6, vld(w, i + 12)); a7 = vadd(a7, vld(w, i + 14));
+  }
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, 0, i, n, 0.0, 0);
 }
 // Σ w_i v_i, terms with w_i = 0 left out
 @inline function dotTerm(w: v128, v: v128): v128 { return vsel(vmul(w, v), splat(0.0), f64x2.ne(w, splat(0.0))); }
 function laneDot(w: usize, v: usize, n: i32): f64 {
-  let a01 = splat(0.0), a23 = splat(0.0);
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
   let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, dotTerm(vld(w, i), vld(v, i)));
-    a23 = vadd(a23, dotTerm(vld(w, i + 2), vld(v, i + 2)));
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, dotTerm(vld(w, i), vld(v, i))); a1 = vadd(a1, dotTerm(vld(w, i + 2), vld(v, i + 2)));
+    a2 = vadd(a2, dotTerm(vld(w, i + 4), vld(v, i + 4))); a3 = vadd(a3, dotTerm(vld(w, i + 6), vld(v, i + 6)));
+    a4 = vadd(a4, dotTerm(vld(w, i + 8), vld(v, i + 8))); a5 = vadd(a5, dotTerm(vld(w, i + 10), vld(v, i + 10)));
+    a6 = vadd(a6, dotTerm(vld(w, i + 12), vld(v, i + 12))); a7 = vadd(a7, dotTerm(vld(w, i + 14), vld(v, i + 14)));
   }
-  return laneFinish(a01, a23, w, v, i, n, 0.0, 1);
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, v, i, n, 0.0, 1);
 }
 // Σ w_i (v_i − mu)²
 @inline function wsqTerm(w: v128, v: v128, mu: v128): v128 {
@@ -271,13 +206,16 @@ function laneDot(w: usize, v: usize, n: i32): f64 {
 }
 function laneWsq(w: usize, v: usize, mu: f64, n: i32): f64 {
   const m = splat(mu);
-  let a01 = splat(0.0), a23 = splat(0.0);
+  let a0 = splat(0.0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
   let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a01 = vadd(a01, wsqTerm(vld(w, i), vld(v, i), m));
-    a23 = vadd(a23, wsqTerm(vld(w, i + 2), vld(v, i + 2), m));
+  for (; i + SUM_LANES <= n; i += SUM_LANES) {
+    a0 = vadd(a0, wsqTerm(vld(w, i), vld(v, i), m)); a1 = vadd(a1, wsqTerm(vld(w, i + 2), vld(v, i + 2), m));
+    a2 = vadd(a2, wsqTerm(vld(w, i + 4), vld(v, i + 4), m)); a3 = vadd(a3, wsqTerm(vld(w, i + 6), vld(v, i + 6), m));
+    a4 = vadd(a4, wsqTerm(vld(w, i + 8), vld(v, i + 8), m)); a5 = vadd(a5, wsqTerm(vld(w, i + 10), vld(v, i + 10), m));
+    a6 = vadd(a6, wsqTerm(vld(w, i + 12), vld(v, i + 12), m)); a7 = vadd(a7, wsqTerm(vld(w, i + 14), vld(v, i + 14), m));
   }
-  return laneFinish(a01, a23, w, v, i, n, mu, 2);
+  sumStore(a0, a1, a2, a3, a4, a5, a6, a7);
+  return sumFinish(w, v, i, n, mu, 2);
 }
 
 function mstepNormal(v: usize, w: usize, n: i32, W: f64, floorSd: f64): void {
@@ -602,8 +540,8 @@ function lsPenalty(ps: f64, pb: f64, ls: f64): f64 { return -ps * ls - 0.5 * ps 
 function lsObjective(fam: i32, w: usize, n: i32, W: f64, mu: f64, sig: f64, ps: f64, pb: f64): f64 {
   gWork += <f64>n;
   hfill(fam, KMAX, mu, sig);
-  const q = laneDot(w, slotH(KMAX), n) - W * Math.log(sig);
-  return ps > 0.0 ? q + lsPenalty(ps, pb, Math.log(sig)) : q;
+  const q = laneDot(w, slotH(KMAX), n) - W * vlog(sig);
+  return ps > 0.0 ? q + lsPenalty(ps, pb, vlog(sig)) : q;
 }
 
 // The six Newton sums of runs 0 .. n4-1 (n4 a multiple of 4) into laneAcc (mirror of native ls_moments): runs i, i+1
@@ -656,7 +594,7 @@ function lsMomentsPairs(fam: i32, w: usize, y: usize, E: usize, H: usize, n4: i3
 function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor: f64, maxit: i32, ps: f64, pb: f64, mu0: f64, sig0: f64): void {
   let mu = mu0, sig = sig0;
   if (sig < sfloor) sig = sfloor;
-  const lfloor = Math.log(sfloor);
+  const lfloor = vlog(sfloor); // (mirror: fast-math log and exp of sigma)
   for (let it = 0; it < maxit; ++it) {
     gWork += <f64>n;
     const inv = 1.0 / sig;
@@ -679,7 +617,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
       laneAdd(5, l, on ? wi * z * z * h2 : 0.0);
     }
     const A0 = laneTotal(0), A1 = laneTotal(1), A2 = laneTotal(2), B1 = laneTotal(3), B2 = laneTotal(4), C2 = laneTotal(5);
-    const ls = Math.log(sig);
+    const ls = vlog(sig);
     let Q = A0 - W * ls;
     const gm = -A1 * inv;
     let gs = -W - B1;
@@ -716,7 +654,7 @@ function mstepLs(fam: i32, slot: i32, y: usize, w: usize, n: i32, W: f64, sfloor
       const nm = mu + step * dm;
       let nls = ls + step * ds;
       if (nls < lfloor) nls = lfloor;
-      const nsig = Math.exp(nls);
+      const nsig = vexp(nls);
       const nQ = lsObjective(fam, w, n, W, nm, nsig, ps, pb);
       if (nQ >= Q) {
         moved = nm != mu || nsig != sig;
@@ -851,13 +789,14 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
     for (let i = 0; i < n2; i += 2) {
       const d = vsub(vld(Rj, i), vld(M, i));
       const below = f64x2.lt(d, cut); // below e^-40 a term is lost in the sum anyway
-      const e = i64x2.all_true(below) ? zero : vsel(zero, vexp2(d), below); // (both lost: no exponential)
+      // (both lost: no exponential; d in [EXP_CUTOFF, 0] where it is taken: no range clamps needed)
+      const e = i64x2.all_true(below) ? zero : vsel(zero, vexpInRange2(d), below);
       vst(Rj, i, e);
       vst(S, i, vadd(vld(S, i), e));
     }
     if (n2 < n) {
       const d = ld(Rj, n2) - ld(M, n2);
-      const e = d < EXP_CUTOFF ? 0.0 : vexp(d);
+      const e = d < EXP_CUTOFF ? 0.0 : vexpInRange(d);
       st(Rj, n2, e);
       st(S, n2, ld(S, n2) + e);
     }
@@ -877,8 +816,7 @@ function estep(fam: i32, k: i32, pw: usize, pa: usize, pb: usize): f64 {
     for (let i = 0; i < n2; i += 2) vst(Rj, i, vmul(vld(Rj, i), vld(S, i)));
     if (n2 < n) st(Rj, n2, ld(Rj, n2) * ld(S, n2));
   }
-  let L = 0.0;
-  for (let i = 0; i < n; ++i) L += ld(M, i); // in run order, as native
+  const L = laneSum(M, n); // in lanes, as native
   return L;
 }
 
@@ -1336,6 +1274,24 @@ let sCsum: usize = 0;
 let sCcnt: usize = 0;
 
 // Mirror of native fit_model.
+// The initial states (w, a, b) of the current model's starts (mirror of native Ctx::repeated_start).
+let startBase: usize = 0;
+let startCount: i32 = 0;
+function repeatedStart(k: i32, pw: usize, pa: usize, pb: usize): bool {
+  for (let q = 0; q < startCount; ++q) {
+    const s = startBase + ((<usize>q * 3 * KMAX) << 3);
+    let same = true;
+    for (let j = 0; j < k && same; ++j) same = ld(s, j) == ld(pw, j) && ld(s, k + j) == ld(pa, j) && ld(s, 2 * k + j) == ld(pb, j);
+    if (same) return true;
+  }
+  if (startCount < MAX_STARTS) {
+    const s = startBase + ((<usize>startCount * 3 * KMAX) << 3);
+    for (let j = 0; j < k; ++j) { st(s, j, ld(pw, j)); st(s, k + j, ld(pa, j)); st(s, 2 * k + j, ld(pb, j)); }
+    ++startCount;
+  }
+  return false;
+}
+
 function fitModel(fam: i32, k: i32): usize {
   const out = entry(fam, k);
   if (ld(out, 0) != 0.0) return out;
@@ -1360,6 +1316,7 @@ function fitModel(fam: i32, k: i32): usize {
   let bestL = -Infinity, bestIt = 0, bestConv = false;
   seenCount = 0;
   raceReset();
+  startCount = 0;
   for (let rs = 0; rs < nrest; ++rs) {
     if (k == 1) {
       for (let i = 0; i < n; ++i) sti(wGroup, i, 0);
@@ -1396,6 +1353,8 @@ function fitModel(fam: i32, k: i32): usize {
       startGroups(k, rs, streamKey(cxSeed, cxCid, fam, k, rs), wGroup, sCenters, sCsum, sCcnt);
       initParams(fam, k, wGroup, pw, pa, pb);
     }
+    // (mirror) a start repeating an earlier start's initial state exactly cannot change the fit: skipped unless racing
+    if (!cxRace && repeatedStart(k, pw, pa, pb)) continue;
     const abandon = bestL > -Infinity ? bestL - (PRUNE_GAP_A + PRUNE_GAP_B * n) : -Infinity;
     // short runs stop at the looser SHORT_TOL (only ranked); the best one is then run on to cxTol
     const loose = SHORT_TOL > cxTol;
@@ -1466,6 +1425,7 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
   cxSpikes = heap.alloc(<usize>SPIKE_STARTS << 2);
   cacheBase = heap.alloc((<usize>FAM_COUNT * (KMAX + 1) * ESZ) << 3);
   seenBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
+  startBase = heap.alloc((<usize>MAX_STARTS * 3 * KMAX) << 3);
   const hStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3), eStore = heap.alloc((<usize>(KMAX + 1) * nm) << 3);
   hSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
   eSlot = heap.alloc(<usize>(KMAX + 1) * sizeof<usize>());
@@ -1589,6 +1549,6 @@ export function mixtureFit(runs: usize, offsets: usize, nconf: i32, configIds: u
     }
   }
   heap.free(xs); heap.free(ys); heap.free(order); heap.free(buf); heap.free(group); heap.free(wResp); heap.free(wRowMax); heap.free(wRowSum); heap.free(small); heap.free(cxSpikes); heap.free(cacheBase);
-  heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV);
+  heap.free(smScore); heap.free(smPairI); heap.free(smPairJ); heap.free(smPairV); heap.free(startBase);
   return OK;
 }
