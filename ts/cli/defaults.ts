@@ -17,10 +17,6 @@ export const LARGE_MAP_METHOD = "delaunay";
 export const PAPER_METHODS = "lr,lsp";
 export const PAPER_METHOD = "lsp";
 
-export const DEFAULTS_HELP =
-  "defaults: the best settings on the real data (--log-inputs auto --log-response auto, " +
-  `--methods ${BEST_METHODS}); --paper: the papers' setup (--methods ${PAPER_METHODS}, fit --method ${PAPER_METHOD}, --log-inputs none --log-response none; refit's mixtures --families all --prior-strength 0 --guard off)`;
-
 /**
  * The default set's costly methods (seconds per fit on a few hundred configurations, against milliseconds for the
  * others): dropped from the default set, with a note, when a run would fit them more than HEAVY_DEFAULT_FITS times
@@ -29,6 +25,10 @@ export const DEFAULTS_HELP =
  */
 export const HEAVY_METHODS = ["gp", "rbf"];
 export const HEAVY_DEFAULT_FITS = 1000;
+
+export const DEFAULTS_HELP =
+  "defaults: the best settings on the real data (--log-inputs auto --log-response auto, " +
+  `--methods ${BEST_METHODS}, without ${HEAVY_METHODS.join(" and ")} when a run fits each method more than ${HEAVY_DEFAULT_FITS.toLocaleString("en")} times); --paper: the papers' setup (--methods ${PAPER_METHODS}, fit --method ${PAPER_METHOD}, --log-inputs none --log-response none; refit's mixtures --families all --prior-strength 0 --guard off)`;
 
 /** The method list to run: the default set lightened for a large run (and why), else as given. */
 export function lightenDefaultMethods(given: Record<string, unknown>, methods: string[], fits: number): { methods: string[]; note?: string } {
