@@ -39,7 +39,8 @@ const WORKLOADS: Workload[] = [
   },
   {
     id: "mixture",
-    title: "Mixture design (22,734 configurations × 30 mixtures, `varmap refit`)",
+    title:
+      "Mixture design (22,734 configurations, `varmap refit` with issue 17's default mixtures: loglogistic k = 1..5, MAP, guarded; `--setup papers`: all 30 models, below)",
     goal: "≤ 4 min wall on 2 cores",
     baseline: "13.0 CPU-min (about 6.5–8 min wall on 2 free cores)",
     full: ["dist/bench/mixture-workload.js", "--backends", "native,wasm", "--repeats", "1"],

@@ -1,5 +1,5 @@
 // The synthetic mixture design through the bulk engine: `varmap synth --design mixture` (22,734 configurations ×
-// 150 runs), then `varmap refit` fitting all 30 mixtures (6 families × k = 1..5) of every configuration on the pool.
+// 150 runs), then `varmap refit` fitting every configuration's mixtures on the pool (default setup: issue 17's loglogistic k = 1..5; --setup papers: all 30 models, 6 families × k = 1..5).
 //   node dist/bench/mixture-workload.js [--workers 2] [--configs N] [--starts full|raced] [--setup default|papers] [--data design.csv] [--out DIR]
 //   node dist/bench/mixture-workload.js --backends native,wasm [--repeats 3] [--configs N] [--workers 2]
 // --configs N fits an evenly spaced slice of N configurations (every mode and setting range represented) and
@@ -100,7 +100,7 @@ if (flag("--backends")) {
       best.set(b, prev ? { ...m, cpu: Math.min(prev.cpu, m.cpu), wall: Math.min(prev.wall, m.wall) } : m);
     }
   for (const [b, m] of best) {
-    console.log(`${b}: ${m.configs} configurations × 30 mixtures, min of ${repeats}: CPU ${m.cpu.toFixed(2)} s, wall ${m.wall.toFixed(2)} s`);
+    console.log(`${b}: ${m.configs} configurations (setup ${setup}), min of ${repeats}: CPU ${m.cpu.toFixed(2)} s, wall ${m.wall.toFixed(2)} s`);
     for (const l of goalLines(m, `  ${b}, `)) console.log(l);
   }
   const nat = best.get("native"),
