@@ -1,21 +1,16 @@
 // The defaults of fit, cv and refit (issue 16 item 5): the best settings (auto transforms, gp / every model) unless
 // --paper (lsp / lr,lsp on the raw scales); an explicit flag wins over both. Spawns the built CLI.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-defaults-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 // One map: threads and size are powers of two (auto log2), freq is not; 4 runs per configuration, positive response.
 function writeRuns(path: string): void {

@@ -1,22 +1,17 @@
 // `refit --conformal-folds k` (issue 16): every model refit writes carries the same k-fold conformal calibration
 // `fit --conformal-folds k` gives it, so `predict --interval` works on refit's models.json. Spawns the built CLI.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
 import { readCsv } from "../helpers/shared.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-refit-conformal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 // Two maps (host a, b) of 4 × 3 × 3 settings with 4 runs each.
 const runs = join(dir, "runs.csv");

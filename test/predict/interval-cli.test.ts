@@ -2,23 +2,18 @@
 // predict --interval gives lo ≤ prediction ≤ hi; a model without calibration is refused (exit 2, nothing written);
 // gp gives its own interval; cv --interval reports the coverage of the held-out points (88–92 % on the fread map
 // at p = 0.5 and 0.9, the bar).
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-interval-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 const data = () => [dataPath("moana-cfq-noop-fread.csv"), "--preset", "moana", "--log-inputs", "threads,fsize_kb,rsize_kb", "--log-response"];
 

@@ -1,22 +1,17 @@
 // `varmap cv/fit/predict --method mars` end to end (spawns the built CLI: run `npm run build` first): the MOANA
 // map's rep-0 splits reproduce R earth's predictions; model files round-trip; bad flags exit with code 2.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-mars-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 const mapArgs = () => [goldenPath("moana-map.csv"), "--map", "--id", "index", "--inputs", "u_freq,u_threads,u_fsize,u_rsize", "--response", "sd"];
 

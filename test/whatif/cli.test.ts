@@ -1,22 +1,17 @@
 // `varmap whatif` end to end (spawns the built CLI: run `npm run build` first): self-ranking of the real map with
 // an interpolant (spec D.4 test 3), deterministic --holdout (test 5), and the bad input of D.5.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 // Two maps (host a, b) of 4 × 3 × 3 settings with 4 runs each; the spread grows with freq.
 function writeRuns(path: string): void {

@@ -1,22 +1,17 @@
 // whatif --holdout honours the transforms chosen for the user (issue 16): `--log-response auto` is resolved on the
 // mean and spread maps the job models (log when every value is positive, linear otherwise), not read as a plain
 // --log-response; `--log-inputs auto` models the columns the loader picked. Spawns the built CLI (npm run build).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-auto-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir);
 
 // Two maps of 4 Ã— 3 Ã— 3 settings (threads and size powers of two) with 4 runs each; `flat`: one configuration's runs
 // are all equal, so its sd is 0 and the spread has no logarithm.
@@ -35,6 +30,9 @@ function writeRuns(path: string, flat: boolean): void {
 }
 
 const cols = ["--factors", "host", "--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
+/** `varmap whatif` with the holdout every case shares (30 % held out, seed 5, no workers), writing out/w.csv. */
+const whatif = (runs: string, out: string, methods: string, ...flags: string[]) =>
+  varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", methods, "--workers", "0", ...flags, "--out", join(out, "w.csv"));
 const planOf = (out: string) => JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { response: string };
 
 describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â€” dist/ts/cli/main.js missing: run npm run build"}`, () => {
@@ -43,22 +41,7 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     writeRuns(runs, false);
     const run = (name: string, ...flags: string[]) => {
       const out = join(dir, name);
-      const r = varmap(
-        "whatif",
-        runs,
-        ...cols,
-        "--holdout",
-        "0.3",
-        "--seed",
-        "5",
-        "--methods",
-        "lr,delaunay",
-        "--workers",
-        "0",
-        ...flags,
-        "--out",
-        join(out, "w.csv"),
-      );
+      const r = whatif(runs, out, "lr,delaunay", ...flags);
       expect(r.code, r.err).toBe(0);
       return { out, err: r.err };
     };
@@ -74,29 +57,11 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     const runs = join(dir, "flat.csv");
     writeRuns(runs, true);
     const out = join(dir, "flat-auto");
-    const r = varmap(
-      "whatif",
-      runs,
-      ...cols,
-      "--holdout",
-      "0.3",
-      "--seed",
-      "5",
-      "--methods",
-      "lr",
-      "--workers",
-      "0",
-      "--log-response",
-      "auto",
-      "--out",
-      join(out, "w.csv"),
-    );
+    const r = whatif(runs, out, "lr", "--log-response", "auto");
     expect(r.code, r.err).toBe(0);
     expect(planOf(out).response).toBe("linear");
     const lin = join(dir, "flat-lin");
-    expect(
-      varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", "lr", "--workers", "0", "--quiet", "--out", join(lin, "w.csv")).code,
-    ).toBe(0);
+    expect(whatif(runs, lin, "lr", "--quiet").code).toBe(0);
     expect(readFileSync(join(out, "w.csv"), "utf8")).toBe(readFileSync(join(lin, "w.csv"), "utf8"));
   });
 
@@ -104,43 +69,10 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     const runs = join(dir, "runs.csv");
     const a = join(dir, "li-auto"),
       b = join(dir, "li-named");
-    const r = varmap(
-      "whatif",
-      runs,
-      ...cols,
-      "--holdout",
-      "0.3",
-      "--seed",
-      "5",
-      "--methods",
-      "lr",
-      "--workers",
-      "0",
-      "--log-inputs",
-      "auto",
-      "--out",
-      join(a, "w.csv"),
-    );
+    const r = whatif(runs, a, "lr", "--log-inputs", "auto");
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/--log-inputs auto: threads/);
-    const named = varmap(
-      "whatif",
-      runs,
-      ...cols,
-      "--holdout",
-      "0.3",
-      "--seed",
-      "5",
-      "--methods",
-      "lr",
-      "--workers",
-      "0",
-      "--quiet",
-      "--log-inputs",
-      "threads,size",
-      "--out",
-      join(b, "w.csv"),
-    );
+    const named = whatif(runs, b, "lr", "--quiet", "--log-inputs", "threads,size");
     expect(named.code, named.err).toBe(0);
     expect(readFileSync(join(a, "w.csv"), "utf8")).toBe(readFileSync(join(b, "w.csv"), "utf8"));
   });
