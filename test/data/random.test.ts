@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterRng, philox4x32 } from "../../ts/data/random.js";
+import { balancedFolds, counterRng, philox4x32 } from "../../ts/data/random.js";
 
 describe("philox4x32-10", () => {
   // Known-answer vectors of Random123 (kat_vectors, philox4x32 10 rounds).
@@ -74,5 +74,23 @@ describe("counterRng", () => {
       seen.add(k);
     }
     expect(seen.size).toBe(6);
+  });
+});
+
+describe("balancedFolds", () => {
+  it("deals a keyed permutation into k folds whose sizes differ by at most one, the same for the same key", () => {
+    for (const [n, k] of [
+      [10, 3],
+      [7, 7],
+      [100, 5],
+      [1, 2],
+    ]) {
+      const f = balancedFolds(n, k, counterRng(3, "t", n));
+      const sizes = Array.from({ length: k }, (_, j) => f.filter((x) => x === j).length);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      expect(Array.from(balancedFolds(n, k, counterRng(3, "t", n)))).toEqual(Array.from(f));
+    }
+    expect(Array.from(balancedFolds(20, 4, counterRng(1)))).not.toEqual(Array.from(balancedFolds(20, 4, counterRng(2))));
   });
 });

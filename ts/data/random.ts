@@ -158,3 +158,21 @@ export function counterRng(seed: RngKey, ...keys: RngKey[]): CounterRng {
     },
   };
 }
+
+/**
+ * Balanced k-fold assignment of n items: a Fisher–Yates permutation drawn from `rng`, dealt round robin (the item at
+ * position i goes to fold i mod k), so fold sizes differ by at most one. Every k-fold split in varmap (conformal
+ * calibration, auto's inner folds, distribution cv, mixture cv) draws its folds here, each from its own keyed stream.
+ */
+export function balancedFolds(n: number, k: number, rng: CounterRng): Int32Array {
+  const perm = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  const fold = new Int32Array(n);
+  for (let pos = 0; pos < n; pos++) fold[perm[pos]] = pos % k;
+  return fold;
+}

@@ -1,22 +1,12 @@
 // `cv --target distribution --folds k` (spec E.3): k-fold cross-validation over a map's configurations. The folds
 // are keyed by (seed, map): a random permutation of the map's rows from the counter-based generator, dealt round
 // robin into k folds of sizes differing by at most one, so they do not depend on workers, shards or task order.
-import { counterRng } from "../data/random.js";
+import { balancedFolds, counterRng } from "../data/random.js";
 import { seedKey } from "../data/option-values.js";
 
 /** Fold of each of n rows: position in a seeded permutation, modulo k. */
 export function foldAssignment(n: number, k: number, seed: string | number, map: string): Int32Array {
-  const r = counterRng(seedKey(seed), "cv-folds", map);
-  const perm = Int32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    const t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-  const fold = new Int32Array(n);
-  perm.forEach((row, pos) => (fold[row] = pos % k));
-  return fold;
+  return balancedFolds(n, k, counterRng(seedKey(seed), "cv-folds", map));
 }
 
 /** The training rows (every other fold) and test rows (fold f) of one fold, ascending. */

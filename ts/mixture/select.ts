@@ -16,7 +16,7 @@
 //    pattern or a cluster of near-repeats, not run-to-run variability; both inflate the training likelihood
 //    without describing new runs.
 // k = 1 models are always eligible (the single family is the fallback).
-import { counterRng } from "../data/random.js";
+import { balancedFolds, counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
 import { FAMILY_NAMES, type FamilyName } from "./families.js";
 import type { MixtureFitRow } from "./fit.js";
@@ -173,20 +173,10 @@ export function chooseGuarded(rows: readonly MixtureFitRow[], x: ArrayLike<numbe
  * not depend on workers, chunking or the other configurations. odd-even and halves are fixed 2-fold splits.
  */
 export function runFolds(n: number, scheme: SplitScheme, folds: number, seed: number, configId: number): Int32Array {
+  if (scheme !== "odd-even" && scheme !== "halves") return balancedFolds(n, folds, counterRng(seed, "mixture-folds", configId));
   const f = new Int32Array(n);
   if (scheme === "odd-even") for (let i = 0; i < n; i++) f[i] = i % 2;
-  else if (scheme === "halves") for (let i = 0; i < n; i++) f[i] = i < Math.ceil(n / 2) ? 0 : 1;
-  else {
-    const perm = Int32Array.from({ length: n }, (_, i) => i);
-    const r = counterRng(seed, "mixture-folds", configId);
-    for (let i = n - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      const t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    for (let i = 0; i < n; i++) f[perm[i]] = i % folds;
-  }
+  else for (let i = 0; i < n; i++) f[i] = i < Math.ceil(n / 2) ? 0 : 1;
   return f;
 }
 

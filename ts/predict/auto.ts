@@ -4,7 +4,7 @@
 // predictions. The transforms are not chosen here: the map's own (`--log-inputs`, `--log-response`, or their
 // `auto` rules) apply to every candidate. The chosen model is fitted on all training points and kept in the state.
 import { VarmapError, isVarmapError } from "../errors.js";
-import { counterRng } from "../data/random.js";
+import { balancedFolds, counterRng } from "../data/random.js";
 import { Predictor, type ModelJSON, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { createPredictor, predictorFromJSON } from "./registry.js";
@@ -57,15 +57,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     const candidates = this.options.candidates ?? AUTO_CANDIDATES;
     const K = Math.min(this.options.folds ?? AUTO_FOLDS, n);
     // Inner folds: a fixed pseudo-random partition keyed by n (the same for every candidate: a paired comparison).
-    const perm = Int32Array.from({ length: n }, (_, i) => i);
-    const r = counterRng(0, "auto-folds", n);
-    for (let i = n - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      const t = perm[i];
-      (perm[i] = perm[j]), (perm[j] = t);
-    }
-    const fold = new Int32Array(n);
-    perm.forEach((row, pos) => (fold[row] = pos % K));
+    const fold = balancedFolds(n, K, counterRng(0, "auto-folds", n));
     // Inner models see the outer model's scaled inputs and model-scale responses as they are.
     const innerOptions = { backend: this.options.backend, inputs: { kind: "none" as const }, response: "linear" as const };
     const scores: Record<string, number | null> = {};

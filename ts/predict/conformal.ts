@@ -8,7 +8,7 @@
 // the residuals of the K fold models). Its coverage is exact for split conformal and close to nominal here when the
 // fold models behave like the final one; cv measures it (`cv --interval`), and test/predict/conformal.test.ts
 // checks it on synthetic data within a binomial tolerance.
-import { counterRng } from "../data/random.js";
+import { balancedFolds, counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
 import type { PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
@@ -40,15 +40,7 @@ export function calibrate(
     throw new VarmapError("E_OPTION", `conformal folds must be an integer >= 2, got ${folds}`, { remedy: "e.g. 10 folds" });
   const K = Math.min(folds, n);
   if (K < 2) throw new VarmapError("E_TOO_FEW_POINTS", `conformal calibration needs at least 2 training points, got ${n}`, { remedy: "add configurations" });
-  const perm = Int32Array.from({ length: n }, (_, i) => i);
-  const r = counterRng(seed, "conformal-folds", n);
-  for (let i = n - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    const t = perm[i];
-    (perm[i] = perm[j]), (perm[j] = t);
-  }
-  const fold = new Int32Array(n);
-  perm.forEach((row, pos) => (fold[row] = pos % K));
+  const fold = balancedFolds(n, K, counterRng(seed, "conformal-folds", n));
   const response = options.response ?? "linear";
   const residuals = new Float64Array(n);
   for (let k = 0; k < K; k++) {
