@@ -1,21 +1,16 @@
 // `varmap fit`, `varmap predict` and `varmap cv` end to end (spawns the built CLI: run `npm run build` first).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir, { VARMAP_QUIET: "1" });
 
 // A small long-format dataset: two maps (factor "host"), 3 x 3 x 3 settings, 3 runs each.
 function writeRuns(path: string): void {

@@ -5,18 +5,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn, cliPath } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-dist-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir, { VARMAP_QUIET: "1" });
 
 /** Two maps (factor host) on a 4 × 4 grid of (freq, threads), `runs` runs each; configuration (1, 1) of map a gets `few` runs. */
 function writeRuns(path: string, runs = 12, few = runs): void {
@@ -97,7 +93,7 @@ describe.skipIf(!built)("E.6 bad input: coded errors, remedies, no partial outpu
   };
 
   it("a training configuration with fewer than 2 runs is skipped with a note", () => {
-    const r = spawnSync(process.execPath, [cli, "fit", runs, ...cols, "--target", "distribution", "--out", join(dir, "skip.json")], {
+    const r = spawnSync(process.execPath, [cliPath, "fit", runs, ...cols, "--target", "distribution", "--out", join(dir, "skip.json")], {
       cwd: dir,
       encoding: "utf8",
     });

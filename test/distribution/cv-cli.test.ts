@@ -1,22 +1,17 @@
 // `cv --target distribution` end to end on the job engine: outputs, parity across --workers and shards + merge,
 // too_few_runs test configurations, resume (spawns the built CLI: run `npm run build` first).
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-dist-cv-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir, { VARMAP_QUIET: "1" });
 
 /** Two maps on a 5 × 5 grid, 12 runs per configuration; configuration (1, 1) of map a has 3 runs. */
 function writeRuns(path: string): void {

@@ -1,22 +1,17 @@
 // The distribution target's --per-level, --smooth pchip, --folds and --truth end to end through the built CLI,
 // and their bad input (E_USAGE before anything is written). Run `npm run build` first.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-dist-ext-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir, { VARMAP_QUIET: "1" });
 
 /** One map on a 5 × 5 grid of (freq, threads), 15 runs per configuration. */
 function writeRuns(path: string): void {

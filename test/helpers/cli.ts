@@ -14,10 +14,13 @@ export interface CliResult {
   err: string;
 }
 
-/** A `varmap(...args)` that runs the CLI in `cwd` and returns its exit code, stdout and stderr. */
-export function cliIn(cwd: string): (...args: string[]) => CliResult {
+/**
+ * A `varmap(...args)` that runs the CLI in `cwd` and returns its exit code, stdout and stderr; `env` is added to the
+ * test's own environment (e.g. VARMAP_QUIET).
+ */
+export function cliIn(cwd: string, env: Record<string, string> = {}): (...args: string[]) => CliResult {
   return (...args) => {
-    const r = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [cliPath, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env } });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 }

@@ -1,21 +1,16 @@
 // `varmap fit / predict / cv --method delaunay` end to end (spawns the built CLI: run `npm run build` first).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../../ts/package-root.js";
+import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { goldenPath, hasShared, readCsv } from "../helpers/shared.js";
 
-const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
-const built = existsSync(cli);
+const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-delaunay-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function varmap(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const varmap = cliIn(dir, { VARMAP_QUIET: "1" });
 
 describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   // One map: a 3 x 3 x 3 grid of settings (cospherical: ties everywhere), sd of 3 runs linear in the settings.
