@@ -24,6 +24,7 @@ if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
 if (flag("--gp-point")) hyper.point = flag("--gp-point");
 // --gp-noise none: one nugget for every point (the map's measured per-configuration variances are ignored).
 if (flag("--gp-noise")) hyper.noise = flag("--gp-noise");
+if (flag("--gp-noise-power")) hyper.noisePower = Number(flag("--gp-noise-power"));
 // auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
 const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candidates: flag("--auto-candidates")!.split(",") } : {};
 

@@ -50,6 +50,8 @@ export interface GpOptions extends PredictorOptions {
    * hyperparameters (a heteroscedastic GP); "none" ignores them (one nugget for every point).
    */
   noise?: GpNoise;
+  /** Exponent a on the relative measured variances, ṽ_i^a (default 1; a < 1 shrinks their noisy spread in log space). */
+  noisePower?: number;
 }
 
 export type GpNoise = "measured" | "none";
@@ -145,7 +147,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       }
     const nuggetMin = this.options.nuggetMin ?? 1e-6;
     const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
-    const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes);
+    const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes, this.options.noisePower ?? 1);
     if (v) bounds.push(LOG_TAU);
 
     // The hyperparameter search, on a subset when the training set is large.
@@ -358,16 +360,17 @@ export class Gp extends Predictor<GpState, GpOptions> {
  * The measured variances relative to their mean (so τ is on the nugget's scale whatever the response's units), or
  * undefined when there are none or they carry no information (all zero).
  */
-function relativeVariances(measured: Float64Array | undefined, notes: string[]): Float64Array | undefined {
+function relativeVariances(measured: Float64Array | undefined, notes: string[], power: number): Float64Array | undefined {
   if (!measured || measured.length === 0) return undefined;
+  const w = power === 1 ? measured : Float64Array.from(measured, (x) => x ** power);
   let sum = 0;
-  for (let i = 0; i < measured.length; i++) sum += measured[i];
-  const mean = sum / measured.length;
+  for (let i = 0; i < w.length; i++) sum += w[i];
+  const mean = sum / w.length;
   if (!(mean > 0 && Number.isFinite(mean))) {
     notes.push("the measured variances are all zero: one nugget for every point");
     return undefined;
   }
-  return Float64Array.from(measured, (x) => x / mean);
+  return Float64Array.from(w, (x) => x / mean);
 }
 
 function basisColumns(slopes: readonly number[], mean: GpMean): number {
