@@ -1,5 +1,6 @@
 // gp on the real fread runs (issue 16's benchmark): log2 inputs threads, fsize_kb, rsize_kb, log response, the
-// golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit.
+// golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit. The map is read
+// from the runs, so gp models each configuration's measured noise (its jackknife variance); --gp-noise none ignores it.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern32|matern52|sqexp] [--gp-point are|median]
 //     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none]
 //     [--backend native|wasm] [--shared DIR]
@@ -24,7 +25,6 @@ if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
 if (flag("--gp-point")) hyper.point = flag("--gp-point");
 // --gp-noise none: one nugget for every point (the map's measured per-configuration variances are ignored).
 if (flag("--gp-noise")) hyper.noise = flag("--gp-noise");
-if (flag("--gp-noise-power")) hyper.noisePower = Number(flag("--gp-noise-power"));
 // auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
 const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candidates: flag("--auto-candidates")!.split(",") } : {};
 

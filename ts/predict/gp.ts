@@ -8,6 +8,11 @@
 // sd(x) = √(σ² (1 − kᵀ(R + gI)⁻¹k + g)) (plug-in: the uncertainty of β and θ is not added). On a log response the
 // interval mean ± z·sd is exponentiated (a log-normal interval).
 //
+// Measured noise (heteroscedastic GP): when fit is given each training response's sampling variance v_i (a map's
+// yVar: the jackknife variance of the configuration's statistic over its runs, on the model scale), point i's noise
+// is σ² (g + τ ṽ_i), ṽ_i = v_i / mean(v), and log τ is one more hyperparameter of the search (noise "none", or any
+// unknown v_i, gives the one-nugget model above, bit for bit). A new observation's noise is σ² (g + τ), the average.
+//
 // Size: the exact solve takes at most GP_MAX_POINTS training points (E_TOO_MANY_POINTS above). The hyperparameter
 // search runs on at most `hyperPoints` of them (default GP_HYPER_POINTS, a fixed pseudo-random subset keyed by n):
 // each likelihood evaluation is O(n³), and 400 points pin down d + 1 hyperparameters well; the final solve at the
@@ -50,8 +55,6 @@ export interface GpOptions extends PredictorOptions {
    * hyperparameters (a heteroscedastic GP); "none" ignores them (one nugget for every point).
    */
   noise?: GpNoise;
-  /** Exponent a on the relative measured variances, ṽ_i^a (default 1; a < 1 shrinks their noisy spread in log space). */
-  noisePower?: number;
 }
 
 export type GpNoise = "measured" | "none";
@@ -147,7 +150,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       }
     const nuggetMin = this.options.nuggetMin ?? 1e-6;
     const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
-    const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes, this.options.noisePower ?? 1);
+    const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes);
     if (v) bounds.push(LOG_TAU);
 
     // The hyperparameter search, on a subset when the training set is large.
@@ -360,17 +363,16 @@ export class Gp extends Predictor<GpState, GpOptions> {
  * The measured variances relative to their mean (so τ is on the nugget's scale whatever the response's units), or
  * undefined when there are none or they carry no information (all zero).
  */
-function relativeVariances(measured: Float64Array | undefined, notes: string[], power: number): Float64Array | undefined {
+function relativeVariances(measured: Float64Array | undefined, notes: string[]): Float64Array | undefined {
   if (!measured || measured.length === 0) return undefined;
-  const w = power === 1 ? measured : Float64Array.from(measured, (x) => x ** power);
   let sum = 0;
-  for (let i = 0; i < w.length; i++) sum += w[i];
-  const mean = sum / w.length;
+  for (let i = 0; i < measured.length; i++) sum += measured[i];
+  const mean = sum / measured.length;
   if (!(mean > 0 && Number.isFinite(mean))) {
     notes.push("the measured variances are all zero: one nugget for every point");
     return undefined;
   }
-  return Float64Array.from(w, (x) => x / mean);
+  return Float64Array.from(measured, (x) => x / mean);
 }
 
 function basisColumns(slopes: readonly number[], mean: GpMean): number {
