@@ -60,13 +60,20 @@ describe("gp with measured per-point noise", () => {
   it("round-trips through JSON with its variances, and solvedOn other rows falls back to the nugget alone", () => {
     const s = sample(50, 3);
     const q = sample(20, 4).X;
-    const gp = new Gp({ response: "log" }).fit(s.X, Float64Array.from(s.y, (y) => Math.exp(y)), Float64Array.from(s.v, (v, i) => v * Math.exp(2 * s.y[i])));
+    const gp = new Gp({ response: "log" }).fit(
+      s.X,
+      Float64Array.from(s.y, (y) => Math.exp(y)),
+      Float64Array.from(s.v, (v, i) => v * Math.exp(2 * s.y[i])),
+    );
     const json = gp.toJSON();
     expect(json.state.noise).toHaveLength(50);
     expect(json.state.theta).toHaveLength(4);
     const back = predictorFromJSON(JSON.parse(JSON.stringify(json)));
     expect(Array.from(back.predict(q))).toEqual(Array.from(gp.predict(q)));
-    const solved = gp.solvedOn(s.X, Float64Array.from(s.y, (y) => Math.exp(y)));
+    const solved = gp.solvedOn(
+      s.X,
+      Float64Array.from(s.y, (y) => Math.exp(y)),
+    );
     expect(solved.toJSON().state).not.toHaveProperty("noise");
     expect(solved.predict(q).every(Number.isFinite)).toBe(true);
   });

@@ -117,9 +117,7 @@ export function splitPredictor(
     predict: (splits) =>
       splits.map((s) => {
         try {
-          return pre
-            ? predictRows(pre.X, y, s.train, s.test, method, pre.options, yVar)
-            : predictSplitDetailed(X, y, s.train, s.test, method, options, yVar);
+          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options, yVar) : predictSplitDetailed(X, y, s.train, s.test, method, options, yVar);
         } catch (e) {
           if (isVarmapError(e)) return e;
           throw e;
@@ -138,7 +136,13 @@ function predictRows(
   options: PredictorOptions & Record<string, unknown>,
   yVar?: Float64Array,
 ): Float64Array {
-  return predictRecorded(createPredictor(method, options), gatherRows(X, train), gatherValues(y, train), gatherRows(X, test), yVar && gatherValues(yVar, train));
+  return predictRecorded(
+    createPredictor(method, options),
+    gatherRows(X, train),
+    gatherValues(y, train),
+    gatherRows(X, test),
+    yVar && gatherValues(yVar, train),
+  );
 }
 
 // cv's trust columns need no distances (scoring computes what it reports on the map's own scale).

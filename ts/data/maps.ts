@@ -88,7 +88,18 @@ export function buildMaps(table: ConfigTable, y: Float64Array, opts: MapOptions,
         U[r * m + k2] = normalize(v, log2[k2], lo[k2], hi[k2]);
       }
     });
-    maps.push({ key, inputNames: kept.map((j) => inputs[j]), X, U, rows, normalization: { log2, lo, hi }, stat: opts.stat, y: yy, ids, ...(yVar ? { yVar } : {}) });
+    maps.push({
+      key,
+      inputNames: kept.map((j) => inputs[j]),
+      X,
+      U,
+      rows,
+      normalization: { log2, lo, hi },
+      stat: opts.stat,
+      y: yy,
+      ids,
+      ...(yVar ? { yVar } : {}),
+    });
   }
   return maps;
 }

@@ -305,7 +305,12 @@ export class Gp extends Predictor<GpState, GpOptions> {
     nugget: number;
     /** τ, the weight of the measured relative variances (measured noise only). */
     noiseScale?: number;
-    sigma2: number; beta: number[]; nll: number; converged: boolean; notes: string[] } {
+    sigma2: number;
+    beta: number[];
+    nll: number;
+    converged: boolean;
+    notes: string[];
+  } {
     const s = this.state;
     if (!s) throw new VarmapError("E_NOT_FITTED", "this gp model has not been fitted", { remedy: "call fit(X, y) first" });
     const d = s.theta.length - (s.noise ? 2 : 1);
