@@ -213,6 +213,8 @@ export { MOANA_TABLE2, isMoanaDesign, paperAre } from "./cv/paper.js";
 export { countProgress } from "./pool/progress.js";
 
 export { Gp, GP_MAX_POINTS, GP_HYPER_POINTS, type GpOptions, type GpState, type GpMean, type GpPrediction } from "./predict/gp.js";
+export type { GpNoise } from "./predict/gp.js";
+export { jackknifeVariances, JACKKNIFE_MIN_RUNS } from "./data/stat-variance.js";
 export { gpNll, gpPredict, GP_KERNEL_CODES, type GpKernelName, type GpLikelihood } from "./backend/kernels/gp.js";
 export { bfgs, type BfgsResult, type BfgsOptions } from "./predict/bfgs.js";
 export {

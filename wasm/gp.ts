@@ -91,34 +91,39 @@ function backward(L: usize, n: usize, x: usize): void {
 
 export function gp_nll(
   X: usize, y: usize, H: usize, n: i32, d: i32, p: i32, kernel: i32, theta: usize, wantGrad: i32,
-  L: usize, alpha: usize, beta: usize, out: usize,
+  L: usize, alpha: usize, beta: usize, out: usize, v: usize, nv: i32,
 ): i32 {
   if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   if (d > 64 || p > 64) return BAD_ARGUMENT;
-  const N = <usize>n, D = <usize>d, P = <usize>p;
-  if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, D + 1)) return NONFINITE;
+  if (nv != 0 && nv != n) return BAD_ARGUMENT;
+  const N = <usize>n, D = <usize>d, P = <usize>p, NV = <usize>nv;
+  const NT = D + 1 + (NV ? 1 : 0);
+  if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, NT) || !allFinite(v, NV)) return NONFINITE;
+  for (let i: usize = 0; i < NV; ++i) if (ld(v, i) < 0.0) return BAD_ARGUMENT;
   const work = heap.alloc((N * N + N * P + D + P * P + P + 1) << 3);
   if (!work) return NO_MEMORY;
-  const s = nll(X, y, H, N, D, P, kernel, theta, wantGrad, L, alpha, beta, out, work);
+  const s = nll(X, y, H, N, D, P, kernel, theta, wantGrad, L, alpha, beta, out, v, NV, work);
   heap.free(work);
   return s;
 }
 
 function nll(
   X: usize, y: usize, H: usize, N: usize, D: usize, P: usize, kernel: i32, theta: usize, wantGrad: i32,
-  L: usize, alpha: usize, beta: usize, out: usize, work: usize,
+  L: usize, alpha: usize, beta: usize, out: usize, v: usize, NV: usize, work: usize,
 ): i32 {
+  const NT = D + 1 + (NV ? 1 : 0);
   const Ht = work + ((N * N) << 3);
   const invL = Ht + ((N * P) << 3);
   const A = invL + (D << 3);
   const b = A + ((P * P) << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));
+  const tau = NV ? gexp(ld(theta, D + 1)) : 0.0;
 
   for (let i: usize = 0; i < N; ++i) {
     const ri = L + ((i * N) << 3);
     for (let j: usize = 0; j < i; ++j) st(ri, j, corr(kernel, scaledR2(X + ((i * D) << 3), X + ((j * D) << 3), invL, D)));
-    st(ri, i, 1.0 + g);
+    st(ri, i, NV ? 1.0 + g + tau * ld(v, i) : 1.0 + g);
     for (let j = i + 1; j < N; ++j) st(ri, j, 0.0);
   }
   if (!cholesky(L, N)) return GP_NOT_POSITIVE_DEFINITE;
@@ -182,7 +187,7 @@ function nll(
   const nf = <f64>N;
   st(out, 0, 0.5 * nf * glog(sigma2) + logdet + 0.5 * nf * (1.0 + GP_LOG_2PI));
   st(out, 1, sigma2);
-  for (let t: usize = 0; t <= D; ++t) st(out, 2 + t, 0.0);
+  for (let t: usize = 0; t < NT; ++t) st(out, 2 + t, 0.0);
   if (wantGrad == 0) return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
 
   const W = work;
@@ -196,13 +201,17 @@ function nll(
       st(W, i * N + j, s / ld(ri, i));
     }
   }
-  let diagSum = 0.0;
+  let diagSum = 0.0, diagV = 0.0;
   for (let i: usize = 0; i < N; ++i) {
     for (let j: usize = 0; j <= i; ++j) {
       let s = 0.0;
       for (let k = i; k < N; ++k) s += ld(W, k * N + i) * ld(W, k * N + j);
       if (j < i) st(W, j * N + i, s);
-      else diagSum += s - (ld(alpha, i) * ld(alpha, i)) / sigma2;
+      else {
+        const G = s - (ld(alpha, i) * ld(alpha, i)) / sigma2;
+        diagSum += G;
+        if (NV) diagV += G * ld(v, i);
+      }
     }
   }
   const grad = out + 16;
@@ -219,7 +228,8 @@ function nll(
       }
     }
   st(grad, D, 0.5 * g * diagSum);
-  for (let t: usize = 0; t <= D; ++t) if (!isFinite<f64>(ld(grad, t))) return INTERNAL;
+  if (NV) st(grad, D + 1, 0.5 * tau * diagV);
+  for (let t: usize = 0; t < NT; ++t) if (!isFinite<f64>(ld(grad, t))) return INTERNAL;
   return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
 }
 

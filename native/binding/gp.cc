@@ -7,7 +7,7 @@
 using varmap_binding::Args;
 
 // gp_nll(X: f64[n*d], y: f64[n], H: f64[n*p], n, d, p, kernel, theta: f64[d+1], want_grad,
-//        L: f64[n*n], alpha: f64[n], beta: f64[p], out: f64[d+3]) -> status
+//        L: f64[n*n], alpha: f64[n], beta: f64[p], out: f64[d+3+(nv>0)], v: f64[nv], nv: 0 or n) -> status
 static Napi::Value GpNll(const Napi::CallbackInfo& info) {
   Args a(info);
   size_t lX = 0, ly = 0, lH = 0, lt = 0, lL = 0, la = 0, lb = 0, lo = 0;
@@ -21,12 +21,16 @@ static Napi::Value GpNll(const Napi::CallbackInfo& info) {
   double* alpha = a.f64(10, &la);
   double* beta = a.f64(11, &lb);
   double* out = a.f64(12, &lo);
-  if (!a.ok() || n < 1 || d < 1 || p < 0) return a.status(varmap::BAD_ARGUMENT);
-  const size_t N = size_t(n), D = size_t(d), P = size_t(p);
-  if (lX < N * D || ly < N || lH < N * P || lt < D + 1 || lL < N * N || la < N || lb < P || lo < D + 3) return a.status(varmap::BAD_ARGUMENT);
+  size_t lv = 0;
+  const double* v = a.f64(13, &lv);
+  int32_t nv = a.int32(14);
+  if (!a.ok() || n < 1 || d < 1 || p < 0 || (nv != 0 && nv != n)) return a.status(varmap::BAD_ARGUMENT);
+  const size_t N = size_t(n), D = size_t(d), P = size_t(p), E = nv ? 1 : 0;
+  if (lX < N * D || ly < N || lH < N * P || lt < D + 1 + E || lL < N * N || la < N || lb < P || lo < D + 3 + E || lv < size_t(nv))
+    return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
     std::vector<double> work(N * N + N * P + 1);
-    return varmap::gp_nll(X, y, H, n, d, p, kernel, theta, want_grad, L, alpha, beta, out, work.data());
+    return varmap::gp_nll(X, y, H, n, d, p, kernel, theta, want_grad, L, alpha, beta, out, v, nv, work.data());
   }));
 }
 VARMAP_EXPORT(gp_nll, GpNll);

@@ -88,20 +88,26 @@ void backward(const double* L, int n, double* x) {
 }  // namespace
 
 int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t d, int32_t p, int32_t kernel, const double* theta,
-           int32_t want_grad, double* L, double* alpha, double* beta, double* out, double* work) {
+           int32_t want_grad, double* L, double* alpha, double* beta, double* out, const double* v, int32_t nv, double* work) {
   if (n < 1 || d < 1 || p < 0 || p > n || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
+  if (nv != 0 && nv != n) return BAD_ARGUMENT;
   const size_t N = size_t(n);
-  if (!all_finite(X, N * d) || !all_finite(y, N) || !all_finite(H, N * p) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
+  // Hyperparameters: log ℓ_1 … log ℓ_d, log g, and with per-point variances v also log τ.
+  const int nt = d + 1 + (nv ? 1 : 0);
+  if (!all_finite(X, N * d) || !all_finite(y, N) || !all_finite(H, N * p) || !all_finite(theta, size_t(nt)) || !all_finite(v, size_t(nv))) return NONFINITE;
+  for (int i = 0; i < nv; ++i)
+    if (v[i] < 0.0) return BAD_ARGUMENT;
   double inv_l[64];
   if (d > 64) return BAD_ARGUMENT;
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
   const double g = gexp(theta[d]);
+  const double tau = nv ? gexp(theta[d + 1]) : 0.0;
 
   // R + g I, lower triangle; upper zeroed.
   for (int i = 0; i < n; ++i) {
     double* ri = L + size_t(i) * n;
     for (int j = 0; j < i; ++j) ri[j] = corr(kernel, scaled_r2(X + size_t(i) * d, X + size_t(j) * d, inv_l, d), nullptr);
-    ri[i] = 1.0 + g;
+    ri[i] = nv ? 1.0 + g + tau * v[i] : 1.0 + g;
     for (int j = i + 1; j < n; ++j) ri[j] = 0.0;
   }
   if (!cholesky(L, n)) return GP_NOT_POSITIVE_DEFINITE;
@@ -171,7 +177,7 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   const double sigma2 = std::fmax(Q / n, 1e-300);
   out[0] = 0.5 * n * glog(sigma2) + logdet + 0.5 * n * (1.0 + GP_LOG_2PI);
   out[1] = sigma2;
-  for (int t = 0; t <= d; ++t) out[2 + t] = 0.0;
+  for (int t = 0; t < nt; ++t) out[2 + t] = 0.0;
   if (!want_grad) return std::isfinite(out[0]) ? OK : INTERNAL;
 
   // W = L⁻¹ (lower, in work), then Rg⁻¹ = Wᵀ W (lower triangle, overwriting W row by row is not possible: the
@@ -189,13 +195,17 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
     }
   }
   // Rinv_ij = Σ_{k >= i} W_ki W_kj for i >= j; stored at (j, i) (strict upper) and the diagonal in a separate pass.
-  double diag_sum = 0.0;
+  double diag_sum = 0.0, diag_v = 0.0;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
       double s = 0.0;
       for (int k = i; k < n; ++k) s += W[size_t(k) * n + i] * W[size_t(k) * n + j];
       if (j < i) W[size_t(j) * n + i] = s;
-      else diag_sum += s - alpha[i] * alpha[i] / sigma2;
+      else {
+        const double G = s - alpha[i] * alpha[i] / sigma2;
+        diag_sum += G;
+        if (nv) diag_v += G * v[i];
+      }
     }
   }
   double* grad = out + 2;
@@ -213,7 +223,8 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
       }
     }
   grad[d] = 0.5 * g * diag_sum;
-  for (int t = 0; t <= d; ++t)
+  if (nv) grad[d + 1] = 0.5 * tau * diag_v;  // ∂(τ diag v)/∂log τ = τ diag v
+  for (int t = 0; t < nt; ++t)
     if (!std::isfinite(grad[t])) return INTERNAL;
   return std::isfinite(out[0]) ? OK : INTERNAL;
 }

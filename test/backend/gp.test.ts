@@ -18,16 +18,17 @@ function problem(n: number, d: number, seed: number) {
   return { X, y, H, n, d, p, theta };
 }
 
-function lik(b: KernelBackend, pr: ReturnType<typeof problem>, kernel: GpKernelName, theta = pr.theta, grad = true): GpLikelihood {
-  const r = gpNll(b, pr.X, pr.y, pr.H, pr.n, pr.d, pr.p, kernel, theta, grad);
+function lik(b: KernelBackend, pr: ReturnType<typeof problem>, kernel: GpKernelName, theta = pr.theta, grad = true, v?: Float64Array): GpLikelihood {
+  const r = gpNll(b, pr.X, pr.y, pr.H, pr.n, pr.d, pr.p, kernel, theta, grad, v);
   if ("status" in r) throw new Error(`status ${r.status}`);
   return r;
 }
 
 /** The profile likelihood computed densely in TypeScript (Gaussian elimination), for a small problem. */
-function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): number {
-  const { X, y, H, n, d, p, theta } = pr;
+function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName, theta = pr.theta, v?: Float64Array): number {
+  const { X, y, H, n, d, p } = pr;
   const g = Math.exp(theta[d]);
+  const tau = v ? Math.exp(theta[d + 1]) : 0;
   const R: number[][] = [];
   for (let i = 0; i < n; i++) {
     R.push([]);
@@ -41,7 +42,7 @@ function referenceNll(pr: ReturnType<typeof problem>, kernel: GpKernelName): num
           : kernel === "matern32"
             ? (1 + Math.sqrt(3) * r) * Math.exp(-Math.sqrt(3) * r)
             : (1 + Math.sqrt(5) * r + (5 / 3) * r2) * Math.exp(-Math.sqrt(5) * r);
-      R[i].push(rho + (i === j ? g : 0));
+      R[i].push(rho + (i === j ? g + (v ? tau * v[i] : 0) : 0));
     }
   }
   // Solve R [a | B] = [y | H] and log det by LU without pivoting (R is SPD).
@@ -113,6 +114,45 @@ describe(`gp kernels on ${selected.name}`, () => {
     });
   }
 
+  /** Per-point noise variances (a 30× spread, as the real maps' measured variances) and θ with log τ last. */
+  function withNoise(pr: ReturnType<typeof problem>) {
+    const r = rng(pr.n + 99);
+    const v = Float64Array.from({ length: pr.n }, () => 0.1 * Math.exp(3.4 * r()));
+    const theta = Float64Array.from([...pr.theta, Math.log(0.05)]);
+    return { v, theta };
+  }
+
+  for (const kernel of ["matern52", "matern32"] as const) {
+    it(`${kernel}, per-point diagonal 1 + g + τ v_i: the likelihood equals the dense reference and the gradient (log τ too) central differences`, () => {
+      const pr = problem(30, 2, 13);
+      const { v, theta } = withNoise(pr);
+      const r = lik(selected, pr, kernel, theta, true, v);
+      expect(r.grad.length).toBe(pr.d + 2);
+      expect(Math.abs(r.nll - referenceNll(pr, kernel, theta, v))).toBeLessThan(1e-9 * Math.abs(r.nll) + 1e-9);
+      for (let t = 0; t <= pr.d + 1; t++) {
+        const h = 1e-5;
+        const up = Float64Array.from(theta),
+          dn = Float64Array.from(theta);
+        up[t] += h;
+        dn[t] -= h;
+        const fd = (lik(selected, pr, kernel, up, false, v).nll - lik(selected, pr, kernel, dn, false, v).nll) / (2 * h);
+        expect(Math.abs(r.grad[t] - fd), `θ_${t}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(fd)));
+      }
+      // The noise changes the fit: a different likelihood than without it.
+      expect(Math.abs(r.nll - lik(selected, pr, kernel).nll)).toBeGreaterThan(1e-3);
+    });
+  }
+
+  it("per-point variances all zero give the homoscedastic likelihood bit for bit", () => {
+    const pr = problem(25, 3, 17);
+    const theta = Float64Array.from([...pr.theta, Math.log(3)]);
+    const a = lik(selected, pr, "matern32", theta, true, new Float64Array(pr.n));
+    const b = lik(selected, pr, "matern32");
+    expect(a.nll).toBe(b.nll);
+    expect(Array.from(a.alpha)).toEqual(Array.from(b.alpha));
+    expect(Array.from(a.grad.subarray(0, pr.d + 1))).toEqual(Array.from(b.grad));
+  });
+
   it("predicts the training responses' smooth part: at a training point with a tiny nugget the mean interpolates and the variance is ~0", () => {
     const pr = problem(20, 2, 11);
     pr.theta[pr.d] = Math.log(1e-8);
@@ -145,9 +185,20 @@ describe(`gp kernels on ${selected.name}`, () => {
     const outs = () => [new Float64Array(25), new Float64Array(5), new Float64Array(3), new Float64Array(5)];
     const bad = Float64Array.from(pr.y);
     bad[2] = NaN;
-    expect(selected.run(GP_NLL, [pr.X, bad, pr.H, 5, 2, 3, 1, pr.theta, 1, ...outs()])).toBe(Status.NONFINITE);
-    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 7, pr.theta, 1, ...outs()])).toBe(Status.BAD_ARGUMENT);
-    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, pr.theta, 1, new Float64Array(24), ...outs().slice(1)])).toBe(Status.BAD_ARGUMENT);
+    const none = [new Float64Array(0), 0];
+    expect(selected.run(GP_NLL, [pr.X, bad, pr.H, 5, 2, 3, 1, pr.theta, 1, ...outs(), ...none])).toBe(Status.NONFINITE);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 7, pr.theta, 1, ...outs(), ...none])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, pr.theta, 1, new Float64Array(24), ...outs().slice(1), ...none])).toBe(Status.BAD_ARGUMENT);
+    // Per-point variances: one per point (nv = n), finite, nonnegative; θ and out one entry longer.
+    const theta4 = Float64Array.from([...pr.theta, 0]);
+    const outs4 = () => [new Float64Array(25), new Float64Array(5), new Float64Array(3), new Float64Array(6)];
+    const v = Float64Array.from([1, 2, 3, 4, 5]);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, theta4, 1, ...outs4(), v, 5])).toBe(Status.OK);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, theta4, 1, ...outs4(), v, 4])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, pr.theta, 1, ...outs4(), v, 5])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, theta4, 1, ...outs(), v, 5])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, theta4, 1, ...outs4(), Float64Array.from([1, 2, -3, 4, 5]), 5])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(GP_NLL, [pr.X, pr.y, pr.H, 5, 2, 3, 1, theta4, 1, ...outs4(), Float64Array.from([1, 2, NaN, 4, 5]), 5])).toBe(Status.NONFINITE);
     expect(
       selected.run(GP_PREDICT, [
         pr.X,
@@ -186,6 +237,25 @@ describe("gp parity native vs wasm", () => {
           expect(Math.abs(pa.mean[i] - pb.mean[i])).toBeLessThan(1e-10 * Math.max(1, Math.abs(pa.mean[i])));
           expect(Math.abs(pa.variance[i] - pb.variance[i])).toBeLessThan(1e-10);
         }
+      }
+    }
+  });
+
+  it.skipIf(!nativeBackend)(`with a per-point diagonal: likelihood and gradient agree to 1e-10${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+    for (const [n, d] of [
+      [12, 1],
+      [80, 3],
+    ]) {
+      const pr = problem(n, d, 70 + n);
+      const r = rng(n);
+      const v = Float64Array.from({ length: n }, () => Math.exp(3 * r()));
+      const theta = Float64Array.from([...pr.theta, Math.log(0.02)]);
+      for (const kernel of ["matern52", "matern32", "sqexp"] as const) {
+        const a = lik(nativeBackend!, pr, kernel, theta, true, v),
+          b = lik(wasmBackend, pr, kernel, theta, true, v);
+        expect(Math.abs(a.nll - b.nll)).toBeLessThan(1e-10 * Math.max(1, Math.abs(a.nll)));
+        for (let t = 0; t <= d + 1; t++) expect(Math.abs(a.grad[t] - b.grad[t])).toBeLessThan(1e-8 * Math.max(1, Math.abs(a.grad[t])));
+        for (let i = 0; i < n; i++) expect(Math.abs(a.alpha[i] - b.alpha[i])).toBeLessThan(1e-10 * Math.max(1, Math.abs(a.alpha[i])));
       }
     }
   });

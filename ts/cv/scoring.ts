@@ -19,11 +19,15 @@ export function predictSplit(
   response: "linear" | "log",
   hyper: Record<string, unknown> = {},
 ): Float64Array {
-  return cvPredictSplit(matrix(map.X, map.rows, map.cols), map.y, train, test, method, {
-    ...hyper,
-    inputs: mapInputScaling(map.meta.normalization),
-    response,
-  });
+  return cvPredictSplit(
+    matrix(map.X, map.rows, map.cols),
+    map.y,
+    train,
+    test,
+    method,
+    { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
+    map.yVar,
+  );
 }
 
 /** ARE of one split, or the error code when the method cannot fit it (too few points, degenerate data, ...). */
@@ -147,6 +151,7 @@ export function mapSplitPredictor(
     method,
     { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
     expectedSplits,
+    map.yVar,
   );
 }
 

@@ -34,10 +34,13 @@ export function predictSplit(
   test: Int32Array,
   method: string,
   options: PredictorOptions & Record<string, unknown> = {},
+  yVar?: Float64Array,
 ): Float64Array {
   const yTrain = new Float64Array(train.length);
   for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
-  return createPredictor(method, options).fit(takeRows(X, train), yTrain).predict(takeRows(X, test));
+  return createPredictor(method, options)
+    .fit(takeRows(X, train), yTrain, yVar && gatherValues(yVar, train))
+    .predict(takeRows(X, test));
 }
 
 /** What a split's predictor knew besides the values: the extrapolation test (Delaunay: its exact hull test), and which log predictions were cut. */
@@ -62,13 +65,14 @@ function predictSplitDetailed(
   test: Int32Array,
   method: string,
   options: PredictorOptions & Record<string, unknown>,
+  yVar?: Float64Array,
 ): Float64Array {
-  return predictRecorded(createPredictor(method, options), takeRows(X, train), gatherValues(y, train), takeRows(X, test));
+  return predictRecorded(createPredictor(method, options), takeRows(X, train), gatherValues(y, train), takeRows(X, test), yVar && gatherValues(yVar, train));
 }
 
 /** Fits p and predicts the test rows (one kernel pass where the predictor has one), recording the details (detailsOf). */
-function predictRecorded(p: object & Pick<Predictor, "fit">, Xtrain: Matrix, yTrain: Float64Array, Xtest: Matrix): Float64Array {
-  const r = hasFitPredict(p) ? p.fitPredictTrusted(Xtrain, yTrain, Xtest, TRUST) : p.fit(Xtrain, yTrain).predictTrusted(Xtest, TRUST);
+function predictRecorded(p: object & Pick<Predictor, "fit">, Xtrain: Matrix, yTrain: Float64Array, Xtest: Matrix, vTrain?: Float64Array): Float64Array {
+  const r = hasFitPredict(p) ? p.fitPredictTrusted(Xtrain, yTrain, Xtest, TRUST) : p.fit(Xtrain, yTrain, vTrain).predictTrusted(Xtest, TRUST);
   splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped });
   return r.values;
 }
@@ -103,6 +107,7 @@ export function splitPredictor(
   method: string,
   options: PredictorOptions & Record<string, unknown> = {},
   expectedSplits = Infinity,
+  yVar?: Float64Array,
 ): SplitPredictor {
   if (method === "lsp" && expectedSplits * LSP_TABLE_ROWS_PER_SPLIT >= X.rows) return new LinearShepardSubsets(X, y, options);
   // The map's fixed normalization applied once to every row, not split by split: the transform is elementwise, so
@@ -112,7 +117,7 @@ export function splitPredictor(
     predict: (splits) =>
       splits.map((s) => {
         try {
-          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options) : predictSplitDetailed(X, y, s.train, s.test, method, options);
+          return pre ? predictRows(pre.X, y, s.train, s.test, method, pre.options, yVar) : predictSplitDetailed(X, y, s.train, s.test, method, options, yVar);
         } catch (e) {
           if (isVarmapError(e)) return e;
           throw e;
@@ -129,8 +134,15 @@ function predictRows(
   test: Int32Array,
   method: string,
   options: PredictorOptions & Record<string, unknown>,
+  yVar?: Float64Array,
 ): Float64Array {
-  return predictRecorded(createPredictor(method, options), gatherRows(X, train), gatherValues(y, train), gatherRows(X, test));
+  return predictRecorded(
+    createPredictor(method, options),
+    gatherRows(X, train),
+    gatherValues(y, train),
+    gatherRows(X, test),
+    yVar && gatherValues(yVar, train),
+  );
 }
 
 // cv's trust columns need no distances (scoring computes what it reports on the map's own scale).

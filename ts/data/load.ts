@@ -2,6 +2,7 @@
 import { VarmapError } from "../errors.js";
 import { splitList } from "./option-values.js";
 import { buildMaps } from "./maps.js";
+import { jackknifeVariances } from "./stat-variance.js";
 import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";
 import { presetOf } from "./presets.js";
 import { readConfigTable } from "./read.js";
@@ -127,7 +128,8 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
     table = subsetTable(table, keep);
   }
   const stats = configStats(table);
-  const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note });
+  const yVar = jackknifeVariances(table, stat);
+  const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note, yVar });
   return { table, maps, stats, dropped, resolved: resolve(maps) };
 }
 

@@ -9,6 +9,8 @@ export interface MapOptions {
   logInputs?: string[];
   /** Notes (e.g. dropped constant columns) go here; the CLI prints them on stderr. */
   note?: (msg: string) => void;
+  /** Per configuration (like y), the sampling variance of its response; each map keeps its rows' as `yVar`. */
+  yVar?: Float64Array;
 }
 
 /**
@@ -75,6 +77,7 @@ export function buildMaps(table: ConfigTable, y: Float64Array, opts: MapOptions,
     const X = new Float64Array(rows * m);
     const U = new Float64Array(rows * m);
     const yy = new Float64Array(rows);
+    const yVar = opts.yVar ? Float64Array.from(members, (c) => opts.yVar![c]) : undefined;
     const ids: (number | string)[] = new Array(rows);
     members.forEach((c, r) => {
       yy[r] = y[c];
@@ -85,7 +88,18 @@ export function buildMaps(table: ConfigTable, y: Float64Array, opts: MapOptions,
         U[r * m + k2] = normalize(v, log2[k2], lo[k2], hi[k2]);
       }
     });
-    maps.push({ key, inputNames: kept.map((j) => inputs[j]), X, U, rows, normalization: { log2, lo, hi }, stat: opts.stat, y: yy, ids });
+    maps.push({
+      key,
+      inputNames: kept.map((j) => inputs[j]),
+      X,
+      U,
+      rows,
+      normalization: { log2, lo, hi },
+      stat: opts.stat,
+      y: yy,
+      ids,
+      ...(yVar ? { yVar } : {}),
+    });
   }
   return maps;
 }

@@ -20,6 +20,8 @@ export interface SharedMaps {
   yStart: number[];
   X: Float64Array;
   y: Float64Array;
+  /** The responses' sampling variances at the same offsets as y, when every map has them (VariabilityMap.yVar). */
+  yVar?: Float64Array;
 }
 
 function sharedF64(n: number): Float64Array {
@@ -39,9 +41,11 @@ export function packMaps(maps: readonly VariabilityMap[]): SharedMaps {
   }
   const X = sharedF64(nx);
   const y = sharedF64(ny);
+  const yVar = maps.length > 0 && maps.every((m) => m.yVar) ? sharedF64(ny) : undefined;
   maps.forEach((m, i) => {
     X.set(m.X, xStart[i]);
     y.set(m.y, yStart[i]);
+    if (yVar) yVar.set(m.yVar!, yStart[i]);
   });
   const meta = maps.map((m) => ({
     key: { ...m.key },
@@ -49,7 +53,7 @@ export function packMaps(maps: readonly VariabilityMap[]): SharedMaps {
     rows: m.rows,
     normalization: { log2: [...m.normalization.log2], lo: [...m.normalization.lo], hi: [...m.normalization.hi] },
   }));
-  return { meta, xStart, yStart, X, y };
+  return { meta, xStart, yStart, X, y, ...(yVar ? { yVar } : {}) };
 }
 
 /** One map as a task sees it: views into the shared buffers, and its metadata. */
@@ -59,6 +63,8 @@ export interface MapData {
   rows: number;
   cols: number;
   meta: MapMeta;
+  /** The responses' sampling variances (SharedMaps.yVar), when known. */
+  yVar?: Float64Array;
 }
 
 /** Map m's inputs and responses as views into the shared buffers. */
@@ -71,6 +77,7 @@ export function mapView(s: SharedMaps, m: number): MapData {
     rows: meta.rows,
     cols,
     meta,
+    ...(s.yVar ? { yVar: s.yVar.subarray(s.yStart[m], s.yStart[m] + meta.rows) } : {}),
   };
 }
 
@@ -86,5 +93,7 @@ export function fingerprint(s: SharedMaps): string {
   h.update(JSON.stringify(s.meta));
   h.update(new Uint8Array(s.X.buffer, s.X.byteOffset, s.X.byteLength));
   h.update(new Uint8Array(s.y.buffer, s.y.byteOffset, s.y.byteLength));
+  // The variances come from the runs behind y: the same y from other runs is other data for a noise-aware method.
+  if (s.yVar) h.update(new Uint8Array(s.yVar.buffer, s.yVar.byteOffset, s.yVar.byteLength));
   return h.digest("hex").slice(0, 32);
 }

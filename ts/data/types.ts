@@ -65,4 +65,6 @@ export interface VariabilityMap {
   y: Float64Array;
   /** Row ids: configuration indices into the ConfigTable, or the --id column of a map table. */
   ids: (number | string)[];
+  /** Sampling variance of each row's y over its runs (ts/data/stat-variance.ts); absent for a map read without runs, NaN where unknown. */
+  yVar?: Float64Array;
 }

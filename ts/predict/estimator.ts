@@ -155,6 +155,18 @@ export function clampLogPredictions(values: Float64Array, range: readonly [numbe
   return clampInto(values, lo, hi);
 }
 
+/** Per-row variances of y carried to the model scale, or undefined when absent or not all known. */
+function modelScaleVariances(y: Float64Array, yVar: ArrayLike<number> | undefined, response: ResponseScale): Float64Array | undefined {
+  if (!yVar || yVar.length !== y.length) return undefined;
+  const v = new Float64Array(y.length);
+  for (let i = 0; i < y.length; i++) {
+    const vi = response === "log" ? yVar[i] / (y[i] * y[i]) : yVar[i];
+    if (!(vi >= 0 && Number.isFinite(vi))) return undefined;
+    v[i] = vi;
+  }
+  return v;
+}
+
 export abstract class Predictor<S = unknown, O extends PredictorOptions = PredictorOptions> {
   abstract readonly method: string;
   readonly options: O;
@@ -175,7 +187,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   protected minPoints(_d: number): number {
     return 1;
   }
-  protected abstract fitScaled(X: Matrix, y: Float64Array): void;
+  /**
+   * `noise`, when given, holds each training response's known sampling variance on the model scale (fit's `yVar`
+   * carried to it); predictors that do not model per-point noise ignore it.
+   */
+  protected abstract fitScaled(X: Matrix, y: Float64Array, noise?: Float64Array): void;
   protected abstract predictScaled(Xq: Matrix): Float64Array;
   /**
    * Predictions and, when the method knows it exactly, which queries lie outside the training inputs' convex hull
@@ -208,7 +224,13 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     return this.scaler !== undefined;
   }
 
-  fit(X: Matrix, y: ArrayLike<number>): this {
+  /**
+   * `yVar` (optional): the sampling variance of each training response on the response's own scale (e.g. the
+   * jackknife variance of a configuration's statistic over its runs, VariabilityMap.yVar). It reaches the method on
+   * the model scale (delta method on a log response: var(log y) ≈ var(y)/y²), and only when every entry is known
+   * (finite, ≥ 0); methods that do not model per-point noise ignore it.
+   */
+  fit(X: Matrix, y: ArrayLike<number>, yVar?: ArrayLike<number>): this {
     if (X.cols === 0)
       throw new VarmapError("E_NO_INPUTS", `no input varies among the ${X.rows} training point(s): every input column is constant`, {
         remedy: "check --inputs and --where; a map whose configurations all share their inputs has nothing to predict from",
@@ -229,7 +251,7 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
     const Z = scaler.transform(X);
-    this.fitScaled(Z, ym);
+    this.fitScaled(Z, ym, modelScaleVariances(yy, yVar, this.options.response ?? "linear"));
     this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.modelRange = logRangeOf(ym);
     this.scaler = scaler;

@@ -8,6 +8,11 @@
 // sd(x) = √(σ² (1 − kᵀ(R + gI)⁻¹k + g)) (plug-in: the uncertainty of β and θ is not added). On a log response the
 // interval mean ± z·sd is exponentiated (a log-normal interval).
 //
+// Measured noise (heteroscedastic GP): when fit is given each training response's sampling variance v_i (a map's
+// yVar: the jackknife variance of the configuration's statistic over its runs, on the model scale), point i's noise
+// is σ² (g + τ ṽ_i), ṽ_i = v_i / mean(v), and log τ is one more hyperparameter of the search (noise "none", or any
+// unknown v_i, gives the one-nugget model above, bit for bit). A new observation's noise is σ² (g + τ), the average.
+//
 // Size: the exact solve takes at most GP_MAX_POINTS training points (E_TOO_MANY_POINTS above). The hyperparameter
 // search runs on at most `hyperPoints` of them (default GP_HYPER_POINTS, a fixed pseudo-random subset keyed by n):
 // each likelihood evaluation is O(n³), and 400 points pin down d + 1 hyperparameters well; the final solve at the
@@ -44,7 +49,15 @@ export interface GpOptions extends PredictorOptions {
   hyperPoints?: number;
   /** Point prediction on a log response (default "are"; see GpPoint). */
   point?: GpPoint;
+  /**
+   * Per-point noise when fit is given the responses' sampling variances (yVar): "measured" (default) models
+   * noise_i = σ² (g + τ v_i) with v_i the variance relative to its training mean and τ fitted with the other
+   * hyperparameters (a heteroscedastic GP); "none" ignores them (one nugget for every point).
+   */
+  noise?: GpNoise;
 }
+
+export type GpNoise = "measured" | "none";
 
 export interface GpState {
   kernel: GpKernelName;
@@ -64,6 +77,8 @@ export interface GpState {
   centers: number[];
   y: number[];
   notes: string[];
+  /** With measured noise: each training point's sampling variance relative to their mean (θ then ends with log τ). */
+  noise?: number[];
 }
 
 /** Largest training set of the exact solve (two n × n matrices of doubles: 144 MB at 3,000). */
@@ -72,6 +87,8 @@ export const GP_MAX_POINTS = 3000;
 export const GP_HYPER_POINTS = 400;
 const LOG_ELL: [number, number] = [Math.log(0.01), Math.log(100)];
 const LOG_NUGGET_MAX = Math.log(10);
+/** Bounds of log τ, the weight of the relative measured variances (mean 1) against σ², like the nugget's. */
+const LOG_TAU: [number, number] = [Math.log(1e-6), Math.log(10)];
 
 export interface GpPrediction {
   /** Model-scale mean and predictive standard deviation of a new observation. */
@@ -86,7 +103,9 @@ export class Gp extends Predictor<GpState, GpOptions> {
 
   constructor(options: GpOptions = {}) {
     super(options);
-    const { kernel, mean, restarts, nuggetMin, hyperPoints, point } = options;
+    const { kernel, mean, restarts, nuggetMin, hyperPoints, point, noise } = options;
+    if (noise !== undefined && noise !== "measured" && noise !== "none")
+      throw new VarmapError("E_OPTION", `gp: noise must be measured or none, got ${String(noise)}`, { remedy: 'use noise: "measured"' });
     if (point !== undefined && point !== "are" && point !== "median")
       throw new VarmapError("E_OPTION", `gp: point must be are or median, got ${String(point)}`, { remedy: 'use point: "are"' });
     if (kernel !== undefined && kernel !== "matern52" && kernel !== "matern32" && kernel !== "sqexp")
@@ -112,7 +131,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     return this.meanKind === "constant" ? 2 : this.meanKind === "linear" ? d + 2 : 2 * d + 2;
   }
 
-  protected fitScaled(X: Matrix, y: Float64Array): void {
+  protected fitScaled(X: Matrix, y: Float64Array, measured?: Float64Array): void {
     const n = X.rows,
       d = X.cols;
     if (n > GP_MAX_POINTS)
@@ -131,6 +150,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
       }
     const nuggetMin = this.options.nuggetMin ?? 1e-6;
     const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
+    const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes);
+    if (v) bounds.push(LOG_TAU);
 
     // The hyperparameter search, on a subset when the training set is large.
     const hyperPoints = this.options.hyperPoints ?? GP_HYPER_POINTS;
@@ -138,12 +159,13 @@ export class Gp extends Predictor<GpState, GpOptions> {
     if (sub) notes.push(`hyperparameters chosen on ${hyperPoints} of the ${n} training points`);
     const Xs = sub ? gather(X.data, sub, d) : X.data;
     const ys = sub ? Float64Array.from(sub, (i) => y[i]) : y;
+    const vs = v && sub ? Float64Array.from(sub, (i) => v[i]) : v;
     const ns = sub ? sub.length : n;
     const Hs = basis(Xs, ns, d, slopes, this.meanKind);
     const p = basisColumns(slopes, this.meanKind);
     const objective = (z: Float64Array) => {
       const theta = fromZ(z, bounds);
-      const r = gpNll(this.backend, Xs, ys, Hs, ns, d, p, this.kernelName, theta, true);
+      const r = gpNll(this.backend, Xs, ys, Hs, ns, d, p, this.kernelName, theta, true, vs);
       if ("status" in r) return undefined;
       const grad = Float64Array.from(r.grad, (g, i) => g * dTheta(theta[i], bounds[i]));
       return { f: r.nll, grad };
@@ -152,13 +174,15 @@ export class Gp extends Predictor<GpState, GpOptions> {
     let best: { x: Float64Array; f: number; converged: boolean } | undefined;
     let failed = 0;
     for (let s = 0; s < restarts; s++) {
-      const theta0 = new Float64Array(d + 1);
+      const theta0 = new Float64Array(bounds.length);
       if (s === 0) {
         theta0.fill(Math.log(0.3));
         theta0[d] = Math.min(Math.max(Math.log(0.01), bounds[d][0]), bounds[d][1]);
+        if (v) theta0[d + 1] = Math.log(0.01);
       } else {
         const r = counterRng(0, "gp-start", s);
         for (let k = 0; k <= d; k++) theta0[k] = bounds[k][0] + (bounds[k][1] - bounds[k][0]) * (0.15 + 0.7 * r.next());
+        if (v) theta0[d + 1] = bounds[d + 1][0] + (bounds[d + 1][1] - bounds[d + 1][0]) * (0.15 + 0.7 * counterRng(0, "gp-start-tau", s).next());
       }
       const res = bfgs(objective, toZ(theta0, bounds));
       if (!res) {
@@ -179,7 +203,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const H = basis(X.data, n, d, slopes, this.meanKind);
     let lik: GpLikelihood | undefined;
     for (let attempt = 0; attempt < 12; attempt++) {
-      const r = gpNll(this.backend, X.data, y, H, n, d, p, this.kernelName, theta, false);
+      const r = gpNll(this.backend, X.data, y, H, n, d, p, this.kernelName, theta, false, v);
       if (!("status" in r)) {
         lik = r;
         break;
@@ -205,6 +229,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       centers: [],
       y: Array.from(y),
       notes,
+      ...(v ? { noise: Array.from(v) } : {}),
     };
   }
 
@@ -217,7 +242,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const r = gpPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.lik.L, f.lik.alpha, Xq.data, Xq.rows);
     const H = basis(Xq.data, Xq.rows, d, s.slopes, s.mean);
     const p = basisColumns(s.slopes, s.mean);
-    const g = Math.exp(theta[d]);
+    // A new observation's noise: the nugget, plus with measured noise τ times the average relative variance (1).
+    const g = Math.exp(theta[d]) + (s.noise ? Math.exp(theta[d + 1]) : 0);
     const sd = new Float64Array(Xq.rows);
     for (let i = 0; i < Xq.rows; i++) {
       let m = r.mean[i];
@@ -266,18 +292,32 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const response = this.options.response ?? "linear";
     const yModel = response === "log" ? Float64Array.from(y, Math.log) : y;
     const { support: _support, logRange: _logRange, range: _range, ...rest } = json;
-    const state = { ...json.state, centers: Array.from(Z.data), y: Array.from(yModel) };
+    // The other rows' measured variances are not known here: the solve uses the nugget alone.
+    const { noise: _noise, ...solved } = json.state;
+    const d = X.cols;
+    const state = { ...solved, theta: solved.theta.slice(0, d + 1), centers: Array.from(Z.data), y: Array.from(yModel) };
     return new Gp(this.options).restore({ ...rest, state });
   }
 
   /** The fitted hyperparameters: length scales (normalized inputs), nugget, σ², β and the fit's notes. */
-  get hyperparametersFitted(): { lengthScales: number[]; nugget: number; sigma2: number; beta: number[]; nll: number; converged: boolean; notes: string[] } {
+  get hyperparametersFitted(): {
+    lengthScales: number[];
+    nugget: number;
+    /** τ, the weight of the measured relative variances (measured noise only). */
+    noiseScale?: number;
+    sigma2: number;
+    beta: number[];
+    nll: number;
+    converged: boolean;
+    notes: string[];
+  } {
     const s = this.state;
     if (!s) throw new VarmapError("E_NOT_FITTED", "this gp model has not been fitted", { remedy: "call fit(X, y) first" });
-    const d = s.theta.length - 1;
+    const d = s.theta.length - (s.noise ? 2 : 1);
     return {
       lengthScales: s.theta.slice(0, d).map(Math.exp),
       nugget: Math.exp(s.theta[d]),
+      ...(s.noise ? { noiseScale: Math.exp(s.theta[d + 1]) } : {}),
       sigma2: s.sigma2,
       beta: [...s.beta],
       nll: s.nll,
@@ -288,21 +328,56 @@ export class Gp extends Predictor<GpState, GpOptions> {
 
   protected stateJSON(): GpState {
     const s = this.state!;
-    return { ...s, theta: [...s.theta], beta: [...s.beta], slopes: [...s.slopes], centers: Array.from(this.fitted_!.X), y: [...s.y], notes: [...s.notes] };
+    return {
+      ...s,
+      theta: [...s.theta],
+      beta: [...s.beta],
+      slopes: [...s.slopes],
+      centers: Array.from(this.fitted_!.X),
+      y: [...s.y],
+      notes: [...s.notes],
+      ...(s.noise ? { noise: [...s.noise] } : {}),
+    };
   }
 
   protected loadState(state: GpState): void {
-    const d = state.theta.length - 1;
+    const d = state.theta.length - (state.noise ? 2 : 1);
     const n = state.y.length;
     const X = Float64Array.from(state.centers);
     const y = Float64Array.from(state.y);
     const H = basis(X, n, d, state.slopes, state.mean);
+    const v = state.noise ? Float64Array.from(state.noise) : undefined;
     // The factorization is recomputed from the stored θ (deterministic: the same backend gives the same bits).
-    const r = gpNll(this.backend, X, y, H, n, d, basisColumns(state.slopes, state.mean), state.kernel, Float64Array.from(state.theta), false);
+    const r = gpNll(this.backend, X, y, H, n, d, basisColumns(state.slopes, state.mean), state.kernel, Float64Array.from(state.theta), false, v);
     if ("status" in r) throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
     this.fitted_ = { X, n, lik: r };
-    this.state = { ...state, theta: [...state.theta], beta: Array.from(r.beta), sigma2: r.sigma2, centers: [], y: [...state.y], notes: [...state.notes] };
+    this.state = {
+      ...state,
+      theta: [...state.theta],
+      beta: Array.from(r.beta),
+      sigma2: r.sigma2,
+      centers: [],
+      y: [...state.y],
+      notes: [...state.notes],
+      ...(state.noise ? { noise: [...state.noise] } : {}),
+    };
   }
+}
+
+/**
+ * The measured variances relative to their mean (so τ is on the nugget's scale whatever the response's units), or
+ * undefined when there are none or they carry no information (all zero).
+ */
+function relativeVariances(measured: Float64Array | undefined, notes: string[]): Float64Array | undefined {
+  if (!measured || measured.length === 0) return undefined;
+  let sum = 0;
+  for (let i = 0; i < measured.length; i++) sum += measured[i];
+  const mean = sum / measured.length;
+  if (!(mean > 0 && Number.isFinite(mean))) {
+    notes.push("the measured variances are all zero: one nugget for every point");
+    return undefined;
+  }
+  return Float64Array.from(measured, (x) => x / mean);
 }
 
 function basisColumns(slopes: readonly number[], mean: GpMean): number {

@@ -79,6 +79,11 @@ export function gpPoint(v: string, flag: string): string {
   throw new VarmapError("E_USAGE", `${flag} ${v} is neither are nor median`, { remedy: `e.g. ${flag} are` });
 }
 
+export function gpNoise(v: string, flag: string): string {
+  if (v === "measured" || v === "none") return v;
+  throw new VarmapError("E_USAGE", `${flag} ${v} is neither measured nor none`, { remedy: `e.g. ${flag} none` });
+}
+
 export function nuggetBound(v: string, flag: string): number {
   const x = Number(v);
   if (!(Number.isFinite(x) && x > 0 && x < 10)) throw new VarmapError("E_USAGE", `${flag} ${v} is not a number in (0, 10)`, { remedy: `e.g. ${flag} 1e-6` });

@@ -11,6 +11,7 @@ import {
   gpKernel,
   gpMean,
   gpPoint,
+  gpNoise,
   nuggetBound,
   atLeastTen,
   methodList,
@@ -145,6 +146,13 @@ export const PREDICTORS: readonly PredictorEntry[] = [
         description: "largest subset the hyperparameter search runs on (default 400; the final solve uses all points)",
         option: "hyperPoints",
         parse: atLeastTen,
+      },
+      {
+        flag: "--gp-noise <measured|none>",
+        description:
+          "per-point noise σ²(g + τ v_i) from each configuration's measured sampling variance v_i (jackknife over its runs; measured, default when the runs are known) or one nugget for all (none)",
+        option: "noise",
+        parse: gpNoise,
       },
     ],
   },

@@ -26,14 +26,18 @@ namespace varmap {
 enum GpStatus : int { GP_NOT_POSITIVE_DEFINITE = 10, GP_SINGULAR_MEAN = 11 };
 enum GpKernel : int { GP_SQEXP = 0, GP_MATERN52 = 1, GP_MATERN32 = 2 };
 
-// Number of doubles in gp_nll's `out`: nll, σ̂², then d + 1 gradient entries.
-inline int32_t gp_out_size(int32_t d) { return d + 3; }
+// Number of doubles in gp_nll's `out`: nll, σ̂², then d + 1 gradient entries (d + 2 with per-point variances).
+inline int32_t gp_out_size(int32_t d, int32_t nv = 0) { return d + 3 + (nv ? 1 : 0); }
 
 // X: n x d row-major inputs; y: n responses; H: n x p mean basis (row-major); theta: d + 1 log hyperparameters.
 // Outputs: L (n x n, lower Cholesky factor of R + g I; the strict upper triangle is zeroed), alpha (n: Rg⁻¹ r),
-// beta (p), out (gp_out_size(d)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p doubles.
+// beta (p), out (gp_out_size(d, nv)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p doubles.
+// Per-point noise (heteroscedastic GP): with nv = n, v holds a known variance per point (≥ 0, e.g. the sampling
+// variance of each configuration's statistic) and theta a last entry log τ: the diagonal becomes 1 + g + τ v_i, i.e.
+// noise_i = σ² (g + τ v_i), and out gets ∂nll/∂log τ = ½ τ Σ_i (Rg⁻¹ − α αᵀ/σ̂²)_ii v_i last. nv = 0: no v, theta has
+// d + 1 entries, the computation is the homoscedastic one, operation for operation.
 int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t d, int32_t p, int32_t kernel, const double* theta,
-           int32_t want_grad, double* L, double* alpha, double* beta, double* out, double* work);
+           int32_t want_grad, double* L, double* alpha, double* beta, double* out, const double* v, int32_t nv, double* work);
 
 // Predictive residual mean kᵀ α (the caller adds h(x)ᵀ β) and correlation-scale variance 1 − kᵀ Rg⁻¹ k (clamped at 0;
 // the caller multiplies by σ̂² and adds the nugget for an observation) at q query points Xq (q x d).

@@ -11,17 +11,44 @@ export type GpKernelName = keyof typeof GP_KERNEL_CODES;
 export const GP_NLL: KernelSpec = {
   name: "gp_nll",
   module: "gp",
-  // X (n*d), y (n), H (n*p), n, d, p, kernel, theta (d+1), want_grad, L (n*n out), alpha (n out), beta (p out), out (d+3 out)
-  args: [arg.f64in, arg.f64in, arg.f64in, arg.int, arg.int, arg.int, arg.int, arg.f64in, arg.int, arg.f64out, arg.f64out, arg.f64out, arg.f64out],
+  // X (n*d), y (n), H (n*p), n, d, p, kernel, theta (d+1, or d+2 with v), want_grad, L (n*n out), alpha (n out), beta (p out),
+  // out (d+3 out, d+4 with v), v (nv: per-point noise variances, or empty), nv (0 or n)
+  args: [
+    arg.f64in,
+    arg.f64in,
+    arg.f64in,
+    arg.int,
+    arg.int,
+    arg.int,
+    arg.int,
+    arg.f64in,
+    arg.int,
+    arg.f64out,
+    arg.f64out,
+    arg.f64out,
+    arg.f64out,
+    arg.f64in,
+    arg.int,
+  ],
   // The same checks as native/binding/gp.cc.
-  lengths: ([X, y, H, n, d, p, , theta, , L, alpha, beta, out]) => {
+  lengths: ([X, y, H, n, d, p, , theta, , L, alpha, beta, out, v, nv]) => {
     const N = n as number,
       D = d as number,
-      P = p as number;
-    if (!(N >= 1 && D >= 1 && P >= 0)) return false;
+      P = p as number,
+      NV = nv as number;
+    if (!(N >= 1 && D >= 1 && P >= 0 && (NV === 0 || NV === N))) return false;
+    const E = NV ? 1 : 0;
     const len = (a: unknown) => (a as Float64Array).length;
     return (
-      len(X) >= N * D && len(y) >= N && len(H) >= N * P && len(theta) >= D + 1 && len(L) >= N * N && len(alpha) >= N && len(beta) >= P && len(out) >= D + 3
+      len(X) >= N * D &&
+      len(y) >= N &&
+      len(H) >= N * P &&
+      len(theta) >= D + 1 + E &&
+      len(L) >= N * N &&
+      len(alpha) >= N &&
+      len(beta) >= P &&
+      len(out) >= D + 3 + E &&
+      len(v) >= NV
     );
   },
 };
@@ -41,6 +68,8 @@ export const GP_PREDICT: KernelSpec = {
   },
 };
 
+const NO_VARIANCES = new Float64Array(0);
+
 export const GP_NOT_POSITIVE_DEFINITE = 10;
 export const GP_SINGULAR_MEAN = 11;
 
@@ -58,7 +87,7 @@ export interface GpLikelihood {
   nll: number;
   /** Profiled signal variance σ̂². */
   sigma2: number;
-  /** ∂nll/∂θ (d + 1 entries; zeros when not asked for). */
+  /** ∂nll/∂θ (d + 1 entries, d + 2 with per-point variances; zeros when not asked for). */
   grad: Float64Array;
   /** Lower Cholesky factor of R + g I, n × n row-major. */
   L: Float64Array;
@@ -68,7 +97,8 @@ export interface GpLikelihood {
 }
 
 /**
- * The profile likelihood at theta = (log ℓ_1 … log ℓ_d, log g); returns the kernel's status instead of throwing
+ * The profile likelihood at theta = (log ℓ_1 … log ℓ_d, log g), or with per-point noise variances `v` (n entries)
+ * at theta = (log ℓ_1 … log ℓ_d, log g, log τ) with the diagonal 1 + g + τ v_i (native/include/varmap/gp.h); returns the kernel's status instead of throwing
  * for GP_NOT_POSITIVE_DEFINITE and GP_SINGULAR_MEAN (the optimizer treats those hyperparameters as infeasible).
  */
 export function gpNll(
@@ -82,16 +112,18 @@ export function gpNll(
   kernel: GpKernelName,
   theta: Float64Array,
   wantGrad: boolean,
+  v?: Float64Array,
 ): GpLikelihood | { status: number } {
-  if (X.length !== n * d || y.length !== n || H.length !== n * p || theta.length !== d + 1)
+  const nv = v ? n : 0;
+  if (X.length !== n * d || y.length !== n || H.length !== n * p || theta.length !== d + 1 + (nv ? 1 : 0) || (v && v.length !== n))
     throw new VarmapError("E_KERNEL_ARGUMENT", `gp_nll: buffers do not match n = ${n}, d = ${d}, p = ${p}`, {
       remedy: "this is a bug in the caller; please report it",
     });
   const L = new Float64Array(n * n),
     alpha = new Float64Array(n),
     beta = new Float64Array(p),
-    out = new Float64Array(d + 3);
-  const status = backend.run(GP_NLL, [X, y, H, n, d, p, GP_KERNEL_CODES[kernel], theta, wantGrad ? 1 : 0, L, alpha, beta, out]);
+    out = new Float64Array(d + 3 + (nv ? 1 : 0));
+  const status = backend.run(GP_NLL, [X, y, H, n, d, p, GP_KERNEL_CODES[kernel], theta, wantGrad ? 1 : 0, L, alpha, beta, out, v ?? NO_VARIANCES, nv]);
   if (status === GP_NOT_POSITIVE_DEFINITE || status === GP_SINGULAR_MEAN) return { status };
   checkStatus("gp_nll", status, GP_STATUS);
   return { nll: out[0], sigma2: out[1], grad: out.slice(2), L, alpha, beta };

@@ -51,7 +51,7 @@ export function register(program: Command): void {
         const model = createPredictor(method, { ...hyper, inputs: mapInputScaling(m.normalization), response });
         try {
           const X = matrix(m.X, m.rows, m.inputNames.length);
-          model.fit(X, m.y);
+          model.fit(X, m.y, m.yVar);
           const conformal =
             folds === undefined ? undefined : calibrate(method, { ...hyper, inputs: mapInputScaling(m.normalization), response }, X, m.y, folds);
           maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON(), ...(conformal ? { conformal } : {}) });
