@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { jackknifeVariances } from "../../ts/data/stat-variance.js";
 import { counterRng } from "../../ts/data/random.js";
 import { loadDataset } from "../../ts/data/load.js";
+import { tQuantile } from "../../ts/data/stats.js";
 import { dataPath, hasShared, sharedSkipReason } from "../helpers/shared.js";
 
 function table(groups: number[][]) {
@@ -33,6 +34,34 @@ describe("jackknife variances of a configuration's statistic", () => {
     expect(vn / (1 / (2 * (n - 1)))).toBeLessThan(1.25);
     // var(s) ≈ σ² (κ − 1) / (4n): κ ≈ 1 for two equal spikes, so a few percent of the normal value.
     expect(vb).toBeLessThan(0.1 * vn);
+  });
+
+  it("the O(n) leave-one-out moments equal recomputing each statistic without run i (mean, var, sd, cv, ci90)", () => {
+    const r = counterRng(7, "jackknife-test");
+    const x = Array.from({ length: 37 }, () => 2e5 + 3e4 * r.normal());
+    const n = x.length;
+    const stat = (s: number[], name: string): number => {
+      const k = s.length;
+      const mean = s.reduce((a, b) => a + b) / k;
+      const v = s.reduce((a, b) => a + (b - mean) ** 2, 0) / (k - 1);
+      if (name === "mean") return mean;
+      if (name === "var") return v;
+      if (name === "sd") return Math.sqrt(v);
+      if (name === "cv") return Math.sqrt(v) / mean;
+      return (2 * tQuantile(0.95, k - 1) * Math.sqrt(v)) / Math.sqrt(k);
+    };
+    for (const name of ["mean", "var", "sd", "cv", "ci90"] as const) {
+      const theta = x.map((_, i) =>
+        stat(
+          x.filter((_, k) => k !== i),
+          name,
+        ),
+      );
+      const tm = theta.reduce((a, b) => a + b) / n;
+      const direct = ((n - 1) / n) * theta.reduce((a, b) => a + (b - tm) ** 2, 0);
+      const [v] = jackknifeVariances(table([x]), name);
+      expect(Math.abs(v - direct) / direct, name).toBeLessThan(1e-6);
+    }
   });
 
   it("every statistic gives finite nonnegative variances", () => {

@@ -16,6 +16,7 @@ export function jackknifeVariances(table: Pick<ConfigTable, "count" | "runs" | "
   let sorted = new Float64Array(64),
     loo = new Float64Array(64),
     theta = new Float64Array(64);
+  const quantile = stat === "q10" || stat === "q90";
   for (let c = 0; c < table.count; c++) {
     const a = table.offsets[c],
       n = table.offsets[c + 1] - a;
@@ -23,15 +24,18 @@ export function jackknifeVariances(table: Pick<ConfigTable, "count" | "runs" | "
       out[c] = NaN;
       continue;
     }
-    if (sorted.length < n) (sorted = new Float64Array(n)), (loo = new Float64Array(n)), (theta = new Float64Array(n));
-    const x = sorted.subarray(0, n);
-    x.set(table.runs.subarray(a, a + n));
-    x.sort(); // leaving a run out of sorted runs keeps them sorted (the quantiles need that)
-    for (let i = 0; i < n; i++) {
-      const s = loo.subarray(0, n - 1);
-      for (let k = 0, o = 0; k < n; k++) if (k !== i) s[o++] = x[k];
-      theta[i] = statOfSample(s, stat);
-    }
+    if (theta.length < n) (sorted = new Float64Array(n)), (loo = new Float64Array(n)), (theta = new Float64Array(n));
+    const runs = table.runs.subarray(a, a + n);
+    if (quantile) {
+      const x = sorted.subarray(0, n);
+      x.set(runs);
+      x.sort(); // leaving a run out of sorted runs keeps them sorted
+      for (let i = 0; i < n; i++) {
+        const s = loo.subarray(0, n - 1);
+        for (let k = 0, o = 0; k < n; k++) if (k !== i) s[o++] = x[k];
+        theta[i] = quantile7(s, QUANTILE_LEVELS[QUANTILE_NAMES.indexOf(stat)]);
+      }
+    } else leaveOneOutMoments(runs, stat, theta);
     let mean = 0;
     for (let i = 0; i < n; i++) mean += theta[i];
     mean /= n;
@@ -42,25 +46,23 @@ export function jackknifeVariances(table: Pick<ConfigTable, "count" | "runs" | "
   return out;
 }
 
-/** One statistic of a sorted sample, defined as ts/data/stats.ts defines it for a configuration's runs. */
-function statOfSample(x: Float64Array, stat: StatName): number {
+/**
+ * theta[i] = the moment statistic (mean, var, sd, cv, ci90) of the runs without run i, for every i in O(n): with
+ * d_k = x_k − x̄ and Q = Σ d_k², the sample without run i has mean x̄ − d_i/(n − 1) and sum of squared deviations
+ * Q − d_i² n/(n − 1) (deviations from the full mean keep the sums exact where raw power sums would cancel).
+ */
+function leaveOneOutMoments(x: Float64Array, stat: Exclude<StatName, "q10" | "q90">, theta: Float64Array): void {
   const n = x.length;
-  if (stat === "q10" || stat === "q90") return quantile7(x, QUANTILE_LEVELS[QUANTILE_NAMES.indexOf(stat)]);
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += x[i];
-  const mean = sum / n;
-  if (stat === "mean") return mean;
-  let m2 = 0;
-  for (let i = 0; i < n; i++) m2 += (x[i] - mean) ** 2;
-  const v = m2 / (n - 1);
-  switch (stat) {
-    case "var":
-      return v;
-    case "sd":
-      return Math.sqrt(v);
-    case "cv":
-      return Math.sqrt(v) / mean;
-    case "ci90":
-      return (2 * tQuantile(0.95, n - 1) * Math.sqrt(v)) / Math.sqrt(n);
+  for (let k = 0; k < n; k++) sum += x[k];
+  const m = sum / n;
+  let q = 0;
+  for (let k = 0; k < n; k++) q += (x[k] - m) ** 2;
+  const ci = stat === "ci90" ? (2 * tQuantile(0.95, n - 2)) / Math.sqrt(n - 1) : 0;
+  for (let i = 0; i < n; i++) {
+    const d = x[i] - m;
+    const mean = m - d / (n - 1);
+    const v = Math.max(0, q - (d * d * n) / (n - 1)) / (n - 2);
+    theta[i] = stat === "mean" ? mean : stat === "var" ? v : stat === "sd" ? Math.sqrt(v) : stat === "cv" ? Math.sqrt(v) / mean : ci * Math.sqrt(v);
   }
 }
