@@ -7,7 +7,7 @@ import { detailsOf, gatherValues, mapInputScaling, predictSplit as cvPredictSpli
 import type { RowSplit } from "../predict/lsp.js";
 import { matrix, takeRows, type Matrix } from "../predict/matrix.js";
 import { InputScaler } from "../predict/scaling.js";
-import { clampNegative, nearestDistance, outsideBox } from "../predict/trust.js";
+import { clampNegative, nearestDistance, outsideBoxOfRows } from "../predict/trust.js";
 import type { MapData } from "../data/shared-maps.js";
 export type { MapData };
 
@@ -73,25 +73,36 @@ export interface TrustRequest {
   distance?: boolean;
 }
 
+// Per map (its meta object, stable for a job's shared maps), its normalized inputs: every task of the map reuses them.
+const normalizedCache = new WeakMap<object, { X: Float64Array; Z: Matrix }>();
+
 /** The map's inputs in its normalized space (unit cube, log2 where the map says), where trust is measured. */
 function normalizedInputs(map: MapData): Matrix {
+  const hit = normalizedCache.get(map.meta);
+  if (hit && hit.X.buffer === map.X.buffer && hit.X.byteOffset === map.X.byteOffset && hit.X.length === map.X.length) return hit.Z;
   const X = matrix(map.X, map.rows, map.cols);
-  return InputScaler.fit(X, mapInputScaling(map.meta.normalization)).transform(X);
+  const Z = InputScaler.fit(X, mapInputScaling(map.meta.normalization)).transform(X);
+  normalizedCache.set(map.meta, { X: map.X, Z });
+  return Z;
 }
 
 /** Trust of one split's predictions: the method's own tests where it recorded them, the bounding box otherwise. */
-function splitTrust(Z: Matrix, split: RowSplit, pred: Float64Array, truth: Float64Array, request: TrustRequest): SplitTrust {
+function splitTrust(Z: Matrix, split: RowSplit, pred: Float64Array, truth: Float64Array, are: number, request: TrustRequest): SplitTrust {
   const details = detailsOf(pred);
-  const train = takeRows(Z, split.train);
-  const test = takeRows(Z, split.test);
-  const clamped = Float64Array.from(pred);
-  const negative = request.nonNegative ? clampNegative(clamped) : new Uint8Array(pred.length);
+  let areClamped = are;
+  let negative: Uint8Array;
+  if (request.nonNegative) {
+    const clamped = Float64Array.from(pred);
+    negative = clampNegative(clamped);
+    // Nothing clamped: the same values, so the same ARE (no second pass).
+    if (negative.indexOf(1) >= 0) areClamped = areOf(clamped, truth);
+  } else negative = new Uint8Array(pred.length);
   return {
-    extrapolated: details?.outside ?? outsideBox(train, test),
+    extrapolated: details?.outside ?? outsideBoxOfRows(Z, split.train, split.test),
     negative,
     logClamped: details?.logClamped ?? new Uint8Array(pred.length),
-    areClamped: areOf(clamped, truth),
-    ...(request.distance ? { distance: nearestDistance(train, test) } : {}),
+    areClamped,
+    ...(request.distance ? { distance: nearestDistance(takeRows(Z, split.train), takeRows(Z, split.test)) } : {}),
   };
 }
 
@@ -119,7 +130,8 @@ export function scoreSplits(
     const pred = predicted[k++];
     if (!(pred instanceof Float64Array)) return { error: pred.code, message: pred.detail };
     const truth = gatherValues(map.y, split.test);
-    return { are: areOf(pred, truth), pred, ...(Z ? { trust: splitTrust(Z, split, pred, truth, trust!) } : {}) };
+    const are = areOf(pred, truth);
+    return { are, pred, ...(Z ? { trust: splitTrust(Z, split, pred, truth, are, trust!) } : {}) };
   });
 }
 

@@ -633,6 +633,25 @@ function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method:
   return cache.get(JSON.stringify([mapIndex, method, plan.response, hyper]), () => mapSplitPredictor(map, method, plan.response, hyper, splits));
 }
 
+// Per worker context, the divisions of its recent generated tasks by (map, p, reps): the other methods' tasks of the
+// same chunk draw the same divisions, so a worker that runs several of them draws them once. Read only once drawn.
+const divisionCaches = new WeakMap<CvContext, Map<string, readonly Division[]>>();
+type Division = { train: Int32Array; test: Int32Array };
+/** Chunks kept: a map's 9 p × 8 chunks (200 reps) for a few maps, about 80 kB each at 800 rows. */
+const DIVISION_CACHE_CHUNKS = 256;
+
+function cachedDivisions(ctx: CvContext, task: CvTask & { kind: "cv-gen" }, draw: () => Division[]): readonly Division[] {
+  let cache = divisionCaches.get(ctx);
+  if (!cache) divisionCaches.set(ctx, (cache = new Map()));
+  const key = `${task.map}/${task.pIndex}/${task.r0}/${task.r1}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    cache.set(key, (hit = draw()));
+    if (cache.size > DIVISION_CACHE_CHUNKS) cache.delete(cache.keys().next().value!);
+  }
+  return hit;
+}
+
 export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   const plan = ctx.plan;
   const map = mapView(ctx.maps, task.map);
@@ -664,13 +683,16 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
   if (task.kind === "cv-gen") {
     const g = plan.generated!;
     const p = g.ps[task.pIndex];
-    const label = mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[task.map].values[i]])));
-    const divisions = [];
-    for (let rep = task.r0; rep < task.r1; rep++) {
-      // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
-      const stream = divisionStream(g.seed, label, p, rep);
-      divisions.push(randomDivision(map.rows, p, stream));
-    }
+    const divisions = cachedDivisions(ctx, task, () => {
+      const label = mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[task.map].values[i]])));
+      const drawn = [];
+      for (let rep = task.r0; rep < task.r1; rep++) {
+        // Keyed by the map's name, p and rep, not by method: every method sees the same divisions (paired comparison).
+        const stream = divisionStream(g.seed, label, p, rep);
+        drawn.push(randomDivision(map.rows, p, stream));
+      }
+      return drawn;
+    });
     const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
     scores.forEach((r, i) => {
       if ("skipped" in r) skip(i, r.skipped), record(null);

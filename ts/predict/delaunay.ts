@@ -69,7 +69,10 @@ export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   /** One kernel call gives both the values and the exact hull test (a query not INSIDE was projected onto the hull). */
   protected override predictScaledDetailed(Xq: Matrix): { values: Float64Array; outside: Uint8Array } {
     const loc = delaunayLocate(this.backend, this.X, Xq.data, Xq.cols, this.kernelOptions());
-    return { values: this.interpolate(loc, Xq.rows, Xq.cols), outside: Uint8Array.from(loc.status, (s) => (s !== QueryStatus.INSIDE ? 1 : 0)) };
+    // A plain loop: Uint8Array.from with a mapping function is several times slower (cv calls this per split).
+    const outside = new Uint8Array(loc.status.length);
+    for (let i = 0; i < outside.length; i++) outside[i] = loc.status[i] !== QueryStatus.INSIDE ? 1 : 0;
+    return { values: this.interpolate(loc, Xq.rows, Xq.cols), outside };
   }
 
   /**

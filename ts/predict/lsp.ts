@@ -15,7 +15,7 @@ import {
   lspWeights,
   type LspNeighborTable,
 } from "../backend/kernels/lsp.js";
-import { Predictor, checkMatrix, clampPredictions, logRangeOf, type PredictorOptions } from "./estimator.js";
+import { Predictor, checkMatrix, clampPredictions, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
 
@@ -191,7 +191,7 @@ export class LinearShepardSubsets {
         if (r.status !== 0) return;
         const values = Float64Array.from(r.values);
         // The same safe log range as Predictor.predict (the shared table bypasses it).
-        clampPredictions(values, this.options.response ?? "linear", logRangeOf(Float64Array.from(splits[batch[b]].train, (t) => this.fModel![t])));
+        clampPredictions(values, this.options.response ?? "linear", trainingRange(this.fModel!, splits[batch[b]].train));
         out[batch[b]] = fromModelScale(values, this.options.response ?? "linear");
       });
     }
@@ -242,6 +242,18 @@ export class LinearShepardSubsets {
       throw e;
     }
   }
+}
+
+/** logRangeOf(f at the training rows), without gathering them (the same min and max). */
+function trainingRange(f: Float64Array, train: Int32Array): [number, number] {
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let i = 0; i < train.length; i++) {
+    const v = f[train[i]];
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
 }
 
 /** True when the input scaling does not depend on which rows are fitted. */

@@ -33,7 +33,16 @@ export function row(m: Matrix, i: number): Float64Array {
 
 /** The rows at the given indices, in that order. */
 export function takeRows(m: Matrix, idx: ArrayLike<number>): Matrix {
-  const out = new Float64Array(idx.length * m.cols);
-  for (let i = 0; i < idx.length; i++) out.set(row(m, idx[i]), i * m.cols);
-  return { data: out, rows: idx.length, cols: m.cols };
+  const c = m.cols;
+  const src = m.data;
+  const out = new Float64Array(idx.length * c);
+  // A plain loop: a subarray per row (row()) costs more than the copy of a few columns.
+  for (let i = 0, o = 0; i < idx.length; i++) {
+    const r = idx[i];
+    if (Number.isInteger(r) && r >= 0 && r < m.rows) {
+      const base = r * c;
+      for (let k = 0; k < c; k++) out[o++] = src[base + k];
+    } else out.set(row(m, r), o), (o += c); // as before: whatever subarray() makes of it
+  }
+  return { data: out, rows: idx.length, cols: c };
 }

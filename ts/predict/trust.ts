@@ -51,6 +51,37 @@ export function outsideBox(train: Matrix, queries: Matrix, tol = BOX_TOLERANCE):
   return outsideBounds(lo, hi, queries, tol);
 }
 
+/**
+ * outsideBox(takeRows(Z, train), takeRows(Z, queries)) without gathering the rows: the bounding box of Z's rows
+ * `train`, tested at Z's rows `queries` (the same comparisons, so the same flags).
+ */
+export function outsideBoxOfRows(Z: Matrix, train: ArrayLike<number>, queries: ArrayLike<number>, tol = BOX_TOLERANCE): Uint8Array {
+  const d = Z.cols;
+  const data = Z.data;
+  const lo = new Float64Array(d).fill(Infinity);
+  const hi = new Float64Array(d).fill(-Infinity);
+  for (let i = 0; i < train.length; i++) {
+    const o = train[i] * d;
+    for (let j = 0; j < d; j++) {
+      const v = data[o + j];
+      if (v < lo[j]) lo[j] = v;
+      if (v > hi[j]) hi[j] = v;
+    }
+  }
+  const out = new Uint8Array(queries.length);
+  for (let i = 0; i < queries.length; i++) {
+    const o = queries[i] * d;
+    for (let j = 0; j < d; j++) {
+      const v = data[o + j];
+      if (v < lo[j] - tol || v > hi[j] + tol) {
+        out[i] = 1;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** 1 for each query outside [lo, hi] in some coordinate (beyond tol). */
 export function outsideBounds(lo: ArrayLike<number>, hi: ArrayLike<number>, queries: Matrix, tol = BOX_TOLERANCE): Uint8Array {
   const d = queries.cols;
