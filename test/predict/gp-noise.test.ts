@@ -78,6 +78,22 @@ describe("gp with measured per-point noise", () => {
     expect(solved.predict(q).every(Number.isFinite)).toBe(true);
   });
 
+  it("solvedOn with the rows' variances keeps the measured noise: on the training rows it is the fitted model again", () => {
+    const s = sample(50, 5);
+    const q = sample(20, 6).X;
+    const y = Float64Array.from(s.y, (v) => Math.exp(v));
+    const yVar = Float64Array.from(s.v, (v, i) => v * y[i] * y[i]);
+    const gp = new Gp({ response: "log" }).fit(s.X, y, yVar);
+    const again = gp.solvedOn(s.X, y, yVar);
+    expect(again.toJSON().state.noise).toEqual(gp.toJSON().state.noise);
+    const a = again.predict(q),
+      b = gp.predict(q);
+    for (let i = 0; i < q.rows; i++) expect(Math.abs(a[i] - b[i])).toBeLessThanOrEqual(1e-9 * Math.abs(b[i]));
+    // Without the variances the same rows give the one-nugget solve: other predictions.
+    const nugget = gp.solvedOn(s.X, y).predict(q);
+    expect(Math.max(...Array.from(nugget, (v, i) => Math.abs(v - b[i]) / b[i]))).toBeGreaterThan(1e-6);
+  });
+
   it("rejects a bad noise option with E_OPTION", () => {
     expectCode(() => new Gp({ noise: "bogus" as "none" }), "E_OPTION");
   });

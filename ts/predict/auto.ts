@@ -51,7 +51,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     return d + 2;
   }
 
-  protected fitScaled(X: Matrix, y: Float64Array): void {
+  protected fitScaled(X: Matrix, y: Float64Array, noise?: Float64Array): void {
     const n = X.rows;
     const log = this.options.response === "log";
     const candidates = this.options.candidates ?? AUTO_CANDIDATES;
@@ -66,15 +66,17 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     for (const c of candidates) {
       let sum = 0;
       try {
-        const full = c === "gp" ? createPredictor(c, innerOptions).fit(X, y) : undefined;
+        // Inner responses are on the model scale already, so the known variances (noise) pass as they are.
+        const full = c === "gp" ? createPredictor(c, innerOptions).fit(X, y, noise) : undefined;
         if (full) whole.set(c, full);
         for (let k = 0; k < K; k++) {
           const train: number[] = [],
             test: number[] = [];
           for (let i = 0; i < n; i++) (fold[i] === k ? test : train).push(i);
           const Xk = takeRows(X, train),
-            yk = Float64Array.from(train, (i) => y[i]);
-          const model = full instanceof Gp ? full.solvedOn(Xk, yk) : createPredictor(c, innerOptions).fit(Xk, yk);
+            yk = Float64Array.from(train, (i) => y[i]),
+            vk = noise && Float64Array.from(train, (i) => noise[i]);
+          const model = full instanceof Gp ? full.solvedOn(Xk, yk, vk) : createPredictor(c, innerOptions).fit(Xk, yk, vk);
           const pred = model.predict(takeRows(X, test));
           test.forEach((i, t) => (sum += log ? Math.abs(Math.expm1(pred[t] - y[i])) : Math.abs(pred[t] - y[i]) / Math.abs(y[i])));
         }
@@ -89,7 +91,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
     const order = ranked.length ? ranked : candidates;
     for (const c of order) {
       try {
-        const model = whole.get(c) ?? createPredictor(c, innerOptions).fit(X, y);
+        const model = whole.get(c) ?? createPredictor(c, innerOptions).fit(X, y, noise);
         this.inner = model;
         this.state = { chosen: c, scores, model: model.toJSON() };
         return;

@@ -156,7 +156,7 @@ export function clampLogPredictions(values: Float64Array, range: readonly [numbe
 }
 
 /** Per-row variances of y carried to the model scale, or undefined when absent or not all known. */
-function modelScaleVariances(y: Float64Array, yVar: ArrayLike<number> | undefined, response: ResponseScale): Float64Array | undefined {
+export function modelScaleVariances(y: Float64Array, yVar: ArrayLike<number> | undefined, response: ResponseScale): Float64Array | undefined {
   if (!yVar || yVar.length !== y.length) return undefined;
   const v = new Float64Array(y.length);
   for (let i = 0; i < y.length; i++) {

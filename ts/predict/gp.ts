@@ -24,7 +24,7 @@ import { VarmapError } from "../errors.js";
 import { gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
 import { normQuantile } from "../mixture/families.js";
 import { bfgs } from "./bfgs.js";
-import { Predictor, clampPredictions, type PredictorOptions } from "./estimator.js";
+import { Predictor, clampPredictions, modelScaleVariances, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 import { fromModelScale } from "./scaling.js";
 
@@ -284,18 +284,21 @@ export class Gp extends Predictor<GpState, GpOptions> {
   /**
    * A model with this one's hyperparameters solved on other training rows, without a new search (the final solve
    * only: O(n³) once instead of the search's hundreds of likelihood evaluations). X and y are given as this model was
-   * fitted (raw inputs, response scale); the input scaling and the response scale are kept.
+   * fitted (raw inputs, response scale, and yVar as fit takes it); the input scaling and the response scale are kept.
+   * With measured noise and the rows' variances, τ weighs them relative to their own mean; without them the solve
+   * uses the nugget alone.
    */
-  solvedOn(X: Matrix, y: Float64Array): Gp {
+  solvedOn(X: Matrix, y: Float64Array, yVar?: ArrayLike<number>): Gp {
     const json = this.toJSON();
     const Z = this.transformQueries(X);
     const response = this.options.response ?? "linear";
     const yModel = response === "log" ? Float64Array.from(y, Math.log) : y;
     const { support: _support, logRange: _logRange, range: _range, ...rest } = json;
-    // The other rows' measured variances are not known here: the solve uses the nugget alone.
     const { noise: _noise, ...solved } = json.state;
     const d = X.cols;
-    const state = { ...solved, theta: solved.theta.slice(0, d + 1), centers: Array.from(Z.data), y: Array.from(yModel) };
+    const v = json.state.noise ? relativeVariances(modelScaleVariances(y, yVar, response), []) : undefined;
+    const theta = v ? solved.theta : solved.theta.slice(0, d + 1);
+    const state = { ...solved, theta, centers: Array.from(Z.data), y: Array.from(yModel), ...(v ? { noise: Array.from(v) } : {}) };
     return new Gp(this.options).restore({ ...rest, state });
   }
 
