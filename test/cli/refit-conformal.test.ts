@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readCsv } from "../helpers/shared.js";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
+import { TWO_HOST_COLUMNS, writeTwoHostRuns } from "../helpers/runs.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-refit-conformal-"));
@@ -13,19 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const varmap = cliIn(dir);
 
-// Two maps (host a, b) of 4 × 3 × 3 settings with 4 runs each.
 const runs = join(dir, "runs.csv");
-const lines = ["host,freq,threads,size,run,tput"];
-for (const host of ["a", "b"])
-  for (const f of [1, 2, 3, 4])
-    for (const t of [1, 2, 4])
-      for (const s of [8, 16, 32])
-        for (let r = 0; r < 4; r++) {
-          const mu = 100 + 10 * f * (host === "a" ? 1 : 2) + t * s;
-          lines.push(`${host},${f},${t},${s},${r},${mu * (1 + 0.02 * f * (r - 1.5) + 0.01 * Math.sin(7 * f * t + s))}`);
-        }
-writeFileSync(runs, lines.join("\n") + "\n");
-const cols = ["--factors", "host", "--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
+writeTwoHostRuns(runs, { ripple: true });
+const cols = TWO_HOST_COLUMNS;
 
 describe.skipIf(!built)(`refit --conformal-folds${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   it("calibrates every model as fit does; predict --interval reads refit's models.json", () => {

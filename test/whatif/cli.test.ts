@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
+import { TWO_HOST_COLUMNS, writeTwoHostRuns } from "../helpers/runs.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-"));
@@ -13,26 +14,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const varmap = cliIn(dir);
 
-// Two maps (host a, b) of 4 × 3 × 3 settings with 4 runs each; the spread grows with freq.
-function writeRuns(path: string): void {
-  const lines = ["host,freq,threads,size,run,tput"];
-  for (const host of ["a", "b"])
-    for (const f of [1, 2, 3, 4])
-      for (const t of [1, 2, 4])
-        for (const s of [8, 16, 32])
-          for (let r = 0; r < 4; r++) {
-            const mu = 100 + 10 * f * (host === "a" ? 1 : 2) + t * s;
-            lines.push(`${host},${f},${t},${s},${r},${mu * (1 + 0.02 * f * (r - 1.5))}`);
-          }
-  writeFileSync(path, lines.join("\n") + "\n");
-}
-
 const code = (r: { err: string }) => /\[(E_[A-Z_]+)\]/.exec(r.err)?.[1];
 
 describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   const runs = join(dir, "runs.csv");
-  writeRuns(runs);
-  const cols = ["--factors", "host", "--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
+  writeTwoHostRuns(runs);
+  const cols = TWO_HOST_COLUMNS;
   const fit = (stat: string, method: string, out: string, ...extra: string[]) => {
     const r = varmap("fit", runs, ...cols, "--stat", stat, "--method", method, "--out", join(dir, out), "--quiet", "--paper", ...extra);
     expect(r.code, r.err).toBe(0);

@@ -1,11 +1,12 @@
 // whatif --holdout honours the transforms chosen for the user (issue 16): `--log-response auto` is resolved on the
 // mean and spread maps the job models (log when every value is positive, linear otherwise), not read as a plain
 // --log-response; `--log-inputs auto` models the columns the loader picked. Spawns the built CLI (npm run build).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
+import { TWO_HOST_COLUMNS, writeTwoHostRuns } from "../helpers/runs.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-auto-"));
@@ -13,23 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const varmap = cliIn(dir);
 
-// Two maps of 4 × 3 × 3 settings (threads and size powers of two) with 4 runs each; `flat`: one configuration's runs
-// are all equal, so its sd is 0 and the spread has no logarithm.
-function writeRuns(path: string, flat: boolean): void {
-  const lines = ["host,freq,threads,size,run,tput"];
-  for (const host of ["a", "b"])
-    for (const f of [1, 2, 3, 4])
-      for (const t of [1, 2, 4])
-        for (const s of [8, 16, 32])
-          for (let r = 0; r < 4; r++) {
-            const mu = 100 + 10 * f * (host === "a" ? 1 : 2) + t * s;
-            const same = flat && host === "a" && f === 1 && t === 1 && s === 8;
-            lines.push(`${host},${f},${t},${s},${r},${same ? mu : mu * (1 + 0.02 * f * (r - 1.5))}`);
-          }
-  writeFileSync(path, lines.join("\n") + "\n");
-}
-
-const cols = ["--factors", "host", "--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
+const cols = TWO_HOST_COLUMNS;
 /** `varmap whatif` with the holdout every case shares (30 % held out, seed 5, no workers), writing out/w.csv. */
 const whatif = (runs: string, out: string, methods: string, ...flags: string[]) =>
   varmap("whatif", runs, ...cols, "--holdout", "0.3", "--seed", "5", "--methods", methods, "--workers", "0", ...flags, "--out", join(out, "w.csv"));
@@ -38,7 +23,7 @@ const planOf = (out: string) => JSON.parse(readFileSync(join(out, "manifest.json
 describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   it("--log-response auto on positive means and spreads: log, the same files as --log-response", () => {
     const runs = join(dir, "runs.csv");
-    writeRuns(runs, false);
+    writeTwoHostRuns(runs);
     const run = (name: string, ...flags: string[]) => {
       const out = join(dir, name);
       const r = whatif(runs, out, "lr,delaunay", ...flags);
@@ -55,7 +40,7 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " �
 
   it("--log-response auto with a zero spread: linear (a plain --log-response cannot model that map's spread)", () => {
     const runs = join(dir, "flat.csv");
-    writeRuns(runs, true);
+    writeTwoHostRuns(runs, { flat: true });
     const out = join(dir, "flat-auto");
     const r = whatif(runs, out, "lr", "--log-response", "auto");
     expect(r.code, r.err).toBe(0);
