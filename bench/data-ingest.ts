@@ -1,10 +1,12 @@
 // Workload timing for the data layer (issue #3): reading a runs table into configurations and maps.
 //   node dist/bench/data-ingest.js <file.csv|file.parquet> [--preset moana] [--reps 3]
 // Prints one JSON line: median seconds to read into a ConfigTable (grouped, ordered runs) and for the whole
-// loadDataset (plus statistics and maps), and the process's peak resident memory.
+// loadDataset (plus statistics and maps), the share of it spent on the jackknife variances of the sd (gp's measured
+// noise), and the process's peak resident memory.
 import { readConfigTable } from "../ts/data/read.js";
 import { loadDataset } from "../ts/data/load.js";
 import { presetOf } from "../ts/data/presets.js";
+import { jackknifeVariances } from "../ts/data/stat-variance.js";
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
   // mostly measures the other tenants; the CPU time is the work itself.
   const readCpu: number[] = [];
   const loadCpu: number[] = [];
+  const jackknifeCpu: number[] = [];
   const cpu = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
@@ -38,6 +41,9 @@ async function main(): Promise<void> {
     const data = await loadDataset(file, { preset });
     load.push((performance.now() - t0) / 1000);
     loadCpu.push(cpu() - c0);
+    c0 = cpu();
+    jackknifeVariances(table, "sd");
+    jackknifeCpu.push(cpu() - c0);
     info = { runs: table.runs.length, configurations: table.count, maps: data.maps.length };
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
     loadSeconds: median(load),
     readCpuSeconds: median(readCpu),
     loadCpuSeconds: median(loadCpu),
+    jackknifeCpuSeconds: median(jackknifeCpu),
     readAll: read,
     loadAll: load,
     loadavg: (await import("node:os")).loadavg().map((x) => Math.round(x * 10) / 10),
