@@ -96,3 +96,12 @@ export function saveRecord(path: string | undefined, rec: Omit<WorkloadRecord, "
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(full, null, 2) + "\n");
 }
+
+/** Runs fn once: its value, wall seconds and process CPU seconds (all threads). */
+export function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = fn();
+  const c = process.cpuUsage(c0);
+  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
+}

@@ -13,6 +13,7 @@ import { Mixture } from "../ts/mixture/model.js";
 import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
 import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "./mixture-cases.js";
 import { flag, sharedDir } from "./args.js";
+import { timed } from "./figures.js";
 
 const arg = flag;
 const backend = getBackend(arg("--backend"));
@@ -20,14 +21,6 @@ const reps = Number(arg("--reps") ?? 3);
 const only = arg("--only");
 const shared = sharedDir();
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-
-function timed<T>(f: () => T): { value: T; wall: number; cpu: number } {
-  const c0 = process.cpuUsage(),
-    t0 = performance.now();
-  const value = f();
-  const c = process.cpuUsage(c0);
-  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
-}
 
 function readIozone(): { runs: Float64Array; offsets: Int32Array } {
   const lines = readFileSync(join(shared, "data", "iozone-2018.csv"), "utf8")

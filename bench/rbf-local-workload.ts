@@ -13,6 +13,7 @@ import { getBackend } from "../ts/backend/index.js";
 import { Rbf } from "../ts/predict/rbf.js";
 import { matrix, type Matrix } from "../ts/predict/matrix.js";
 import { flag, sharedDir } from "./args.js";
+import { timed } from "./figures.js";
 
 const backend = getBackend((flag("--backend") as "native" | "wasm" | undefined) ?? "auto");
 const dims = (flag("--dims") ?? "4,8").split(",").map(Number);
@@ -22,14 +23,6 @@ const golden = join(sharedDir(), "golden");
 function readRows(path: string): number[][] {
   const [, ...lines] = readFileSync(path, "utf8").trim().split("\n");
   return lines.map((l) => l.split(",").map(Number));
-}
-
-function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = fn();
-  const c = process.cpuUsage(c0);
-  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
 }
 
 /** RMSE and mean relative error at the queries (inside the hull: the first 1,000). */

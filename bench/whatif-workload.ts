@@ -18,6 +18,7 @@ import { rankCandidates } from "../ts/whatif/run.js";
 import { candidateColumns, outputOrder } from "../ts/whatif/report.js";
 import { RunsNeededTable } from "../ts/whatif/runs.js";
 import { flag } from "./args.js";
+import { timed } from "./figures.js";
 
 // 19 frequencies × 9 thread counts × 5 file sizes × 10 record sizes = 8,550 per map; × 117 maps = 1,000,350.
 export const GRID = "freq_khz=1200000:3000000:100000;threads=1,2,4,8,16,32,64,128,256;fsize_kb=64,128,256,512,1024;rsize_kb=32:482:50";
@@ -33,14 +34,6 @@ function varmap(args: string[]): number {
   const r = spawnSync(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error(`varmap ${args.join(" ")} failed (${r.status})`);
   return (performance.now() - t0) / 1000;
-}
-
-function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = fn();
-  const c = process.cpuUsage(c0);
-  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
 }
 
 async function timedAsync<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
