@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
-import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { goldenPath, hasShared, readCsv, sharedSkipReason, moanaMapArgs } from "../helpers/shared.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-cli-"));
@@ -76,25 +76,7 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
     `cv on the MOANA map with given splits writes p,rep,index,prediction and the ARE per p${hasShared ? "" : " — " + sharedSkipReason}`,
     () => {
       const out = join(dir, "cv.csv");
-      const r = varmap(
-        "cv",
-        goldenPath("moana-map.csv"),
-        "--map",
-        "--id",
-        "index",
-        "--inputs",
-        "u_freq,u_threads,u_fsize,u_rsize",
-        "--response",
-        "sd",
-        "--splits",
-        goldenPath("moana-splits.json"),
-        "--method",
-        "lsp",
-        "--paper",
-        "--predictions",
-        out,
-        "--json",
-      );
+      const r = varmap("cv", ...moanaMapArgs(), "--splits", goldenPath("moana-splits.json"), "--method", "lsp", "--paper", "--predictions", out, "--json");
       expect(r.code, r.err).toBe(0);
       const summary = JSON.parse(r.out);
       expect(summary.maps[0].are.map((t: { p: number }) => t.p)).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
-import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { goldenPath, hasShared, moanaMapArgs, readCsv, sharedSkipReason } from "../helpers/shared.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-are-bound-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,14 +24,7 @@ describe.skipIf(!cliBuilt || !hasShared)(
           const out = join(dir, `${logInputs}-${logResponse}`);
           const r = varmap(
             "cv",
-            goldenPath("moana-map.csv"),
-            "--map",
-            "--id",
-            "index",
-            "--inputs",
-            "freq_khz,threads,fsize_kb,rsize_kb",
-            "--response",
-            "sd",
+            ...moanaMapArgs("freq_khz,threads,fsize_kb,rsize_kb"),
             "--splits",
             goldenPath("moana-splits.json"),
             "--methods",

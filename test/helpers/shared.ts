@@ -11,6 +11,11 @@ if (!hasShared) console.warn(sharedSkipReason);
 export function goldenPath(name: string): string {
   return join(sharedDir, "golden", name);
 }
+
+/** The CLI arguments that read the golden MOANA map table (`moana-map.csv`, one row per configuration, response sd). */
+export function moanaMapArgs(inputs = "u_freq,u_threads,u_fsize,u_rsize"): string[] {
+  return [goldenPath("moana-map.csv"), "--map", "--id", "index", "--inputs", inputs, "--response", "sd"];
+}
 export function dataPath(name: string): string {
   return join(sharedDir, "data", name);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
-import { goldenPath, hasShared, readCsv } from "../helpers/shared.js";
+import { goldenPath, hasShared, readCsv, moanaMapArgs } from "../helpers/shared.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-delaunay-cli-"));
@@ -66,25 +66,7 @@ describe.skipIf(!built)(`delaunay through the CLI${built ? "" : " — dist/ts/cl
     const all = JSON.parse(readFileSync(goldenPath("moana-splits.json"), "utf8")) as { n: number; splits: { rep: number }[] };
     const splits = join(dir, "splits.json");
     writeFileSync(splits, JSON.stringify({ n: all.n, splits: all.splits.filter((s) => s.rep < 2) }));
-    const r = varmap(
-      "cv",
-      goldenPath("moana-map.csv"),
-      "--map",
-      "--id",
-      "index",
-      "--inputs",
-      "u_freq,u_threads,u_fsize,u_rsize",
-      "--response",
-      "sd",
-      "--splits",
-      splits,
-      "--method",
-      "delaunay",
-      "--paper",
-      "--json",
-      "--predictions",
-      out,
-    );
+    const r = varmap("cv", ...moanaMapArgs(), "--splits", splits, "--method", "delaunay", "--paper", "--json", "--predictions", out);
     expect(r.code, r.err).toBe(0);
     const preds = readCsv(out);
     expect(preds).toHaveLength(7776);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
+import { goldenPath, hasShared, moanaMapArgs, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 
 const built = cliBuilt;
@@ -12,8 +12,6 @@ const dir = mkdtempSync(join(tmpdir(), "varmap-mars-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const varmap = cliIn(dir);
-
-const mapArgs = () => [goldenPath("moana-map.csv"), "--map", "--id", "index", "--inputs", "u_freq,u_threads,u_fsize,u_rsize", "--response", "sd"];
 
 describe.skipIf(!built || !hasShared)(
   `mars CLI${!built ? " — dist/ts/cli/main.js missing: run npm run build" : !hasShared ? ` — ${sharedSkipReason}` : ""}`,
@@ -30,7 +28,7 @@ describe.skipIf(!built || !hasShared)(
         ["d2nk200", ["--degree", "2", "--nk", "200"]],
       ] as const) {
         const out = join(dir, `cv-${variant}.csv`);
-        const r = varmap("cv", ...mapArgs(), "--splits", splitsFile, "--method", "mars", "--paper", ...flags, "--predictions", out, "--quiet");
+        const r = varmap("cv", ...moanaMapArgs(), "--splits", splitsFile, "--method", "mars", "--paper", ...flags, "--predictions", out, "--quiet");
         expect(r.code, r.err).toBe(0);
         expect(r.out).toContain("mean ARE");
         const rows = readCsv(out);
@@ -46,7 +44,7 @@ describe.skipIf(!built || !hasShared)(
 
     it("fit --method mars saves a model that predict uses; bad mars flags exit with code 2", () => {
       const model = join(dir, "mars.json");
-      const fit = varmap("fit", ...mapArgs(), "--method", "mars", "--paper", "--degree", "2", "--fast-k", "10", "--out", model);
+      const fit = varmap("fit", ...moanaMapArgs(), "--method", "mars", "--paper", "--degree", "2", "--fast-k", "10", "--out", model);
       expect(fit.code, fit.err).toBe(0);
       const json = JSON.parse(readFileSync(model, "utf8"));
       expect(json.method).toBe("mars");
@@ -58,9 +56,9 @@ describe.skipIf(!built || !hasShared)(
       const lines = pred.out.trim().split("\n");
       expect(lines.length).toBe(3);
       expect(Number.isFinite(Number(lines[1].split(",").at(-1)))).toBe(true);
-      expect(varmap("fit", ...mapArgs(), "--method", "mars", "--degree", "0", "--out", join(dir, "x.json")).code).toBe(2);
-      expect(varmap("fit", ...mapArgs(), "--method", "mars", "--auto-linpreds", "maybe", "--out", join(dir, "x.json")).code).toBe(2);
-      expect(varmap("fit", ...mapArgs(), "--method", "lsp", "--nk", "30", "--out", join(dir, "x.json")).code).toBe(2);
+      expect(varmap("fit", ...moanaMapArgs(), "--method", "mars", "--degree", "0", "--out", join(dir, "x.json")).code).toBe(2);
+      expect(varmap("fit", ...moanaMapArgs(), "--method", "mars", "--auto-linpreds", "maybe", "--out", join(dir, "x.json")).code).toBe(2);
+      expect(varmap("fit", ...moanaMapArgs(), "--method", "lsp", "--nk", "30", "--out", join(dir, "x.json")).code).toBe(2);
       expect(existsSync(join(dir, "x.json"))).toBe(false);
     });
   },
