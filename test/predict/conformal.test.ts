@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage } from "../../ts/predict/conformal.js";
 import { createPredictor } from "../../ts/predict/registry.js";
-import { matrix } from "../../ts/predict/matrix.js";
-import { counterRng } from "../../ts/data/random.js";
+import { matrix, takeRows } from "../../ts/predict/matrix.js";
+import { balancedFolds, counterRng } from "../../ts/data/random.js";
 import { mapInputScaling } from "../../ts/cv/split.js";
 
 function data(n: number, seed: number, rep: number, log: boolean) {
@@ -50,4 +50,26 @@ describe("conformal intervals", () => {
         const se = Math.sqrt((level * (1 - level)) / (nTrain + 2) / reps + (level * (1 - level)) / (reps * nTest));
         expect(Math.abs(cov - level), `coverage ${cov}`).toBeLessThanOrEqual(3.5 * se + 1 / (nTrain + 1));
       });
+
+  it("the fold fits get the training rows' measured variances (gp is calibrated as it is fitted)", () => {
+    const n = 40;
+    const { X, y } = data(n, 3, 0, true);
+    // Measured variances that differ 30-fold between points, as a map's jackknife variances do.
+    const yVar = Float64Array.from(y, (v, i) => v * v * (i % 3 === 0 ? 0.03 : 0.001));
+    const opts = { response: "log" as const, inputs: mapInputScaling({ log2: [false, false], lo: [0, 0], hi: [1, 1] }), restarts: 1 };
+    const K = 4;
+    const cal = calibrate("gp", opts, X, y, K, 7, yVar);
+    const fold = balancedFolds(n, K, counterRng(7, "conformal-folds", n));
+    const expected: number[] = [];
+    for (let k = 0; k < K; k++) {
+      const train = [...Array(n).keys()].filter((i) => fold[i] !== k),
+        test = [...Array(n).keys()].filter((i) => fold[i] === k);
+      const pick = (a: Float64Array, idx: number[]) => Float64Array.from(idx, (i) => a[i]);
+      const pred = createPredictor("gp", opts).fit(takeRows(X, train), pick(y, train), pick(yVar, train)).predict(takeRows(X, test));
+      test.forEach((i, t) => expected.push(Math.abs(Math.log(y[i]) - Math.log(pred[t]))));
+    }
+    expect(cal.residuals).toEqual(expected.sort((a, b) => a - b));
+    // Without them the fold fits are the one-nugget model: other residuals.
+    expect(calibrate("gp", opts, X, y, K, 7).residuals).not.toEqual(cal.residuals);
+  });
 });

@@ -762,6 +762,8 @@ function coverOf(
         takeRows(X, d.train),
         Float64Array.from(d.train, (j) => map.y[j]),
         CV_CONFORMAL_FOLDS,
+        0,
+        map.yVar && Float64Array.from(d.train, (j) => map.yVar![j]),
       );
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(

@@ -11,6 +11,7 @@ import { writeFileAtomic } from "../pool/files.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fingerprint, mapView, packMaps, type SharedMaps } from "../data/shared-maps.js";
 import { buildMaps } from "../data/maps.js";
+import { jackknifeVariances } from "../data/stat-variance.js";
 import type { Dataset } from "../data/load.js";
 import { sharedCopy } from "../pool/threads.js";
 import { tableCsv } from "../data/write.js";
@@ -100,8 +101,9 @@ function runTask(ctx: WhatifContext, task: WhatifTask): HoldoutResult {
   for (const r of test) for (let j = 0; j < da; j++) inputs.push(json(ctx.allInputs[(ctx.allStart[task.map] + r) * da + j]));
   const held = { rows: Array.from(test), inputs, trueMean: Array.from(test, (i) => json(mean.y[i])), trueSpread: Array.from(test, (i) => json(spread.y[i])) };
   try {
-    const mm = createPredictor(task.method, options).fit(Xt, pick(mean.y, train));
-    const sm = createPredictor(task.method, options).fit(Xt, pick(spread.y, train));
+    // With the runs known, each statistic's measured sampling variance goes along (gp models it as per-point noise).
+    const mm = createPredictor(task.method, options).fit(Xt, pick(mean.y, train), mean.yVar && pick(mean.yVar, train));
+    const sm = createPredictor(task.method, options).fit(Xt, pick(spread.y, train), spread.yVar && pick(spread.yVar, train));
     // Training box in normalized units (the map's normalization spans all its rows, not only the training ones).
     const lo = new Array<number>(d).fill(Infinity);
     const hi = new Array<number>(d).fill(-Infinity);
@@ -214,8 +216,14 @@ export function holdoutJob(
   },
 ): WhatifContext {
   const spreadAll = spreadOfStats(data.stats, o.spreadKind, o.source);
-  const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs: o.logInputs });
-  const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs: o.logInputs });
+  // From runs (not a --map table), each statistic's jackknife variance goes with it, as in cv and refit (gp models
+  // it as per-point noise); quantile spreads go without (their jackknife is inconsistent).
+  const fromRuns = data.maps.length > 0 && data.maps.every((m) => m.yVar);
+  const spreadStat = o.spreadKind === "sd" || o.spreadKind === "var" || o.spreadKind === "cv" ? o.spreadKind : undefined;
+  const meanVar = fromRuns ? jackknifeVariances(data.table, "mean") : undefined;
+  const spreadVar = fromRuns && spreadStat ? jackknifeVariances(data.table, spreadStat) : undefined;
+  const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs: o.logInputs, yVar: meanVar });
+  const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs: o.logInputs, yVar: spreadVar });
   // Both statistics are modelled on the one scale: a log scale needs every value of both positive.
   const response = o.response === "auto" ? (autoLogResponse([...meanMaps, ...spreadMaps].map((m) => m.y)) ? "log" : "linear") : o.response;
   const t = data.table;

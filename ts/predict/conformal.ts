@@ -26,7 +26,11 @@ export interface ConformalCalibration {
   residuals: number[];
 }
 
-/** The calibration residuals of `method` on (X, y) by K-fold cross-validation; errors of a fold fit propagate. */
+/**
+ * The calibration residuals of `method` on (X, y) by K-fold cross-validation; errors of a fold fit propagate.
+ * yVar (the responses' sampling variances, as Predictor.fit takes them) goes to every fold fit, so a method that
+ * models measured noise (gp) is calibrated as the final model is fitted.
+ */
 export function calibrate(
   method: string,
   options: PredictorOptions & Record<string, unknown>,
@@ -34,6 +38,7 @@ export function calibrate(
   y: ArrayLike<number>,
   folds = CONFORMAL_FOLDS,
   seed = 0,
+  yVar?: ArrayLike<number>,
 ): ConformalCalibration {
   const n = X.rows;
   if (!(Number.isInteger(folds) && folds >= 2))
@@ -50,6 +55,7 @@ export function calibrate(
     const model = createPredictor(method, options).fit(
       takeRows(X, train),
       Float64Array.from(train, (i) => y[i]),
+      yVar && Float64Array.from(train, (i) => yVar[i]),
     );
     const pred = model.predict(takeRows(X, test));
     test.forEach((i, t) => (residuals[i] = modelScaleResidual(y[i], pred[t], response)));
