@@ -4,7 +4,8 @@ import { meanRunsNeededCI } from "../../ts/mixture/runs-needed.js";
 import { tQuantile } from "../../ts/data/stats.js";
 import { RunsNeededTable, tQuantileLargeNu, CORNISH_FISHER_NU } from "../../ts/whatif/runs.js";
 import { paretoFronts, paretoFrontsBrute } from "../../ts/whatif/pareto.js";
-import { evaluate, parseObjective, parsePareto, rankBy, type EvaluateOptions } from "../../ts/whatif/objective.js";
+import { evaluate, parseObjective, parsePareto, rankBy } from "../../ts/whatif/objective.js";
+import { throughputEvaluation } from "../helpers/whatif.js";
 import { normQuantile } from "../../ts/mixture/families.js";
 import { rng } from "../helpers/backends.js";
 
@@ -80,19 +81,7 @@ describe("Pareto fronts", () => {
 });
 
 describe("objectives, constraints and ranking", () => {
-  const base = (over: Partial<EvaluateOptions> = {}): EvaluateOptions => {
-    const objective = parseObjective("max-mean", "sd");
-    return {
-      spreadKind: "sd",
-      precision: 0.05,
-      level: 0.95,
-      responseKind: "throughput",
-      secondsPerRun: 1,
-      objective,
-      pareto: parsePareto("mean,cv", objective, "throughput", "sd"),
-      ...over,
-    };
-  };
+  const base = throughputEvaluation;
   it("ranks by the objective with ties by candidate order, flags invalid predictions and applies constraints", () => {
     const mean = Float64Array.from([10, 20, 20, -1, 30, 25]);
     const sd = Float64Array.from([1, 2, 4, 1, -0.5, 5]);

@@ -8,26 +8,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../../ts/data/load.js";
 import { mapView } from "../../ts/data/shared-maps.js";
 import { holdoutJob } from "../../ts/jobs/whatif.js";
-import { parseObjective, parsePareto, type EvaluateOptions } from "../../ts/whatif/objective.js";
 import type { SpreadKind } from "../../ts/whatif/objective.js";
 import { writeTwoHostRuns } from "../helpers/runs.js";
+import { throughputEvaluation } from "../helpers/whatif.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-var-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const roles = { factors: ["host"], inputs: ["freq", "threads", "size"], response: "tput", run: "run" };
-
-function evaluateOptions(spreadKind: SpreadKind): EvaluateOptions {
-  const objective = parseObjective("max-mean", "sd");
-  return {
-    spreadKind,
-    precision: 0.05,
-    level: 0.95,
-    responseKind: "throughput",
-    secondsPerRun: 1,
-    objective,
-    pareto: parsePareto("mean,cv", objective, "throughput", "sd"),
-  };
-}
 
 const job = (data: Awaited<ReturnType<typeof loadDataset>>, spreadKind: SpreadKind) =>
   holdoutJob(data, {
@@ -36,7 +23,7 @@ const job = (data: Awaited<ReturnType<typeof loadDataset>>, spreadKind: SpreadKi
     fraction: 0.3,
     seed: "5",
     spreadKind,
-    evaluate: evaluateOptions(spreadKind),
+    evaluate: throughputEvaluation({ spreadKind }),
     table: "w.csv",
     source: "runs.csv",
   });
