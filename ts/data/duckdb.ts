@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { VarmapError } from "../errors.js";
 
 export interface Db {
   con: DuckDBConnection;
@@ -85,6 +86,26 @@ export async function queryRows(con: DuckDBConnection, sql: string): Promise<Rec
     for (const [k, v] of Object.entries(row)) out[k] = typeof v === "bigint" ? Number(v) : v;
     return out;
   });
+}
+
+/**
+ * Every row of a (small) CSV or Parquet file, CSV cells as text (numbers are parsed by the caller, exactly). A file
+ * DuckDB cannot read is an E_READ naming `what` it should have held ("the table", "the configurations").
+ */
+export async function readFileRows(path: string, what: string): Promise<Record<string, unknown>[]> {
+  const db = await openDb();
+  try {
+    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    return await queryRows(db.con, `SELECT * FROM ${src}`);
+  } catch (e) {
+    if (e instanceof VarmapError) throw e;
+    throw new VarmapError("E_READ", `cannot read ${what}: ${(e as Error).message.split("\n")[0]}`, {
+      location: { file: path },
+      remedy: "give a CSV file with a header line, or a Parquet file",
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /**

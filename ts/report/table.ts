@@ -2,7 +2,7 @@
 // check every plot kind makes first — the columns it needs, and which verb writes them when they are missing.
 import { readFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
-import { formatOf, literal, openDb, queryRows } from "../data/duckdb.js";
+import { readFileRows } from "../data/duckdb.js";
 
 export type Cell = number | string;
 export type Row = Record<string, Cell>;
@@ -34,24 +34,12 @@ export async function readTable(path: string): Promise<Row[]> {
       });
     return data as Row[];
   }
-  const db = await openDb();
-  try {
-    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
-    const rows = await queryRows(db.con, `SELECT * FROM ${src}`);
-    return rows.map((r) => {
-      const out: Row = {};
-      for (const [k, v] of Object.entries(r)) out[k] = typeof v === "number" ? v : v === null ? "" : numericText(String(v));
-      return out;
-    });
-  } catch (e) {
-    if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
-      location: { file: path },
-      remedy: "give a CSV file with a header line, or a Parquet file",
-    });
-  } finally {
-    db.close();
-  }
+  const rows = await readFileRows(path, "the table");
+  return rows.map((r) => {
+    const out: Row = {};
+    for (const [k, v] of Object.entries(r)) out[k] = typeof v === "number" ? v : v === null ? "" : numericText(String(v));
+    return out;
+  });
 }
 
 function numericText(s: string): Cell {

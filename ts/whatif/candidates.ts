@@ -1,7 +1,7 @@
 // What-if candidates: configurations (factor values selecting a map, input values) from a grid or a file, and
 // their predictions, made map by map in one batch per model.
 import { VarmapError } from "../errors.js";
-import { formatOf, literal, openDb, queryRows } from "../data/duckdb.js";
+import { readFileRows } from "../data/duckdb.js";
 import { mapKey } from "../predict/models-file.js";
 import { gridSize, parseAxes, type GridAxis } from "./grid.js";
 import { predictMap, type ModelSet } from "./models.js";
@@ -127,21 +127,7 @@ export function candidatesFromRows(set: ModelSet, rows: Record<string, unknown>[
 }
 
 /** All rows of a CSV/Parquet file; CSV cells as text (numbers parsed by the caller, exactly). */
-export async function readRows(path: string): Promise<Record<string, unknown>[]> {
-  const db = await openDb();
-  try {
-    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
-    return await queryRows(db.con, `SELECT * FROM ${src}`);
-  } catch (e) {
-    if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
-      location: { file: path },
-      remedy: "give a CSV file with a header line, or a Parquet file",
-    });
-  } finally {
-    db.close();
-  }
-}
+export const readRows = (path: string) => readFileRows(path, "the table");
 
 /** Candidate indices grouped by map, in candidate order within each map. */
 export function groupByMap(c: Candidates, maps: number): number[][] {

@@ -1,7 +1,7 @@
 // `varmap predict models.json --at configs.csv --out predictions.csv`: the map statistic at new configurations.
 import type { Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { formatOf, literal, openDb, queryRows } from "../../data/duckdb.js";
+import { readFileRows } from "../../data/duckdb.js";
 import { writeTable, tableCsv, type Column } from "../../data/write.js";
 import { matrix } from "../../predict/matrix.js";
 import { predictorFromJSON } from "../../predict/registry.js";
@@ -180,19 +180,5 @@ function predictWith(
   return out;
 }
 
-/** All rows of a CSV/Parquet file; CSV cells as text (numbers parsed by the caller, exactly). */
-async function readRows(path: string): Promise<Record<string, unknown>[]> {
-  const db = await openDb();
-  try {
-    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
-    return await queryRows(db.con, `SELECT * FROM ${src}`);
-  } catch (e) {
-    if (e instanceof VarmapError) throw e;
-    throw new VarmapError("E_READ", `cannot read the configurations: ${(e as Error).message.split("\n")[0]}`, {
-      location: { file: path },
-      remedy: "give a CSV file with a header line, or a Parquet file",
-    });
-  } finally {
-    db.close();
-  }
-}
+/** All rows of a CSV/Parquet file of configurations; CSV cells as text. */
+const readRows = (path: string) => readFileRows(path, "the configurations");
