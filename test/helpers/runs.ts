@@ -27,3 +27,6 @@ export function writeTwoHostRuns(path: string, opts: TwoHostRunsOptions = {}): v
           }
   writeFileSync(path, `${lines.join("\n")}\n`);
 }
+
+/** The column flags of the tests' own small runs tables with columns g (factor), x (input), run and y (response). */
+export const G_X_ROLES = ["--factors", "g", "--inputs", "x", "--run", "run", "--response", "y"];

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../ts/package-root.js";
 import { rng } from "../helpers/backends.js";
+import { G_X_ROLES } from "../helpers/runs.js";
 
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
@@ -32,14 +33,7 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
     const r = run([
       "mixture",
       dataset(dir),
-      "--factors",
-      "g",
-      "--inputs",
-      "x",
-      "--run",
-      "run",
-      "--response",
-      "y",
+      ...G_X_ROLES,
       "--families",
       "normal,lognormal",
       "--kmax",
@@ -99,27 +93,7 @@ describe.skipIf(!existsSync(cli))("varmap mixture (CLI)", () => {
   it("--starts raced fits the same table", () => {
     const dir = mkdtempSync(join(tmpdir(), "varmap-mix-"));
     const out = join(dir, "fits.csv");
-    const r = run([
-      "mixture",
-      dataset(dir),
-      "--factors",
-      "g",
-      "--inputs",
-      "x",
-      "--run",
-      "run",
-      "--response",
-      "y",
-      "--families",
-      "normal",
-      "--kmax",
-      "3",
-      "--starts",
-      "raced",
-      "--out",
-      out,
-      "--quiet",
-    ]);
+    const r = run(["mixture", dataset(dir), ...G_X_ROLES, "--families", "normal", "--kmax", "3", "--starts", "raced", "--out", out, "--quiet"]);
     expect(r.status).toBe(0);
     expect(readFileSync(out, "utf8").trim().split("\n").length).toBe(1 + 3 * 3);
   });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../ts/package-root.js";
 import { rng } from "../helpers/backends.js";
+import { G_X_ROLES } from "../helpers/runs.js";
 
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
@@ -23,23 +24,7 @@ function dataset(dir: string): string {
   writeFileSync(file, lines.join("\n") + "\n");
   return file;
 }
-const roles = [
-  "--factors",
-  "g",
-  "--inputs",
-  "x",
-  "--run",
-  "run",
-  "--response",
-  "y",
-  "--families",
-  "normal,lognormal",
-  "--kmax",
-  "3",
-  "--quiet",
-  "--workers",
-  "0",
-];
+const roles = [...G_X_ROLES, "--families", "normal,lognormal", "--kmax", "3", "--quiet", "--workers", "0"];
 
 describe.skipIf(!existsSync(cli))("varmap mixture --validate / --criterion / --guard (CLI)", () => {
   it("--validate writes one row per configuration and prints the summary", () => {

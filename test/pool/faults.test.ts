@@ -10,6 +10,7 @@ import { environmentError } from "../../ts/cli/program.js";
 import { packageRoot } from "../../ts/package-root.js";
 import { parseRecordLine, readRecords, recordLine, ResultStore } from "../../ts/pool/store.js";
 import { isVarmapError } from "../../ts/errors.js";
+import { G_X_ROLES } from "../helpers/runs.js";
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), "varmap-faults-"));
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
@@ -108,14 +109,7 @@ describe.skipIf(!existsSync(cli))("a full disk through the CLI (VARMAP_TEST_FAUL
     const args = (out: string) => [
       "cv",
       file,
-      "--factors",
-      "g",
-      "--inputs",
-      "x",
-      "--run",
-      "run",
-      "--response",
-      "y",
+      ...G_X_ROLES,
       "--methods",
       "lr,mean",
       "--p",
