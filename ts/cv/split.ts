@@ -36,10 +36,8 @@ export function predictSplit(
   options: PredictorOptions & Record<string, unknown> = {},
   yVar?: Float64Array,
 ): Float64Array {
-  const yTrain = new Float64Array(train.length);
-  for (let i = 0; i < train.length; i++) yTrain[i] = y[train[i]];
   return createPredictor(method, options)
-    .fit(takeRows(X, train), yTrain, yVar && gatherValues(yVar, train))
+    .fit(takeRows(X, train), gatherValues(y, train), yVar && gatherValues(yVar, train))
     .predict(takeRows(X, test));
 }
 

@@ -45,6 +45,8 @@ export interface Dataset {
   dropped: number;
   /** The transforms in effect (--log-inputs / --log-response, "auto" resolved). */
   resolved?: { logInputs: string[]; logResponse: boolean };
+  /** From runs (not a --map table): per configuration of `table`, the jackknife variance of the maps' statistic. */
+  yVar?: Float64Array;
 }
 
 /** The column roles the options name (preset, then explicit flags on top). */
@@ -130,7 +132,7 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   const stats = configStats(table);
   const yVar = jackknifeVariances(table, stat);
   const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note, yVar });
-  return { table, maps, stats, dropped, resolved: resolve(maps) };
+  return { table, maps, stats, dropped, resolved: resolve(maps), yVar };
 }
 
 /** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { isVarmapError, VarmapError } from "../errors.js";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMAL_FOLDS } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
-import { mapInputScaling } from "../cv/split.js";
+import { gatherValues, mapInputScaling } from "../cv/split.js";
 import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
@@ -760,10 +760,10 @@ function coverOf(
         method,
         { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
         takeRows(X, d.train),
-        Float64Array.from(d.train, (j) => map.y[j]),
+        gatherValues(map.y, d.train),
         CV_CONFORMAL_FOLDS,
         0,
-        map.yVar && Float64Array.from(d.train, (j) => map.yVar![j]),
+        map.yVar && gatherValues(map.yVar, d.train),
       );
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(

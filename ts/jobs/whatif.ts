@@ -13,6 +13,7 @@ import { fingerprint, mapView, packMaps, type SharedMaps } from "../data/shared-
 import { buildMaps } from "../data/maps.js";
 import { jackknifeVariances } from "../data/stat-variance.js";
 import type { Dataset } from "../data/load.js";
+import type { StatName } from "../data/types.js";
 import { sharedCopy } from "../pool/threads.js";
 import { tableCsv } from "../data/write.js";
 import { mapKey } from "../predict/models-file.js";
@@ -218,10 +219,11 @@ export function holdoutJob(
   const spreadAll = spreadOfStats(data.stats, o.spreadKind, o.source);
   // From runs (not a --map table), each statistic's jackknife variance goes with it, as in cv and refit (gp models
   // it as per-point noise); quantile spreads go without (their jackknife is inconsistent).
-  const fromRuns = data.maps.length > 0 && data.maps.every((m) => m.yVar);
+  // The loader's variances serve when they are of the same statistic.
+  const varianceOf = (stat: StatName) => (!data.yVar ? undefined : stat === data.maps[0]?.stat ? data.yVar : jackknifeVariances(data.table, stat));
   const spreadStat = o.spreadKind === "sd" || o.spreadKind === "var" || o.spreadKind === "cv" ? o.spreadKind : undefined;
-  const meanVar = fromRuns ? jackknifeVariances(data.table, "mean") : undefined;
-  const spreadVar = fromRuns && spreadStat ? jackknifeVariances(data.table, spreadStat) : undefined;
+  const meanVar = varianceOf("mean");
+  const spreadVar = spreadStat && varianceOf(spreadStat);
   const meanMaps = buildMaps(data.table, data.stats.mean, { stat: "mean", logInputs: o.logInputs, yVar: meanVar });
   const spreadMaps = buildMaps(data.table, spreadAll, { stat: "sd", logInputs: o.logInputs, yVar: spreadVar });
   // Both statistics are modelled on the one scale: a log scale needs every value of both positive.
