@@ -247,6 +247,100 @@ function memoInsert(key: usize, value: i32): void {
   ++memoUsed;
 }
 
+// The simplices walks have entered (see SimplexTable in the C++): per entry its vertices (ascending), its
+// factors (A and piv as factor() leaves them), a flat mark and, per facet, the simplex across it once known
+// (UNKNOWN, HULL or an entry). Entries live in parallel arrays grown by doubling; slots hash vertices to entries.
+const UNKNOWN: i32 = -2;
+const HULL: i32 = -1;
+let sVerts: usize = 0;
+let sLu: usize = 0;
+let sPiv: usize = 0;
+let sFlat: usize = 0;
+let sNext: usize = 0;
+let sCount: i32 = 0;
+let sCap: i32 = 0;
+let sSlots: usize = 0;
+let sSlotCap: i32 = 0;
+
+function simplexSetup(): void {
+  sCount = 0;
+  sCap = 256;
+  sVerts = allocI(sCap * (D + 1));
+  sLu = allocF(sCap * D * D);
+  sPiv = allocI(sCap * D);
+  sFlat = allocI(sCap);
+  sNext = allocI(sCap * (D + 1));
+  sSlotCap = 1024;
+  sSlots = allocI(sSlotCap);
+  fillI(sSlots, sSlotCap, -1);
+}
+@inline function sVertsOf(e: i32): usize {
+  return sVerts + ((<usize>e * <usize>(D + 1)) << 2);
+}
+@inline function sLuOf(e: i32): usize {
+  return sLu + ((<usize>e * <usize>(D * D)) << 3);
+}
+@inline function sPivOf(e: i32): usize {
+  return sPiv + ((<usize>e * <usize>D) << 2);
+}
+function simplexFind(key: usize): i32 {
+  const w = D + 1;
+  let h: u32 = 2166136261;
+  for (let k = 0; k < w; ++k) h = (h ^ <u32>ldi(key, k)) * 16777619;
+  let i = <i32>(mix32(h) & <u32>(sSlotCap - 1));
+  for (;;) {
+    const e = ldi(sSlots, i);
+    if (e < 0) return i;
+    const v = sVertsOf(e);
+    let same = true;
+    for (let k = 0; k < w && same; ++k) same = ldi(v, k) == ldi(key, k);
+    if (same) return i;
+    i = (i + 1) & (sSlotCap - 1);
+  }
+  return -1; // unreachable: the table is never full
+}
+function growArray(p: usize, used: usize, bytes: usize): usize {
+  const q = heap.alloc(bytes);
+  memory.copy(q, p, used);
+  heap.free(p);
+  return q;
+}
+// The entry of S (ascending vertices), added on first sight with its factors (factor(S) into A, piv).
+function simplexEnter(S: usize): i32 {
+  let i = simplexFind(S);
+  const found = ldi(sSlots, i);
+  if (found >= 0) return found;
+  const ok = factor(S);
+  if (sCount == sCap) {
+    const c = <usize>sCap;
+    const d1 = <usize>(D + 1), dd = <usize>(D * D), d = <usize>D;
+    sVerts = growArray(sVerts, (c * d1) << 2, (2 * c * d1) << 2);
+    sLu = growArray(sLu, (c * dd) << 3, (2 * c * dd) << 3);
+    sPiv = growArray(sPiv, (c * d) << 2, (2 * c * d) << 2);
+    sFlat = growArray(sFlat, c << 2, (2 * c) << 2);
+    sNext = growArray(sNext, (c * d1) << 2, (2 * c * d1) << 2);
+    sCap *= 2;
+  }
+  const e = sCount++;
+  for (let k = 0; k <= D; ++k) {
+    sti(sVertsOf(e), k, ldi(S, k));
+    sti(sNext, e * (D + 1) + k, UNKNOWN);
+  }
+  for (let k = 0; k < D * D; ++k) st(sLuOf(e), k, ld(A, k));
+  for (let k = 0; k < D; ++k) sti(sPivOf(e), k, ldi(piv, k));
+  sti(sFlat, e, ok ? 0 : 1);
+  if (2 * sCount > sSlotCap) {
+    heap.free(sSlots);
+    sSlotCap *= 2;
+    sSlots = allocI(sSlotCap);
+    fillI(sSlots, sSlotCap, -1);
+    for (let f = 0; f < e; ++f) sti(sSlots, simplexFind(sVertsOf(f)), f);
+    i = simplexFind(S);
+  }
+  sti(sSlots, i, e);
+  return e;
+}
+
 @inline function row(i: i32): usize {
   return xs + ((<usize>i * <usize>D) << 3);
 }
@@ -287,6 +381,7 @@ function setup(X: usize, n: i32, d: i32, eps: f64): void {
   qrTau = allocF(d + 1);
   memoCap = 4096;
   memoUsed = 0;
+  simplexSetup();
   memo = allocI(memoCap * (d + 2));
   fillI(memo, memoCap * (d + 2), -1);
   flips = 0;
@@ -318,6 +413,7 @@ function teardown(): void {
   const ptrs: usize[] = [
     xs, lift, delta, center, A, piv, rhs, gv, cv, keyBuf, first, firstPool, resid, h2, pw, basis,
     wSet, wW, wV, wX, qr, qrB, qrTau, memo, blo, bhi, bbmax, br2, xt, tdot,
+    sVerts, sLu, sPiv, sFlat, sNext, sSlots,
   ];
   for (let i = 0; i < ptrs.length; ++i) if (ptrs[i] != 0) heap.free(ptrs[i]);
   resid = 0;
@@ -789,11 +885,16 @@ function neighbour(S: usize, j: i32): i32 {
 
 // 0 inside, 1 hull facet met, 2 budget exhausted, 3 flat simplex (see the C++ walk()).
 function walk(z: usize, S: usize, w: usize): i32 {
+  let e = simplexEnter(S);
   for (let step = 0; ; ++step) {
-    if (!factor(S)) return 3;
-    const x0 = row(ldi(S, 0));
+    const V = sVertsOf(e);
+    if (ldi(sFlat, e) != 0) {
+      for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
+      return 3;
+    }
+    const x0 = row(ldi(V, 0));
     for (let k = 0; k < D; ++k) st(rhs, k, ld(z, k) - ld(x0, k));
-    luSolve(A, D, piv, rhs);
+    luSolve(sLuOf(e), D, sPivOf(e), rhs);
     let sum = 0.0;
     for (let k = 0; k < D; ++k) {
       st(w, k + 1, ld(rhs, k));
@@ -802,12 +903,28 @@ function walk(z: usize, S: usize, w: usize): i32 {
     st(w, 0, 1.0 - sum);
     let j = 0;
     for (let k = 1; k <= D; ++k) if (ld(w, k) < ld(w, j)) j = k;
+    for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
     if (ld(w, j) >= -EPS) return 0;
-    const p = neighbour(S, j);
-    if (p < 0) return 1;
+    let to = ldi(sNext, e * (D + 1) + j);
+    if (to == UNKNOWN) {
+      // neighbour() solves with S's factors in A.
+      for (let k = 0; k < D * D; ++k) st(A, k, ld(sLuOf(e), k));
+      for (let k = 0; k < D; ++k) sti(piv, k, ldi(sPivOf(e), k));
+      const p = neighbour(S, j);
+      if (p < 0) {
+        to = HULL;
+      } else {
+        replaceVertex(S, j, p);
+        to = simplexEnter(S);
+        const Ve = sVertsOf(e);
+        for (let k = 0; k <= D; ++k) sti(S, k, ldi(Ve, k));
+      }
+      sti(sNext, e * (D + 1) + j, to);
+    }
+    if (to == HULL) return 1;
     if (step >= kWalkBudget) return 2;
     ++steps;
-    replaceVertex(S, j, p);
+    e = to;
   }
   return 2; // unreachable
 }

@@ -222,6 +222,73 @@ class FlipMemo {
   std::vector<int32_t> slots_;
 };
 
+// The simplices walks have entered, each with its factorization (lu_factor's output for the columns
+// x_{S[i]} - x_{S[0]}, or a flat mark) and, once a walk has left it across a facet, the simplex on the other side.
+// Walks from nearby starts cross the same simplices again and again: the stored factors are the bits a refactoring
+// would give, and a known step skips the facet lookup (whose memo would answer the same).
+class SimplexTable {
+ public:
+  static constexpr int32_t kUnknown = -2;  // next(): no walk has left across this facet yet
+  static constexpr int32_t kHull = -1;     // next(): a hull facet
+
+  explicit SimplexTable(int32_t d) : d_(d), cap_(1024), slots_(1024, -1) {}
+
+  // The entry of S (ascending vertices), added on first sight with its factors from factor(a, piv).
+  template <typename F>
+  int32_t enter(const int32_t* S, double* a, int32_t* piv, F&& factor) {
+    size_t i = find(S);
+    if (slots_[i] >= 0) return slots_[i];
+    const bool ok = factor();
+    const int32_t e = int32_t(flat_.size());
+    flat_.push_back(ok ? 0 : 1);
+    verts_.insert(verts_.end(), S, S + d_ + 1);
+    lu_.insert(lu_.end(), a, a + size_t(d_) * d_);
+    piv_.insert(piv_.end(), piv, piv + d_);
+    next_.insert(next_.end(), size_t(d_ + 1), kUnknown);
+    if (2 * (size_t(e) + 1) > size_t(cap_)) {
+      grow();
+      i = find(S);
+    }
+    slots_[i] = e;
+    return e;
+  }
+  bool flat(int32_t e) const { return flat_[e] != 0; }
+  const int32_t* verts(int32_t e) const { return &verts_[size_t(e) * (d_ + 1)]; }
+  const double* lu(int32_t e) const { return &lu_[size_t(e) * d_ * d_]; }
+  const int32_t* piv(int32_t e) const { return &piv_[size_t(e) * d_]; }
+  int32_t next(int32_t e, int32_t j) const { return next_[size_t(e) * (d_ + 1) + j]; }
+  void set_next(int32_t e, int32_t j, int32_t to) { next_[size_t(e) * (d_ + 1) + j] = to; }
+
+ private:
+  size_t find(const int32_t* key) const {
+    const int32_t w = d_ + 1;
+    uint32_t h = 2166136261u;
+    for (int32_t k = 0; k < w; ++k) h = (h ^ uint32_t(key[k])) * 16777619u;
+    size_t i = mix32(h) & uint32_t(cap_ - 1);
+    for (;;) {
+      const int32_t e = slots_[i];
+      if (e < 0) return i;
+      const int32_t* v = &verts_[size_t(e) * w];
+      bool same = true;
+      for (int32_t k = 0; k < w && same; ++k) same = v[k] == key[k];
+      if (same) return i;
+      i = (i + 1) & size_t(cap_ - 1);
+    }
+  }
+  void grow() {
+    cap_ *= 2;
+    slots_.assign(cap_, -1);
+    const int32_t m = int32_t(flat_.size()) - 1;  // the entry being added is placed by enter()
+    for (int32_t e = 0; e < m; ++e) slots_[find(verts(e))] = e;
+  }
+  int32_t d_;
+  int32_t cap_;
+  std::vector<int32_t> slots_;  // hash slots: entry index or -1
+  std::vector<int32_t> verts_, piv_, next_;
+  std::vector<double> lu_;
+  std::vector<uint8_t> flat_;
+};
+
 // Hot loops specialized for small fixed dimensions (D > 0; D = 0 reads d at run time). The operations and their
 // order are the same in every instance (and in wasm/delaunay.ts): only the loop bounds become constants.
 template <int D>
@@ -277,7 +344,7 @@ class Locator {
  public:
   Locator(const double* X, int32_t n, int32_t d, double eps)
       : n_(n), d_(d), eps_(eps), x_(size_t(n) * d), lift_(n), delta_(n), center_(d, 0.0), radius_(0.0),
-        a_(size_t(d) * d), piv_(d), rhs_(d), g_(d), c_(d), memo_(d), key_(d + 1), first_(n, -1),
+        a_(size_t(d) * d), piv_(d), rhs_(d), g_(d), c_(d), memo_(d), simplices_(d), key_(d + 1), first_(n, -1),
         first_pool_(size_t(n) * (d + 1)), resid_(), h2_(), pw_(), basis_(), wolfe_set_(d + 2), wolfe_w_(d + 2),
         wolfe_v_(d + 2), wolfe_x_(d), qr_(size_t(d) * (d + 1)), qr_b_(d), qr_tau_(d + 1) {
     // Centre on the mean and scale into the unit ball, as DelaunaySparse does: tolerances become relative.
@@ -368,11 +435,17 @@ class Locator {
   int32_t walk_d(const double* z, int32_t* S, double* w) {
     const int32_t d = D > 0 ? D : d_;
     double* rhs = rhs_.data();
+    auto factor_S = [&] { return factor<D>(S); };
+    int32_t e = simplices_.enter(S, a_.data(), piv_.data(), factor_S);
     for (int32_t step = 0;; ++step) {
-      if (!factor<D>(S)) return 3;
-      const double* x0 = &x_[size_t(S[0]) * d];
+      const int32_t* V = simplices_.verts(e);
+      if (simplices_.flat(e)) {
+        for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
+        return 3;
+      }
+      const double* x0 = &x_[size_t(V[0]) * d];
       for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
-      lu_solve<D>(a_.data(), d, piv_.data(), rhs);
+      lu_solve<D>(simplices_.lu(e), d, simplices_.piv(e), rhs);
       double sum = 0.0;
       for (int32_t k = 0; k < d; ++k) {
         w[k + 1] = rhs[k];
@@ -382,12 +455,27 @@ class Locator {
       int32_t j = 0;
       for (int32_t k = 1; k <= d; ++k)
         if (w[k] < w[j]) j = k;
+      for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
       if (w[j] >= -eps_) return 0;
-      const int32_t p = neighbour(S, j);
-      if (p < 0) return 1;
+      int32_t to = simplices_.next(e, j);
+      if (to == SimplexTable::kUnknown) {
+        // neighbour() solves with S's factors in a_.
+        std::memcpy(a_.data(), simplices_.lu(e), sizeof(double) * size_t(d) * d);
+        std::memcpy(piv_.data(), simplices_.piv(e), sizeof(int32_t) * size_t(d));
+        const int32_t p = neighbour(S, j);
+        if (p < 0) {
+          to = SimplexTable::kHull;
+        } else {
+          replace_vertex(S, j, p);
+          to = simplices_.enter(S, a_.data(), piv_.data(), factor_S);
+          for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];
+        }
+        simplices_.set_next(e, j, to);
+      }
+      if (to == SimplexTable::kHull) return 1;
       if (step >= kWalkBudget) return 2;
       ++steps;
-      replace_vertex(S, j, p);
+      e = to;
     }
   }
 
@@ -998,6 +1086,7 @@ class Locator {
   std::vector<int32_t> piv_;
   std::vector<double> rhs_, g_, c_;
   FlipMemo memo_;
+  SimplexTable simplices_;
   std::vector<int32_t> key_, first_, first_pool_;
   std::vector<double> resid_, h2_, pw_, basis_;
   std::vector<int32_t> wolfe_set_;
