@@ -17,6 +17,7 @@ const kOffFlat: f64 = 1e-9;
 const kOffFacet: f64 = 1e-11;
 const kWolfeGap: f64 = 1e-14;
 const kWalkBudget: i32 = 50000;
+const kTableMaxDim: i32 = 4;
 const kBlock: i32 = 64;
 const kBoundSlack: f64 = 1e-12;
 const kRoundSlack: f64 = 1e-14;
@@ -248,7 +249,7 @@ function memoInsert(key: usize, value: i32): void {
 }
 
 // The simplices walks have entered (see SimplexTable in the C++): per entry its vertices (ascending), its
-// factors (A and piv as factor() leaves them), a flat mark and, per facet, the simplex across it once known
+// factors (as factor() leaves them), a flat mark and, per facet, the simplex across it once known
 // (UNKNOWN, HULL or an entry). Entries live in parallel arrays grown by doubling; slots hash vertices to entries.
 const UNKNOWN: i32 = -2;
 const HULL: i32 = -1;
@@ -305,15 +306,16 @@ function growArray(p: usize, used: usize, bytes: usize): usize {
   heap.free(p);
   return q;
 }
-// The entry of S (ascending vertices), added on first sight with its factors (factor(S) into A, piv).
+// The entry of S (ascending vertices), added on first sight with its factors (factor() into the entry's storage).
 function simplexEnter(S: usize): i32 {
   let i = simplexFind(S);
   const found = ldi(sSlots, i);
   if (found >= 0) return found;
-  const ok = factor(S);
   if (sCount == sCap) {
     const c = <usize>sCap;
-    const d1 = <usize>(D + 1), dd = <usize>(D * D), d = <usize>D;
+    const d1 = <usize>(D + 1),
+      dd = <usize>(D * D),
+      d = <usize>D;
     sVerts = growArray(sVerts, (c * d1) << 2, (2 * c * d1) << 2);
     sLu = growArray(sLu, (c * dd) << 3, (2 * c * dd) << 3);
     sPiv = growArray(sPiv, (c * d) << 2, (2 * c * d) << 2);
@@ -326,9 +328,7 @@ function simplexEnter(S: usize): i32 {
     sti(sVertsOf(e), k, ldi(S, k));
     sti(sNext, e * (D + 1) + k, UNKNOWN);
   }
-  for (let k = 0; k < D * D; ++k) st(sLuOf(e), k, ld(A, k));
-  for (let k = 0; k < D; ++k) sti(sPivOf(e), k, ldi(piv, k));
-  sti(sFlat, e, ok ? 0 : 1);
+  sti(sFlat, e, factor(S, sLuOf(e), sPivOf(e)) ? 0 : 1);
   if (2 * sCount > sSlotCap) {
     heap.free(sSlots);
     sSlotCap *= 2;
@@ -604,13 +604,14 @@ function firstSimplex(v: i32, S: usize): i32 {
   return D;
 }
 
-function factor(S: usize): bool {
+// a = columns x_{S[i]} - x_{S[0]}, LU-factored (pivots in pv).
+function factor(S: usize, a: usize, pv: usize): bool {
   const x0 = row(ldi(S, 0));
   for (let i = 1; i <= D; ++i) {
     const xi = row(ldi(S, i));
-    for (let r = 0; r < D; ++r) st(A, r * D + (i - 1), ld(xi, r) - ld(x0, r));
+    for (let r = 0; r < D; ++r) st(a, r * D + (i - 1), ld(xi, r) - ld(x0, r));
   }
-  return luFactor(A, D, piv);
+  return luFactor(a, D, pv);
 }
 
 function inSimplex(S: usize, p: i32): bool {
@@ -848,7 +849,8 @@ function scanFacet(S: usize, c0: f64, K: f64, R: f64): i32 {
   return scanBest;
 }
 
-function neighbour(S: usize, j: i32): i32 {
+// The vertex across the facet of S opposite S[j] (lu, pv: S's factors), or -1 on the hull.
+function neighbour(S: usize, j: i32, lu: usize, pv: usize): i32 {
   let m = 0;
   for (let k = 0; k <= D; ++k)
     if (k != j) {
@@ -861,7 +863,7 @@ function neighbour(S: usize, j: i32): i32 {
   ++flips;
   const x0 = row(ldi(S, 0));
   for (let k = 0; k < D; ++k) st(gv, k, j == 0 ? -1.0 : k == j - 1 ? 1.0 : 0.0);
-  luSolveT(A, D, piv, gv);
+  luSolveT(lu, D, pv, gv);
   const c0 = (j == 0 ? 1.0 : 0.0) - dot(gv, x0, D);
   for (let i = 1; i <= D; ++i) {
     const xi = row(ldi(S, i));
@@ -869,7 +871,7 @@ function neighbour(S: usize, j: i32): i32 {
     for (let k = 0; k < D; ++k) t += ld(x0, k) * (ld(xi, k) - ld(x0, k));
     st(cv, i - 1, 0.5 * (ld(lift, ldi(S, i)) - ld(lift, ldi(S, 0))) - t);
   }
-  luSolveT(A, D, piv, cv);
+  luSolveT(lu, D, pv, cv);
   const R = dot(cv, cv, D) + ld(delta, ldi(S, 0));
   for (let k = 0; k < D; ++k) st(cv, k, ld(cv, k) + ld(x0, k));
   const K = dot(cv, cv, D) - R;
@@ -885,6 +887,36 @@ function neighbour(S: usize, j: i32): i32 {
 
 // 0 inside, 1 hull facet met, 2 budget exhausted, 3 flat simplex (see the C++ walk()).
 function walk(z: usize, S: usize, w: usize): i32 {
+  return D <= kTableMaxDim ? walkTable(z, S, w) : walkPlain(z, S, w);
+}
+
+// The walk refactoring every simplex it enters (above kTableMaxDim: walks there seldom come back to a simplex).
+function walkPlain(z: usize, S: usize, w: usize): i32 {
+  for (let step = 0; ; ++step) {
+    if (!factor(S, A, piv)) return 3;
+    const x0 = row(ldi(S, 0));
+    for (let k = 0; k < D; ++k) st(rhs, k, ld(z, k) - ld(x0, k));
+    luSolve(A, D, piv, rhs);
+    let sum = 0.0;
+    for (let k = 0; k < D; ++k) {
+      st(w, k + 1, ld(rhs, k));
+      sum += ld(rhs, k);
+    }
+    st(w, 0, 1.0 - sum);
+    let j = 0;
+    for (let k = 1; k <= D; ++k) if (ld(w, k) < ld(w, j)) j = k;
+    if (ld(w, j) >= -EPS) return 0;
+    const p = neighbour(S, j, A, piv);
+    if (p < 0) return 1;
+    if (step >= kWalkBudget) return 2;
+    ++steps;
+    replaceVertex(S, j, p);
+  }
+  return 2; // unreachable
+}
+
+// The same walk through the table of entered simplices: the same steps, solves and answers.
+function walkTable(z: usize, S: usize, w: usize): i32 {
   let e = simplexEnter(S);
   for (let step = 0; ; ++step) {
     const V = sVertsOf(e);
@@ -907,10 +939,7 @@ function walk(z: usize, S: usize, w: usize): i32 {
     if (ld(w, j) >= -EPS) return 0;
     let to = ldi(sNext, e * (D + 1) + j);
     if (to == UNKNOWN) {
-      // neighbour() solves with S's factors in A.
-      for (let k = 0; k < D * D; ++k) st(A, k, ld(sLuOf(e), k));
-      for (let k = 0; k < D; ++k) sti(piv, k, ldi(sPivOf(e), k));
-      const p = neighbour(S, j);
+      const p = neighbour(S, j, sLuOf(e), sPivOf(e));
       if (p < 0) {
         to = HULL;
       } else {

@@ -20,6 +20,7 @@ constexpr double kOffFlat = 1e-9;            // growth: distance from the curren
 constexpr double kOffFacet = 1e-11;          // walk: barycentric depth beyond a facet that counts as beyond it
 constexpr double kWolfeGap = 1e-14;          // projection: optimality gap (relative to squared distances)
 constexpr int32_t kWalkBudget = 50000;       // flips per walk before giving up (DelaunaySparse's IBUDGET)
+constexpr int32_t kTableMaxDim = 4;         // walks keep the simplices they enter up to this dimension (see walk)
 constexpr int32_t kBlock = 64;               // next-vertex scan: consecutive points per pruning box (even)
 constexpr double kBoundSlack = 1e-12;        // scan pruning: relative slack of the depth bound
 constexpr double kRoundSlack = 1e-14;        // scan pruning: slack of the power bound, above its rounding (~1e-15)
@@ -233,18 +234,18 @@ class SimplexTable {
 
   explicit SimplexTable(int32_t d) : d_(d), cap_(1024), slots_(1024, -1) {}
 
-  // The entry of S (ascending vertices), added on first sight with its factors from factor(a, piv).
+  // The entry of S (ascending vertices), added on first sight with its factors: factor(a, piv) writes them into
+  // the entry's own storage.
   template <typename F>
-  int32_t enter(const int32_t* S, double* a, int32_t* piv, F&& factor) {
+  int32_t enter(const int32_t* S, F&& factor) {
     size_t i = find(S);
     if (slots_[i] >= 0) return slots_[i];
-    const bool ok = factor();
     const int32_t e = int32_t(flat_.size());
-    flat_.push_back(ok ? 0 : 1);
     verts_.insert(verts_.end(), S, S + d_ + 1);
-    lu_.insert(lu_.end(), a, a + size_t(d_) * d_);
-    piv_.insert(piv_.end(), piv, piv + d_);
+    lu_.resize(lu_.size() + size_t(d_) * d_);
+    piv_.resize(piv_.size() + size_t(d_));
     next_.insert(next_.end(), size_t(d_ + 1), kUnknown);
+    flat_.push_back(factor(&lu_[size_t(e) * d_ * d_], &piv_[size_t(e) * d_]) ? 0 : 1);
     if (2 * (size_t(e) + 1) > size_t(cap_)) {
       grow();
       i = find(S);
@@ -429,14 +430,47 @@ class Locator {
   // Walks from simplex S (ascending vertices) toward z. Returns 0 when z is inside S (weights w), 1 when the
   // walk must cross a hull facet (w = weights in the last S), 2 when the step budget runs out, 3 on a flat simplex.
   int32_t walk(const double* z, int32_t* S, double* w) {
-    return dispatch_dim(d_, [&](auto dim) { return walk_d<decltype(dim)::value>(z, S, w); });
+    return dispatch_dim(d_, [&](auto dim) {
+      constexpr int D = decltype(dim)::value;
+      return D > 0 && D <= kTableMaxDim ? walk_table<D>(z, S, w) : walk_plain<D>(z, S, w);
+    });
   }
+
+  // The walk refactoring every simplex it enters (above kTableMaxDim: walks there seldom come back to a simplex).
   template <int D>
-  int32_t walk_d(const double* z, int32_t* S, double* w) {
+  int32_t walk_plain(const double* z, int32_t* S, double* w) {
     const int32_t d = D > 0 ? D : d_;
     double* rhs = rhs_.data();
-    auto factor_S = [&] { return factor<D>(S); };
-    int32_t e = simplices_.enter(S, a_.data(), piv_.data(), factor_S);
+    for (int32_t step = 0;; ++step) {
+      if (!factor<D>(S, a_.data(), piv_.data())) return 3;
+      const double* x0 = &x_[size_t(S[0]) * d];
+      for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
+      lu_solve<D>(a_.data(), d, piv_.data(), rhs);
+      double sum = 0.0;
+      for (int32_t k = 0; k < d; ++k) {
+        w[k + 1] = rhs[k];
+        sum += rhs[k];
+      }
+      w[0] = 1.0 - sum;
+      int32_t j = 0;
+      for (int32_t k = 1; k <= d; ++k)
+        if (w[k] < w[j]) j = k;
+      if (w[j] >= -eps_) return 0;
+      const int32_t p = neighbour(S, j, a_.data(), piv_.data());
+      if (p < 0) return 1;
+      if (step >= kWalkBudget) return 2;
+      ++steps;
+      replace_vertex(S, j, p);
+    }
+  }
+
+  // The same walk through the table of entered simplices: the same steps, solves and answers.
+  template <int D>
+  int32_t walk_table(const double* z, int32_t* S, double* w) {
+    const int32_t d = D > 0 ? D : d_;
+    double* rhs = rhs_.data();
+    auto factor_S = [&](double* a, int32_t* piv) { return factor<D>(S, a, piv); };
+    int32_t e = simplices_.enter(S, factor_S);
     for (int32_t step = 0;; ++step) {
       const int32_t* V = simplices_.verts(e);
       if (simplices_.flat(e)) {
@@ -459,15 +493,12 @@ class Locator {
       if (w[j] >= -eps_) return 0;
       int32_t to = simplices_.next(e, j);
       if (to == SimplexTable::kUnknown) {
-        // neighbour() solves with S's factors in a_.
-        std::memcpy(a_.data(), simplices_.lu(e), sizeof(double) * size_t(d) * d);
-        std::memcpy(piv_.data(), simplices_.piv(e), sizeof(int32_t) * size_t(d));
-        const int32_t p = neighbour(S, j);
+        const int32_t p = neighbour(S, j, simplices_.lu(e), simplices_.piv(e));
         if (p < 0) {
           to = SimplexTable::kHull;
         } else {
           replace_vertex(S, j, p);
-          to = simplices_.enter(S, a_.data(), piv_.data(), factor_S);
+          to = simplices_.enter(S, factor_S);
           for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];
         }
         simplices_.set_next(e, j, to);
@@ -664,25 +695,24 @@ class Locator {
     return true;
   }
 
-  // A^T x = b in place for the factored a_ (lu_solve_t, its loops unrolled for the specialized dimensions).
-  void solve_transposed(double* b) {
+  // A^T x = b in place for A factored by factor() (lu_solve_t, its loops unrolled for the specialized dimensions).
+  void solve_transposed(const double* lu, const int32_t* piv, double* b) {
     dispatch_dim(d_, [&](auto dim) {
-      lu_solve_t<decltype(dim)::value>(a_.data(), d_, piv_.data(), b);
+      lu_solve_t<decltype(dim)::value>(lu, d_, piv, b);
       return 0;
     });
   }
 
-  // a_ = columns x_{S[i]} - x_{S[0]}, LU-factored.
+  // a = columns x_{S[i]} - x_{S[0]}, LU-factored (pivots in piv).
   template <int D>
-  bool factor(const int32_t* S) {
+  bool factor(const int32_t* S, double* a, int32_t* piv) {
     const int32_t d = D > 0 ? D : d_;
     const double* x0 = &x_[size_t(S[0]) * d];
-    double* a = a_.data();
     for (int32_t i = 1; i <= d; ++i) {
       const double* xi = &x_[size_t(S[i]) * d];
       for (int32_t r = 0; r < d; ++r) a[size_t(r) * d + (i - 1)] = xi[r] - x0[r];
     }
-    return lu_factor<D>(a_.data(), d_, piv_.data());
+    return lu_factor<D>(a, d_, piv);
   }
 
   // Column-major copy of the data (xt_[k * n + i]) for the loops that run over all points, and two scratch
@@ -961,8 +991,8 @@ class Locator {
     S[k] = p;
   }
 
-  // The vertex across the facet of S opposite S[j] (a_ holds S's factorization), or -1 on the hull.
-  int32_t neighbour(const int32_t* S, int32_t j) {
+  // The vertex across the facet of S opposite S[j] (lu, piv: S's factors), or -1 on the hull.
+  int32_t neighbour(const int32_t* S, int32_t j, const double* lu, const int32_t* piv) {
     int32_t m = 0;
     for (int32_t k = 0; k <= d_; ++k)
       if (k != j) key_[m++] = S[k];
@@ -973,7 +1003,7 @@ class Locator {
     const double* x0 = &x_[size_t(S[0]) * d_];
     // g = gradient of the barycentric coordinate w_j: w_j(x) = g.x + c0.
     for (int32_t k = 0; k < d_; ++k) g_[k] = j == 0 ? -1.0 : (k == j - 1 ? 1.0 : 0.0);
-    solve_transposed(g_.data());
+    solve_transposed(lu, piv, g_.data());
     const double c0 = (j == 0 ? 1.0 : 0.0) - dot(g_.data(), x0, d_);
     // Orthocentre C of S under the lifted (perturbed) heights: 2 (x_i - x_0).(C - x_0) = lift_i - lift_0 - 2 x_0.(x_i - x_0).
     for (int32_t i = 1; i <= d_; ++i) {
@@ -982,7 +1012,7 @@ class Locator {
       for (int32_t k = 0; k < d_; ++k) t += x0[k] * (xi[k] - x0[k]);
       c_[i - 1] = 0.5 * (lift_[S[i]] - lift_[S[0]]) - t;
     }
-    solve_transposed(c_.data());
+    solve_transposed(lu, piv, c_.data());
     const double R = dot(c_.data(), c_.data(), d_) + delta_[S[0]];
     for (int32_t k = 0; k < d_; ++k) c_[k] += x0[k];
     const double K = dot(c_.data(), c_.data(), d_) - R;
@@ -1082,7 +1112,7 @@ class Locator {
   std::vector<double> xt_, gb_, cb_;  // column-major copy of x_ and scan accumulators (built on first use)
   std::vector<double> blo_, bhi_, bbmax_, br2_;  // scan pruning: block boxes; per scan, bounds (ensure_blocks)
   double radius_;
-  std::vector<double> a_;
+  std::vector<double> a_;  // walk_plain's factors
   std::vector<int32_t> piv_;
   std::vector<double> rhs_, g_, c_;
   FlipMemo memo_;
