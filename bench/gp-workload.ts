@@ -3,7 +3,7 @@
 // from the runs, so gp models each configuration's measured noise (its jackknife variance); --gp-noise none ignores it.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern32|matern52|sqexp] [--gp-point are|median]
 //     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none]
-//     [--backend native|wasm] [--shared DIR]
+//     [--backend native|wasm] [--log-inputs threads,fsize_kb,rsize_kb (the default; add freq_khz to log it too)] [--shared DIR]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
@@ -31,7 +31,7 @@ const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candida
 const shared = sharedDir();
 const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
   preset: "moana",
-  logInputs: ["threads", "fsize_kb", "rsize_kb"],
+  logInputs: (flag("--log-inputs") ?? "threads,fsize_kb,rsize_kb").split(","),
   logResponse: true,
 });
 const map = mapView(packMaps(maps), 0);

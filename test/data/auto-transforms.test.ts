@@ -23,17 +23,17 @@ function table(columns: Record<string, number[]>): ConfigTable {
 }
 
 describe("automatic transforms", () => {
-  it("logs powers of two (3+ levels) and spans above 16×; keeps other, non-positive and two-level columns linear", () => {
+  it("logs powers of two (3+ levels) and spans above 2×; keeps other, non-positive and two-level columns linear", () => {
     const t = table({
       threads: [1, 2, 4, 8, 16],
       twoLevels: [2, 4, 2, 4, 2],
-      wide: [1, 5, 30, 2, 17.5],
-      narrow: [1, 5, 15, 2, 16],
       freq: [1.2e6, 1.6e6, 2.0e6, 2.4e6, 3.0e6],
+      narrow: [1, 1.5, 1.9, 1.2, 2],
+      temperature: [300, 310, 320, 330, 340],
       withZero: [0, 1, 64, 256, 1024],
     });
     const picked = autoLogInputs(t);
-    expect(picked.map((p) => p.name)).toEqual(["threads", "wide"]);
+    expect(picked.map((p) => p.name)).toEqual(["threads", "freq"]);
     expect(picked[1].reason).toMatch(new RegExp(`> ${AUTO_LOG_INPUT_SPAN}`));
     expect(autoLogResponse([Float64Array.from([1, 2]), Float64Array.from([0.5])])).toBe(true);
     expect(autoLogResponse([Float64Array.from([1, 0])])).toBe(false);
@@ -45,14 +45,17 @@ describe("automatic transforms", () => {
     expectCode(() => optionsFromCli({ logResponse: "data.csv" }), "E_USAGE");
   });
 
-  it.skipIf(!hasShared)(`fread runs: auto picks threads, fsize_kb, rsize_kb and a log response${hasShared ? "" : " — " + sharedSkipReason}`, async () => {
-    const ds = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), { preset: "moana", logInputs: ["auto"], logResponse: "auto" });
-    expect(ds.resolved).toEqual({ logInputs: ["threads", "fsize_kb", "rsize_kb"], logResponse: true });
-    const explicit = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), {
-      preset: "moana",
-      logInputs: ["threads", "fsize_kb", "rsize_kb"],
-      logResponse: true,
-    });
-    expect(ds.maps[0].normalization).toEqual(explicit.maps[0].normalization);
-  });
+  it.skipIf(!hasShared)(
+    `fread runs: auto picks freq_khz, threads, fsize_kb, rsize_kb and a log response${hasShared ? "" : " — " + sharedSkipReason}`,
+    async () => {
+      const ds = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), { preset: "moana", logInputs: ["auto"], logResponse: "auto" });
+      expect(ds.resolved).toEqual({ logInputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"], logResponse: true });
+      const explicit = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), {
+        preset: "moana",
+        logInputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"],
+        logResponse: true,
+      });
+      expect(ds.maps[0].normalization).toEqual(explicit.maps[0].normalization);
+    },
+  );
 });

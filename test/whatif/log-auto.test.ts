@@ -50,14 +50,14 @@ describe.skipIf(!built)(`whatif --holdout with auto transforms${built ? "" : " â
     expect(readFileSync(join(out, "w.csv"), "utf8")).toBe(readFileSync(join(lin, "w.csv"), "utf8"));
   });
 
-  it("--log-inputs auto models the columns the loader picked (threads and size: powers of two)", () => {
+  it("--log-inputs auto models the columns the loader picked (freq: a span of 4Ã—; threads and size: powers of two)", () => {
     const runs = join(dir, "runs.csv");
     const a = join(dir, "li-auto"),
       b = join(dir, "li-named");
     const r = whatif(runs, a, "lr", "--log-inputs", "auto");
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/--log-inputs auto: threads/);
-    const named = whatif(runs, b, "lr", "--quiet", "--log-inputs", "threads,size");
+    expect(r.err).toMatch(/--log-inputs auto: freq/);
+    const named = whatif(runs, b, "lr", "--quiet", "--log-inputs", "freq,threads,size");
     expect(named.code, named.err).toBe(0);
     expect(readFileSync(join(a, "w.csv"), "utf8")).toBe(readFileSync(join(b, "w.csv"), "utf8"));
   });

@@ -2,13 +2,15 @@
 //
 // Inputs: an input column is log2-transformed when all its values are positive and either its distinct levels are
 // all powers of two (at least 3 of them: thread counts, block and file sizes) or its values span more than a factor
-// of AUTO_LOG_INPUT_SPAN. On the MOANA fread data this picks threads, fsize_kb and rsize_kb (not freq_khz, which
-// spans a factor 2.5), the setting that predicts best there.
+// of AUTO_LOG_INPUT_SPAN (a ratio-scale axis: equal ratios matter more than equal differences). On the MOANA fread
+// data this picks all four inputs, freq_khz too (it spans a factor 2.5): the setting that predicts best there (gp,
+// the best method at every p: 8.40 / 5.87 / 5.54 % against 8.58 / 5.91 / 5.59 % with freq_khz linear; rbf also
+// gains, delaunay and lsp lose a little: `node dist/bench/gp-workload.js --log-inputs ...`).
 // Response: modelled on a log scale when every response (the map statistic) is positive.
 import type { ConfigTable } from "./types.js";
 
 /** Largest max/min ratio of a positive input left on a linear scale by --log-inputs auto. */
-export const AUTO_LOG_INPUT_SPAN = 16;
+export const AUTO_LOG_INPUT_SPAN = 2;
 
 function isPowerOfTwo(v: number): boolean {
   if (!(v > 0)) return false;
