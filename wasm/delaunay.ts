@@ -890,21 +890,27 @@ function walk(z: usize, S: usize, w: usize): i32 {
   return D <= kTableMaxDim ? walkTable(z, S, w) : walkPlain(z, S, w);
 }
 
+// The barycentric coordinates w of z in simplex S (lu, pv: its factors); returns the index of the smallest.
+function weights(z: usize, S: usize, lu: usize, pv: usize, w: usize): i32 {
+  const x0 = row(ldi(S, 0));
+  for (let k = 0; k < D; ++k) st(rhs, k, ld(z, k) - ld(x0, k));
+  luSolve(lu, D, pv, rhs);
+  let sum = 0.0;
+  for (let k = 0; k < D; ++k) {
+    st(w, k + 1, ld(rhs, k));
+    sum += ld(rhs, k);
+  }
+  st(w, 0, 1.0 - sum);
+  let j = 0;
+  for (let k = 1; k <= D; ++k) if (ld(w, k) < ld(w, j)) j = k;
+  return j;
+}
+
 // The walk refactoring every simplex it enters (above kTableMaxDim: walks there seldom come back to a simplex).
 function walkPlain(z: usize, S: usize, w: usize): i32 {
   for (let step = 0; ; ++step) {
     if (!factor(S, A, piv)) return 3;
-    const x0 = row(ldi(S, 0));
-    for (let k = 0; k < D; ++k) st(rhs, k, ld(z, k) - ld(x0, k));
-    luSolve(A, D, piv, rhs);
-    let sum = 0.0;
-    for (let k = 0; k < D; ++k) {
-      st(w, k + 1, ld(rhs, k));
-      sum += ld(rhs, k);
-    }
-    st(w, 0, 1.0 - sum);
-    let j = 0;
-    for (let k = 1; k <= D; ++k) if (ld(w, k) < ld(w, j)) j = k;
+    const j = weights(z, S, A, piv, w);
     if (ld(w, j) >= -EPS) return 0;
     const p = neighbour(S, j, A, piv);
     if (p < 0) return 1;
@@ -924,17 +930,7 @@ function walkTable(z: usize, S: usize, w: usize): i32 {
       for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
       return 3;
     }
-    const x0 = row(ldi(V, 0));
-    for (let k = 0; k < D; ++k) st(rhs, k, ld(z, k) - ld(x0, k));
-    luSolve(sLuOf(e), D, sPivOf(e), rhs);
-    let sum = 0.0;
-    for (let k = 0; k < D; ++k) {
-      st(w, k + 1, ld(rhs, k));
-      sum += ld(rhs, k);
-    }
-    st(w, 0, 1.0 - sum);
-    let j = 0;
-    for (let k = 1; k <= D; ++k) if (ld(w, k) < ld(w, j)) j = k;
+    const j = weights(z, V, sLuOf(e), sPivOf(e), w);
     for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
     if (ld(w, j) >= -EPS) return 0;
     let to = ldi(sNext, e * (D + 1) + j);

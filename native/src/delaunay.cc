@@ -436,25 +436,32 @@ class Locator {
     });
   }
 
+  // The barycentric coordinates w of z in simplex S (lu, piv: its factors); returns the index of the smallest.
+  template <int D>
+  int32_t weights(const double* z, const int32_t* S, const double* lu, const int32_t* piv, double* w) {
+    const int32_t d = D > 0 ? D : d_;
+    double* rhs = rhs_.data();
+    const double* x0 = &x_[size_t(S[0]) * d];
+    for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
+    lu_solve<D>(lu, d, piv, rhs);
+    double sum = 0.0;
+    for (int32_t k = 0; k < d; ++k) {
+      w[k + 1] = rhs[k];
+      sum += rhs[k];
+    }
+    w[0] = 1.0 - sum;
+    int32_t j = 0;
+    for (int32_t k = 1; k <= d; ++k)
+      if (w[k] < w[j]) j = k;
+    return j;
+  }
+
   // The walk refactoring every simplex it enters (above kTableMaxDim: walks there seldom come back to a simplex).
   template <int D>
   int32_t walk_plain(const double* z, int32_t* S, double* w) {
-    const int32_t d = D > 0 ? D : d_;
-    double* rhs = rhs_.data();
     for (int32_t step = 0;; ++step) {
       if (!factor<D>(S, a_.data(), piv_.data())) return 3;
-      const double* x0 = &x_[size_t(S[0]) * d];
-      for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
-      lu_solve<D>(a_.data(), d, piv_.data(), rhs);
-      double sum = 0.0;
-      for (int32_t k = 0; k < d; ++k) {
-        w[k + 1] = rhs[k];
-        sum += rhs[k];
-      }
-      w[0] = 1.0 - sum;
-      int32_t j = 0;
-      for (int32_t k = 1; k <= d; ++k)
-        if (w[k] < w[j]) j = k;
+      const int32_t j = weights<D>(z, S, a_.data(), piv_.data(), w);
       if (w[j] >= -eps_) return 0;
       const int32_t p = neighbour(S, j, a_.data(), piv_.data());
       if (p < 0) return 1;
@@ -468,7 +475,6 @@ class Locator {
   template <int D>
   int32_t walk_table(const double* z, int32_t* S, double* w) {
     const int32_t d = D > 0 ? D : d_;
-    double* rhs = rhs_.data();
     auto factor_S = [&](double* a, int32_t* piv) { return factor<D>(S, a, piv); };
     int32_t e = simplices_.enter(S, factor_S);
     for (int32_t step = 0;; ++step) {
@@ -477,18 +483,7 @@ class Locator {
         for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
         return 3;
       }
-      const double* x0 = &x_[size_t(V[0]) * d];
-      for (int32_t k = 0; k < d; ++k) rhs[k] = z[k] - x0[k];
-      lu_solve<D>(simplices_.lu(e), d, simplices_.piv(e), rhs);
-      double sum = 0.0;
-      for (int32_t k = 0; k < d; ++k) {
-        w[k + 1] = rhs[k];
-        sum += rhs[k];
-      }
-      w[0] = 1.0 - sum;
-      int32_t j = 0;
-      for (int32_t k = 1; k <= d; ++k)
-        if (w[k] < w[j]) j = k;
+      const int32_t j = weights<D>(z, V, simplices_.lu(e), simplices_.piv(e), w);
       for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
       if (w[j] >= -eps_) return 0;
       int32_t to = simplices_.next(e, j);
