@@ -926,12 +926,9 @@ function walkTable(z: usize, S: usize, w: usize): i32 {
   let e = simplexEnter(S);
   for (let step = 0; ; ++step) {
     const V = sVertsOf(e);
-    if (ldi(sFlat, e) != 0) {
-      for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
-      return 3;
-    }
-    const j = weights(z, V, sLuOf(e), sPivOf(e), w);
     for (let k = 0; k <= D; ++k) sti(S, k, ldi(V, k));
+    if (ldi(sFlat, e) != 0) return 3;
+    const j = weights(z, S, sLuOf(e), sPivOf(e), w);
     if (ld(w, j) >= -EPS) return 0;
     let to = ldi(sNext, e * (D + 1) + j);
     if (to == UNKNOWN) {

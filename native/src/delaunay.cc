@@ -478,13 +478,9 @@ class Locator {
     auto factor_S = [&](double* a, int32_t* piv) { return factor<D>(S, a, piv); };
     int32_t e = simplices_.enter(S, factor_S);
     for (int32_t step = 0;; ++step) {
-      const int32_t* V = simplices_.verts(e);
-      if (simplices_.flat(e)) {
-        for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
-        return 3;
-      }
-      const int32_t j = weights<D>(z, V, simplices_.lu(e), simplices_.piv(e), w);
-      for (int32_t k = 0; k <= d; ++k) S[k] = V[k];
+      for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];
+      if (simplices_.flat(e)) return 3;
+      const int32_t j = weights<D>(z, S, simplices_.lu(e), simplices_.piv(e), w);
       if (w[j] >= -eps_) return 0;
       int32_t to = simplices_.next(e, j);
       if (to == SimplexTable::kUnknown) {
@@ -494,7 +490,7 @@ class Locator {
         } else {
           replace_vertex(S, j, p);
           to = simplices_.enter(S, factor_S);
-          for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];
+          for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];  // S stays the simplex left
         }
         simplices_.set_next(e, j, to);
       }
