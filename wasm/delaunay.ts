@@ -938,13 +938,16 @@ function walkTable(z: usize, S: usize, w: usize): i32 {
       } else {
         replaceVertex(S, j, p);
         to = simplexEnter(S);
-        const Ve = sVertsOf(e);
-        for (let k = 0; k <= D; ++k) sti(S, k, ldi(Ve, k));
       }
       sti(sNext, e * (D + 1) + j, to);
     }
     if (to == HULL) return 1;
-    if (step >= kWalkBudget) return 2;
+    if (step >= kWalkBudget) {
+      // Like walkPlain, a walk out of budget answers the simplex it is leaving (the table may have moved: reread).
+      const Ve = sVertsOf(e);
+      for (let k = 0; k <= D; ++k) sti(S, k, ldi(Ve, k));
+      return 2;
+    }
     ++steps;
     e = to;
   }

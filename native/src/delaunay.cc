@@ -490,12 +490,15 @@ class Locator {
         } else {
           replace_vertex(S, j, p);
           to = simplices_.enter(S, factor_S);
-          for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];  // S stays the simplex left
         }
         simplices_.set_next(e, j, to);
       }
       if (to == SimplexTable::kHull) return 1;
-      if (step >= kWalkBudget) return 2;
+      if (step >= kWalkBudget) {
+        // Like walk_plain, a walk out of budget answers the simplex it is leaving.
+        for (int32_t k = 0; k <= d; ++k) S[k] = simplices_.verts(e)[k];
+        return 2;
+      }
       ++steps;
       e = to;
     }
