@@ -212,7 +212,7 @@ export { mixtureFlags, countFlags, flagAdvice, SINGLE_RUN_COUNT, type MixtureFla
 export { MOANA_TABLE2, isMoanaDesign, paperAre } from "./cv/paper.js";
 export { countProgress } from "./pool/progress.js";
 
-export { Gp, GP_MAX_POINTS, GP_HYPER_POINTS, type GpOptions, type GpState, type GpMean, type GpPrediction } from "./predict/gp.js";
+export { Gp, GP_MAX_POINTS, GP_HYPER_POINTS, GP_LOCAL_NEIGHBOURS, type GpOptions, type GpState, type GpMean, type GpPrediction } from "./predict/gp.js";
 export type { GpNoise } from "./predict/gp.js";
 export { jackknifeVariances, JACKKNIFE_MIN_RUNS } from "./data/stat-variance.js";
 export { gpNll, gpPredict, GP_KERNEL_CODES, type GpKernelName, type GpLikelihood } from "./backend/kernels/gp.js";

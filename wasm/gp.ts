@@ -260,3 +260,61 @@ export function gp_predict(
   heap.free(work);
   return OK;
 }
+
+// Local (nearest-neighbour) prediction: the exact GP equations on each query's m neighbours (native/include/varmap/gp.h).
+export function gp_local_predict(
+  X: usize, n: i32, d: i32, kernel: i32, theta: usize, v: usize, nv: i32, res: usize, nbr: usize, m: i32, Xq: usize, q: i32,
+  mean: usize, variance: usize,
+): i32 {
+  if (n < 1 || d < 1 || d > 64 || m < 1 || m > n || q < 0 || (nv != 0 && nv != n) ||
+      (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32))
+    return BAD_ARGUMENT;
+  const N = <usize>n, D = <usize>d, M = <usize>m, Q = <usize>q;
+  const nt = D + 1 + (nv ? 1 : 0);
+  if (!allFinite(Xq, Q * D) || !allFinite(theta, nt) || !allFinite(res, N) || !allFinite(v, <usize>nv)) return NONFINITE;
+  for (let k: usize = 0; k < Q * M; ++k) {
+    const j = load<i32>(nbr + (k << 2));
+    if (j < 0 || j >= n) return BAD_ARGUMENT;
+  }
+  const work = heap.alloc((M * M + 2 * M + D + 1) << 3);
+  if (!work) return NO_MEMORY;
+  const C = work;
+  const kq = C + ((M * M) << 3);
+  const z = kq + (M << 3);
+  const invL = z + (M << 3);
+  for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
+  const g = gexp(ld(theta, D));
+  const tau = nv ? gexp(ld(theta, D + 1)) : 0.0;
+  for (let r: usize = 0; r < Q; ++r) {
+    const idx = nbr + ((r * M) << 2);
+    const xq = Xq + ((r * D) << 3);
+    for (let a: usize = 0; a < M; ++a) {
+      const ca = C + ((a * M) << 3);
+      const ia = <usize>load<i32>(idx + (a << 2));
+      const xa = X + ((ia * D) << 3);
+      for (let b: usize = 0; b < a; ++b) {
+        const ib = <usize>load<i32>(idx + (b << 2));
+        st(ca, b, corr(kernel, scaledR2(xa, X + ((ib * D) << 3), invL, D)));
+      }
+      st(ca, a, nv ? 1.0 + g + tau * ld(v, ia) : 1.0 + g);
+      for (let b = a + 1; b < M; ++b) st(ca, b, 0.0);
+      st(kq, a, corr(kernel, scaledR2(xq, xa, invL, D)));
+      st(z, a, ld(res, ia));
+    }
+    if (!cholesky(C, M)) {
+      heap.free(work);
+      return GP_NOT_POSITIVE_DEFINITE;
+    }
+    forward(C, M, kq);
+    forward(C, M, z);
+    let mu = 0.0, s = 0.0;
+    for (let a: usize = 0; a < M; ++a) {
+      mu += ld(kq, a) * ld(z, a);
+      s += ld(kq, a) * ld(kq, a);
+    }
+    st(mean, r, mu);
+    st(variance, r, Math.max(1.0 - s, 0.0));
+  }
+  heap.free(work);
+  return OK;
+}

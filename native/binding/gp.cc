@@ -58,3 +58,31 @@ static Napi::Value GpPredict(const Napi::CallbackInfo& info) {
   }));
 }
 VARMAP_EXPORT(gp_predict, GpPredict);
+
+// gp_local_predict(X: f64[n*d], n, d, kernel, theta: f64[d+1+(nv>0)], v: f64[nv], nv: 0 or n, res: f64[n],
+//                  nbr: i32[q*m], m, Xq: f64[q*d], q, mean: f64[q], var: f64[q]) -> status
+static Napi::Value GpLocalPredict(const Napi::CallbackInfo& info) {
+  Args a(info);
+  size_t lX = 0, lt = 0, lv = 0, lr = 0, lnb = 0, lq = 0, lm = 0, lvar = 0;
+  const double* X = a.f64(0, &lX);
+  int32_t n = a.int32(1), d = a.int32(2), kernel = a.int32(3);
+  const double* theta = a.f64(4, &lt);
+  const double* v = a.f64(5, &lv);
+  int32_t nv = a.int32(6);
+  const double* res = a.f64(7, &lr);
+  const int32_t* nbr = a.i32(8, &lnb);
+  int32_t m = a.int32(9);
+  const double* Xq = a.f64(10, &lq);
+  int32_t q = a.int32(11);
+  double* mean = a.f64(12, &lm);
+  double* var = a.f64(13, &lvar);
+  if (!a.ok() || n < 1 || d < 1 || m < 1 || m > n || q < 0 || (nv != 0 && nv != n)) return a.status(varmap::BAD_ARGUMENT);
+  const size_t N = size_t(n), D = size_t(d), M = size_t(m), Q = size_t(q), E = nv ? 1 : 0;
+  if (lX < N * D || lt < D + 1 + E || lv < size_t(nv) || lr < N || lnb < Q * M || lq < Q * D || lm < Q || lvar < Q)
+    return a.status(varmap::BAD_ARGUMENT);
+  return a.status(varmap_binding::guarded([&] {
+    std::vector<double> work(M * M + 2 * M + 1);
+    return varmap::gp_local_predict(X, n, d, kernel, theta, v, nv, res, nbr, m, Xq, q, mean, var, work.data());
+  }));
+}
+VARMAP_EXPORT(gp_local_predict, GpLocalPredict);

@@ -251,4 +251,50 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
   return OK;
 }
 
+int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* v, int32_t nv,
+                     const double* res, const int32_t* nbr, int32_t m, const double* Xq, int32_t q, double* mean, double* var,
+                     double* work) {
+  if (n < 1 || d < 1 || d > 64 || m < 1 || m > n || q < 0 || (nv != 0 && nv != n) ||
+      (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32))
+    return BAD_ARGUMENT;
+  const int nt = d + 1 + (nv ? 1 : 0);
+  if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(nt)) || !all_finite(res, size_t(n)) || !all_finite(v, size_t(nv)))
+    return NONFINITE;
+  for (size_t k = 0; k < size_t(q) * m; ++k)
+    if (nbr[k] < 0 || nbr[k] >= n) return BAD_ARGUMENT;
+  double inv_l[64];
+  for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
+  const double g = gexp(theta[d]);
+  const double tau = nv ? gexp(theta[d + 1]) : 0.0;
+  double* C = work;
+  double* kq = work + size_t(m) * m;
+  double* z = kq + m;
+  for (int r = 0; r < q; ++r) {
+    const int32_t* idx = nbr + size_t(r) * m;
+    const double* xq = Xq + size_t(r) * d;
+    // C = R_NN + noise on the diagonal (lower triangle), the query's correlations, and the neighbours' residuals.
+    for (int a = 0; a < m; ++a) {
+      double* ca = C + size_t(a) * m;
+      const double* xa = X + size_t(idx[a]) * d;
+      for (int b = 0; b < a; ++b) ca[b] = corr(kernel, scaled_r2(xa, X + size_t(idx[b]) * d, inv_l, d), nullptr);
+      ca[a] = nv ? 1.0 + g + tau * v[idx[a]] : 1.0 + g;
+      for (int b = a + 1; b < m; ++b) ca[b] = 0.0;
+      kq[a] = corr(kernel, scaled_r2(xq, xa, inv_l, d), nullptr);
+      z[a] = res[idx[a]];
+    }
+    if (!cholesky(C, m)) return GP_NOT_POSITIVE_DEFINITE;
+    // mean = (L⁻¹k)ᵀ (L⁻¹ res_N), var = 1 − |L⁻¹k|².
+    forward(C, m, kq);
+    forward(C, m, z);
+    double mu = 0.0, s = 0.0;
+    for (int a = 0; a < m; ++a) {
+      mu += kq[a] * z[a];
+      s += kq[a] * kq[a];
+    }
+    mean[r] = mu;
+    var[r] = std::fmax(1.0 - s, 0.0);
+  }
+  return OK;
+}
+
 }  // namespace varmap

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GP_NLL, GP_PREDICT, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../../ts/backend/kernels/gp.js";
+import { GP_LOCAL_PREDICT, GP_NLL, GP_PREDICT, gpLocalPredict, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../../ts/backend/kernels/gp.js";
 import type { KernelBackend } from "../../ts/backend/kernel.js";
 import { Status } from "../../ts/backend/status.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
@@ -217,6 +217,106 @@ describe(`gp kernels on ${selected.name}`, () => {
   });
 });
 
+/** Residuals y − Hβ at the likelihood's β. */
+function residuals(pr: ReturnType<typeof problem>, beta: Float64Array): Float64Array {
+  return Float64Array.from({ length: pr.n }, (_, i) => {
+    let m = 0;
+    for (let c = 0; c < pr.p; c++) m += pr.H[i * pr.p + c] * beta[c];
+    return pr.y[i] - m;
+  });
+}
+
+/** The m nearest training rows of each query by plain Euclidean distance (ties by index), q × m. */
+function nearest(pr: ReturnType<typeof problem>, Xq: Float64Array, m: number): Int32Array {
+  const q = Xq.length / pr.d;
+  const out = new Int32Array(q * m);
+  for (let r = 0; r < q; r++) {
+    const dist = Array.from({ length: pr.n }, (_, i) => {
+      let s = 0;
+      for (let k = 0; k < pr.d; k++) s += (Xq[r * pr.d + k] - pr.X[i * pr.d + k]) ** 2;
+      return [s, i] as const;
+    }).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (let j = 0; j < m; j++) out[r * m + j] = dist[j][1];
+  }
+  return out;
+}
+
+describe(`gp local prediction kernel on ${selected.name}`, () => {
+  for (const kernel of ["matern52", "matern32", "sqexp"] as const) {
+    it(`${kernel}: with every training point as every query's neighbour it is the exact prediction (1e-9)`, () => {
+      const pr = problem(40, 2, 21);
+      const r = rng(5);
+      const v = Float64Array.from({ length: pr.n }, () => Math.exp(2 * r()));
+      const theta = Float64Array.from([...pr.theta, Math.log(0.05)]);
+      const a = lik(selected, pr, kernel, theta, false, v);
+      const q = 6;
+      const Xq = Float64Array.from({ length: q * pr.d }, (_, i) => ((i * 0.41) % 1.1) - 0.05);
+      const exact = gpPredict(selected, pr.X, pr.n, pr.d, kernel, theta, a.L, a.alpha, Xq, q);
+      // Neighbour lists in scrambled order: the answer does not depend on it beyond rounding.
+      const all = Int32Array.from({ length: q * pr.n }, (_, k) => (7 * (k % pr.n) + 3) % pr.n);
+      const local = gpLocalPredict(selected, pr.X, pr.n, pr.d, kernel, theta, residuals(pr, a.beta), all, pr.n, Xq, q, v);
+      if ("status" in local) throw new Error(`status ${local.status}`);
+      for (let i = 0; i < q; i++) {
+        expect(Math.abs(local.mean[i] - exact.mean[i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(exact.mean[i])));
+        expect(Math.abs(local.variance[i] - exact.variance[i])).toBeLessThan(1e-9);
+      }
+    });
+  }
+
+  it("from the 25 nearest of 300 points it stays close to the exact prediction inside the data (short length scales)", () => {
+    const pr = problem(300, 2, 8);
+    pr.theta[0] = pr.theta[1] = Math.log(0.1);
+    const a = lik(selected, pr, "matern32", pr.theta, false);
+    const q = 20;
+    const Xq = Float64Array.from({ length: q * 2 }, (_, i) => 0.2 + ((i * 0.377) % 0.6));
+    const exact = gpPredict(selected, pr.X, pr.n, pr.d, "matern32", pr.theta, a.L, a.alpha, Xq, q);
+    const local = gpLocalPredict(selected, pr.X, pr.n, pr.d, "matern32", pr.theta, residuals(pr, a.beta), nearest(pr, Xq, 25), 25, Xq, q);
+    if ("status" in local) throw new Error(`status ${local.status}`);
+    for (let i = 0; i < q; i++) {
+      expect(Math.abs(local.mean[i] - exact.mean[i])).toBeLessThan(0.02);
+      // Fewer points condition less: the local variance is never below the exact one (beyond rounding).
+      expect(local.variance[i]).toBeGreaterThanOrEqual(exact.variance[i] - 1e-12);
+    }
+  });
+
+  it("reports a singular neighbourhood by status and bad neighbour lists, sizes and values as argument errors", () => {
+    const pr = problem(10, 2, 5);
+    pr.X.set(pr.X.subarray(0, 2), 2); // rows 0 and 1 coincide
+    const theta = Float64Array.from(pr.theta);
+    theta[pr.d] = Math.log(1e-300);
+    const res = new Float64Array(pr.n).fill(0.1);
+    const Xq = Float64Array.from([0.5, 0.5]);
+    const nbr = Int32Array.from([0, 1, 2]);
+    expect(gpLocalPredict(selected, pr.X, pr.n, pr.d, "sqexp", theta, res, nbr, 3, Xq, 1)).toEqual({ status: 10 });
+    const run = (args: { nbr?: Int32Array; m?: number; res?: Float64Array; nv?: number; v?: Float64Array; theta?: Float64Array }) =>
+      selected.run(GP_LOCAL_PREDICT, [
+        pr.X,
+        pr.n,
+        pr.d,
+        1,
+        args.theta ?? pr.theta,
+        args.v ?? new Float64Array(0),
+        args.nv ?? 0,
+        args.res ?? res,
+        args.nbr ?? Int32Array.from([2, 3, 4]),
+        args.m ?? 3,
+        Xq,
+        1,
+        new Float64Array(1),
+        new Float64Array(1),
+      ]);
+    expect(run({})).toBe(Status.OK);
+    expect(run({ nbr: Int32Array.from([2, 3, 10]) })).toBe(Status.BAD_ARGUMENT);
+    expect(run({ nbr: Int32Array.from([-1, 3, 4]) })).toBe(Status.BAD_ARGUMENT);
+    expect(run({ m: 11, nbr: new Int32Array(11) })).toBe(Status.BAD_ARGUMENT);
+    expect(run({ m: 0 })).toBe(Status.BAD_ARGUMENT);
+    expect(run({ nbr: Int32Array.from([2, 3]) })).toBe(Status.BAD_ARGUMENT); // shorter than q·m
+    expect(run({ res: Float64Array.from([0, 0, 0, NaN, 0, 0, 0, 0, 0, 0]) })).toBe(Status.NONFINITE);
+    expect(run({ nv: 10, v: new Float64Array(10).fill(1) })).toBe(Status.BAD_ARGUMENT); // theta lacks log τ
+    expect(run({ nv: 10, v: new Float64Array(10).fill(1), theta: Float64Array.from([...pr.theta, 0]) })).toBe(Status.OK);
+  });
+});
+
 describe("gp parity native vs wasm", () => {
   it.skipIf(!nativeBackend)(`likelihood, gradient and predictions agree to 1e-10${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
     for (const [n, d] of [
@@ -258,5 +358,24 @@ describe("gp parity native vs wasm", () => {
         for (let i = 0; i < n; i++) expect(Math.abs(a.alpha[i] - b.alpha[i])).toBeLessThan(1e-10 * Math.max(1, Math.abs(a.alpha[i])));
       }
     }
+  });
+
+  it.skipIf(!nativeBackend)(`local predictions agree bit for bit${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+    const pr = problem(200, 3, 91);
+    const r = rng(4);
+    const v = Float64Array.from({ length: pr.n }, () => Math.exp(3 * r()));
+    const theta = Float64Array.from([...pr.theta, Math.log(0.02)]);
+    const a = lik(wasmBackend, pr, "matern32", theta, false, v);
+    const q = 15,
+      m = 30;
+    const Xq = Float64Array.from({ length: q * pr.d }, (_, i) => ((i * 0.29) % 1.1) - 0.05);
+    const nbr = nearest(pr, Xq, m);
+    for (const kernel of ["matern52", "matern32", "sqexp"] as const)
+      for (const vv of [v, undefined]) {
+        const th = vv ? theta : pr.theta;
+        const x = gpLocalPredict(nativeBackend!, pr.X, pr.n, pr.d, kernel, th, residuals(pr, a.beta), nbr, m, Xq, q, vv);
+        const y = gpLocalPredict(wasmBackend, pr.X, pr.n, pr.d, kernel, th, residuals(pr, a.beta), nbr, m, Xq, q, vv);
+        expect(x).toEqual(y);
+      }
   });
 });

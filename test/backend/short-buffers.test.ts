@@ -7,7 +7,7 @@ import { LSP_EVAL, LSP_FIT } from "../../ts/backend/kernels/lsp.js";
 import { MARS_FIT, MARS_PREDICT } from "../../ts/backend/kernels/mars.js";
 import { MIXTURE_FIT } from "../../ts/backend/kernels/mixture.js";
 import { Status } from "../../ts/backend/status.js";
-import { GP_NLL, GP_PREDICT } from "../../ts/backend/kernels/gp.js";
+import { GP_LOCAL_PREDICT, GP_NLL, GP_PREDICT } from "../../ts/backend/kernels/gp.js";
 import { nativeBackend, wasmBackend } from "../helpers/backends.js";
 
 const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.2]);
@@ -135,6 +135,27 @@ const cases: [string, KernelSpec, () => KernelArg[], number[]][] = [
       return [X, 5, 2, 1, Float64Array.from([-1, -1, -4]), L, new Float64Array(5), Float64Array.from([0.3, 0.3]), 1, new Float64Array(1), new Float64Array(1)];
     },
     [0, 4, 5, 6, 7, 9, 10],
+  ],
+  [
+    "gp_local_predict with per-point variances",
+    GP_LOCAL_PREDICT,
+    () => [
+      X,
+      5,
+      2,
+      1,
+      Float64Array.from([-1, -1, -4, -2]),
+      Float64Array.from([0.5, 1, 2, 1, 0.5]),
+      5,
+      f,
+      Int32Array.from([0, 2, 4]),
+      3,
+      Float64Array.from([0.3, 0.3]),
+      1,
+      new Float64Array(1),
+      new Float64Array(1),
+    ],
+    [0, 4, 5, 7, 8, 10, 12, 13],
   ],
 ];
 

@@ -84,14 +84,20 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
     expect(Object.keys(JSON.parse(named.out).maps[0].methods)).toEqual(["lr", "gp"]);
   }, 300_000);
 
-  it("fit without --method: a map above gp's size limit gets delaunay, with a note", () => {
+  it("fit without --method: a map above gp's exact-solve limit gets gp's local variant", () => {
     const lines = ["id,x,y,sd"];
     for (let i = 0; i < 3100; i++) lines.push(`${i},${1 + (i % 61)},${1 + Math.floor(i / 61)},${1 + ((i * 7919) % 101) / 50}`);
     writeFileSync(join(dir, "big.csv"), lines.join("\n") + "\n");
     const r = varmap("fit", "big.csv", "--map", "--id", "id", "--inputs", "x,y", "--response", "sd", "--out", "big.json");
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/3100 configurations \(gp takes at most 3000\): fitting delaunay instead/);
-    expect((JSON.parse(readFileSync(join(dir, "big.json"), "utf8")) as ModelsFile).method).toBe("delaunay");
+    const file = JSON.parse(readFileSync(join(dir, "big.json"), "utf8")) as ModelsFile;
+    expect(file.method).toBe("gp");
+    expect((file.maps[0].model as unknown as { state: { local?: { neighbours: number } } }).state.local).toEqual({ neighbours: 100 });
+    writeFileSync(join(dir, "big-at.csv"), "x,y\n30.5,20.5\n2,3\n");
+    const q = varmap("predict", "big.json", "--at", "big-at.csv", "--out", "big-pred.csv");
+    expect(q.code, q.err).toBe(0);
+    const pred = readFileSync(join(dir, "big-pred.csv"), "utf8").trim().split("\n");
+    expect(pred).toHaveLength(3);
   }, 120_000);
 
   it("--log-inputs none cannot be combined with column names; --log-response takes no value, auto or none", () => {

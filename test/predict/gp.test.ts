@@ -1,7 +1,7 @@
 // The gp predictor: recovers a smooth function from noisy samples, its own 90% interval covers about 90% of new
 // observations, refuses too many points with a coded error, and is deterministic across repeated fits.
 import { describe, expect, it } from "vitest";
-import { Gp, GP_MAX_POINTS } from "../../ts/predict/gp.js";
+import { Gp, GP_LOCAL_NEIGHBOURS, GP_MAX_POINTS } from "../../ts/predict/gp.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { counterRng } from "../../ts/data/random.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";
@@ -81,14 +81,15 @@ describe("gp predictor", () => {
     expect(c.predict(q).every(Number.isFinite)).toBe(true);
   });
 
-  it("refuses more than GP_MAX_POINTS training points with E_TOO_MANY_POINTS, and bad options with E_OPTION", () => {
+  it("with local: false refuses more than GP_MAX_POINTS training points with E_TOO_MANY_POINTS, and bad options with E_OPTION", () => {
     const n = GP_MAX_POINTS + 1;
     const X = matrix(
       Float64Array.from({ length: n }, (_, i) => i),
       n,
       1,
     );
-    expectCode(() => new Gp().fit(X, new Float64Array(n).fill(1)), "E_TOO_MANY_POINTS");
+    expectCode(() => new Gp({ local: false }).fit(X, new Float64Array(n).fill(1)), "E_TOO_MANY_POINTS");
+    expectCode(() => new Gp({ local: "yes" as never }), "E_OPTION");
     expectCode(() => new Gp({ kernel: "rbf" as never }), "E_OPTION");
     expectCode(() => new Gp({ restarts: 0 }), "E_OPTION");
     expectCode(() => new Gp({ nuggetMin: 0 }), "E_OPTION");
@@ -100,5 +101,31 @@ describe("gp predictor", () => {
     X.set(X.subarray(0, 10), 10); // rows 5..9 duplicate rows 0..4
     const gp = new Gp({ nuggetMin: 1e-8 }).fit(matrix(X, 30, 2), train.y);
     expect(gp.predict(train.X).every(Number.isFinite)).toBe(true);
+  });
+
+  it("above GP_MAX_POINTS predicts locally (each query from its nearest points) as well as the noise allows, with a sensible sd", () => {
+    const n = GP_MAX_POINTS + 500;
+    const train = sample(n, 12, 0.05);
+    const test = sample(300, 13, 0.05);
+    const gp = new Gp({ inputs: { kind: "none" } }).fit(train.X, train.y);
+    expect(gp.hyperparametersFitted.notes.some((s) => s.startsWith(`local prediction: each query from its ${GP_LOCAL_NEIGHBOURS} nearest`))).toBe(true);
+    const { mean, sd } = gp.predictWithSd(test.X);
+    let se = 0;
+    for (let i = 0; i < 300; i++) se += (mean[i] - test.truth[i]) ** 2;
+    expect(Math.sqrt(se / 300)).toBeLessThan(0.012); // the noise sd is 0.05: many points average it down (0.0056 measured)
+    for (const s of sd) expect(s).toBeGreaterThan(0.045), expect(s).toBeLessThan(0.055); // a new observation's: about the noise
+    // The saved model predicts the same bits.
+    const back = predictorFromJSON(JSON.parse(JSON.stringify(gp.toJSON())));
+    expect(Array.from(back.predict(test.X))).toEqual(Array.from(gp.predict(test.X)));
+  });
+
+  it("local: true on a small map stays close to the exact solve", () => {
+    const train = sample(250, 14, 0.05);
+    const test = sample(100, 15, 0);
+    const exact = new Gp({ inputs: { kind: "none" } }).fit(train.X, train.y).predict(test.X);
+    const local = new Gp({ inputs: { kind: "none" }, local: true }).fit(train.X, train.y).predict(test.X);
+    let diff = 0;
+    for (let i = 0; i < 100; i++) diff = Math.max(diff, Math.abs(local[i] - exact[i]));
+    expect(diff).toBeLessThan(0.008); // 0.0029 measured, against an RMSE of 0.015 to the truth
   });
 });

@@ -4,16 +4,14 @@ import { DEFAULT_SETUP } from "../mixture/select.js";
 // (the fread map of ../shared, golden splits: gp with log2 inputs and a log response), and the source papers' setup
 // (lsp/lr on the raw scales) one flag away, `--paper`, so every published figure stays reproducible.
 //
-// Best:  --methods lr,lsp,delaunay,mars,rbf,gp (refit, cv)  --method gp (fit; delaunay for a map above gp's 3,000
-//        configurations)  --log-inputs auto  --log-response auto
+// Best:  --methods lr,lsp,delaunay,mars,rbf,gp (refit, cv)  --method gp (fit; above 3,000 configurations gp's local
+//        variant)  --log-inputs auto  --log-response auto
 // Paper: --methods lr,lsp (refit, cv)  --method lsp (fit)  --log-inputs none  --log-response none
 //        refit's mixtures: --families all --prior-strength 0 --guard off (issue 17's default otherwise: ts/mixture/select.ts)
 // A flag given explicitly always wins over either preset.
 /** Every model of the registry, gp included (the baselines are asked for by name). */
 export const BEST_METHODS = "lr,lsp,delaunay,mars,rbf,gp";
 export const BEST_METHOD = "gp";
-/** fit's default for a map above gp's size limit (GP_MAX_POINTS): the best of the methods without one on the real data at p ≥ 0.5. */
-export const LARGE_MAP_METHOD = "delaunay";
 export const PAPER_METHODS = "lr,lsp";
 export const PAPER_METHOD = "lsp";
 

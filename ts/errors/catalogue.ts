@@ -377,7 +377,7 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "models and predictions",
     "E_TOO_MANY_POINTS",
     "the method's dense solve is limited in size and the map has more training points",
-    "use lsp, delaunay or mars on maps this large, or subsample",
+    "leave the local variant on (--gp-local, --rbf-local: the default above the exact limit), use lsp, delaunay or mars, or subsample",
   ),
   e(
     "models and predictions",

@@ -13,15 +13,18 @@
 // is σ² (g + τ ṽ_i), ṽ_i = v_i / mean(v), and log τ is one more hyperparameter of the search (noise "none", or any
 // unknown v_i, gives the one-nugget model above, bit for bit). A new observation's noise is σ² (g + τ), the average.
 //
-// Size: the exact solve takes at most GP_MAX_POINTS training points (E_TOO_MANY_POINTS above). The hyperparameter
-// search runs on at most `hyperPoints` of them (default GP_HYPER_POINTS, a fixed pseudo-random subset keyed by n):
-// each likelihood evaluation is O(n³), and 400 points pin down d + 1 hyperparameters well; the final solve at the
-// chosen θ uses every point. Bounds: ℓ ∈ [0.01, 100] (inputs are normalized to [0, 1]), g ∈ [nuggetMin, 10].
+// Size: the hyperparameter search runs on at most `hyperPoints` training points (default GP_HYPER_POINTS, a fixed
+// pseudo-random subset keyed by n): each likelihood evaluation is O(n³), and 400 points pin down d + 1
+// hyperparameters well; the final solve at the chosen θ uses every point. Above GP_MAX_POINTS (or with local: true)
+// the final solve is not done: β and σ² come from the subset's solve, and each query is predicted by the exact
+// equations on its GP_LOCAL_NEIGHBOURS nearest training points (nearest in the inputs scaled by the fitted length
+// scales; nearest-neighbour kriging), O(m³) per query, so fit and prediction stay linear in n. Bounds: ℓ ∈ [0.01, 100] (inputs are normalized to [0, 1]), g ∈ [nuggetMin, 10].
 // When no start converges the best point found is used and `notes` says so; when the full-size covariance is not
 // positive definite at the chosen nugget, the nugget is raised ×10 until it is (also noted).
 import { counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
-import { gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
+import { gpLocalPredict, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
+import { knn } from "../backend/kernels/neighbors.js";
 import { normQuantile } from "../mixture/families.js";
 import { bfgs } from "./bfgs.js";
 import { Predictor, clampPredictions, modelScaleVariances, type PredictorOptions } from "./estimator.js";
@@ -55,6 +58,13 @@ export interface GpOptions extends PredictorOptions {
    * hyperparameters (a heteroscedastic GP); "none" ignores them (one nugget for every point).
    */
   noise?: GpNoise;
+  /**
+   * Local prediction from each query's GP_LOCAL_NEIGHBOURS nearest training points instead of the exact solve on all
+   * of them (default: only above GP_MAX_POINTS, where the exact solve is refused); false refuses large training sets.
+   */
+  local?: boolean;
+  /** Training points each local prediction uses (default GP_LOCAL_NEIGHBOURS; all of them when fewer). */
+  neighbours?: number;
 }
 
 export type GpNoise = "measured" | "none";
@@ -79,10 +89,14 @@ export interface GpState {
   notes: string[];
   /** With measured noise: each training point's sampling variance relative to their mean (θ then ends with log τ). */
   noise?: number[];
+  /** Local prediction: the number of nearest training points each query is predicted from (β and σ² are kept). */
+  local?: { neighbours: number };
 }
 
 /** Largest training set of the exact solve (two n × n matrices of doubles: 144 MB at 3,000). */
 export const GP_MAX_POINTS = 3000;
+/** Training points of a local prediction (each query's nearest, by the fitted length scales). */
+export const GP_LOCAL_NEIGHBOURS = 100;
 /** Default largest subset of the hyperparameter search. */
 export const GP_HYPER_POINTS = 400;
 const LOG_ELL: [number, number] = [Math.log(0.01), Math.log(100)];
@@ -99,11 +113,15 @@ export interface GpPrediction {
 export class Gp extends Predictor<GpState, GpOptions> {
   readonly method = "gp";
   private state?: GpState;
-  private fitted_?: { X: Float64Array; n: number; lik: GpLikelihood };
+  private fitted_?: { X: Float64Array; n: number; lik: GpLikelihood } | { X: Float64Array; n: number; local: LocalSolve };
 
   constructor(options: GpOptions = {}) {
     super(options);
-    const { kernel, mean, restarts, nuggetMin, hyperPoints, point, noise } = options;
+    const { kernel, mean, restarts, nuggetMin, hyperPoints, point, noise, local, neighbours } = options;
+    if (neighbours !== undefined && !(Number.isInteger(neighbours) && neighbours >= 2 && neighbours <= 1000))
+      throw new VarmapError("E_OPTION", `gp: neighbours must be an integer in 2…1000, got ${String(neighbours)}`, { remedy: "use neighbours: 100" });
+    if (local !== undefined && typeof local !== "boolean")
+      throw new VarmapError("E_OPTION", `gp: local must be true or false, got ${String(local)}`, { remedy: "use local: true" });
     if (noise !== undefined && noise !== "measured" && noise !== "none")
       throw new VarmapError("E_OPTION", `gp: noise must be measured or none, got ${String(noise)}`, { remedy: 'use noise: "measured"' });
     if (point !== undefined && point !== "are" && point !== "median")
@@ -134,10 +152,11 @@ export class Gp extends Predictor<GpState, GpOptions> {
   protected fitScaled(X: Matrix, y: Float64Array, measured?: Float64Array): void {
     const n = X.rows,
       d = X.cols;
-    if (n > GP_MAX_POINTS)
+    if (n > GP_MAX_POINTS && this.options.local === false)
       throw new VarmapError("E_TOO_MANY_POINTS", `gp: the exact solve takes at most ${GP_MAX_POINTS} training points, got ${n}`, {
-        remedy: "use another method (mars, lsp, delaunay) for larger maps, or subsample",
+        remedy: "allow the local variant (--gp-local yes, or leave --gp-local unset), or use another method",
       });
+    const local = this.options.local ?? n > GP_MAX_POINTS;
     const notes: string[] = [];
     const slopes: number[] = [];
     if (this.meanKind !== "constant")
@@ -199,24 +218,30 @@ export class Gp extends Predictor<GpState, GpOptions> {
     if (!best.converged) notes.push("the optimizer did not converge from the best start: its best point is used");
     const theta = fromZ(best.x, bounds);
 
-    // The final solve on every point; a nugget too small for the full set is raised until the Cholesky succeeds.
-    const H = basis(X.data, n, d, slopes, this.meanKind);
+    // The final solve on every point (local: on the search's subset, for β and σ²); a nugget too small for the set
+    // is raised until the Cholesky succeeds.
+    const H = local ? Hs : basis(X.data, n, d, slopes, this.meanKind);
+    const solveOn = local ? { X: Xs, y: ys, v: vs, n: ns } : { X: X.data, y, v, n };
     let lik: GpLikelihood | undefined;
     for (let attempt = 0; attempt < 12; attempt++) {
-      const r = gpNll(this.backend, X.data, y, H, n, d, p, this.kernelName, theta, false, v);
+      const r = gpNll(this.backend, solveOn.X, solveOn.y, H, solveOn.n, d, p, this.kernelName, theta, false, solveOn.v);
       if (!("status" in r)) {
         lik = r;
         break;
       }
       if (r.status !== 10) break;
       theta[d] = Math.log(Math.max(Math.exp(theta[d]) * 10, 1e-10));
-      notes.push(`nugget raised to ${Math.exp(theta[d])}: the covariance of all ${n} points was not positive definite`);
+      notes.push(`nugget raised to ${Math.exp(theta[d])}: the covariance of ${solveOn.n} points was not positive definite`);
     }
     if (!lik)
-      throw new VarmapError("E_GP_FIT_FAILED", `gp: the covariance of the ${n} training points is singular at the chosen hyperparameters`, {
+      throw new VarmapError("E_GP_FIT_FAILED", `gp: the covariance of the ${solveOn.n} training points is singular at the chosen hyperparameters`, {
         remedy: "raise --gp-nugget-min, remove duplicate configurations, or use another method",
       });
-    this.fitted_ = { X: Float64Array.from(X.data), n, lik };
+    const neighbours = Math.min(this.options.neighbours ?? GP_LOCAL_NEIGHBOURS, n);
+    if (local) {
+      notes.push(`local prediction: each query from its ${neighbours} nearest of the ${n} training points (β and σ² from ${ns} points)`);
+      this.fitted_ = { X: Float64Array.from(X.data), n, local: localSolve(X.data, y, n, d, theta, slopes, this.meanKind, lik.beta) };
+    } else this.fitted_ = { X: Float64Array.from(X.data), n, lik };
     this.state = {
       kernel: this.kernelName,
       mean: this.meanKind,
@@ -230,16 +255,37 @@ export class Gp extends Predictor<GpState, GpOptions> {
       y: Array.from(y),
       notes,
       ...(v ? { noise: Array.from(v) } : {}),
+      ...(local ? { local: { neighbours } } : {}),
     };
+  }
+
+  /** Residual mean and correlation-scale variance at normalized queries: the exact solve's, or the local one's. */
+  private residualPrediction(Xq: Matrix, theta: Float64Array): { mean: Float64Array; variance: Float64Array } {
+    const s = this.state!,
+      f = this.fitted_!;
+    const d = Xq.cols;
+    if ("lik" in f) return gpPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.lik.L, f.lik.alpha, Xq.data, Xq.rows);
+    const m = s.local!.neighbours;
+    const scaled = scaleByLengths(Xq.data, d, theta);
+    const { indices } = knn(this.backend, f.local.scaled, scaled, d, m);
+    const v = s.noise ? Float64Array.from(s.noise) : undefined;
+    // A neighbourhood of near-duplicates the subset did not hold may need more nugget than the fit chose.
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const r = gpLocalPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.local.res, indices, m, Xq.data, Xq.rows, v);
+      if (!("status" in r)) return r;
+      theta[d] = Math.log(Math.max(Math.exp(theta[d]) * 10, 1e-10));
+    }
+    throw new VarmapError("E_GP_NOT_POSITIVE_DEFINITE", "gp: a local covariance stays singular even with the nugget raised 12 times", {
+      remedy: "remove duplicate configurations, or use another method",
+    });
   }
 
   /** Model-scale mean and predictive sd of a new observation at normalized queries. */
   private meanAndSd(Xq: Matrix): GpPrediction {
-    const s = this.state!,
-      f = this.fitted_!;
+    const s = this.state!;
     const d = Xq.cols;
     const theta = Float64Array.from(s.theta);
-    const r = gpPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.lik.L, f.lik.alpha, Xq.data, Xq.rows);
+    const r = this.residualPrediction(Xq, theta);
     const H = basis(Xq.data, Xq.rows, d, s.slopes, s.mean);
     const p = basisColumns(s.slopes, s.mean);
     // A new observation's noise: the nugget, plus with measured noise τ times the average relative variance (1).
@@ -340,6 +386,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       y: [...s.y],
       notes: [...s.notes],
       ...(s.noise ? { noise: [...s.noise] } : {}),
+      ...(s.local ? { local: { ...s.local } } : {}),
     };
   }
 
@@ -348,23 +395,68 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const n = state.y.length;
     const X = Float64Array.from(state.centers);
     const y = Float64Array.from(state.y);
+    if (state.local) {
+      if (!(Number.isInteger(state.local.neighbours) && state.local.neighbours >= 1 && state.local.neighbours <= n))
+        throw new VarmapError("E_MODEL_FORMAT", `gp: local.neighbours must be an integer in 1…${n}`, { remedy: "refit the model" });
+      // β and σ² are the fit's (from its subset); only the residuals and the scaled inputs are recomputed.
+      this.fitted_ = { X, n, local: localSolve(X, y, n, d, Float64Array.from(state.theta), state.slopes, state.mean, Float64Array.from(state.beta)) };
+      this.state = cloneState(state);
+      return;
+    }
     const H = basis(X, n, d, state.slopes, state.mean);
     const v = state.noise ? Float64Array.from(state.noise) : undefined;
     // The factorization is recomputed from the stored θ (deterministic: the same backend gives the same bits).
     const r = gpNll(this.backend, X, y, H, n, d, basisColumns(state.slopes, state.mean), state.kernel, Float64Array.from(state.theta), false, v);
     if ("status" in r) throw new VarmapError("E_MODEL_FORMAT", "gp: the stored hyperparameters give a singular covariance", { remedy: "refit the model" });
     this.fitted_ = { X, n, lik: r };
-    this.state = {
-      ...state,
-      theta: [...state.theta],
-      beta: Array.from(r.beta),
-      sigma2: r.sigma2,
-      centers: [],
-      y: [...state.y],
-      notes: [...state.notes],
-      ...(state.noise ? { noise: [...state.noise] } : {}),
-    };
+    this.state = { ...cloneState(state), beta: Array.from(r.beta), sigma2: r.sigma2 };
   }
+}
+
+function cloneState(state: GpState): GpState {
+  return {
+    ...state,
+    theta: [...state.theta],
+    beta: [...state.beta],
+    centers: [],
+    y: [...state.y],
+    notes: [...state.notes],
+    ...(state.noise ? { noise: [...state.noise] } : {}),
+    ...(state.local ? { local: { ...state.local } } : {}),
+  };
+}
+
+/** What local prediction needs: the training residuals y − Hβ and the inputs scaled by the length scales (for knn). */
+interface LocalSolve {
+  res: Float64Array;
+  scaled: Float64Array;
+}
+
+function localSolve(
+  X: Float64Array,
+  y: Float64Array,
+  n: number,
+  d: number,
+  theta: Float64Array,
+  slopes: readonly number[],
+  mean: GpMean,
+  beta: Float64Array,
+): LocalSolve {
+  const H = basis(X, n, d, slopes, mean);
+  const p = basisColumns(slopes, mean);
+  const res = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    for (let c = 0; c < p; c++) m += H[i * p + c] * beta[c];
+    res[i] = y[i] - m;
+  }
+  return { res, scaled: scaleByLengths(X, d, theta) };
+}
+
+/** Inputs divided by their length scales: Euclidean distance there is the correlation's scaled distance r. */
+function scaleByLengths(X: Float64Array, d: number, theta: Float64Array): Float64Array {
+  const inv = Array.from({ length: d }, (_, k) => Math.exp(-theta[k]));
+  return Float64Array.from(X, (x, i) => x * inv[i % d]);
 }
 
 /**

@@ -96,6 +96,12 @@ export function atLeastTen(v: string, flag: string): number {
   return n;
 }
 
+export function neighbourCount(v: string, flag: string): number {
+  const n = positiveInt(v, flag);
+  if (n < 2 || n > 1000) throw new VarmapError("E_USAGE", `${flag} ${v} is not in 2…1000`, { remedy: `e.g. ${flag} 100` });
+  return n;
+}
+
 export function methodList(v: string, flag: string): string[] {
   const list = v
     .split(",")

@@ -15,6 +15,7 @@ import {
   nuggetBound,
   atLeastTen,
   methodList,
+  neighbourCount,
   nonNegative,
   nonNegativeInt,
   positiveInt,
@@ -153,6 +154,19 @@ export const PREDICTORS: readonly PredictorEntry[] = [
           "per-point noise σ²(g + τ v_i) from each configuration's measured sampling variance v_i (jackknife over its runs; measured, default when the runs are known) or one nugget for all (none)",
         option: "noise",
         parse: gpNoise,
+      },
+      {
+        flag: "--gp-local <yes|no>",
+        description:
+          "local variant: each prediction from its 100 nearest training points, by the fitted length scales (default: above 3,000 training points; no refuses them)",
+        option: "local",
+        parse: yesNo,
+      },
+      {
+        flag: "--gp-neighbours <n>",
+        description: "local variant: training points per prediction (default 100; the cost per prediction grows as its cube)",
+        option: "neighbours",
+        parse: neighbourCount,
       },
     ],
   },

@@ -68,6 +68,33 @@ export const GP_PREDICT: KernelSpec = {
   },
 };
 
+export const GP_LOCAL_PREDICT: KernelSpec = {
+  name: "gp_local_predict",
+  module: "gp",
+  // X (n*d), n, d, kernel, theta (d+1, or d+2 with v), v (nv), nv (0 or n), res (n), nbr (q*m), m, Xq (q*d), q, mean (q out), var (q out)
+  args: [arg.f64in, arg.int, arg.int, arg.int, arg.f64in, arg.f64in, arg.int, arg.f64in, arg.i32in, arg.int, arg.f64in, arg.int, arg.f64out, arg.f64out],
+  // The same checks as native/binding/gp.cc.
+  lengths: ([X, n, d, , theta, v, nv, res, nbr, m, Xq, q, mean, variance]) => {
+    const N = n as number,
+      D = d as number,
+      NV = nv as number,
+      M = m as number,
+      Q = q as number;
+    if (!(N >= 1 && D >= 1 && M >= 1 && M <= N && Q >= 0 && (NV === 0 || NV === N))) return false;
+    const len = (a: unknown) => (a as Float64Array | Int32Array).length;
+    return (
+      len(X) >= N * D &&
+      len(theta) >= D + 1 + (NV ? 1 : 0) &&
+      len(v) >= NV &&
+      len(res) >= N &&
+      len(nbr) >= Q * M &&
+      len(Xq) >= Q * D &&
+      len(mean) >= Q &&
+      len(variance) >= Q
+    );
+  },
+};
+
 const NO_VARIANCES = new Float64Array(0);
 
 export const GP_NOT_POSITIVE_DEFINITE = 10;
@@ -149,5 +176,37 @@ export function gpPredict(
   const mean = new Float64Array(q),
     variance = new Float64Array(q);
   checkStatus("gp_predict", backend.run(GP_PREDICT, [X, n, d, GP_KERNEL_CODES[kernel], theta, L, alpha, Xq, q, mean, variance]), GP_STATUS);
+  return { mean, variance };
+}
+
+/**
+ * Local prediction at q queries from m neighbours each (`neighbours`, q × m row-major training row indices): residual
+ * mean and correlation-scale variance by the exact equations on each query's neighbours alone. `res` holds the
+ * training residuals y − Hβ; theta and v as gpNll takes them.
+ */
+export function gpLocalPredict(
+  backend: KernelBackend,
+  X: Float64Array,
+  n: number,
+  d: number,
+  kernel: GpKernelName,
+  theta: Float64Array,
+  res: Float64Array,
+  neighbours: Int32Array,
+  m: number,
+  Xq: Float64Array,
+  q: number,
+  v?: Float64Array,
+): { mean: Float64Array; variance: Float64Array } | { status: number } {
+  const nv = v ? n : 0;
+  if (X.length !== n * d || Xq.length !== q * d || res.length !== n || neighbours.length !== q * m || theta.length !== d + 1 + (nv ? 1 : 0))
+    throw new VarmapError("E_KERNEL_ARGUMENT", `gp_local_predict: buffers do not match n = ${n}, d = ${d}, q = ${q}, m = ${m}`, {
+      remedy: "this is a bug in the caller; please report it",
+    });
+  const mean = new Float64Array(q),
+    variance = new Float64Array(q);
+  const status = backend.run(GP_LOCAL_PREDICT, [X, n, d, GP_KERNEL_CODES[kernel], theta, v ?? NO_VARIANCES, nv, res, neighbours, m, Xq, q, mean, variance]);
+  if (status === GP_NOT_POSITIVE_DEFINITE) return { status };
+  checkStatus("gp_local_predict", status, GP_STATUS);
   return { mean, variance };
 }

@@ -11,8 +11,7 @@ import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
 import { calibrate } from "../../predict/conformal.js";
-import { BEST_METHOD, DEFAULTS_HELP, LARGE_MAP_METHOD, PAPER_METHOD, withDefaults } from "../defaults.js";
-import { GP_MAX_POINTS } from "../../predict/gp.js";
+import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD, withDefaults } from "../defaults.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -27,22 +26,14 @@ export function register(program: Command): void {
     .action(async (file: string, given: Record<string, unknown>) => {
       if (given.target === "distribution") return fitDistributionAction(file, given);
       const opts = withDefaults(given, "fit");
-      let method = String(opts.method);
-      let hyper = methodOptionsFromCli(opts, method);
+      const method = String(opts.method);
+      const hyper = methodOptionsFromCli(opts, method);
       const folds = opts.conformalFolds === undefined ? undefined : Number(opts.conformalFolds);
       if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
         throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
       const load = optionsFromCli(opts);
       const data = await loadDataset(file, load);
       const response = (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
-      // The default gp takes at most GP_MAX_POINTS configurations: a larger map gets the default for large maps.
-      const largest = Math.max(0, ...data.maps.map((m) => m.rows));
-      if (given.method === undefined && method === BEST_METHOD && largest > GP_MAX_POINTS) {
-        method = LARGE_MAP_METHOD;
-        hyper = methodOptionsFromCli(opts, method);
-        if (!opts.quiet)
-          process.stderr.write(`varmap: note: a map has ${largest} configurations (gp takes at most ${GP_MAX_POINTS}): fitting ${method} instead\n`);
-      }
       // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
       // file and on stderr; the command fails only when no map could be fitted.
       const maps: ModelsFile["maps"] = [];
