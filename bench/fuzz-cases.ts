@@ -95,9 +95,14 @@ function answer(run: () => number[]): Answer {
   }
 }
 
-function predictAnswer(method: string, c: PredictCase, backend: KernelBackend): Answer {
+/** The registry's methods and the variants fuzzed apart: gp-local, gp's local prediction on maps of any size. */
+export const FUZZ_METHODS = [...METHOD_NAMES, "gp-local"];
+const VARIANTS: Record<string, [string, Record<string, unknown>]> = { "gp-local": ["gp", { local: true, neighbours: 8 }] };
+
+function predictAnswer(name: string, c: PredictCase, backend: KernelBackend): Answer {
+  const [method, extra] = VARIANTS[name] ?? [name, {}];
   return answer(() => {
-    const model = createPredictor(method, { backend: backend.name, response: c.response }).fit({ data: c.X, rows: c.n, cols: c.d }, c.y);
+    const model = createPredictor(method, { ...extra, backend: backend.name, response: c.response }).fit({ data: c.X, rows: c.n, cols: c.d }, c.y);
     const p = Array.from(model.predict({ data: c.Q, rows: c.nq, cols: c.d }));
     const again = Array.from(
       predictorFromJSON(JSON.parse(JSON.stringify(model.toJSON())), { backend: backend.name }).predict({ data: c.Q, rows: c.nq, cols: c.d }),
@@ -128,7 +133,7 @@ function compare(a: Answer, b: Answer, tol: number): string | undefined {
   return i < 0 ? undefined : `native ${a.values[i]} vs wasm ${b.values[i]}`;
 }
 
-export function fuzzPredictors(seed: number, from: number, to: number, backends: KernelBackend[], methods = METHOD_NAMES): FuzzFailure[] {
+export function fuzzPredictors(seed: number, from: number, to: number, backends: KernelBackend[], methods = FUZZ_METHODS): FuzzFailure[] {
   const out: FuzzFailure[] = [];
   for (let index = from; index < to; index++) {
     const c = predictCase(seed, index);

@@ -2,12 +2,11 @@
 // at N minutes or after C predictor cases, whichever comes first). Runs predictor and
 // mixture cases (bench/fuzz-cases.ts) in batches until the time is up and prints the case counts and the failures
 // by target and class; the first few failures of each class with the case index that reproduces them.
-import { fuzzMixtures, fuzzPredictors, type FuzzFailure } from "./fuzz-cases.js";
+import { FUZZ_METHODS, fuzzMixtures, fuzzPredictors, type FuzzFailure } from "./fuzz-cases.js";
 import { loadNativeBackend } from "../ts/backend/native.js";
 import { WasmBackend } from "../ts/backend/wasm.js";
 import type { KernelBackend } from "../ts/backend/kernel.js";
 import { flag } from "./args.js";
-import { METHOD_NAMES } from "../ts/predict/registry.js";
 
 const minutes = Number(flag("--minutes") ?? "1");
 const maxCases = Number(flag("--cases") ?? "Infinity");
@@ -35,7 +34,7 @@ for (const f of failures)
     (counts.get(`${f.target} ${f.kind}${f.response === "log" ? " (log response)" : ""}`) ?? 0) + 1,
   );
 console.log(
-  `fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× ${METHOD_NAMES.length} methods × ${backends.length} backends), ${mixtureCases} mixture cases`,
+  `fuzz, seed ${seed}, backends ${backends.map((b) => b.name).join("+")}, ${minutes} min: ${predictCases} predictor cases (× ${FUZZ_METHODS.length} methods × ${backends.length} backends), ${mixtureCases} mixture cases`,
 );
 console.log(`crashes: 0 (the process is alive); failures: ${failures.length}`);
 for (const [k, n] of [...counts].sort()) console.log(`  ${k}: ${n}`);
