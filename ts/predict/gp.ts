@@ -18,7 +18,8 @@
 // hyperparameters well; the final solve at the chosen θ uses every point. Above GP_MAX_POINTS (or with local: true)
 // the final solve is not done: β and σ² come from the subset's solve, and each query is predicted by the exact
 // equations on its GP_LOCAL_NEIGHBOURS nearest training points (nearest in the inputs scaled by the fitted length
-// scales; nearest-neighbour kriging), O(m³) per query, so fit and prediction stay linear in n. Bounds: ℓ ∈ [0.01, 100] (inputs are normalized to [0, 1]), g ∈ [nuggetMin, 10].
+// scales; nearest-neighbour kriging), O(m³) per query, so fit and prediction stay linear in n (the local solves are
+// the gp_local_predict kernel). Bounds: ℓ ∈ [0.01, 100] (inputs are normalized to [0, 1]), g ∈ [nuggetMin, 10].
 // When no start converges the best point found is used and `notes` says so; when the full-size covariance is not
 // positive definite at the chosen nugget, the nugget is raised ×10 until it is (also noted).
 import { counterRng } from "../data/random.js";
@@ -79,7 +80,7 @@ export interface GpState {
   beta: number[];
   /** Inputs with a slope in the mean (linear mean: the inputs that vary on the training set). */
   slopes: number[];
-  /** Negative log marginal likelihood at θ (full training set). */
+  /** Negative log marginal likelihood at θ (full training set; local prediction: the search's subset). */
   nll: number;
   /** Whether the best start's optimizer converged. */
   converged: boolean;
@@ -269,7 +270,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const scaled = scaleByLengths(Xq.data, d, theta);
     const { indices } = knn(this.backend, f.local.scaled, scaled, d, m);
     const v = s.noise ? Float64Array.from(s.noise) : undefined;
-    // A neighbourhood of near-duplicates the subset did not hold may need more nugget than the fit chose.
+    // A neighbourhood of near-duplicates the subset did not hold may need more nugget than the fit chose: these
+    // queries are then predicted (and their sd computed) with the nugget raised, as the exact fit would have raised it.
     for (let attempt = 0; attempt < 12; attempt++) {
       const r = gpLocalPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.local.res, indices, m, Xq.data, Xq.rows, v);
       if (!("status" in r)) return r;
@@ -332,7 +334,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
    * only: O(n³) once instead of the search's hundreds of likelihood evaluations). X and y are given as this model was
    * fitted (raw inputs, response scale, and yVar as fit takes it); the input scaling and the response scale are kept.
    * With measured noise and the rows' variances, τ weighs them relative to their own mean; without them the solve
-   * uses the nugget alone.
+   * uses the nugget alone. A local model keeps its β and σ² (from its fit's subset) and predicts from the new rows.
    */
   solvedOn(X: Matrix, y: Float64Array, yVar?: ArrayLike<number>): Gp {
     const json = this.toJSON();
