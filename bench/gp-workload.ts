@@ -2,7 +2,7 @@
 // golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit. The map is read
 // from the runs, so gp models each configuration's measured noise (its jackknife variance); --gp-noise none ignores it.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern32|matern52|sqexp] [--gp-point are|median]
-//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none] [--gp-local yes|no]
+//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none] [--gp-local yes|no] [--gp-neighbours m]
 //     [--backend native|wasm] [--log-inputs threads,fsize_kb,rsize_kb (the default; add freq_khz to log it too)] [--shared DIR]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
 if (flag("--gp-point")) hyper.point = flag("--gp-point");
 // --gp-local yes: the local variant (each query from its nearest training points) even on maps the exact solve takes.
 if (flag("--gp-local")) hyper.local = flag("--gp-local") === "yes";
+if (flag("--gp-neighbours")) hyper.neighbours = Number(flag("--gp-neighbours"));
 // --gp-noise none: one nugget for every point (the map's measured per-configuration variances are ignored).
 if (flag("--gp-noise")) hyper.noise = flag("--gp-noise");
 // auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
