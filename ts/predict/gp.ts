@@ -241,7 +241,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const neighbours = Math.min(this.options.neighbours ?? GP_LOCAL_NEIGHBOURS, n);
     if (local) {
       notes.push(`local prediction: each query from its ${neighbours} nearest of the ${n} training points (β and σ² from ${ns} points)`);
-      this.fitted_ = { X: Float64Array.from(X.data), n, local: localSolve(X.data, y, n, d, theta, slopes, this.meanKind, lik.beta) };
+      this.fitted_ = { X: Float64Array.from(X.data), n, local: localSolve(X.data, y, n, d, theta, slopes, this.meanKind, lik.beta, v) };
     } else this.fitted_ = { X: Float64Array.from(X.data), n, lik };
     this.state = {
       kernel: this.kernelName,
@@ -269,11 +269,10 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const m = s.local!.neighbours;
     const scaled = scaleByLengths(Xq.data, d, theta);
     const { indices } = knn(this.backend, f.local.scaled, scaled, d, m);
-    const v = s.noise ? Float64Array.from(s.noise) : undefined;
     // A neighbourhood of near-duplicates the subset did not hold may need more nugget than the fit chose: these
     // queries are then predicted (and their sd computed) with the nugget raised, as the exact fit would have raised it.
     for (let attempt = 0; attempt < 12; attempt++) {
-      const r = gpLocalPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.local.res, indices, m, Xq.data, Xq.rows, v);
+      const r = gpLocalPredict(this.backend, f.X, f.n, d, s.kernel, theta, f.local.res, indices, m, Xq.data, Xq.rows, f.local.noise);
       if (!("status" in r)) return r;
       theta[d] = Math.log(Math.max(Math.exp(theta[d]) * 10, 1e-10));
     }
@@ -294,9 +293,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const g = Math.exp(theta[d]) + (s.noise ? Math.exp(theta[d + 1]) : 0);
     const sd = new Float64Array(Xq.rows);
     for (let i = 0; i < Xq.rows; i++) {
-      let m = r.mean[i];
-      for (let c = 0; c < p; c++) m += H[i * p + c] * s.beta[c];
-      r.mean[i] = m;
+      r.mean[i] = plusTrend(r.mean[i], H, i, p, s.beta);
       sd[i] = Math.sqrt(s.sigma2 * (r.variance[i] + g));
     }
     return { mean: r.mean, sd };
@@ -401,7 +398,11 @@ export class Gp extends Predictor<GpState, GpOptions> {
       if (!(Number.isInteger(state.local.neighbours) && state.local.neighbours >= 1 && state.local.neighbours <= n))
         throw new VarmapError("E_MODEL_FORMAT", `gp: local.neighbours must be an integer in 1…${n}`, { remedy: "refit the model" });
       // β and σ² are the fit's (from its subset); only the residuals and the scaled inputs are recomputed.
-      this.fitted_ = { X, n, local: localSolve(X, y, n, d, Float64Array.from(state.theta), state.slopes, state.mean, Float64Array.from(state.beta)) };
+      this.fitted_ = {
+        X,
+        n,
+        local: localSolve(X, y, n, d, Float64Array.from(state.theta), state.slopes, state.mean, Float64Array.from(state.beta), state.noise),
+      };
       this.state = cloneState(state);
       return;
     }
@@ -428,10 +429,14 @@ function cloneState(state: GpState): GpState {
   };
 }
 
-/** What local prediction needs: the training residuals y − Hβ and the inputs scaled by the length scales (for knn). */
+/**
+ * What local prediction needs: the training residuals y − Hβ, the inputs scaled by the length scales (for knn) and,
+ * with measured noise, the relative variances the kernel reads.
+ */
 interface LocalSolve {
   res: Float64Array;
   scaled: Float64Array;
+  noise?: Float64Array;
 }
 
 function localSolve(
@@ -443,16 +448,19 @@ function localSolve(
   slopes: readonly number[],
   mean: GpMean,
   beta: Float64Array,
+  noise: ArrayLike<number> | undefined,
 ): LocalSolve {
   const H = basis(X, n, d, slopes, mean);
   const p = basisColumns(slopes, mean);
-  const res = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let m = 0;
-    for (let c = 0; c < p; c++) m += H[i * p + c] * beta[c];
-    res[i] = y[i] - m;
-  }
-  return { res, scaled: scaleByLengths(X, d, theta) };
+  const res = Float64Array.from(y, (yi, i) => yi - plusTrend(0, H, i, p, beta));
+  return { res, scaled: scaleByLengths(X, d, theta), noise: noise && Float64Array.from(noise) };
+}
+
+/** start + h_iᵀβ, the mean basis row i of H (p columns) times β, added term by term. */
+function plusTrend(start: number, H: Float64Array, i: number, p: number, beta: ArrayLike<number>): number {
+  let m = start;
+  for (let c = 0; c < p; c++) m += H[i * p + c] * beta[c];
+  return m;
 }
 
 /** Inputs divided by their length scales: Euclidean distance there is the correlation's scaled distance r. */
