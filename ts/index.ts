@@ -1,4 +1,9 @@
 // The library entry point.
+import { registerLogInputsJudge } from "./data/auto-transforms.js";
+import { splineGcvJudge } from "./predict/log-inputs-judge.js";
+
+// As in the CLI (cli/program.ts): --log-inputs auto's candidates are judged by a spline.
+registerLogInputsJudge(splineGcvJudge);
 export { VarmapError, isVarmapError } from "./errors.js";
 export * from "./backend/index.js";
 export { sqdist } from "./backend/kernels/distances.js";
@@ -9,6 +14,8 @@ export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/esti
 export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";
 export { Delaunay, type DelaunayOptions, type DelaunayLocation } from "./predict/delaunay.js";
 export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
+export { autoLogInputs, registerLogInputsJudge, type LogInputsJudge, type JudgedMap } from "./data/auto-transforms.js";
+export { splineGcvJudge } from "./predict/log-inputs-judge.js";
 export { counterRng, type CounterRng } from "./data/random.js";
 export type { ConfigTable, VariabilityMap, ConfigStats, StatName, ColumnRoles } from "./data/types.js";
 export { lstsq, type LstsqBatch, type LstsqResult } from "./backend/kernels/lstsq.js";

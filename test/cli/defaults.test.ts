@@ -100,6 +100,22 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
     expect(pred).toHaveLength(3);
   }, 120_000);
 
+  it("fit: --log-inputs auto keeps continuous inputs from near 0 linear when a spline fits better so, and says why", () => {
+    // 200 configurations, u and v evenly from (0.001, 1): spans of hundreds, not powers of two; sd smooth in u, v.
+    const lines = ["id,u,v,sd"];
+    for (let i = 0; i < 200; i++) {
+      const u = 0.001 + ((i * 0.6180339887) % 1) * 0.999;
+      const v = 0.001 + ((i * 0.7548776662 + 0.3) % 1) * 0.999;
+      lines.push(`${i},${u},${v},${Math.exp(Math.sin(6 * u) + Math.cos(4 * v) + 0.02 * Math.sin(17 * i))}`);
+    }
+    writeFileSync(join(dir, "continuous.csv"), lines.join("\n") + "\n");
+    const r = varmap("fit", "continuous.csv", "--map", "--id", "id", "--inputs", "u,v", "--response", "sd", "--out", "continuous.json");
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/--log-inputs auto: u kept linear \(it spans a factor .* > 2; a spline's GCV score .* linear, .* logged\)/);
+    const m = JSON.parse(readFileSync(join(dir, "continuous.json"), "utf8")) as ModelsFile;
+    expect(m.maps[0].model.inputs.log2).toEqual([]);
+  }, 120_000);
+
   it("--log-inputs none cannot be combined with column names; --log-response takes no value, auto or none", () => {
     const a = varmap("fit", runs, ...cols, "--log-inputs", "none,threads");
     expect(a.code).toBe(2);

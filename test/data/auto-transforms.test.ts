@@ -1,6 +1,8 @@
 // --log-inputs auto / --log-response auto: the documented rules on a small table and on the real fread runs.
 import { describe, expect, it } from "vitest";
-import { autoLogInputs, autoLogResponse, AUTO_LOG_INPUT_SPAN } from "../../ts/data/auto-transforms.js";
+import { autoLogInputs, autoLogResponse, AUTO_LOG_INPUT_SPAN, registerLogInputsJudge } from "../../ts/data/auto-transforms.js";
+import { splineGcvJudge } from "../../ts/predict/log-inputs-judge.js";
+import { mulberry32Uniform } from "../../ts/util/mulberry32.js";
 import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
 import type { ConfigTable } from "../../ts/data/types.js";
 import { expectCode } from "../predict/conformance.js";
@@ -58,4 +60,67 @@ describe("automatic transforms", () => {
       expect(ds.maps[0].normalization).toEqual(explicit.maps[0].normalization);
     },
   );
+});
+
+// Two continuous inputs drawn evenly from (0.001, 1) (spans of a few hundred), the response f(a, b) with 3 % noise.
+function continuous(n: number, f: (a: number, b: number) => number, seed: number): { t: ConfigTable; y: Float64Array } {
+  const r = mulberry32Uniform(seed);
+  const a: number[] = [];
+  const b: number[] = [];
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    a.push(0.001 + 0.999 * r());
+    b.push(0.001 + 0.999 * r());
+    y[i] = f(a[i], b[i]) * Math.exp(0.03 * (r() + r() + r() - 1.5));
+  }
+  return { t: table({ a, b }), y };
+}
+
+describe("the spline judge of --log-inputs auto's span candidates", () => {
+  it("keeps continuous inputs from near 0 linear when the response is smooth on their linear scale", () => {
+    const { t, y } = continuous(300, (a, b) => Math.exp(Math.sin(3 * a) + 0.5 * b), 7);
+    expect(autoLogInputs(t).map((p) => p.name)).toEqual(["a", "b"]); // no responses: the span rule
+    const picked = autoLogInputs(t, y, splineGcvJudge);
+    expect(picked.map((p) => p.name)).toEqual([]);
+    expect(picked.linear?.map((p) => p.name)).toEqual(["a", "b"]);
+    expect(picked.linear?.[0].reason).toMatch(/spans a factor .*GCV score .* linear, .* logged/);
+  });
+
+  it("logs them when the response is a power law of them (linear on the log scales)", () => {
+    const { t, y } = continuous(300, (a, b) => a ** 0.5 * b ** -0.3, 7);
+    const picked = autoLogInputs(t, y, splineGcvJudge);
+    expect(picked.map((p) => p.name)).toEqual(["a", "b"]);
+    expect(picked.linear).toBeUndefined();
+    expect(picked[0].reason).toMatch(/GCV score .* logged, .* linear/);
+  });
+
+  it("leaves the span rule when there are too few configurations to judge, and never touches powers of two", () => {
+    const { t, y } = continuous(10, (a, b) => Math.exp(Math.sin(3 * a) + 0.5 * b), 3);
+    expect(autoLogInputs(t, y, splineGcvJudge).map((p) => p.name)).toEqual(["a", "b"]);
+    const judged: number[][] = [];
+    const spy = (_m: unknown, _d: number, logged: number[], candidates: number[]) => {
+      judged.push(logged, candidates);
+      return { log: [], reasons: new Map<number, string>() };
+    };
+    const picked = autoLogInputs(table({ threads: [1, 2, 4, 8], freq: [1, 2, 3, 4] }), Float64Array.from([1, 2, 3, 4]), spy);
+    expect(picked.map((p) => p.name)).toEqual(["threads"]);
+    expect(judged).toEqual([[0], [1]]);
+  });
+
+  it.skipIf(!hasShared)(`fread runs: the judge keeps freq_khz logged${hasShared ? "" : " — " + sharedSkipReason}`, async () => {
+    const notes: string[] = [];
+    registerLogInputsJudge(splineGcvJudge);
+    try {
+      const ds = await loadDataset(dataPath("moana-cfq-noop-fread.csv"), {
+        preset: "moana",
+        logInputs: ["auto"],
+        logResponse: "auto",
+        note: (m) => notes.push(m),
+      });
+      expect(ds.resolved?.logInputs).toEqual(["freq_khz", "threads", "fsize_kb", "rsize_kb"]);
+      expect(notes.join("\n")).toMatch(/freq_khz \(it spans a factor 2.5 > 2; a spline's GCV score .* logged, .* linear\)/);
+    } finally {
+      registerLogInputsJudge(undefined);
+    }
+  });
 });

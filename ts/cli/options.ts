@@ -16,7 +16,10 @@ export function addDataOptions(cmd: Command, o: { runsOnly?: boolean } = {}): Co
   if (!o.runsOnly)
     cmd
       .addOption(new Option("--stat <name>", "statistic of each configuration's runs").choices(["sd", "var", "mean", "q10", "q90", "ci90", "cv"]).default("sd"))
-      .option("--log-inputs <cols>", "inputs to log2-transform before normalizing (power-of-two axes); auto: powers of two or a span > 2×; none")
+      .option(
+        "--log-inputs <cols>",
+        "inputs to log2-transform before normalizing (power-of-two axes); auto: powers of two, and inputs spanning > 2× unless a spline fits them better linear; none",
+      )
       .option("--log-response [auto|none]", "model the response on a log scale; auto: when every response is positive; none: linear");
   return cmd.option("--allow-duplicate-runs", "accept repeated run indices within a configuration (e.g. restarted sessions)");
 }

@@ -6,6 +6,11 @@ import { isVarmapError, VarmapError } from "../errors.js";
 import { exitStatusOf } from "../errors/catalogue.js";
 import { packageRoot } from "../package-root.js";
 import { commands } from "./commands/index.js";
+import { registerLogInputsJudge } from "../data/auto-transforms.js";
+import { splineGcvJudge } from "../predict/log-inputs-judge.js";
+
+// The composition root wires the layers: --log-inputs auto's candidates (data) are judged by a spline (predict).
+registerLogInputsJudge(splineGcvJudge);
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;

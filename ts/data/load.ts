@@ -83,13 +83,16 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
     note: opts.note,
   });
 
-  // --log-inputs auto: the columns autoLogInputs picks (other names listed beside "auto" are kept).
-  if (opts.logInputs?.includes("auto")) {
-    const picked = autoLogInputs(table);
+  // --log-inputs auto: the columns autoLogInputs picks (other names listed beside "auto" are kept). Its judge
+  // sees the responses, so it runs once they are known.
+  const resolveAutoInputs = (y: Float64Array): void => {
+    if (!opts.logInputs?.includes("auto")) return;
+    const picked = autoLogInputs(table, y);
     for (const p of picked) opts.note?.(`--log-inputs auto: ${p.name} (${p.reason})`);
+    for (const p of picked.linear ?? []) opts.note?.(`--log-inputs auto: ${p.name} kept linear (${p.reason})`);
     if (!picked.length) opts.note?.("--log-inputs auto: no input is log-transformed");
     opts = { ...opts, logInputs: [...new Set([...opts.logInputs.filter((c) => c !== "auto"), ...picked.map((p) => p.name)])] };
-  }
+  };
   const resolve = (maps: VariabilityMap[]): Dataset["resolved"] => {
     const logResponse = autoResponse ? autoLogResponse(maps.map((m) => m.y)) : Boolean(opts.logResponse);
     if (autoResponse)
@@ -110,6 +113,7 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
       );
     }
     const stats = configStats(table);
+    resolveAutoInputs(table.runs);
     const maps = buildMaps(table, table.runs, { stat, logInputs: opts.logInputs, note: opts.note });
     return { table, maps, stats, dropped: 0, resolved: resolve(maps) };
   }
@@ -131,7 +135,9 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   }
   const stats = configStats(table);
   const yVar = jackknifeVariances(table, stat);
-  const maps = buildMaps(table, statValues(stats, stat), { stat, logInputs: opts.logInputs, note: opts.note, yVar });
+  const y = statValues(stats, stat);
+  resolveAutoInputs(y);
+  const maps = buildMaps(table, y, { stat, logInputs: opts.logInputs, note: opts.note, yVar });
   return { table, maps, stats, dropped, resolved: resolve(maps), yVar };
 }
 
