@@ -53,20 +53,34 @@ function scaledR2(a: usize, b: usize, invL: usize, d: usize): f64 {
   return s;
 }
 
-function cholesky(A: usize, n: usize): bool {
+// acc[j] += a * x[j] for j < len, two lanes at a time: each lane the scalar operation (native/src/gp.cc's
+// add_scaled, whatever its vector width), so the same bits. With -a it subtracts (the same IEEE operation).
+function addScaled(acc: usize, a: f64, x: usize, len: usize): void {
+  const av = f64x2.splat(a);
+  let j: usize = 0;
+  for (; j + 2 <= len; j += 2) {
+    const o = j << 3;
+    v128.store(acc + o, f64x2.add(v128.load(acc + o), f64x2.mul(av, v128.load(x + o))));
+  }
+  for (; j < len; ++j) st(acc, j, ld(acc, j) + a * ld(x, j));
+}
+
+// Right-looking Cholesky (native/src/gp.cc's cholesky: element (i, c) subtracts L_ik L_ck for k ascending, the
+// textbook order). col: n doubles of scratch.
+function cholesky(A: usize, n: usize, col: usize): bool {
   for (let j: usize = 0; j < n; ++j) {
     const rj = A + ((j * n) << 3);
-    let s = ld(rj, j);
-    for (let k: usize = 0; k < j; ++k) s -= ld(rj, k) * ld(rj, k);
+    const s = ld(rj, j);
     if (!(s > 0.0) || !isFinite<f64>(s)) return false;
     const ljj = Math.sqrt(s);
     st(rj, j, ljj);
     for (let i = j + 1; i < n; ++i) {
       const ri = A + ((i * n) << 3);
-      let t = ld(ri, j);
-      for (let k: usize = 0; k < j; ++k) t -= ld(ri, k) * ld(rj, k);
-      st(ri, j, t / ljj);
+      const lij = ld(ri, j) / ljj;
+      st(ri, j, lij);
+      st(col, i, lij);
     }
+    for (let i = j + 1; i < n; ++i) addScaled(A + ((i * n + j + 1) << 3), -ld(col, i), col + ((j + 1) << 3), i - j);
   }
   return true;
 }
@@ -100,7 +114,7 @@ export function gp_nll(
   const NT = D + 1 + (NV ? 1 : 0);
   if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, NT) || !allFinite(v, NV)) return NONFINITE;
   for (let i: usize = 0; i < NV; ++i) if (ld(v, i) < 0.0) return BAD_ARGUMENT;
-  const work = heap.alloc((N * N + N * P + D + P * P + P + 1) << 3);
+  const work = heap.alloc((N * N + N * P + D + P * P + P + N + 1) << 3);
   if (!work) return NO_MEMORY;
   const s = nll(X, y, H, N, D, P, kernel, theta, wantGrad, L, alpha, beta, out, v, NV, work);
   heap.free(work);
@@ -116,6 +130,7 @@ function nll(
   const invL = Ht + ((N * P) << 3);
   const A = invL + (D << 3);
   const b = A + ((P * P) << 3);
+  const acc = b + (P << 3);  // n doubles of scratch for the gradient
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));
   const tau = NV ? gexp(ld(theta, D + 1)) : 0.0;
@@ -126,7 +141,7 @@ function nll(
     st(ri, i, NV ? 1.0 + g + tau * ld(v, i) : 1.0 + g);
     for (let j = i + 1; j < N; ++j) st(ri, j, 0.0);
   }
-  if (!cholesky(L, N)) return GP_NOT_POSITIVE_DEFINITE;
+  if (!cholesky(L, N, work)) return GP_NOT_POSITIVE_DEFINITE;
 
   for (let i: usize = 0; i < N; ++i) st(alpha, i, ld(y, i));
   forward(L, N, alpha);
@@ -190,29 +205,25 @@ function nll(
   for (let t: usize = 0; t < NT; ++t) st(out, 2 + t, 0.0);
   if (wantGrad == 0) return isFinite<f64>(ld(out, 0)) ? OK : INTERNAL;
 
+  // W = L⁻¹ and Rinv = Wᵀ W a row at a time from row updates, each element in the textbook order (native/src/gp.cc).
   const W = work;
   for (let k: usize = 0; k < N * N; ++k) st(W, k, 0.0);
-  for (let j: usize = 0; j < N; ++j) {
-    st(W, j * N + j, 1.0 / ld(L, j * N + j));
-    for (let i = j + 1; i < N; ++i) {
-      const ri = L + ((i * N) << 3);
-      let s = 0.0;
-      for (let k = j; k < i; ++k) s -= ld(ri, k) * ld(W, k * N + j);
-      st(W, i * N + j, s / ld(ri, i));
-    }
+  for (let i: usize = 0; i < N; ++i) {
+    const wi = W + ((i * N) << 3);
+    const ri = L + ((i * N) << 3);
+    for (let k: usize = 0; k < i; ++k) addScaled(wi, -ld(ri, k), W + ((k * N) << 3), k + 1);
+    const lii = ld(ri, i);
+    for (let j: usize = 0; j < i; ++j) st(wi, j, ld(wi, j) / lii);
+    st(wi, i, 1.0 / lii);
   }
   let diagSum = 0.0, diagV = 0.0;
   for (let i: usize = 0; i < N; ++i) {
-    for (let j: usize = 0; j <= i; ++j) {
-      let s = 0.0;
-      for (let k = i; k < N; ++k) s += ld(W, k * N + i) * ld(W, k * N + j);
-      if (j < i) st(W, j * N + i, s);
-      else {
-        const G = s - (ld(alpha, i) * ld(alpha, i)) / sigma2;
-        diagSum += G;
-        if (NV) diagV += G * ld(v, i);
-      }
-    }
+    for (let j: usize = 0; j <= i; ++j) st(acc, j, 0.0);
+    for (let k = i; k < N; ++k) addScaled(acc, ld(W, k * N + i), W + ((k * N) << 3), i + 1);
+    for (let j: usize = 0; j < i; ++j) st(W, j * N + i, ld(acc, j));
+    const G = ld(acc, i) - (ld(alpha, i) * ld(alpha, i)) / sigma2;
+    diagSum += G;
+    if (NV) diagV += G * ld(v, i);
   }
   const grad = out + 16;
   for (let i: usize = 1; i < N; ++i)
@@ -276,12 +287,13 @@ export function gp_local_predict(
     const j = load<i32>(nbr + (k << 2));
     if (j < 0 || j >= n) return BAD_ARGUMENT;
   }
-  const work = heap.alloc((M * M + 2 * M + D + 1) << 3);
+  const work = heap.alloc((M * M + 3 * M + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const C = work;
   const kq = C + ((M * M) << 3);
   const z = kq + (M << 3);
   const invL = z + (M << 3);
+  const col = invL + (D << 3);  // m doubles of scratch for the Cholesky
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));
   const tau = nv ? gexp(ld(theta, D + 1)) : 0.0;
@@ -301,7 +313,7 @@ export function gp_local_predict(
       st(kq, a, corr(kernel, scaledR2(xq, xa, invL, D)));
       st(z, a, ld(res, ia));
     }
-    if (!cholesky(C, M)) {
+    if (!cholesky(C, M, col)) {
       heap.free(work);
       return GP_NOT_POSITIVE_DEFINITE;
     }

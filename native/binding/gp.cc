@@ -29,7 +29,7 @@ static Napi::Value GpNll(const Napi::CallbackInfo& info) {
   if (lX < N * D || ly < N || lH < N * P || lt < D + 1 + E || lL < N * N || la < N || lb < P || lo < D + 3 + E || lv < size_t(nv))
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    std::vector<double> work(N * N + N * P + 1);
+    std::vector<double> work(N * N + N * P + N + 1);
     return varmap::gp_nll(X, y, H, n, d, p, kernel, theta, want_grad, L, alpha, beta, out, v, nv, work.data());
   }));
 }
@@ -81,7 +81,7 @@ static Napi::Value GpLocalPredict(const Napi::CallbackInfo& info) {
   if (lX < N * D || lt < D + 1 + E || lv < size_t(nv) || lr < N || lnb < Q * M || lq < Q * D || lm < Q || lvar < Q)
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    std::vector<double> work(M * M + 2 * M + 1);
+    std::vector<double> work(M * M + 3 * M + 1);
     return varmap::gp_local_predict(X, n, d, kernel, theta, v, nv, res, nbr, m, Xq, q, mean, var, work.data());
   }));
 }

@@ -47,21 +47,38 @@ double scaled_r2(const double* a, const double* b, const double* inv_l, int d) {
   return s;
 }
 
+// The row updates below are compiled for AVX-512, AVX2 and SSE2, the CPU picking at load time. Each element gets the
+// same operations in the same order as a scalar loop (no reassociation, no fused multiply-add: -ffp-contract=off),
+// so every width, and wasm/gp.ts's two lanes, compute the same bits.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+// acc[j] += a * x[j] for j < len. With -a it subtracts: acc + (−a)x and acc − ax are the same IEEE operation.
+VECTOR_CLONES void add_scaled(double* __restrict acc, double a, const double* __restrict x, int len) {
+  for (int j = 0; j < len; ++j) acc[j] += a * x[j];
+}
+
 // In-place lower Cholesky of the n x n row-major A (lower triangle read); false when a pivot is not positive.
-bool cholesky(double* A, int n) {
+// Right-looking: once column j is final, every later row subtracts its share at once (a row update that vectorizes).
+// Element (i, c) still starts from A_ic and subtracts L_ik L_ck for k = 0, 1, … in turn, as the textbook
+// (left-looking) loop does, so the factor is the same to the bit. col: n doubles of scratch.
+bool cholesky(double* A, int n, double* col) {
   for (int j = 0; j < n; ++j) {
     double* rj = A + size_t(j) * n;
-    double s = rj[j];
-    for (int k = 0; k < j; ++k) s -= rj[k] * rj[k];
+    const double s = rj[j];
     if (!(s > 0.0) || !std::isfinite(s)) return false;
     const double ljj = std::sqrt(s);
     rj[j] = ljj;
     for (int i = j + 1; i < n; ++i) {
       double* ri = A + size_t(i) * n;
-      double t = ri[j];
-      for (int k = 0; k < j; ++k) t -= ri[k] * rj[k];
-      ri[j] = t / ljj;
+      ri[j] = ri[j] / ljj;
+      col[i] = ri[j];
     }
+    // Rows i > j: A_ic -= L_ij L_cj for j < c <= i.
+    for (int i = j + 1; i < n; ++i) add_scaled(A + size_t(i) * n + j + 1, -col[i], col + j + 1, i - j);
   }
   return true;
 }
@@ -110,7 +127,7 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
     ri[i] = nv ? 1.0 + g + tau * v[i] : 1.0 + g;
     for (int j = i + 1; j < n; ++j) ri[j] = 0.0;
   }
-  if (!cholesky(L, n)) return GP_NOT_POSITIVE_DEFINITE;
+  if (!cholesky(L, n, work)) return GP_NOT_POSITIVE_DEFINITE;
 
   // Whitened response and basis: ỹ = L⁻¹ y (in alpha), H̃ = L⁻¹ H (column by column, in work after the n*n block).
   double* Ht = work + N * N;
@@ -180,33 +197,27 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   for (int t = 0; t < nt; ++t) out[2 + t] = 0.0;
   if (!want_grad) return std::isfinite(out[0]) ? OK : INTERNAL;
 
-  // W = L⁻¹ (lower, in work), then Rg⁻¹ = Wᵀ W (lower triangle, overwriting W row by row is not possible: the
-  // product goes into W's upper triangle transposed; Rinv_ij for i >= j is stored at W[j * n + i]).
+  // W = L⁻¹ (lower, in work), then Rg⁻¹ = Wᵀ W (Rinv_ij for i > j is stored at W[j * n + i], W's upper triangle).
+  // Both are built a row at a time from row updates that vectorize; each element still sums its terms in the order
+  // of the textbook loops (W_ij = −Σ_{k=j}^{i−1} L_ik W_kj / L_ii, Rinv_ij = Σ_{k>=i} W_ki W_kj, k ascending).
   double* W = work;
+  double* acc = work + N * N + N * size_t(p);  // n doubles of scratch after H̃
   for (size_t k = 0; k < N * N; ++k) W[k] = 0.0;
-  for (int j = 0; j < n; ++j) {
-    // Column j of L⁻¹: solve L w = e_j (w_i = 0 for i < j).
-    W[size_t(j) * n + j] = 1.0 / L[size_t(j) * n + j];
-    for (int i = j + 1; i < n; ++i) {
-      const double* ri = L + size_t(i) * n;
-      double s = 0.0;
-      for (int k = j; k < i; ++k) s -= ri[k] * W[size_t(k) * n + j];
-      W[size_t(i) * n + j] = s / ri[i];
-    }
+  for (int i = 0; i < n; ++i) {
+    double* wi = W + size_t(i) * n;
+    const double* ri = L + size_t(i) * n;
+    for (int k = 0; k < i; ++k) add_scaled(wi, -ri[k], W + size_t(k) * n, k + 1);
+    for (int j = 0; j < i; ++j) wi[j] = wi[j] / ri[i];
+    wi[i] = 1.0 / ri[i];
   }
-  // Rinv_ij = Σ_{k >= i} W_ki W_kj for i >= j; stored at (j, i) (strict upper) and the diagonal in a separate pass.
   double diag_sum = 0.0, diag_v = 0.0;
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j <= i; ++j) {
-      double s = 0.0;
-      for (int k = i; k < n; ++k) s += W[size_t(k) * n + i] * W[size_t(k) * n + j];
-      if (j < i) W[size_t(j) * n + i] = s;
-      else {
-        const double G = s - alpha[i] * alpha[i] / sigma2;
-        diag_sum += G;
-        if (nv) diag_v += G * v[i];
-      }
-    }
+    for (int j = 0; j <= i; ++j) acc[j] = 0.0;
+    for (int k = i; k < n; ++k) add_scaled(acc, W[size_t(k) * n + i], W + size_t(k) * n, i + 1);
+    for (int j = 0; j < i; ++j) W[size_t(j) * n + i] = acc[j];
+    const double G = acc[i] - alpha[i] * alpha[i] / sigma2;
+    diag_sum += G;
+    if (nv) diag_v += G * v[i];
   }
   double* grad = out + 2;
   for (int i = 1; i < n; ++i)
@@ -282,7 +293,7 @@ int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, cons
       kq[a] = corr(kernel, scaled_r2(xq, xa, inv_l, d), nullptr);
       z[a] = res[idx[a]];
     }
-    if (!cholesky(C, m)) return GP_NOT_POSITIVE_DEFINITE;
+    if (!cholesky(C, m, z + m)) return GP_NOT_POSITIVE_DEFINITE;
     // mean = (L⁻¹k)ᵀ (L⁻¹ res_N), var = 1 − |L⁻¹k|².
     forward(C, m, kq);
     forward(C, m, z);

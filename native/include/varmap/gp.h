@@ -31,7 +31,7 @@ inline int32_t gp_out_size(int32_t d, int32_t nv = 0) { return d + 3 + (nv ? 1 :
 
 // X: n x d row-major inputs; y: n responses; H: n x p mean basis (row-major); theta: d + 1 log hyperparameters.
 // Outputs: L (n x n, lower Cholesky factor of R + g I; the strict upper triangle is zeroed), alpha (n: Rg⁻¹ r),
-// beta (p), out (gp_out_size(d, nv)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p doubles.
+// beta (p), out (gp_out_size(d, nv)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p + n doubles.
 // Per-point noise (heteroscedastic GP): with nv = n, v holds a known variance per point (≥ 0, e.g. the sampling
 // variance of each configuration's statistic) and theta a last entry log τ: the diagonal becomes 1 + g + τ v_i, i.e.
 // noise_i = σ² (g + τ v_i), and out gets ∂nll/∂log τ = ½ τ Σ_i (Rg⁻¹ − α αᵀ/σ̂²)_ii v_i last. nv = 0: no v, theta has
@@ -50,7 +50,7 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
 // mean kᵀ C⁻¹ res_N (res: the training residuals y − H β, the caller's), correlation-scale variance 1 − kᵀ C⁻¹ k
 // (clamped at 0). theta and v as in gp_nll (nv = 0 or n). With m = n and every query's list 0…n−1 this is gp_predict
 // on gp_nll's factor up to rounding. Returns GP_NOT_POSITIVE_DEFINITE when some C is not, BAD_ARGUMENT for a
-// neighbour index outside 0…n−1. work: m*m + 2m doubles.
+// neighbour index outside 0…n−1. work: m*m + 3m doubles.
 int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* v, int32_t nv,
                      const double* res, const int32_t* nbr, int32_t m, const double* Xq, int32_t q, double* mean, double* var,
                      double* work);
