@@ -1,6 +1,6 @@
 // Gaussian-process likelihood and prediction (mirror of native/src/gp.cc; see native/include/varmap/gp.h).
 import { OK, BAD_ARGUMENT, NONFINITE, NO_MEMORY, INTERNAL, allFinite } from "./lib/status";
-import { vexp, vlog } from "./lib/fastmath";
+import { vexp, vexp2, vlog } from "./lib/fastmath";
 export { alloc, free } from "./lib/memory";
 
 const GP_NOT_POSITIVE_DEFINITE: i32 = 10;
@@ -53,11 +53,73 @@ function scaledR2(a: usize, b: usize, invL: usize, d: usize): f64 {
   return s;
 }
 
+// Correlations of point x with the points whose inputs are the columns of XT (XT[k * stride + j]), j < len: out[j]
+// and, when deriv != 0, deriv[j] (D(r_j)); r2 (len doubles) is scratch. Two points per f64x2, each lane the
+// operations of corr(kernel, scaledR2(x, x_j)), as native/src/gp.cc's corr_row: the same bits.
+function corrRow(kernel: i32, x: usize, XT: usize, stride: usize, len: usize, d: usize, invL: usize, r2: usize, out: usize, deriv: usize): void {
+  for (let j: usize = 0; j < len; ++j) st(r2, j, 0.0);
+  for (let k: usize = 0; k < d; ++k) {
+    const xk = ld(x, k), ik = ld(invL, k);
+    const xkv = f64x2.splat(xk), ikv = f64x2.splat(ik);
+    const col = XT + ((k * stride) << 3);
+    let j: usize = 0;
+    for (; j + 2 <= len; j += 2) {
+      const o = j << 3;
+      const u = f64x2.mul(f64x2.sub(xkv, v128.load(col + o)), ikv);
+      v128.store(r2 + o, f64x2.add(v128.load(r2 + o), f64x2.mul(u, u)));
+    }
+    for (; j < len; ++j) {
+      const u = (xk - ld(col, j)) * ik;
+      st(r2, j, ld(r2, j) + u * u);
+    }
+  }
+  let j: usize = 0;
+  for (; j + 2 <= len; j += 2) {
+    const o = j << 3;
+    const q = v128.load(r2 + o);
+    let c: v128, dv: v128;
+    if (kernel == GP_SQEXP) {
+      c = vexp2(f64x2.mul(f64x2.splat(-0.5), q));
+      dv = c;
+    } else if (kernel == GP_MATERN32) {
+      const r = f64x2.sqrt(q);
+      const e3 = vexp2(f64x2.mul(f64x2.splat(-GP_SQRT3), r));
+      dv = f64x2.mul(f64x2.splat(3.0), e3);
+      c = f64x2.mul(f64x2.add(f64x2.splat(1.0), f64x2.mul(f64x2.splat(GP_SQRT3), r)), e3);
+    } else {
+      const r = f64x2.sqrt(q);
+      const e = vexp2(f64x2.mul(f64x2.splat(-GP_SQRT5), r));
+      const lin = f64x2.add(f64x2.splat(1.0), f64x2.mul(f64x2.splat(GP_SQRT5), r));
+      dv = f64x2.mul(f64x2.mul(f64x2.splat(5.0 / 3.0), lin), e);
+      c = f64x2.mul(f64x2.add(lin, f64x2.mul(f64x2.splat(5.0 / 3.0), q)), e);
+    }
+    v128.store(out + o, c);
+    if (deriv) v128.store(deriv + o, dv);
+  }
+  for (; j < len; ++j) {
+    st(out, j, corr(kernel, ld(r2, j)));
+    if (deriv) st(deriv, j, lastDeriv);
+  }
+}
+
+// XT = the column-major copy of the n × d row-major X.
+function transpose(X: usize, n: usize, d: usize, XT: usize): void {
+  for (let i: usize = 0; i < n; ++i)
+    for (let k: usize = 0; k < d; ++k) st(XT, k * n + i, ld(X, i * d + k));
+}
+
 // acc[j] += a * x[j] for j < len, two lanes at a time: each lane the scalar operation (native/src/gp.cc's
 // add_scaled, whatever its vector width), so the same bits. With -a it subtracts (the same IEEE operation).
 function addScaled(acc: usize, a: f64, x: usize, len: usize): void {
   const av = f64x2.splat(a);
   let j: usize = 0;
+  for (; j + 4 <= len; j += 4) {  // two vectors per step: independent work for the CPU to overlap
+    const o = j << 3;
+    const s0 = f64x2.add(v128.load(acc + o), f64x2.mul(av, v128.load(x + o)));
+    const s1 = f64x2.add(v128.load(acc + o + 16), f64x2.mul(av, v128.load(x + o + 16)));
+    v128.store(acc + o, s0);
+    v128.store(acc + o + 16, s1);
+  }
   for (; j + 2 <= len; j += 2) {
     const o = j << 3;
     v128.store(acc + o, f64x2.add(v128.load(acc + o), f64x2.mul(av, v128.load(x + o))));
@@ -114,7 +176,7 @@ export function gp_nll(
   const NT = D + 1 + (NV ? 1 : 0);
   if (!allFinite(X, N * D) || !allFinite(y, N) || !allFinite(H, N * P) || !allFinite(theta, NT) || !allFinite(v, NV)) return NONFINITE;
   for (let i: usize = 0; i < NV; ++i) if (ld(v, i) < 0.0) return BAD_ARGUMENT;
-  const work = heap.alloc((N * N + N * P + D + P * P + P + N + 1) << 3);
+  const work = heap.alloc((N * N + N * P + D + P * P + P + N * (3 + D) + 1) << 3);
   if (!work) return NO_MEMORY;
   const s = nll(X, y, H, N, D, P, kernel, theta, wantGrad, L, alpha, beta, out, v, NV, work);
   heap.free(work);
@@ -131,13 +193,17 @@ function nll(
   const A = invL + (D << 3);
   const b = A + ((P * P) << 3);
   const acc = b + (P << 3);  // n doubles of scratch for the gradient
+  const XT = acc + (N << 3);  // the column-major inputs, then r2 and D (n each)
+  const r2 = XT + ((N * D) << 3);
+  const Dv = r2 + (N << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));
   const tau = NV ? gexp(ld(theta, D + 1)) : 0.0;
+  transpose(X, N, D, XT);
 
   for (let i: usize = 0; i < N; ++i) {
     const ri = L + ((i * N) << 3);
-    for (let j: usize = 0; j < i; ++j) st(ri, j, corr(kernel, scaledR2(X + ((i * D) << 3), X + ((j * D) << 3), invL, D)));
+    corrRow(kernel, X + ((i * D) << 3), XT, N, i, D, invL, r2, ri, 0);
     st(ri, i, NV ? 1.0 + g + tau * ld(v, i) : 1.0 + g);
     for (let j = i + 1; j < N; ++j) st(ri, j, 0.0);
   }
@@ -207,10 +273,10 @@ function nll(
 
   // W = L⁻¹ and Rinv = Wᵀ W a row at a time from row updates, each element in the textbook order (native/src/gp.cc).
   const W = work;
-  for (let k: usize = 0; k < N * N; ++k) st(W, k, 0.0);
   for (let i: usize = 0; i < N; ++i) {
     const wi = W + ((i * N) << 3);
     const ri = L + ((i * N) << 3);
+    for (let j: usize = 0; j < i; ++j) st(wi, j, 0.0);  // the rest of the row is set below
     for (let k: usize = 0; k < i; ++k) addScaled(wi, -ld(ri, k), W + ((k * N) << 3), k + 1);
     const lii = ld(ri, i);
     for (let j: usize = 0; j < i; ++j) st(wi, j, ld(wi, j) / lii);
@@ -226,18 +292,19 @@ function nll(
     if (NV) diagV += G * ld(v, i);
   }
   const grad = out + 16;
-  for (let i: usize = 1; i < N; ++i)
+  for (let i: usize = 1; i < N; ++i) {
+    const xi = X + ((i * D) << 3);
+    corrRow(kernel, xi, XT, N, i, D, invL, r2, acc, Dv);  // D(r_ij) for j < i (the correlations in acc unused)
     for (let j: usize = 0; j < i; ++j) {
       const G = ld(W, j * N + i) - (ld(alpha, i) * ld(alpha, j)) / sigma2;
-      const xi = X + ((i * D) << 3);
       const xj = X + ((j * D) << 3);
-      corr(kernel, scaledR2(xi, xj, invL, D));
-      const w = G * lastDeriv;
+      const w = G * ld(Dv, j);
       for (let k: usize = 0; k < D; ++k) {
         const u = (ld(xi, k) - ld(xj, k)) * ld(invL, k);
         st(grad, k, ld(grad, k) + w * u * u);
       }
     }
+  }
   st(grad, D, 0.5 * g * diagSum);
   if (NV) st(grad, D + 1, 0.5 * tau * diagV);
   for (let t: usize = 0; t < NT; ++t) if (!isFinite<f64>(ld(grad, t))) return INTERNAL;
@@ -250,18 +317,18 @@ export function gp_predict(
   if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   const N = <usize>n, D = <usize>d, Q = <usize>q;
   if (!allFinite(Xq, Q * D) || !allFinite(theta, D + 1)) return NONFINITE;
-  const work = heap.alloc((N + D + 1) << 3);
+  const work = heap.alloc((N * (2 + D) + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const invL = work + (N << 3);
+  const XT = invL + (D << 3);  // the column-major inputs, then r2 (n)
+  const r2 = XT + ((N * D) << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
+  transpose(X, N, D, XT);
   for (let r: usize = 0; r < Q; ++r) {
     const xq = Xq + ((r * D) << 3);
+    corrRow(kernel, xq, XT, N, N, D, invL, r2, work, 0);
     let m = 0.0;
-    for (let i: usize = 0; i < N; ++i) {
-      const c = corr(kernel, scaledR2(xq, X + ((i * D) << 3), invL, D));
-      st(work, i, c);
-      m += c * ld(alpha, i);
-    }
+    for (let i: usize = 0; i < N; ++i) m += ld(work, i) * ld(alpha, i);
     forward(L, N, work);
     let s = 0.0;
     for (let i: usize = 0; i < N; ++i) s += ld(work, i) * ld(work, i);

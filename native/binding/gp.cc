@@ -1,6 +1,6 @@
 #include "varmap/gp.h"
 
-#include <vector>
+#include <memory>
 
 #include "registry.h"
 
@@ -29,8 +29,9 @@ static Napi::Value GpNll(const Napi::CallbackInfo& info) {
   if (lX < N * D || ly < N || lH < N * P || lt < D + 1 + E || lL < N * N || la < N || lb < P || lo < D + 3 + E || lv < size_t(nv))
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    std::vector<double> work(N * N + N * P + N + 1);
-    return varmap::gp_nll(X, y, H, n, d, p, kernel, theta, want_grad, L, alpha, beta, out, v, nv, work.data());
+    // Scratch the kernel initializes itself: no zero fill.
+    std::unique_ptr<double[]> work(new double[N * N + N * P + N * (3 + D) + 1]);
+    return varmap::gp_nll(X, y, H, n, d, p, kernel, theta, want_grad, L, alpha, beta, out, v, nv, work.get());
   }));
 }
 VARMAP_EXPORT(gp_nll, GpNll);
@@ -53,8 +54,9 @@ static Napi::Value GpPredict(const Napi::CallbackInfo& info) {
   const size_t N = size_t(n), D = size_t(d), Q = size_t(q);
   if (lX < N * D || lt < D + 1 || lL < N * N || la < N || lq < Q * D || lm < Q || lv < Q) return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    std::vector<double> work(N + 1);
-    return varmap::gp_predict(X, n, d, kernel, theta, L, alpha, Xq, q, mean, var, work.data());
+    // Scratch the kernel initializes itself: no zero fill.
+    std::unique_ptr<double[]> work(new double[N * (2 + D) + 1]);
+    return varmap::gp_predict(X, n, d, kernel, theta, L, alpha, Xq, q, mean, var, work.get());
   }));
 }
 VARMAP_EXPORT(gp_predict, GpPredict);
@@ -81,8 +83,9 @@ static Napi::Value GpLocalPredict(const Napi::CallbackInfo& info) {
   if (lX < N * D || lt < D + 1 + E || lv < size_t(nv) || lr < N || lnb < Q * M || lq < Q * D || lm < Q || lvar < Q)
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
-    std::vector<double> work(M * M + 3 * M + 1);
-    return varmap::gp_local_predict(X, n, d, kernel, theta, v, nv, res, nbr, m, Xq, q, mean, var, work.data());
+    // Scratch the kernel initializes itself: no zero fill.
+    std::unique_ptr<double[]> work(new double[M * M + 3 * M + 1]);
+    return varmap::gp_local_predict(X, n, d, kernel, theta, v, nv, res, nbr, m, Xq, q, mean, var, work.get());
   }));
 }
 VARMAP_EXPORT(gp_local_predict, GpLocalPredict);

@@ -61,6 +61,50 @@ VECTOR_CLONES void add_scaled(double* __restrict acc, double a, const double* __
   for (int j = 0; j < len; ++j) acc[j] += a * x[j];
 }
 
+// Correlations of point x (d inputs) with points 0 … len−1, whose inputs are the columns of the column-major XT
+// (XT[k * ld + j]): out[j] = ρ(r_j) and, when deriv is given, deriv[j] = D(r_j), with r2 (len doubles) as scratch. The
+// same operations per point as corr(kernel, scaled_r2(x, x_j, inv_l, d)) (the squares summed k = 0, 1, … from 0),
+// written as loops over the points so that they vectorize: the same bits as the scalar calls.
+VECTOR_CLONES void corr_row(int kernel, const double* x, const double* XT, size_t ld, int len, int d, const double* inv_l,
+                            double* __restrict r2, double* __restrict out, double* __restrict deriv) {
+  for (int j = 0; j < len; ++j) r2[j] = 0.0;
+  for (int k = 0; k < d; ++k) {
+    const double xk = x[k], ik = inv_l[k];
+    const double* __restrict col = XT + size_t(k) * ld;
+    for (int j = 0; j < len; ++j) {
+      const double u = (xk - col[j]) * ik;
+      r2[j] += u * u;
+    }
+  }
+  if (kernel == GP_SQEXP) {
+    for (int j = 0; j < len; ++j) {
+      const double v = gexp(-0.5 * r2[j]);
+      out[j] = v;
+      if (deriv) deriv[j] = v;
+    }
+  } else if (kernel == GP_MATERN32) {
+    for (int j = 0; j < len; ++j) {
+      const double r = std::sqrt(r2[j]);
+      const double e3 = gexp(-GP_SQRT3 * r);
+      if (deriv) deriv[j] = 3.0 * e3;
+      out[j] = (1.0 + GP_SQRT3 * r) * e3;
+    }
+  } else {
+    for (int j = 0; j < len; ++j) {
+      const double r = std::sqrt(r2[j]);
+      const double e = gexp(-GP_SQRT5 * r);
+      if (deriv) deriv[j] = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
+      out[j] = (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2[j]) * e;
+    }
+  }
+}
+
+// XT = the column-major copy of the n × d row-major X.
+void transpose(const double* X, int n, int d, double* XT) {
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < d; ++k) XT[size_t(k) * n + i] = X[size_t(i) * d + k];
+}
+
 // In-place lower Cholesky of the n x n row-major A (lower triangle read); false when a pivot is not positive.
 // Right-looking: once column j is final, every later row subtracts its share at once (a row update that vectorizes).
 // Element (i, c) still starts from A_ic and subtracts L_ik L_ck for k = 0, 1, … in turn, as the textbook
@@ -120,10 +164,17 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   const double g = gexp(theta[d]);
   const double tau = nv ? gexp(theta[d + 1]) : 0.0;
 
+  // Scratch after W (n × n) and H̃ (n × p): acc (n), the column-major inputs XT (d × n), r2 and D (n each).
+  double* acc = work + N * N + N * size_t(p);
+  double* XT = acc + N;
+  double* r2 = XT + N * d;
+  double* D = r2 + N;
+  transpose(X, n, d, XT);
+
   // R + g I, lower triangle; upper zeroed.
   for (int i = 0; i < n; ++i) {
     double* ri = L + size_t(i) * n;
-    for (int j = 0; j < i; ++j) ri[j] = corr(kernel, scaled_r2(X + size_t(i) * d, X + size_t(j) * d, inv_l, d), nullptr);
+    corr_row(kernel, X + size_t(i) * d, XT, N, i, d, inv_l, r2, ri, nullptr);
     ri[i] = nv ? 1.0 + g + tau * v[i] : 1.0 + g;
     for (int j = i + 1; j < n; ++j) ri[j] = 0.0;
   }
@@ -201,11 +252,10 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
   // Both are built a row at a time from row updates that vectorize; each element still sums its terms in the order
   // of the textbook loops (W_ij = −Σ_{k=j}^{i−1} L_ik W_kj / L_ii, Rinv_ij = Σ_{k>=i} W_ki W_kj, k ascending).
   double* W = work;
-  double* acc = work + N * N + N * size_t(p);  // n doubles of scratch after H̃
-  for (size_t k = 0; k < N * N; ++k) W[k] = 0.0;
   for (int i = 0; i < n; ++i) {
     double* wi = W + size_t(i) * n;
     const double* ri = L + size_t(i) * n;
+    for (int j = 0; j < i; ++j) wi[j] = 0.0;  // the rest of the row is set below (W_ii, then Rinv in the upper part)
     for (int k = 0; k < i; ++k) add_scaled(wi, -ri[k], W + size_t(k) * n, k + 1);
     for (int j = 0; j < i; ++j) wi[j] = wi[j] / ri[i];
     wi[i] = 1.0 / ri[i];
@@ -220,19 +270,19 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
     if (nv) diag_v += G * v[i];
   }
   double* grad = out + 2;
-  for (int i = 1; i < n; ++i)
+  for (int i = 1; i < n; ++i) {
+    const double* xi = X + size_t(i) * d;
+    corr_row(kernel, xi, XT, N, i, d, inv_l, r2, acc, D);  // D(r_ij) for j < i (the correlations in acc are not used)
     for (int j = 0; j < i; ++j) {
       const double G = W[size_t(j) * n + i] - alpha[i] * alpha[j] / sigma2;
-      const double* xi = X + size_t(i) * d;
       const double* xj = X + size_t(j) * d;
-      double D = 0.0;
-      corr(kernel, scaled_r2(xi, xj, inv_l, d), &D);
-      const double w = G * D;
+      const double w = G * D[j];
       for (int k = 0; k < d; ++k) {
         const double u = (xi[k] - xj[k]) * inv_l[k];
         grad[k] += w * u * u;
       }
     }
+  }
   grad[d] = 0.5 * g * diag_sum;
   if (nv) grad[d + 1] = 0.5 * tau * diag_v;  // ∂(τ diag v)/∂log τ = τ diag v
   for (int t = 0; t < nt; ++t)
@@ -246,13 +296,14 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
   if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
+  double* XT = work + n;  // after the query's correlations: the column-major inputs, then r2 (n) of scratch
+  double* r2 = XT + size_t(n) * d;
+  transpose(X, n, d, XT);
   for (int r = 0; r < q; ++r) {
     const double* xq = Xq + size_t(r) * d;
+    corr_row(kernel, xq, XT, size_t(n), n, d, inv_l, r2, work, nullptr);
     double m = 0.0;
-    for (int i = 0; i < n; ++i) {
-      work[i] = corr(kernel, scaled_r2(xq, X + size_t(i) * d, inv_l, d), nullptr);
-      m += work[i] * alpha[i];
-    }
+    for (int i = 0; i < n; ++i) m += work[i] * alpha[i];
     forward(L, n, work);
     double s = 0.0;
     for (int i = 0; i < n; ++i) s += work[i] * work[i];

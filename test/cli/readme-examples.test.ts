@@ -77,6 +77,23 @@ export function skipReason(c: ReadmeCommand, shared: boolean): string | undefine
   return undefined;
 }
 
+/** The files a command writes (`--out f`, `> f`), so that what reads them can be skipped when it is. */
+export function outputsOf(c: ReadmeCommand): string[] {
+  return [...c.text.matchAll(/(?:--out\s+|(?:^|\s)>\s*)([^\s;|&]+)/g)].map((m) => m[1]);
+}
+
+/** Why a command cannot run because it reads a file that a skipped example would have written (file → its line). */
+export function dependsOnSkipped(c: ReadmeCommand, unwritten: Map<string, number>): string | undefined {
+  const own = new Set(outputsOf(c));
+  const args = c.text.replace(/^varmap\s+\S+/, ""); // the verb is not a file (`--out cv` then `varmap cv …`)
+  for (const [file, line] of unwritten) {
+    if (own.has(file)) continue;
+    const escaped = file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    if (new RegExp(`(^|[\\s=,'"])${escaped}($|[\\s,;'"/])`).test(args)) return `reads ${file}, which a skipped example writes (line ${line})`;
+  }
+  return undefined;
+}
+
 const SLOW: [RegExp, string][] = [
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--methods lr,lsp,delaunay,mars,rbf/, "> 5 min: rbf's O(n³) solve on 180 splits"],
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--target distribution/, "minutes: 180 splits × 4 distribution methods"],
@@ -136,12 +153,15 @@ describe.skipIf(!built)(`README examples${built ? "" : " — dist/ts/cli/main.js
     await standIns(work);
     const ran: string[] = [];
     const skipped = new Map<string, number[]>();
+    const unwritten = new Map<string, number>(); // files a skipped example would have written → its README line
     for (const c of commands) {
-      const why = skipReason(c, hasShared);
+      const why = skipReason(c, hasShared) ?? dependsOnSkipped(c, unwritten);
       if (why) {
         skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
+        for (const f of outputsOf(c)) unwritten.set(f, c.line);
         continue;
       }
+      for (const f of outputsOf(c)) unwritten.delete(f);
       const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
       const t0 = Date.now();
       const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });

@@ -31,7 +31,7 @@ inline int32_t gp_out_size(int32_t d, int32_t nv = 0) { return d + 3 + (nv ? 1 :
 
 // X: n x d row-major inputs; y: n responses; H: n x p mean basis (row-major); theta: d + 1 log hyperparameters.
 // Outputs: L (n x n, lower Cholesky factor of R + g I; the strict upper triangle is zeroed), alpha (n: Rg⁻¹ r),
-// beta (p), out (gp_out_size(d, nv)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p + n doubles.
+// beta (p), out (gp_out_size(d, nv)). want_grad = 0 skips the gradient (out[2…] set to 0). work: n*n + n*p + n*(3 + d) doubles.
 // Per-point noise (heteroscedastic GP): with nv = n, v holds a known variance per point (≥ 0, e.g. the sampling
 // variance of each configuration's statistic) and theta a last entry log τ: the diagonal becomes 1 + g + τ v_i, i.e.
 // noise_i = σ² (g + τ v_i), and out gets ∂nll/∂log τ = ½ τ Σ_i (Rg⁻¹ − α αᵀ/σ̂²)_ii v_i last. nv = 0: no v, theta has
@@ -41,7 +41,7 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
 
 // Predictive residual mean kᵀ α (the caller adds h(x)ᵀ β) and correlation-scale variance 1 − kᵀ Rg⁻¹ k (clamped at 0;
 // the caller multiplies by σ̂² and adds the nugget for an observation) at q query points Xq (q x d).
-// L and alpha as gp_nll returned them. work: n doubles.
+// L and alpha as gp_nll returned them. work: n*(2 + d) doubles.
 int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* L, const double* alpha,
                const double* Xq, int32_t q, double* mean, double* var, double* work);
 
