@@ -102,6 +102,26 @@ function corrRow(kernel: i32, x: usize, XT: usize, stride: usize, len: usize, d:
   }
 }
 
+// Queries whitened per block in gp_predict (as native/src/gp.cc).
+const GP_PREDICT_BLOCK: usize = 32;
+
+// Forward substitution for b right-hand sides at once (Z: n × b), then ss[c] = Σ_i Z_ic² (native/src/gp.cc's
+// forward_block): each column forward()'s operations in its order, two queries per f64x2: the same bits.
+function forwardBlock(L: usize, n: usize, Z: usize, b: usize, ss: usize): void {
+  for (let i: usize = 0; i < n; ++i) {
+    const li = L + ((i * n) << 3);
+    const zi = Z + ((i * b) << 3);
+    for (let k: usize = 0; k < i; ++k) addScaled(zi, -ld(li, k), Z + ((k * b) << 3), b);
+    const lii = ld(li, i);
+    for (let c: usize = 0; c < b; ++c) st(zi, c, ld(zi, c) / lii);
+  }
+  for (let c: usize = 0; c < b; ++c) st(ss, c, 0.0);
+  for (let i: usize = 0; i < n; ++i) {
+    const zi = Z + ((i * b) << 3);
+    for (let c: usize = 0; c < b; ++c) st(ss, c, ld(ss, c) + ld(zi, c) * ld(zi, c));
+  }
+}
+
 // XT = the column-major copy of the n × d row-major X.
 function transpose(X: usize, n: usize, d: usize, XT: usize): void {
   for (let i: usize = 0; i < n; ++i)
@@ -317,23 +337,26 @@ export function gp_predict(
   if (n < 1 || d < 1 || d > 64 || q < 0 || (kernel != GP_SQEXP && kernel != GP_MATERN52 && kernel != GP_MATERN32)) return BAD_ARGUMENT;
   const N = <usize>n, D = <usize>d, Q = <usize>q;
   if (!allFinite(Xq, Q * D) || !allFinite(theta, D + 1)) return NONFINITE;
-  const work = heap.alloc((N * (2 + D) + D + 1) << 3);
+  const B: usize = GP_PREDICT_BLOCK;
+  const work = heap.alloc((N * (2 + D + B) + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const invL = work + (N << 3);
-  const XT = invL + (D << 3);  // the column-major inputs, then r2 (n)
+  const XT = invL + (D << 3);  // the column-major inputs, then r2 (n), then Z (n × B: a block of queries)
   const r2 = XT + ((N * D) << 3);
+  const Z = r2 + (N << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   transpose(X, N, D, XT);
-  for (let r: usize = 0; r < Q; ++r) {
-    const xq = Xq + ((r * D) << 3);
-    corrRow(kernel, xq, XT, N, N, D, invL, r2, work, 0);
-    let m = 0.0;
-    for (let i: usize = 0; i < N; ++i) m += ld(work, i) * ld(alpha, i);
-    forward(L, N, work);
-    let s = 0.0;
-    for (let i: usize = 0; i < N; ++i) s += ld(work, i) * ld(work, i);
-    st(mean, r, m);
-    st(variance, r, Math.max(1.0 - s, 0.0));
+  for (let r0: usize = 0; r0 < Q; r0 += B) {
+    const b = Q - r0 < B ? Q - r0 : B;
+    for (let c: usize = 0; c < b; ++c) {
+      corrRow(kernel, Xq + (((r0 + c) * D) << 3), XT, N, N, D, invL, r2, work, 0);
+      let m = 0.0;
+      for (let i: usize = 0; i < N; ++i) m += ld(work, i) * ld(alpha, i);
+      st(mean, r0 + c, m);
+      for (let i: usize = 0; i < N; ++i) st(Z, i * b + c, ld(work, i));
+    }
+    forwardBlock(L, N, Z, b, variance + (r0 << 3));
+    for (let c: usize = 0; c < b; ++c) st(variance, r0 + c, Math.max(1.0 - ld(variance, r0 + c), 0.0));
   }
   heap.free(work);
   return OK;

@@ -55,7 +55,7 @@ static Napi::Value GpPredict(const Napi::CallbackInfo& info) {
   if (lX < N * D || lt < D + 1 || lL < N * N || la < N || lq < Q * D || lm < Q || lv < Q) return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
     // Scratch the kernel initializes itself: no zero fill.
-    std::unique_ptr<double[]> work(new double[N * (2 + D) + 1]);
+    std::unique_ptr<double[]> work(new double[N * (2 + D + 32) + 1]);  // 32: GP_PREDICT_BLOCK
     return varmap::gp_predict(X, n, d, kernel, theta, L, alpha, Xq, q, mean, var, work.get());
   }));
 }

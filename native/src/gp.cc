@@ -99,6 +99,29 @@ VECTOR_CLONES void corr_row(int kernel, const double* x, const double* XT, size_
   }
 }
 
+// Queries whitened per block in gp_predict (Z: n × this many doubles of scratch).
+constexpr int GP_PREDICT_BLOCK = 32;
+
+// Forward substitution for b right-hand sides at once, Z (n × b, row i = the b values of unknown i) <- L⁻¹ Z, then
+// ss[c] = Σ_i Z_ic² (i ascending). Each column gets forward()'s operations in its order (z_i − Σ_{k<i} L_ik z_k,
+// k ascending, then / L_ii), with the queries side by side in vector lanes: the same bits as one forward() each.
+VECTOR_CLONES void forward_block(const double* L, int n, double* __restrict Z, int b, double* __restrict ss) {
+  for (int i = 0; i < n; ++i) {
+    const double* li = L + size_t(i) * n;
+    double* zi = Z + size_t(i) * b;
+    for (int k = 0; k < i; ++k) {
+      const double a = li[k];
+      const double* zk = Z + size_t(k) * b;
+      for (int c = 0; c < b; ++c) zi[c] -= a * zk[c];
+    }
+    const double lii = li[i];
+    for (int c = 0; c < b; ++c) zi[c] = zi[c] / lii;
+  }
+  for (int c = 0; c < b; ++c) ss[c] = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < b; ++c) ss[c] += Z[size_t(i) * b + c] * Z[size_t(i) * b + c];
+}
+
 // XT = the column-major copy of the n × d row-major X.
 void transpose(const double* X, int n, int d, double* XT) {
   for (int i = 0; i < n; ++i)
@@ -296,19 +319,24 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
   if (!all_finite(Xq, size_t(q) * d) || !all_finite(theta, size_t(d) + 1)) return NONFINITE;
   double inv_l[64];
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
-  double* XT = work + n;  // after the query's correlations: the column-major inputs, then r2 (n) of scratch
+  // Scratch: one query's correlations (n), the column-major inputs XT (n × d), r2 (n), then Z (n × GP_PREDICT_BLOCK):
+  // a block of queries' correlation vectors side by side, whitened together (forward_block) and summed.
+  double* row = work;
+  double* XT = row + n;
   double* r2 = XT + size_t(n) * d;
+  double* Z = r2 + n;
   transpose(X, n, d, XT);
-  for (int r = 0; r < q; ++r) {
-    const double* xq = Xq + size_t(r) * d;
-    corr_row(kernel, xq, XT, size_t(n), n, d, inv_l, r2, work, nullptr);
-    double m = 0.0;
-    for (int i = 0; i < n; ++i) m += work[i] * alpha[i];
-    forward(L, n, work);
-    double s = 0.0;
-    for (int i = 0; i < n; ++i) s += work[i] * work[i];
-    mean[r] = m;
-    var[r] = std::fmax(1.0 - s, 0.0);
+  for (int r0 = 0; r0 < q; r0 += GP_PREDICT_BLOCK) {
+    const int b = q - r0 < GP_PREDICT_BLOCK ? q - r0 : GP_PREDICT_BLOCK;
+    for (int c = 0; c < b; ++c) {
+      corr_row(kernel, Xq + size_t(r0 + c) * d, XT, size_t(n), n, d, inv_l, r2, row, nullptr);
+      double m = 0.0;
+      for (int i = 0; i < n; ++i) m += row[i] * alpha[i];
+      mean[r0 + c] = m;
+      for (int i = 0; i < n; ++i) Z[size_t(i) * b + c] = row[i];
+    }
+    forward_block(L, n, Z, b, var + r0);
+    for (int c = 0; c < b; ++c) var[r0 + c] = std::fmax(1.0 - var[r0 + c], 0.0);
   }
   return OK;
 }

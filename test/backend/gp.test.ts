@@ -170,6 +170,21 @@ describe(`gp kernels on ${selected.name}`, () => {
     expect(far.mean[0]).toBeCloseTo(0, 12);
   });
 
+  it("predicts a batch of queries to the same bits as one query at a time (blocks of 32, a partial last block)", () => {
+    const pr = problem(150, 3, 23);
+    const q = 70;
+    const r0 = rng(29);
+    const Xq = Float64Array.from({ length: q * pr.d }, () => r0());
+    for (const kernel of ["sqexp", "matern32", "matern52"] as const) {
+      const r = lik(selected, pr, kernel);
+      const all = gpPredict(selected, pr.X, pr.n, pr.d, kernel, pr.theta, r.L, r.alpha, Xq, q);
+      for (let i = 0; i < q; i++) {
+        const one = gpPredict(selected, pr.X, pr.n, pr.d, kernel, pr.theta, r.L, r.alpha, Xq.slice(i * pr.d, (i + 1) * pr.d), 1);
+        expect([all.mean[i], all.variance[i]]).toEqual([one.mean[0], one.variance[0]]);
+      }
+    }
+  });
+
   it("reports a covariance that is not positive definite (duplicate points, no nugget) and a singular mean basis by status", () => {
     const pr = problem(10, 2, 5);
     pr.X.set(pr.X.subarray(0, 2), 2);

@@ -41,7 +41,7 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
 
 // Predictive residual mean kᵀ α (the caller adds h(x)ᵀ β) and correlation-scale variance 1 − kᵀ Rg⁻¹ k (clamped at 0;
 // the caller multiplies by σ̂² and adds the nugget for an observation) at q query points Xq (q x d).
-// L and alpha as gp_nll returned them. work: n*(2 + d) doubles.
+// L and alpha as gp_nll returned them. work: n*(2 + d + 32) doubles.
 int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* L, const double* alpha,
                const double* Xq, int32_t q, double* mean, double* var, double* work);
 
