@@ -44,18 +44,9 @@ function corr(kernel: i32, r2: f64): f64 {
   return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
 }
 
-function scaledR2(a: usize, b: usize, invL: usize, d: usize): f64 {
-  let s = 0.0;
-  for (let k: usize = 0; k < d; ++k) {
-    const u = (ld(a, k) - ld(b, k)) * ld(invL, k);
-    s += u * u;
-  }
-  return s;
-}
-
 // Correlations of point x with the points whose inputs are the columns of XT (XT[k * stride + j]), j < len: out[j]
 // and, when deriv != 0, deriv[j] (D(r_j)); r2 (len doubles) is scratch. Two points per f64x2, each lane the
-// operations of corr(kernel, scaledR2(x, x_j)), as native/src/gp.cc's corr_row: the same bits.
+// operations of corr(kernel, r_j²) with r_j² summed over the inputs as native/src/gp.cc's corr_row: the same bits.
 function corrRow(kernel: i32, x: usize, XT: usize, stride: usize, len: usize, d: usize, invL: usize, r2: usize, out: usize, deriv: usize): void {
   for (let j: usize = 0; j < len; ++j) st(r2, j, 0.0);
   for (let k: usize = 0; k < d; ++k) {
@@ -377,13 +368,15 @@ export function gp_local_predict(
     const j = load<i32>(nbr + (k << 2));
     if (j < 0 || j >= n) return BAD_ARGUMENT;
   }
-  const work = heap.alloc((M * M + 3 * M + D + 1) << 3);
+  const work = heap.alloc((M * M + M * (4 + D) + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const C = work;
   const kq = C + ((M * M) << 3);
   const z = kq + (M << 3);
   const invL = z + (M << 3);
   const col = invL + (D << 3);  // m doubles of scratch for the Cholesky
+  const XN = col + (M << 3);  // the neighbours' inputs column-major (d × m), then r2 (m)
+  const r2 = XN + ((M * D) << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));
   const tau = nv ? gexp(ld(theta, D + 1)) : 0.0;
@@ -391,18 +384,18 @@ export function gp_local_predict(
     const idx = nbr + ((r * M) << 2);
     const xq = Xq + ((r * D) << 3);
     for (let a: usize = 0; a < M; ++a) {
+      const ia = <usize>load<i32>(idx + (a << 2));
+      for (let k: usize = 0; k < D; ++k) st(XN, k * M + a, ld(X, ia * D + k));
+    }
+    for (let a: usize = 0; a < M; ++a) {
       const ca = C + ((a * M) << 3);
       const ia = <usize>load<i32>(idx + (a << 2));
-      const xa = X + ((ia * D) << 3);
-      for (let b: usize = 0; b < a; ++b) {
-        const ib = <usize>load<i32>(idx + (b << 2));
-        st(ca, b, corr(kernel, scaledR2(xa, X + ((ib * D) << 3), invL, D)));
-      }
+      corrRow(kernel, X + ((ia * D) << 3), XN, M, a, D, invL, r2, ca, 0);
       st(ca, a, nv ? 1.0 + g + tau * ld(v, ia) : 1.0 + g);
       for (let b = a + 1; b < M; ++b) st(ca, b, 0.0);
-      st(kq, a, corr(kernel, scaledR2(xq, xa, invL, D)));
       st(z, a, ld(res, ia));
     }
+    corrRow(kernel, xq, XN, M, M, D, invL, r2, kq, 0);
     if (!cholesky(C, M, col)) {
       heap.free(work);
       return GP_NOT_POSITIVE_DEFINITE;

@@ -20,33 +20,6 @@ constexpr double GP_LOG_2PI = 1.8378770664093453;
 inline double gexp(double x) { return fastmath::vexp(x); }
 inline double glog(double x) { return fastmath::vlog(x); }
 
-// Correlation at scaled distance r² (and, in *deriv, D(r) with ∂ρ/∂log ℓ_k = D u_k²).
-double corr(int kernel, double r2, double* deriv) {
-  if (kernel == GP_SQEXP) {
-    const double v = gexp(-0.5 * r2);
-    if (deriv) *deriv = v;
-    return v;
-  }
-  const double r = std::sqrt(r2);
-  if (kernel == GP_MATERN32) {
-    const double e3 = gexp(-GP_SQRT3 * r);
-    if (deriv) *deriv = 3.0 * e3;
-    return (1.0 + GP_SQRT3 * r) * e3;
-  }
-  const double e = gexp(-GP_SQRT5 * r);
-  if (deriv) *deriv = (5.0 / 3.0) * (1.0 + GP_SQRT5 * r) * e;
-  return (1.0 + GP_SQRT5 * r + (5.0 / 3.0) * r2) * e;
-}
-
-double scaled_r2(const double* a, const double* b, const double* inv_l, int d) {
-  double s = 0.0;
-  for (int k = 0; k < d; ++k) {
-    const double u = (a[k] - b[k]) * inv_l[k];
-    s += u * u;
-  }
-  return s;
-}
-
 // The row updates below are compiled for AVX-512, AVX2 and SSE2, the CPU picking at load time. Each element gets the
 // same operations in the same order as a scalar loop (no reassociation, no fused multiply-add: -ffp-contract=off),
 // so every width, and wasm/gp.ts's two lanes, compute the same bits.
@@ -62,9 +35,10 @@ VECTOR_CLONES void add_scaled(double* __restrict acc, double a, const double* __
 }
 
 // Correlations of point x (d inputs) with points 0 … len−1, whose inputs are the columns of the column-major XT
-// (XT[k * ld + j]): out[j] = ρ(r_j) and, when deriv is given, deriv[j] = D(r_j), with r2 (len doubles) as scratch. The
-// same operations per point as corr(kernel, scaled_r2(x, x_j, inv_l, d)) (the squares summed k = 0, 1, … from 0),
-// written as loops over the points so that they vectorize: the same bits as the scalar calls.
+// (XT[k * ld + j]): out[j] = ρ(r_j) and, when deriv is given, deriv[j] = D(r_j) (∂ρ/∂log ℓ_k = D u_k²), with r2
+// (len doubles) as scratch; r_j² = Σ_k u_k², u_k = (x_k − x_jk)/ℓ_k, summed k = 0, 1, … from 0. Loops over the points,
+// so that they vectorize; wasm/gp.ts's corrRow does the same operations per point (two points per f64x2, its scalar
+// corr for an odd last one): the same bits.
 VECTOR_CLONES void corr_row(int kernel, const double* x, const double* XT, size_t ld, int len, int d, const double* inv_l,
                             double* __restrict r2, double* __restrict out, double* __restrict deriv) {
   for (int j = 0; j < len; ++j) r2[j] = 0.0;
@@ -356,22 +330,26 @@ int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, cons
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
   const double g = gexp(theta[d]);
   const double tau = nv ? gexp(theta[d + 1]) : 0.0;
+  // Scratch: C (m × m), kq, z, the Cholesky's column (m each), the neighbours' inputs column-major XN (d × m), r2 (m).
   double* C = work;
   double* kq = work + size_t(m) * m;
   double* z = kq + m;
+  double* XN = z + 2 * size_t(m);
+  double* r2 = XN + size_t(m) * d;
   for (int r = 0; r < q; ++r) {
     const int32_t* idx = nbr + size_t(r) * m;
     const double* xq = Xq + size_t(r) * d;
+    for (int a = 0; a < m; ++a)
+      for (int k = 0; k < d; ++k) XN[size_t(k) * m + a] = X[size_t(idx[a]) * d + k];
     // C = R_NN + noise on the diagonal (lower triangle), the query's correlations, and the neighbours' residuals.
     for (int a = 0; a < m; ++a) {
       double* ca = C + size_t(a) * m;
-      const double* xa = X + size_t(idx[a]) * d;
-      for (int b = 0; b < a; ++b) ca[b] = corr(kernel, scaled_r2(xa, X + size_t(idx[b]) * d, inv_l, d), nullptr);
+      corr_row(kernel, X + size_t(idx[a]) * d, XN, size_t(m), a, d, inv_l, r2, ca, nullptr);
       ca[a] = nv ? 1.0 + g + tau * v[idx[a]] : 1.0 + g;
       for (int b = a + 1; b < m; ++b) ca[b] = 0.0;
-      kq[a] = corr(kernel, scaled_r2(xq, xa, inv_l, d), nullptr);
       z[a] = res[idx[a]];
     }
+    corr_row(kernel, xq, XN, size_t(m), m, d, inv_l, r2, kq, nullptr);
     if (!cholesky(C, m, z + m)) return GP_NOT_POSITIVE_DEFINITE;
     // mean = (L⁻¹k)ᵀ (L⁻¹ res_N), var = 1 − |L⁻¹k|².
     forward(C, m, kq);
