@@ -121,7 +121,8 @@ function transpose(X: usize, n: usize, d: usize, XT: usize): void {
 
 // acc[j] += a * x[j] for j < len, two lanes at a time: each lane the scalar operation (native/src/gp.cc's
 // add_scaled, whatever its vector width), so the same bits. With -a it subtracts (the same IEEE operation).
-function addScaled(acc: usize, a: f64, x: usize, len: usize): void {
+// @ts-ignore: decorator
+@inline function addScaled(acc: usize, a: f64, x: usize, len: usize): void {
   const av = f64x2.splat(a);
   let j: usize = 0;
   for (; j + 4 <= len; j += 4) {  // two vectors per step: independent work for the CPU to overlap
