@@ -10,6 +10,7 @@
 // freq_khz too (it spans a factor 2.5): the setting that predicts best there (gp, the best method at every p:
 // 8.40 / 5.87 / 5.54 % against 8.58 / 5.91 / 5.59 % with freq_khz linear: `node dist/bench/gp-workload.js ...`).
 // Response: modelled on a log scale when every response (the map statistic) is positive.
+import { factorGroups } from "./maps.js";
 import type { ConfigTable } from "./types.js";
 
 /** Largest max/min ratio of a positive input left on a linear scale by --log-inputs auto. */
@@ -54,14 +55,7 @@ export const JUDGED_ROWS = 400;
 /** A deterministic sample of the table's maps for the judge: evenly spaced configurations of the largest maps. */
 function judgedMaps(table: ConfigTable, y: Float64Array): JudgedMap[] {
   const d = table.roles.inputs.length;
-  const groups = new Map<string, number[]>();
-  for (let c = 0; c < table.count; c++) {
-    if (!Number.isFinite(y[c])) continue;
-    const k = JSON.stringify(table.factorValues.map((f) => f[c]));
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(c);
-  }
+  const groups = factorGroups(table, (c) => Number.isFinite(y[c]));
   const largest = [...groups.values()].sort((a, b) => b.length - a.length).slice(0, JUDGED_MAPS);
   return largest.map((members) => {
     const rows = Math.min(members.length, JUDGED_ROWS);

@@ -14,6 +14,22 @@ export interface MapOptions {
 }
 
 /**
+ * The configurations of each factor combination (JSON of the factor values → configuration indices), in table order
+ * (the table is sorted by factors first); only configurations `include` accepts.
+ */
+export function factorGroups(table: ConfigTable, include: (c: number) => boolean): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (let c = 0; c < table.count; c++) {
+    if (!include(c)) continue;
+    const k = JSON.stringify(table.factorValues.map((f) => f[c]));
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(c);
+  }
+  return groups;
+}
+
+/**
  * One map per factor combination. `y[c]` is the response of configuration c; configurations where `keep[c]` is
  * false (e.g. too few runs) are left out. Row ids are configuration indices, or the table's ids when it has them.
  */
@@ -28,15 +44,7 @@ export function buildMaps(table: ConfigTable, y: Float64Array, opts: MapOptions,
       });
     }
   }
-  // Group configuration indices by factor values, in table order (the table is sorted by factors first).
-  const groups = new Map<string, number[]>();
-  for (let c = 0; c < table.count; c++) {
-    if (keep && !keep[c]) continue;
-    const k = JSON.stringify(factors.map((_, f) => table.factorValues[f][c]));
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(c);
-  }
+  const groups = factorGroups(table, (c) => keep?.[c] !== 0);
   const maps: VariabilityMap[] = [];
   for (const [k, members] of groups) {
     const values = JSON.parse(k) as string[];

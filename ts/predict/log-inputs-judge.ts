@@ -32,8 +32,6 @@ function score(maps: JudgedMap[], d: number, log2: number[]): number {
   return rows > 0 ? total / rows : Infinity;
 }
 
-const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && a.every((v) => b.includes(v));
-
 export const splineGcvJudge: LogInputsJudge = (maps, d, logged, candidates) => {
   const scores = new Map<string, number>();
   const scoreOf = (chosen: number[]): number => {
@@ -81,7 +79,7 @@ export const splineGcvJudge: LogInputsJudge = (maps, d, logged, candidates) => {
   }
   if (!Number.isFinite(rule) && !Number.isFinite(bestScore)) return undefined;
   const decided = bestScore < rule * (1 - JUDGE_MARGIN) ? best : candidates;
-  const decidedScore = sameSet(decided, candidates) ? rule : bestScore;
+  const decidedScore = scoreOf(decided); // cached
   const reasons = new Map<number, string>();
   for (const j of candidates) {
     const other = decided.includes(j) ? decided.filter((v) => v !== j) : [...decided, j];
