@@ -2,6 +2,8 @@
 // bench/figures.ts) and the reference codes' timings in ../shared/golden/anchors-*.csv:
 //   npm run bench:docs                          # the records already saved
 //   npm run bench:docs -- --run quick|full      # first runs every workload with --save (full: the issue's sizes)
+//   npm run bench:docs -- --check [--doc FILE]  # writes nothing: exits 1 when the page (default docs/benchmarks.md)
+//                                               # is not what the tracked records give (the machine line aside)
 // A workload script that does not write its record yet is listed as such (its command is still given).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,8 +14,9 @@ import { formatFigure, machine, type Figure, type WorkloadRecord } from "./figur
 
 const root = packageRoot();
 const resultsDir = join(root, "bench", "results");
-const docFile = join(root, "docs", "benchmarks.md");
+const docFile = flag("--doc") ?? join(root, "docs", "benchmarks.md");
 const run = flag("--run") as "quick" | "full" | undefined;
+const check = process.argv.includes("--check");
 
 interface Workload {
   /** Record file in bench/results/. */
@@ -139,6 +142,26 @@ function csv(file: string): Record<string, string>[] {
   return text.slice(1).map((l) => Object.fromEntries(split(l).map((v, i) => [head[i], v])));
 }
 
+/** 0 when the page on disk is the one the records give, else 1 with the first differing line. The machine line names
+ * the machine that regenerates the page, so it is left out of the comparison. */
+function checkPage(page: string): number {
+  const kept = (text: string): string[] => text.split("\n").filter((l) => !l.startsWith("Written on "));
+  const want = kept(page);
+  const have = existsSync(docFile) ? kept(readFileSync(docFile, "utf8")) : [];
+  const at = want.findIndex((l, i) => l !== have[i]);
+  if (at < 0 && have.length === want.length) {
+    process.stderr.write(`bench:docs: ${docFile} is up to date with bench/results/\n`);
+    return 0;
+  }
+  const i = at < 0 ? want.length : at;
+  process.stderr.write(
+    `bench:docs: ${docFile} is not what bench/results/ gives (first difference at line ${i + 1} of the page without its machine line):\n` +
+      `  page:    ${have[i] ?? "(end of page)"}\n  records: ${want[i] ?? "(end of page)"}\n` +
+      "Regenerate it with `npm run bench:docs` (after `npm run build`), and commit the page with its records.\n",
+  );
+  return 1;
+}
+
 /** The reference codes' timings from ../shared/golden (the anchors measured on a machine like this one). */
 function referenceSection(): string[] {
   const golden = join(sharedDir(), "golden");
@@ -196,6 +219,7 @@ if (run) for (const w of WORKLOADS) runWorkload(w, run);
 const records = new Map(WORKLOADS.map((w) => [w.id, readRecord(w.id)]));
 const extra = existsSync(resultsDir)
   ? readdirSync(resultsDir)
+      .sort() // the directory's own order depends on the file system
       .filter((f) => f.endsWith(".json") && !records.has(f.slice(0, -5)))
       .map((f) => JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Partial<WorkloadRecord>)
       // Only workload records (`npm run bench` keeps its kernel-suite results in the same folder).
@@ -261,6 +285,7 @@ lines.push(
   "listed there are shown after the goals).",
   "",
 );
+if (check) process.exit(checkPage(lines.join("\n")));
 mkdirSync(join(root, "docs"), { recursive: true });
 writeFileSync(docFile, lines.join("\n"));
 process.stderr.write(`bench:docs: wrote ${docFile}\n`);
