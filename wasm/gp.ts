@@ -139,23 +139,61 @@ function transpose(X: usize, n: usize, d: usize, XT: usize): void {
   for (; j < len; ++j) st(acc, j, ld(acc, j) + a * ld(x, j));
 }
 
-// Right-looking Cholesky (native/src/gp.cc's cholesky: element (i, c) subtracts L_ik L_ck for k ascending, the
-// textbook order). col: n doubles of scratch.
-function cholesky(A: usize, n: usize, col: usize): bool {
-  for (let j: usize = 0; j < n; ++j) {
-    const rj = A + ((j * n) << 3);
-    const s = ld(rj, j);
-    if (!(s > 0.0) || !isFinite<f64>(s)) return false;
-    const ljj = Math.sqrt(s);
-    st(rj, j, ljj);
-    for (let i = j + 1; i < n; ++i) {
-      const ri = A + ((i * n) << 3);
-      const lij = ld(ri, j) / ljj;
-      st(ri, j, lij);
-      st(col, i, lij);
-    }
-    for (let i = j + 1; i < n; ++i) addScaled(A + ((i * n + j + 1) << 3), -ld(col, i), col + ((j + 1) << 3), i - j);
+// acc[j] = (acc[j] + a x[j]) + b y[j] for j < len: two addScaled in one pass (native/src/gp.cc's paired loops), the
+// same two roundings per element in the same order, so the same bits.
+// @ts-ignore: decorator
+@inline function addScaled2(acc: usize, a: f64, x: usize, b: f64, y: usize, len: usize): void {
+  const av = f64x2.splat(a), bv = f64x2.splat(b);
+  let j: usize = 0;
+  for (; j + 4 <= len; j += 4) {  // two vectors per step, as addScaled
+    const o = j << 3;
+    const s0 = f64x2.add(v128.load(acc + o), f64x2.mul(av, v128.load(x + o)));
+    const s1 = f64x2.add(v128.load(acc + o + 16), f64x2.mul(av, v128.load(x + o + 16)));
+    v128.store(acc + o, f64x2.add(s0, f64x2.mul(bv, v128.load(y + o))));
+    v128.store(acc + o + 16, f64x2.add(s1, f64x2.mul(bv, v128.load(y + o + 16))));
   }
+  for (; j + 2 <= len; j += 2) {
+    const o = j << 3;
+    const s = f64x2.add(v128.load(acc + o), f64x2.mul(av, v128.load(x + o)));
+    v128.store(acc + o, f64x2.add(s, f64x2.mul(bv, v128.load(y + o))));
+  }
+  for (; j < len; ++j) st(acc, j, (ld(acc, j) + a * ld(x, j)) + b * ld(y, j));
+}
+
+// Column j of the Cholesky factor once its updates are in: L_jj = √A_jj (false when not positive), L_ij = A_ij / L_jj
+// for i > j, copied to col[i].
+function finalColumn(A: usize, n: usize, j: usize, col: usize): bool {
+  const rj = A + ((j * n) << 3);
+  const s = ld(rj, j);
+  if (!(s > 0.0) || !isFinite<f64>(s)) return false;
+  const ljj = Math.sqrt(s);
+  st(rj, j, ljj);
+  for (let i = j + 1; i < n; ++i) {
+    const ri = A + ((i * n) << 3);
+    const lij = ld(ri, j) / ljj;
+    st(ri, j, lij);
+    st(col, i, lij);
+  }
+  return true;
+}
+
+// Right-looking Cholesky, two columns per pass over the trailing rows (native/src/gp.cc's cholesky: element (i, c)
+// subtracts L_ik L_ck for k ascending, the textbook order). col: 2n doubles of scratch (columns j and j + 1).
+function cholesky(A: usize, n: usize, col: usize): bool {
+  const col2 = col + (n << 3);
+  let j: usize = 0;
+  for (; j + 1 < n; j += 2) {
+    if (!finalColumn(A, n, j, col)) return false;
+    const l = ld(col, j + 1);
+    for (let i = j + 1; i < n; ++i) {
+      const p = A + ((i * n + j + 1) << 3);
+      store<f64>(p, load<f64>(p) + -ld(col, i) * l);
+    }
+    if (!finalColumn(A, n, j + 1, col2)) return false;
+    for (let i = j + 2; i < n; ++i)
+      addScaled2(A + ((i * n + j + 2) << 3), -ld(col, i), col + ((j + 2) << 3), -ld(col2, i), col2 + ((j + 2) << 3), i - j - 1);
+  }
+  if (j < n && !finalColumn(A, n, j, col)) return false;
   return true;
 }
 
@@ -289,7 +327,12 @@ function nll(
     const wi = W + ((i * N) << 3);
     const ri = L + ((i * N) << 3);
     for (let j: usize = 0; j < i; ++j) st(wi, j, 0.0);  // the rest of the row is set below
-    for (let k: usize = 0; k < i; ++k) addScaled(wi, -ld(ri, k), W + ((k * N) << 3), k + 1);
+    let k: usize = 0;
+    for (; k + 1 < i; k += 2) {  // two rows of W per pass (native's inverse_row): W_k,k+1 = 0, so row k stops at k
+      addScaled2(wi, -ld(ri, k), W + ((k * N) << 3), -ld(ri, k + 1), W + (((k + 1) * N) << 3), k + 1);
+      st(wi, k + 1, ld(wi, k + 1) + -ld(ri, k + 1) * ld(W, (k + 1) * N + k + 1));
+    }
+    for (; k < i; ++k) addScaled(wi, -ld(ri, k), W + ((k * N) << 3), k + 1);
     const lii = ld(ri, i);
     for (let j: usize = 0; j < i; ++j) st(wi, j, ld(wi, j) / lii);
     st(wi, i, 1.0 / lii);
@@ -297,7 +340,10 @@ function nll(
   let diagSum = 0.0, diagV = 0.0;
   for (let i: usize = 0; i < N; ++i) {
     for (let j: usize = 0; j <= i; ++j) st(acc, j, 0.0);
-    for (let k = i; k < N; ++k) addScaled(acc, ld(W, k * N + i), W + ((k * N) << 3), i + 1);
+    let k = i;
+    for (; k + 1 < N; k += 2)  // two rows per pass (native's gram_row)
+      addScaled2(acc, ld(W, k * N + i), W + ((k * N) << 3), ld(W, (k + 1) * N + i), W + (((k + 1) * N) << 3), i + 1);
+    for (; k < N; ++k) addScaled(acc, ld(W, k * N + i), W + ((k * N) << 3), i + 1);
     for (let j: usize = 0; j < i; ++j) st(W, j * N + i, ld(acc, j));
     const G = ld(acc, i) - (ld(alpha, i) * ld(alpha, i)) / sigma2;
     diagSum += G;
@@ -369,14 +415,14 @@ export function gp_local_predict(
     const j = load<i32>(nbr + (k << 2));
     if (j < 0 || j >= n) return BAD_ARGUMENT;
   }
-  const work = heap.alloc((M * M + M * (4 + D) + D + 1) << 3);
+  const work = heap.alloc((M * M + M * (5 + D) + D + 1) << 3);
   if (!work) return NO_MEMORY;
   const C = work;
   const kq = C + ((M * M) << 3);
   const z = kq + (M << 3);
   const invL = z + (M << 3);
-  const col = invL + (D << 3);  // m doubles of scratch for the Cholesky
-  const XN = col + (M << 3);  // the neighbours' inputs column-major (d × m), then r2 (m)
+  const col = invL + (D << 3);  // 2m doubles of scratch for the Cholesky
+  const XN = col + (M << 4);  // the neighbours' inputs column-major (d × m), then r2 (m)
   const r2 = XN + ((M * D) << 3);
   for (let k: usize = 0; k < D; ++k) st(invL, k, gexp(-ld(theta, k)));
   const g = gexp(ld(theta, D));

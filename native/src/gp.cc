@@ -1,6 +1,7 @@
 #include "varmap/gp.h"
 
 #include <cmath>
+#include <vector>
 #include <cstddef>
 #include <cstdint>
 
@@ -29,9 +30,53 @@ inline double glog(double x) { return fastmath::vlog(x); }
 #define VECTOR_CLONES
 #endif
 
-// acc[j] += a * x[j] for j < len. With -a it subtracts: acc + (−a)x and acc − ax are the same IEEE operation.
-VECTOR_CLONES void add_scaled(double* __restrict acc, double a, const double* __restrict x, int len) {
-  for (int j = 0; j < len; ++j) acc[j] += a * x[j];
+// The three triangular loops of the likelihood, each one call (so one clone dispatch, not one per row). Two updates
+// share a pass over their target where the order allows: acc_c + a x_c + b y_c is computed as (acc_c + a x_c) + b y_c,
+// the same two roundings in the same order as two add_scaled calls, with acc read and written once.
+
+// Cholesky's trailing update after columns j and j + 1 (x[i] = L_ij, y[i] = L_i,j+1 for i > j + 1): rows i > j + 1,
+// A_ic −= L_ij L_cj, then −= L_i,j+1 L_c,j+1, for j + 1 < c <= i.
+VECTOR_CLONES void cholesky_update2(double* __restrict A, int n, int j, const double* __restrict x,
+                                    const double* __restrict y) {
+  for (int i = j + 2; i < n; ++i) {
+    double* row = A + size_t(i) * n;
+    const double a = -x[i], b = -y[i];
+    for (int c = j + 2; c <= i; ++c) row[c] = (row[c] + a * x[c]) + b * y[c];
+  }
+}
+
+// Row i of W = L⁻¹ before its scaling: w_c = −Σ_{k<i} L_ik W_kc for c <= k, k ascending (W's rows k < i are final).
+VECTOR_CLONES void inverse_row(double* __restrict wi, const double* __restrict ri, const double* __restrict W, int n,
+                               int i) {
+  int k = 0;
+  for (; k + 1 < i; k += 2) {
+    const double a = -ri[k], b = -ri[k + 1];
+    const double* x = W + size_t(k) * n;
+    const double* y = W + size_t(k + 1) * n;
+    for (int c = 0; c <= k; ++c) wi[c] = (wi[c] + a * x[c]) + b * y[c];
+    wi[k + 1] += b * y[k + 1];  // W_k,k+1 is 0 (W is lower): row k stops at c = k
+  }
+  for (; k < i; ++k) {
+    const double a = -ri[k];
+    const double* x = W + size_t(k) * n;
+    for (int c = 0; c <= k; ++c) wi[c] += a * x[c];
+  }
+}
+
+// acc_c = Σ_{k>=i} W_ki W_kc for c <= i, k ascending (row i of Wᵀ W's lower part); acc starts at 0.
+VECTOR_CLONES void gram_row(double* __restrict acc, const double* __restrict W, int n, int i) {
+  int k = i;
+  for (; k + 1 < n; k += 2) {
+    const double* x = W + size_t(k) * n;
+    const double* y = W + size_t(k + 1) * n;
+    const double a = x[i], b = y[i];
+    for (int c = 0; c <= i; ++c) acc[c] = (acc[c] + a * x[c]) + b * y[c];
+  }
+  for (; k < n; ++k) {
+    const double* x = W + size_t(k) * n;
+    const double a = x[i];
+    for (int c = 0; c <= i; ++c) acc[c] += a * x[c];
+  }
 }
 
 // Correlations of point x (d inputs) with points 0 … len−1, whose inputs are the columns of the column-major XT
@@ -102,25 +147,37 @@ void transpose(const double* X, int n, int d, double* XT) {
     for (int k = 0; k < d; ++k) XT[size_t(k) * n + i] = X[size_t(i) * d + k];
 }
 
+// Column j of the Cholesky factor once its updates are in: L_jj = √A_jj (false when not positive), L_ij = A_ij / L_jj
+// for i > j, copied to col[i].
+bool final_column(double* A, int n, int j, double* col) {
+  double* rj = A + size_t(j) * n;
+  const double s = rj[j];
+  if (!(s > 0.0) || !std::isfinite(s)) return false;
+  const double ljj = std::sqrt(s);
+  rj[j] = ljj;
+  for (int i = j + 1; i < n; ++i) {
+    double* ri = A + size_t(i) * n;
+    ri[j] = ri[j] / ljj;
+    col[i] = ri[j];
+  }
+  return true;
+}
+
 // In-place lower Cholesky of the n x n row-major A (lower triangle read); false when a pivot is not positive.
 // Right-looking: once column j is final, every later row subtracts its share at once (a row update that vectorizes).
 // Element (i, c) still starts from A_ic and subtracts L_ik L_ck for k = 0, 1, … in turn, as the textbook
 // (left-looking) loop does, so the factor is the same to the bit. col: n doubles of scratch.
 bool cholesky(double* A, int n, double* col) {
-  for (int j = 0; j < n; ++j) {
-    double* rj = A + size_t(j) * n;
-    const double s = rj[j];
-    if (!(s > 0.0) || !std::isfinite(s)) return false;
-    const double ljj = std::sqrt(s);
-    rj[j] = ljj;
-    for (int i = j + 1; i < n; ++i) {
-      double* ri = A + size_t(i) * n;
-      ri[j] = ri[j] / ljj;
-      col[i] = ri[j];
-    }
-    // Rows i > j: A_ic -= L_ij L_cj for j < c <= i.
-    for (int i = j + 1; i < n; ++i) add_scaled(A + size_t(i) * n + j + 1, -col[i], col + j + 1, i - j);
+  std::vector<double> col2(static_cast<size_t>(n));  // column j + 1, contiguous like col
+  int j = 0;
+  for (; j + 1 < n; j += 2) {  // two columns per pass over the trailing rows (the same operations per element)
+    if (!final_column(A, n, j, col)) return false;
+    // Column j + 1 gets column j's update first (A_i,j+1 −= L_ij L_j+1,j, i > j), then becomes final too.
+    for (int i = j + 1; i < n; ++i) A[size_t(i) * n + j + 1] += -col[i] * col[j + 1];
+    if (!final_column(A, n, j + 1, col2.data())) return false;
+    cholesky_update2(A, n, j, col, col2.data());
   }
+  if (j < n && !final_column(A, n, j, col)) return false;  // odd n: the last pivot (no rows below it)
   return true;
 }
 
@@ -253,14 +310,14 @@ int gp_nll(const double* X, const double* y, const double* H, int32_t n, int32_t
     double* wi = W + size_t(i) * n;
     const double* ri = L + size_t(i) * n;
     for (int j = 0; j < i; ++j) wi[j] = 0.0;  // the rest of the row is set below (W_ii, then Rinv in the upper part)
-    for (int k = 0; k < i; ++k) add_scaled(wi, -ri[k], W + size_t(k) * n, k + 1);
+    inverse_row(wi, ri, W, n, i);
     for (int j = 0; j < i; ++j) wi[j] = wi[j] / ri[i];
     wi[i] = 1.0 / ri[i];
   }
   double diag_sum = 0.0, diag_v = 0.0;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) acc[j] = 0.0;
-    for (int k = i; k < n; ++k) add_scaled(acc, W[size_t(k) * n + i], W + size_t(k) * n, i + 1);
+    gram_row(acc, W, n, i);
     for (int j = 0; j < i; ++j) W[size_t(j) * n + i] = acc[j];
     const double G = acc[i] - alpha[i] * alpha[i] / sigma2;
     diag_sum += G;
