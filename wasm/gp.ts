@@ -102,7 +102,9 @@ function forwardBlock(L: usize, n: usize, Z: usize, b: usize, ss: usize): void {
   for (let i: usize = 0; i < n; ++i) {
     const li = L + ((i * n) << 3);
     const zi = Z + ((i * b) << 3);
-    for (let k: usize = 0; k < i; ++k) addScaled(zi, -ld(li, k), Z + ((k * b) << 3), b);
+    let k: usize = 0;
+    for (; k + 1 < i; k += 2) addScaled2(zi, -ld(li, k), Z + ((k * b) << 3), -ld(li, k + 1), Z + (((k + 1) * b) << 3), b);
+    for (; k < i; ++k) addScaled(zi, -ld(li, k), Z + ((k * b) << 3), b);
     const lii = ld(li, i);
     for (let c: usize = 0; c < b; ++c) st(zi, c, ld(zi, c) / lii);
   }

@@ -128,7 +128,14 @@ VECTOR_CLONES void forward_block(const double* L, int n, double* __restrict Z, i
   for (int i = 0; i < n; ++i) {
     const double* li = L + size_t(i) * n;
     double* zi = Z + size_t(i) * b;
-    for (int k = 0; k < i; ++k) {
+    int k = 0;
+    for (; k + 1 < i; k += 2) {  // two rows per pass, each element (z − a x) − a' x' as two single updates
+      const double a = li[k], a2 = li[k + 1];
+      const double* zk = Z + size_t(k) * b;
+      const double* zk2 = zk + b;
+      for (int c = 0; c < b; ++c) zi[c] = (zi[c] - a * zk[c]) - a2 * zk2[c];
+    }
+    for (; k < i; ++k) {
       const double a = li[k];
       const double* zk = Z + size_t(k) * b;
       for (int c = 0; c < b; ++c) zi[c] -= a * zk[c];
