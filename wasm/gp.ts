@@ -121,8 +121,8 @@ function transpose(X: usize, n: usize, d: usize, XT: usize): void {
     for (let k: usize = 0; k < d; ++k) st(XT, k * n + i, ld(X, i * d + k));
 }
 
-// acc[j] += a * x[j] for j < len, two lanes at a time: each lane the scalar operation (native/src/gp.cc's
-// add_scaled, whatever its vector width), so the same bits. With -a it subtracts (the same IEEE operation).
+// acc[j] += a * x[j] for j < len, two lanes at a time: each lane the scalar operation (native/src/gp.cc's row
+// updates, whatever their vector width), so the same bits. With -a it subtracts (the same IEEE operation).
 // @ts-ignore: decorator
 @inline function addScaled(acc: usize, a: f64, x: usize, len: usize): void {
   const av = f64x2.splat(a);

@@ -84,7 +84,7 @@ static Napi::Value GpLocalPredict(const Napi::CallbackInfo& info) {
     return a.status(varmap::BAD_ARGUMENT);
   return a.status(varmap_binding::guarded([&] {
     // Scratch the kernel initializes itself: no zero fill.
-    std::unique_ptr<double[]> work(new double[M * M + M * (4 + D) + 1]);
+    std::unique_ptr<double[]> work(new double[M * M + M * (5 + D) + 1]);
     return varmap::gp_local_predict(X, n, d, kernel, theta, v, nv, res, nbr, m, Xq, q, mean, var, work.get());
   }));
 }

@@ -1,7 +1,6 @@
 #include "varmap/gp.h"
 
 #include <cmath>
-#include <vector>
 #include <cstddef>
 #include <cstdint>
 
@@ -32,7 +31,7 @@ inline double glog(double x) { return fastmath::vlog(x); }
 
 // The three triangular loops of the likelihood, each one call (so one clone dispatch, not one per row). Two updates
 // share a pass over their target where the order allows: acc_c + a x_c + b y_c is computed as (acc_c + a x_c) + b y_c,
-// the same two roundings in the same order as two add_scaled calls, with acc read and written once.
+// the same two roundings in the same order as two single updates acc_c += a x_c, with acc read and written once.
 
 // Cholesky's trailing update after columns j and j + 1 (x[i] = L_ij, y[i] = L_i,j+1 for i > j + 1): rows i > j + 1,
 // A_ic −= L_ij L_cj, then −= L_i,j+1 L_c,j+1, for j + 1 < c <= i.
@@ -173,16 +172,17 @@ bool final_column(double* A, int n, int j, double* col) {
 // In-place lower Cholesky of the n x n row-major A (lower triangle read); false when a pivot is not positive.
 // Right-looking: once column j is final, every later row subtracts its share at once (a row update that vectorizes).
 // Element (i, c) still starts from A_ic and subtracts L_ik L_ck for k = 0, 1, … in turn, as the textbook
-// (left-looking) loop does, so the factor is the same to the bit. col: n doubles of scratch.
+// (left-looking) loop does, so the factor is the same to the bit. Two columns per pass over the trailing rows.
+// col: 2n doubles of scratch (columns j and j + 1, contiguous).
 bool cholesky(double* A, int n, double* col) {
-  std::vector<double> col2(static_cast<size_t>(n));  // column j + 1, contiguous like col
+  double* col2 = col + n;
   int j = 0;
   for (; j + 1 < n; j += 2) {  // two columns per pass over the trailing rows (the same operations per element)
     if (!final_column(A, n, j, col)) return false;
     // Column j + 1 gets column j's update first (A_i,j+1 −= L_ij L_j+1,j, i > j), then becomes final too.
     for (int i = j + 1; i < n; ++i) A[size_t(i) * n + j + 1] += -col[i] * col[j + 1];
-    if (!final_column(A, n, j + 1, col2.data())) return false;
-    cholesky_update2(A, n, j, col, col2.data());
+    if (!final_column(A, n, j + 1, col2)) return false;
+    cholesky_update2(A, n, j, col, col2);
   }
   if (j < n && !final_column(A, n, j, col)) return false;  // odd n: the last pivot (no rows below it)
   return true;
@@ -394,11 +394,12 @@ int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, cons
   for (int k = 0; k < d; ++k) inv_l[k] = gexp(-theta[k]);
   const double g = gexp(theta[d]);
   const double tau = nv ? gexp(theta[d + 1]) : 0.0;
-  // Scratch: C (m × m), kq, z, the Cholesky's column (m each), the neighbours' inputs column-major XN (d × m), r2 (m).
+  // Scratch: C (m × m), kq, z (m each), the Cholesky's two columns (2m), the neighbours' inputs column-major XN
+  // (d × m), r2 (m).
   double* C = work;
   double* kq = work + size_t(m) * m;
   double* z = kq + m;
-  double* XN = z + 2 * size_t(m);
+  double* XN = z + 3 * size_t(m);
   double* r2 = XN + size_t(m) * d;
   for (int r = 0; r < q; ++r) {
     const int32_t* idx = nbr + size_t(r) * m;

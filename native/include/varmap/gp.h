@@ -50,7 +50,7 @@ int gp_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const doub
 // mean kᵀ C⁻¹ res_N (res: the training residuals y − H β, the caller's), correlation-scale variance 1 − kᵀ C⁻¹ k
 // (clamped at 0). theta and v as in gp_nll (nv = 0 or n). With m = n and every query's list 0…n−1 this is gp_predict
 // on gp_nll's factor up to rounding. Returns GP_NOT_POSITIVE_DEFINITE when some C is not, BAD_ARGUMENT for a
-// neighbour index outside 0…n−1. work: m*m + m*(4 + d) doubles.
+// neighbour index outside 0…n−1. work: m*m + m*(5 + d) doubles.
 int gp_local_predict(const double* X, int32_t n, int32_t d, int32_t kernel, const double* theta, const double* v, int32_t nv,
                      const double* res, const int32_t* nbr, int32_t m, const double* Xq, int32_t q, double* mean, double* var,
                      double* work);
