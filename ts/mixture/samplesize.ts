@@ -60,6 +60,23 @@ function componentSpan(f: FamilyName, a: number, b: number): [number, number] {
   return [a, b];
 }
 
+/**
+ * Break points for integrating over a mixture on its variable's scale: ±40 spans around every component (the
+ * ends) and each component's centre ± 2 spans inside, ascending and distinct.
+ */
+function integrationPoints(m: Mixture, fam: FamilyName): number[] {
+  let lo = Infinity,
+    hi = -Infinity;
+  const breaks: number[] = [];
+  for (let j = 0; j < m.k; j++) {
+    const [c, d] = componentSpan(fam, m.a[j], m.b[j]);
+    lo = Math.min(lo, c - 40 * d);
+    hi = Math.max(hi, c + 40 * d);
+    breaks.push(c - 2 * d, c, c + 2 * d);
+  }
+  return [lo, ...breaks.filter((b) => b > lo && b < hi).sort((a, b) => a - b), hi].filter((v, i, arr) => i === 0 || v > arr[i - 1]);
+}
+
 /** The mixture q-quantile: safeguarded Newton between the components' own quantiles, to |F − q| ≤ 4ε. */
 export function mixtureQuantile(m: Mixture, q: number): number {
   if (m.k === 1) return m.family.quantile(q, m.a[0], m.b[0]);
@@ -278,16 +295,7 @@ export function fisherExpected(m: Mixture, bScale: BScale = "natural"): FisherIn
     }
     for (let i = 0; i < P; i++) out[tri + i] = s[i] * dens;
   };
-  let lo = Infinity,
-    hi = -Infinity;
-  const breaks: number[] = [];
-  for (let j = 0; j < m.k; j++) {
-    const [c, d] = componentSpan(fam, m.a[j], m.b[j]);
-    lo = Math.min(lo, c - 40 * d);
-    hi = Math.max(hi, c + 40 * d);
-    breaks.push(c - 2 * d, c, c + 2 * d);
-  }
-  const pts = [lo, ...breaks.filter((b) => b > lo && b < hi).sort((a, b) => a - b), hi].filter((v, i, arr) => i === 0 || v > arr[i - 1]);
+  const pts = integrationPoints(m, fam);
   const r = integrateVector(integrand, tri + P, pts, { relTol: 1e-13, maxPieces: 2000 });
   const I = new Float64Array(P * P);
   let t = 0;
@@ -421,16 +429,7 @@ export function mixtureKurtosis(m: Mixture): number {
   const fam = m.family.name;
   if ((fam === "loglogistic" || fam === "frechet") && m.b.some((b) => b >= 0.25)) return Infinity;
   const logV = fam !== "normal";
-  let lo = Infinity,
-    hi = -Infinity;
-  const breaks: number[] = [];
-  for (let j = 0; j < m.k; j++) {
-    const [c, d] = componentSpan(fam, m.a[j], m.b[j]);
-    lo = Math.min(lo, c - 40 * d);
-    hi = Math.max(hi, c + 40 * d);
-    breaks.push(c - 2 * d, c, c + 2 * d);
-  }
-  const pts = [lo, ...breaks.filter((b) => b > lo && b < hi).sort((a, b) => a - b), hi].filter((v, i, arr) => i === 0 || v > arr[i - 1]);
+  const pts = integrationPoints(m, fam);
   const moment = (g: (x: number) => number) =>
     integrateVector(
       (v, out) => {
