@@ -2,11 +2,13 @@
 // number and its line in the file differ after a blank line or a quoted newline; error messages must name the
 // line an editor shows. Also the diagnosis of a file DuckDB's parser gave up on without saying where.
 import { closeSync, openSync, readSync } from "node:fs";
+import { delimiterOf } from "./duckdb.js";
 
 const NL = 10,
   CR = 13,
   QUOTE = 34,
-  COMMA = 44;
+  COMMA = 44,
+  TAB = 9;
 
 interface RecordInfo {
   /** 1-based record number (blank lines not counted), the header being 1. */
@@ -17,8 +19,9 @@ interface RecordInfo {
   terminator: "crlf" | "lf" | "eof";
 }
 
-/** Visits every non-blank record of a CSV file (quotes respected) until `visit` returns true. */
+/** Visits every non-blank record of a CSV (or TSV: delimiterOf) file (quotes respected) until `visit` returns true. */
 function scanRecords(file: string, visit: (r: RecordInfo) => boolean): void {
+  const sep = delimiterOf(file) === "\t" ? TAB : COMMA;
   const fd = openSync(file, "r");
   try {
     const buf = Buffer.alloc(1 << 20);
@@ -44,7 +47,7 @@ function scanRecords(file: string, visit: (r: RecordInfo) => boolean): void {
         } else if (b !== CR) {
           if (!content) start = line;
           content = true;
-          if (b === COMMA && !quoted) fields++;
+          if (b === sep && !quoted) fields++;
         }
         prev = b;
       }

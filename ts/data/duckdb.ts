@@ -72,10 +72,35 @@ export function literal(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
+/** A file's format by its extension: Parquet, or delimited text ("csv": comma-separated, or tab-separated, see delimiterOf). */
 export type FileFormat = "csv" | "parquet";
 
 export function formatOf(path: string): FileFormat {
   return /\.parquet$/i.test(path) ? "parquet" : "csv";
+}
+
+/** The field separator of a delimited text file: a tab for .tsv and .tab, a comma otherwise. */
+export function delimiterOf(path: string): "," | "\t" {
+  return /\.(tsv|tab)$/i.test(path) ? "\t" : ",";
+}
+
+/** How messages name a file's separator ("comma-separated", "tab-separated"). */
+export function separatedName(path: string): string {
+  return delimiterOf(path) === "\t" ? "tab-separated" : "comma-separated";
+}
+
+/**
+ * DuckDB's scan of a delimited text file, header row first, with the file's separator (delimiterOf) and `options`
+ * ("all_varchar = true", ...). `sniff`: a comma-separated file's separator is left to DuckDB's sniffer.
+ */
+export function csvScan(path: string, options?: string, sniff = false): string {
+  const delim = delimiterOf(path) === "\t" ? ", delim = '\\t'" : sniff ? "" : ", delim = ','";
+  return `read_csv(${literal(path)}, header = true${delim}${options ? `, ${options}` : ""})`;
+}
+
+/** The scan of a Parquet file, or csvScan's of a delimited text file (`csvOptions`, `sniff` as there). */
+export function fileScan(path: string, csvOptions?: string, sniff = false): string {
+  return formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : csvScan(path, csvOptions, sniff);
 }
 
 /** Rows of a (small) query as plain objects with JS values (BIGINT → number). */
@@ -95,7 +120,7 @@ export async function queryRows(con: DuckDBConnection, sql: string): Promise<Rec
 export async function readFileRows(path: string, what: string): Promise<Record<string, unknown>[]> {
   const db = await openDb();
   try {
-    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    const src = fileScan(path, "all_varchar = true", true);
     return await queryRows(db.con, `SELECT * FROM ${src}`);
   } catch (e) {
     if (e instanceof VarmapError) throw e;

@@ -11,7 +11,21 @@
 // counting sort), which is much cheaper than having DuckDB sort or join 3.8 M rows on seven key columns.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
-import { READ_MEMORY_LIMIT, forEachChunk, formatOf, ident, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import {
+  READ_MEMORY_LIMIT,
+  csvScan,
+  delimiterOf,
+  fileScan,
+  forEachChunk,
+  formatOf,
+  ident,
+  literal,
+  openDb,
+  queryRows,
+  separatedName,
+  streamColumns,
+  type Db,
+} from "./duckdb.js";
 import { csvRecordLines, diagnoseCsv } from "./csv-lines.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
@@ -56,7 +70,7 @@ function checkFile(file: string): void {
   if (size === 0) {
     throw new VarmapError("E_EMPTY_FILE", "the file is empty", {
       location: { file, row: 1 },
-      remedy: "give a CSV with a header row and one row per run, or a Parquet file",
+      remedy: "give a CSV (or .tsv) with a header row and one row per run, or a Parquet file",
     });
   }
 }
@@ -66,14 +80,13 @@ function checkFile(file: string): void {
  * sniffer cannot make sense of the file, e.g. ragged rows) no sniffing at all: every other column is VARCHAR.
  */
 function scanOf(file: string, typed?: Record<string, string>, allColumns?: string[]): string {
-  if (formatOf(file) === "parquet") return `read_parquet(${literal(file)})`;
-  if (!typed) return `read_csv(${literal(file)}, header = true, delim = ',')`;
+  if (!typed || formatOf(file) === "parquet") return fileScan(file);
   const entries = (allColumns ?? Object.keys(typed)).map((c) => `${literal(c)}: '${typed[c] ?? "VARCHAR"}'`).join(", ");
   // store_rejects: a value that does not parse as its type is recorded with its file line instead of failing
   // the whole scan with a message we cannot locate.
   return allColumns
-    ? `read_csv(${literal(file)}, header = true, delim = ',', quote = '"', escape = '"', auto_detect = false, store_rejects = true, columns = {${entries}})`
-    : `read_csv(${literal(file)}, header = true, delim = ',', store_rejects = true, types = {${entries}})`;
+    ? csvScan(file, `quote = '"', escape = '"', auto_detect = false, store_rejects = true, columns = {${entries}}`)
+    : csvScan(file, `store_rejects = true, types = {${entries}}`);
 }
 
 /** The header names of a CSV file, read directly (fallback when the sniffer fails). */
@@ -83,6 +96,7 @@ function csvHeader(file: string): string[] {
     const buf = Buffer.alloc(1 << 16);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const line = buf.subarray(0, n).toString("utf8").split(/\r?\n/)[0];
+    const sep = delimiterOf(file);
     const names: string[] = [];
     let cur = "";
     let quoted = false;
@@ -93,7 +107,7 @@ function csvHeader(file: string): string[] {
         else if (ch === '"') quoted = false;
         else cur += ch;
       } else if (ch === '"') quoted = true;
-      else if (ch === ",") names.push(cur), (cur = "");
+      else if (ch === sep) names.push(cur), (cur = "");
       else cur += ch;
     }
     names.push(cur);
@@ -125,7 +139,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     if (!isCsv) {
       throw new VarmapError("E_BAD_FILE", `cannot parse the file as Parquet: ${firstLine(e)}`, {
         location: { file },
-        remedy: "check the file format (CSV with a header row, or Parquet; the extension decides)",
+        remedy: "check the file format (CSV with a header row, .tsv / .tab for tab-separated, or .parquet; the extension decides)",
         cause: e,
       });
     }
@@ -205,7 +219,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     if (irregular)
       throw new VarmapError("E_BAD_CSV", `malformed CSV row: ${irregular.problem}`, {
         location: { file, row: irregular.line },
-        remedy: "give every row the header's number of comma-separated fields and the same line ending",
+        remedy: `give every row the header's number of ${separatedName(file)} fields and the same line ending`,
         cause: e,
       });
     throw new VarmapError("E_BAD_FILE", `cannot read the file: ${firstLine(e)}`, { location: { file }, remedy: "check the file format", cause: e });
@@ -456,7 +470,7 @@ async function checkRejects(db: Db, file: string, roles: ColumnRoles): Promise<v
   }
   throw new VarmapError("E_BAD_CSV", `malformed CSV row (${String(r.error_type).toLowerCase()}): ${String(r.error_message).split("\n")[0]}`, {
     location: { file, row, column: column || undefined },
-    remedy: "every row needs the header's number of comma-separated fields",
+    remedy: `every row needs the header's number of ${separatedName(file)} fields`,
   });
 }
 
@@ -533,9 +547,10 @@ async function describeValue(db: Db, file: string, column: string, row: number):
   try {
     const [r] = await queryRows(
       db.con,
-      `SELECT CAST(${ident(column)} AS VARCHAR) AS v FROM (SELECT row_number() OVER () + 1 AS __row, * FROM ${
-        formatOf(file) === "csv" ? `read_csv(${literal(file)}, header = true, delim = ',', all_varchar = true)` : `read_parquet(${literal(file)})`
-      }) WHERE __row = ${row}`,
+      `SELECT CAST(${ident(column)} AS VARCHAR) AS v FROM (SELECT row_number() OVER () + 1 AS __row, * FROM ${fileScan(
+        file,
+        "all_varchar = true",
+      )}) WHERE __row = ${row}`,
     );
     return r?.v === null || r?.v === undefined || r.v === "" ? "(empty)" : `'${String(r.v)}'`;
   } catch {

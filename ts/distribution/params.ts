@@ -6,7 +6,7 @@
 // configurations, floor-bound spikes. A predicted mixture with a non-finite or out-of-range parameter is flagged
 // `params_invalid` (and predicts NaN).
 import { VarmapError } from "../errors.js";
-import { literal, openDb, queryRows } from "../data/duckdb.js";
+import { csvScan, openDb, queryRows } from "../data/duckdb.js";
 import { FAMILIES, FAMILY_NAMES, type FamilyName } from "../mixture/families.js";
 import { FamilyMixture } from "./distributions.js";
 import type { WeightSet } from "./weights.js";
@@ -32,7 +32,7 @@ export async function readFits(path: string, keyColumns: readonly string[]): Pro
   const db = await openDb();
   let rows: Record<string, unknown>[];
   try {
-    rows = await queryRows(db.con, `SELECT * FROM read_csv(${literal(path)}, header = true, all_varchar = true)`);
+    rows = await queryRows(db.con, `SELECT * FROM ${csvScan(path, "all_varchar = true", true)}`);
   } catch (e) {
     throw new VarmapError("E_READ", `cannot read the fits: ${(e as Error).message.split("\n")[0]}`, {
       location: { file: path },

@@ -4,7 +4,7 @@
 // second, noise-free error measure: the held-out runs' EDF carries sampling noise of its own (the KS noise floor),
 // the true CDF none.
 import { VarmapError } from "../errors.js";
-import { literal, openDb, queryRows } from "../data/duckdb.js";
+import { fileScan, literal, openDb, queryRows } from "../data/duckdb.js";
 import { FAMILY_NAMES, type FamilyName } from "../mixture/families.js";
 import { FamilyMixture, type RunDistribution } from "./distributions.js";
 import { fitKey } from "./params.js";
@@ -32,11 +32,7 @@ export async function readTruth(path: string, keyColumns: readonly string[]): Pr
   const db = await openDb();
   let rows: Record<string, unknown>[];
   try {
-    const reader = /\.parquet$/i.test(path)
-      ? `read_parquet(${literal(path)})`
-      : /\.json$/i.test(path)
-        ? `read_json_auto(${literal(path)})`
-        : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    const reader = /\.json$/i.test(path) ? `read_json_auto(${literal(path)})` : fileScan(path, "all_varchar = true", true);
     rows = await queryRows(db.con, `SELECT * FROM ${reader}`);
   } catch (e) {
     throw new VarmapError("E_READ", `cannot read the truth file: ${(e as Error).message.split("\n")[0]}`, {

@@ -4,7 +4,7 @@
 // file row.
 import { statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
-import { formatOf, ident, literal, openDb, queryRows } from "../data/duckdb.js";
+import { fileScan, ident, openDb, queryRows } from "../data/duckdb.js";
 import type { RunRecord, SliceRecord } from "./types.js";
 
 export interface RunColumns {
@@ -35,10 +35,7 @@ async function readText(
     throw new VarmapError("E_FILE_NOT_FOUND", `cannot read the ${what}`, { location: { file }, remedy: "check the path" });
   }
   if (size === 0) throw new VarmapError("E_EMPTY_FILE", `the ${what} is empty`, { location: { file, row: 1 }, remedy: "give a CSV with a header row" });
-  const scan =
-    formatOf(file) === "parquet"
-      ? `read_parquet(${literal(file)})`
-      : `read_csv(${literal(file)}, header = true, delim = ',', quote = '"', escape = '"', all_varchar = true)`;
+  const scan = fileScan(file, `quote = '"', escape = '"', all_varchar = true`);
   const db = await openDb({ onlyFiles: [file] }); // --where may read this file only (issue 14, item 14)
   try {
     let columns: string[];

@@ -1,7 +1,7 @@
 // Reading existing mixture fits (`varmap mixture --out` or refit's distributions.csv) for `samplesize --fits`,
 // matched to a dataset's configurations by their key columns (factors, inputs).
 import { VarmapError } from "../errors.js";
-import { formatOf, ident, literal, openDb, queryRows, type Db } from "../data/duckdb.js";
+import { fileScan, ident, openDb, queryRows, type Db } from "../data/duckdb.js";
 import type { ConfigTable } from "../data/types.js";
 import { FAMILY_NAMES, type FamilyName } from "./families.js";
 import type { CandidateFit, ModelChoice } from "./samplesize-config.js";
@@ -27,7 +27,7 @@ export async function readFitsFile(path: string, t: ConfigTable, choice?: ModelC
   let rows: Record<string, unknown>[];
   let cols: string[];
   try {
-    const src = formatOf(path) === "parquet" ? `read_parquet(${literal(path)})` : `read_csv(${literal(path)}, header = true, all_varchar = true)`;
+    const src = fileScan(path, "all_varchar = true", true);
     cols = await columnNames(db, src);
     const keyCols = [...t.roles.factors, ...t.roles.inputs];
     if (choice?.kind === "best-unfloored" && ["floor_bound", "bic", ...keyCols].every((c) => cols.includes(c))) {

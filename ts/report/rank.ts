@@ -2,7 +2,7 @@
 // mean per configuration, then the median of sd/mean per map), so a report of a 117-map dataset loads only the
 // runs of the maps it shows. The loader's own statistics give the same ranking (tested); this is only faster.
 import type { ColumnRoles } from "../data/types.js";
-import { formatOf, ident, literal, openDb, queryRows } from "../data/duckdb.js";
+import { fileScan, ident, literal, openDb, queryRows } from "../data/duckdb.js";
 
 export interface MapRank {
   key: Record<string, string>;
@@ -12,7 +12,7 @@ export interface MapRank {
 }
 
 function source(file: string): string {
-  return formatOf(file) === "parquet" ? `read_parquet(${literal(file)})` : `read_csv(${literal(file)}, header = true, delim = ',')`;
+  return fileScan(file);
 }
 
 /** The maps' ranks, or undefined when the query cannot run (e.g. an unusual CSV): then rank from the loaded data. */

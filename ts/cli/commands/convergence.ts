@@ -22,7 +22,7 @@ export function register(program: Command): void {
   const cmd = program
     .command("convergence")
     .description("CI of the sd or mean against the number of runs: 75%/90% convergence points (seed 000 §6), measured and predicted")
-    .argument("<runs>", "runs table (.csv or .parquet), one row per run");
+    .argument("<runs>", "runs table (.csv, .tsv or .parquet), one row per run");
   addDataOptions(cmd)
     .option("--ci <kind>", "sd (chi-square interval of σ, the paper's) | mean (Student t)", "sd")
     .option("--level <l>", "confidence level of the interval", "0.9")

@@ -13,7 +13,7 @@ export function register(program: Command): void {
       program
         .command("cv")
         .description("cross-validation (generated or given divisions) on all cores: ARE per map, method and p; the Table 2")
-        .argument("<data>", "runs table (.csv or .parquet), or a map table with --map"),
+        .argument("<data>", "runs table (.csv, .tsv or .parquet), or a map table with --map"),
     ),
     "cv",
   ).action(async (file: string, opts: Opts) => {

@@ -17,7 +17,7 @@ export function register(program: Command): void {
   const cmd = program
     .command("fit")
     .description("fit one predictor per map and save the models as JSON")
-    .argument("<data>", "runs table (.csv or .parquet), or a map table with --map");
+    .argument("<data>", "runs table (.csv, .tsv or .parquet), or a map table with --map");
   addDistributionOptions(addMethodOptions(addDataOptions(cmd), undefined, `predictor (default ${BEST_METHOD}; --paper: ${PAPER_METHOD})`), "fit")
     .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`)
     .option("--out <path>", "models file (.json); default: stdout")

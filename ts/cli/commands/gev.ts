@@ -19,7 +19,7 @@ export function register(program: Command): void {
   const cmd = program
     .command("gev")
     .description("GEV fit of every configuration's runs: location, scale, shape with SEs, return levels, Gumbel LR test, KS/AD")
-    .argument("<runs>", "runs table (.csv or .parquet), one row per run");
+    .argument("<runs>", "runs table (.csv, .tsv or .parquet), one row per run");
   addRunOptions(addDataOptions(cmd))
     .option("--no-resume", "with a job directory: discard the results already in --out and start over")
     .addOption(

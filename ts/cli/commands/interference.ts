@@ -15,7 +15,7 @@ export function register(program: Command): void {
   program
     .command("interference")
     .description("degradation of each probe by each signal against standalone runs; matrix, app classes, break-even, time slices (seed 003)")
-    .argument("<runs>", "runs table (.csv or .parquet): one row per application instance per execution")
+    .argument("<runs>", "runs table (.csv, .tsv or .parquet): one row per application instance per execution")
     .option("--experiment <col>", "execution id: rows sharing it ran concurrently (1 row = standalone, 2 = a pair)")
     .option("--app <col>", "pattern or application name of the instance")
     .option("--instance <col>", "instance id, to tell the two sides of a self-pair apart (default: row order)")

@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .description(
       "mixture models of every configuration's runs (k = 1..kmax, MAP EM), guarded BIC selection, the seed-001 tables; the papers' setup: --families all --guard off --prior-strength 0",
     )
-    .argument("<data>", "runs table (.csv or .parquet), one row per run");
+    .argument("<data>", "runs table (.csv, .tsv or .parquet), one row per run");
   addDataOptions(cmd, { runsOnly: true })
     .option(
       "--families <list>",

@@ -7,7 +7,7 @@ export function register(program: Command): void {
     program
       .command("refit")
       .description("the main job: fit every map with the chosen predictors on all cores (resumable, shardable)")
-      .argument("<data>", "runs table (CSV or Parquet), or an aggregated map table with --map"),
+      .argument("<data>", "runs table (.csv, .tsv or .parquet), or an aggregated map table with --map"),
   ).action(async (file: string, opts: Opts) => {
     await refitAction(file, opts);
   });

@@ -25,7 +25,7 @@ export function register(program: Command): void {
   const cmd = program
     .command("samplesize")
     .description("runs needed: Γ_q(n) of each configuration's mixture by the delta method (seed 001), and for the mean, sd and var")
-    .argument("[runs]", "runs table (.csv or .parquet), one row per run (omit with --mixture)");
+    .argument("[runs]", "runs table (.csv, .tsv or .parquet), one row per run (omit with --mixture)");
   addDataOptions(cmd)
     .option("--mixture <json>", 'a model given by hand: {"family":"normal","w":[…],"a":[…],"b":[…]}; prints the table to stdout')
     .option("--fits <file>", "reuse fits: the table of `varmap mixture --out` or refit's distributions.csv")

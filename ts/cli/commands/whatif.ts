@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .option("--mean <models>", "models of the mean (varmap fit --stat mean)")
     .option("--spread <models>", "models of the spread: sd, var, cv or a quantile (varmap fit --stat sd)")
     .option("--runs-model <models>", "models predicting the runs needed directly (instead of the A.2.5 rule on the predicted cv)")
-    .option("--at <path>", "candidates (.csv or .parquet) with the models' factor and input columns")
+    .option("--at <path>", "candidates (.csv, .tsv or .parquet) with the models' factor and input columns")
     .option("--grid <spec>", 'candidates: "col=a:b:step;col=v1,v2,…" (inclusive ranges or lists; factors enumerate maps)')
     .option("--fix <spec>", "with --grid: col=value,… (one value each; factors select maps)")
     .option(
