@@ -79,9 +79,9 @@ export function formatOf(path: string): FileFormat {
   return /\.parquet$/i.test(path) ? "parquet" : "csv";
 }
 
-/** The field separator of a delimited text file: a tab for .tsv and .tab, a comma otherwise. */
+/** The field separator of a delimited text file: a tab for .tsv and .tab (also compressed, .tsv.gz), a comma otherwise. */
 export function delimiterOf(path: string): "," | "\t" {
-  return /\.(tsv|tab)$/i.test(path) ? "\t" : ",";
+  return /\.(tsv|tab)(\.(gz|zst))?$/i.test(path) ? "\t" : ",";
 }
 
 /** How messages name a file's separator ("comma-separated", "tab-separated"). */

@@ -9,7 +9,7 @@
 // their key computed during the scan (a second, independent hash detects collisions; on one, the full key is
 // used); each run's configuration is found from its hash in JS and runs are bucketed by configuration (a
 // counting sort), which is much cheaper than having DuckDB sort or join 3.8 M rows on seven key columns.
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import {
   READ_MEMORY_LIMIT,
@@ -26,7 +26,7 @@ import {
   streamColumns,
   type Db,
 } from "./duckdb.js";
-import { csvRecordLines, diagnoseCsv } from "./csv-lines.js";
+import { csvRecordLines, diagnoseCsv, headOfFile } from "./csv-lines.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
 export interface ReadOptions {
@@ -89,32 +89,30 @@ function scanOf(file: string, typed?: Record<string, string>, allColumns?: strin
     : csvScan(file, `store_rejects = true, types = {${entries}}`);
 }
 
-/** The header names of a CSV file, read directly (fallback when the sniffer fails). */
-function csvHeader(file: string): string[] {
-  const fd = openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(1 << 16);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const line = buf.subarray(0, n).toString("utf8").split(/\r?\n/)[0];
-    const sep = delimiterOf(file);
-    const names: string[] = [];
-    let cur = "";
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i];
-      if (quoted) {
-        if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
-        else if (ch === '"') quoted = false;
-        else cur += ch;
-      } else if (ch === '"') quoted = true;
-      else if (ch === sep) names.push(cur), (cur = "");
+/**
+ * The header names of a CSV file, read directly (fallback when the sniffer fails); undefined when its bytes cannot be
+ * read here (a zstd file).
+ */
+function csvHeader(file: string): string[] | undefined {
+  const head = headOfFile(file);
+  if (!head) return undefined;
+  const line = head.toString("utf8").split(/\r?\n/)[0];
+  const sep = delimiterOf(file);
+  const names: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
+      else if (ch === '"') quoted = false;
       else cur += ch;
-    }
-    names.push(cur);
-    return names;
-  } finally {
-    closeSync(fd);
+    } else if (ch === '"') quoted = true;
+    else if (ch === sep) names.push(cur), (cur = "");
+    else cur += ch;
   }
+  names.push(cur);
+  return names;
 }
 
 // VARMAP_TRACE=1 prints the time of each reading phase on stderr.
@@ -144,7 +142,14 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
       });
     }
     // The sniffer gave up (e.g. ragged rows): take the header as written and let the typed scan locate bad rows.
-    columns = csvHeader(file);
+    const header = csvHeader(file);
+    if (!header)
+      throw new VarmapError("E_BAD_FILE", `cannot parse the file: ${firstLine(e)}`, {
+        location: { file },
+        remedy: "check the file, or decompress it (a .zst file is read by DuckDB alone, which gave up on this one)",
+        cause: e,
+      });
+    columns = header;
     sniffed = false;
   }
   const wanted = [...roles.factors, ...roles.inputs, ...(roles.run ? [roles.run] : []), roles.response, ...(opts.idColumn ? [opts.idColumn] : [])];
@@ -215,7 +220,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
         });
       }
     }
-    const irregular = isCsv ? diagnoseCsv(file) : undefined;
+    const irregular = isCsv ? await diagnoseCsv(file) : undefined;
     if (irregular)
       throw new VarmapError("E_BAD_CSV", `malformed CSV row: ${irregular.problem}`, {
         location: { file, row: irregular.line },
@@ -242,13 +247,9 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     });
   }
 
-  // Record numbers (rowid + 2) → file lines, computed only when a message or firstRow needs them.
-  let lines: Int32Array | undefined | null = null;
-  const lineOf = (row: number): number => {
-    if (!isCsv) return row;
-    if (lines === null) lines = csvRecordLines(file, Number(counts.total) + 1);
-    return lines?.[row] ?? row;
-  };
+  // Record numbers (rowid + 2) → file lines, for messages and firstRow (one newline count when none differ).
+  const lines = isCsv ? await csvRecordLines(file, Number(counts.total) + 1) : undefined;
+  const lineOf = (row: number): number => lines?.[row] ?? row;
   await checkValues(db, file, roles, opts, x, lineOf);
   trace?.(t0, "checks");
 
@@ -310,7 +311,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     runs = streamed!.runs;
   } else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
   // firstRow locates later errors (a constant input, too few runs): file lines too (one newline count when none differ).
-  if (isCsv && (lineOf(2), lines)) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
+  if (lines) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
   const table: ConfigTable = { source: file, roles, count, factorValues, inputs, runs, offsets, firstRow };
   if (opts.idColumn) {
     const idCol = (await con.runAndReadAll(`SELECT id FROM cfg ORDER BY __cid`)).getColumnsJS()[0] as string[];

@@ -1,12 +1,14 @@
-// Tab-separated input (.tsv / .tab): read like the same table written with commas, by every reader (the runs
-// loader, the small-table reader behind predict --at, the models' fit path); malformed rows are located on the file's
-// own line and the message names the separator.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Tab-separated (.tsv / .tab) and gzip-compressed (.csv.gz, .tsv.gz) input: read like the same table written plainly
+// with commas, by every reader (the runs loader, the small-table reader behind predict --at); malformed rows are
+// located on the file's own line (in the decompressed text) and the message names the separator.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { csvScan, delimiterOf, readFileRows } from "../../ts/data/duckdb.js";
 import { loadDataset, type LoadOptions } from "../../ts/data/load.js";
+import { headOfFile } from "../../ts/data/csv-lines.js";
 import { isVarmapError } from "../../ts/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-tsv-"));
@@ -22,9 +24,16 @@ function rows(): string[][] {
   return out;
 }
 
-function write(name: string, sep: string, body: string[][]): string {
+/** The table with a header, `sep`-separated; `blank`: an empty line after the header (file lines ≠ record numbers). */
+function text(sep: string, body: string[][], blank = false): string {
+  const lines = [["g", "x", "z", "run", "y"], ...body].map((r) => r.join(sep));
+  if (blank) lines.splice(1, 0, "");
+  return lines.join("\n") + "\n";
+}
+
+function write(name: string, sep: string, body: string[][], blank = false): string {
   const file = join(dir, name);
-  writeFileSync(file, [["g", "x", "z", "run", "y"], ...body].map((r) => r.join(sep)).join("\n") + "\n");
+  writeFileSync(file, /\.gz$/.test(name) ? gzipSync(text(sep, body, blank)) : text(sep, body, blank));
   return file;
 }
 
@@ -74,5 +83,42 @@ describe("tab-separated files", () => {
       { g: "a", x: "1.5", z: "0.25" },
       { g: "b", x: "3e0", z: null },
     ]);
+  });
+});
+
+describe("gzip-compressed files", () => {
+  it("load like the plain file, file lines included (a blank line shifts them)", async () => {
+    const plain = (await loadDataset(write("blank.csv", ",", rows(), true), ROLES)).table;
+    for (const [name, sep] of [
+      ["blank.csv.gz", ","],
+      ["blank.tsv.gz", "\t"],
+    ]) {
+      const gz = (await loadDataset(write(name, sep, rows(), true), ROLES)).table;
+      expect(Array.from(gz.runs)).toEqual(Array.from(plain.runs));
+      expect(Array.from(gz.inputs)).toEqual(Array.from(plain.inputs));
+      expect(Array.from(gz.firstRow)).toEqual(Array.from(plain.firstRow));
+    }
+    expect(plain.firstRow[0]).toBe(3); // header, blank line, then the first run
+  });
+
+  it("a bad row is located on its line of the decompressed text", async () => {
+    const body = rows();
+    body[3][4] = "fast";
+    const e = await loadDataset(write("bad.csv.gz", ",", body, true), ROLES).catch((x: unknown) => x);
+    expect(isVarmapError(e)).toBe(true);
+    expect((e as { location?: { row?: number } }).location?.row).toBe(6);
+    const ragged = rows();
+    ragged[6] = [...ragged[6], "99"];
+    const r = await loadDataset(write("ragged.tsv.gz", "\t", ragged), ROLES).catch((x: unknown) => x);
+    expect(r).toMatchObject({ code: "E_BAD_CSV", location: { row: 8 } });
+  });
+
+  it("headOfFile gives the text of a gzip file's first bytes, even cut short", () => {
+    const file = write("head.csv.gz", ",", rows());
+    const whole = readFileSync(file);
+    writeFileSync(join(dir, "cut.csv.gz"), whole.subarray(0, Math.ceil(whole.length / 2)));
+    expect(headOfFile(join(dir, "cut.csv.gz"))?.toString("utf8").split("\n")[0]).toBe("g,x,z,run,y");
+    expect(headOfFile(file)?.toString("utf8")).toBe(text(",", rows()));
+    expect(headOfFile(join(dir, "r.csv.zst"))).toBeUndefined();
   });
 });
