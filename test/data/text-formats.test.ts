@@ -76,6 +76,19 @@ describe("tab-separated files", () => {
     expect(err.location).toMatchObject({ row: 5, column: "x" });
   });
 
+  it("a file of another separator under .csv: the missing-column error says which and how to fix it", async () => {
+    for (const [name, sep, hint] of [
+      ["semi.csv", ";", /semicolon-separated.*tr ';' ','/],
+      ["tabbed.csv", "\t", /tab-separated.*rename it to \.tsv/],
+    ] as const) {
+      const e = await loadDataset(write(name, sep, rows()), ROLES).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "E_MISSING_COLUMN" });
+      expect((e as { remedy: string }).remedy).toMatch(hint);
+    }
+    const plain = await loadDataset(write("other.csv", ",", rows()), { ...ROLES, response: "tput" }).catch((x: unknown) => x);
+    expect((plain as { remedy: string }).remedy).toMatch(/^name existing columns/);
+  });
+
   it("small tables (predict --at, whatif --at; DuckDB sniffed tabs here before, now they are told): cells as written", async () => {
     const file = join(dir, "at.tab");
     writeFileSync(file, "g\tx\tz\na\t1.5\t0.25\nb\t3e0\t\n");

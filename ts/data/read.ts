@@ -89,6 +89,16 @@ function scanOf(file: string, typed?: Record<string, string>, allColumns?: strin
     : csvScan(file, `store_rejects = true, types = {${entries}}`);
 }
 
+/** A one-column header that holds another separator (a semicolon file, or tabs in a .csv): which, and the fix. */
+function otherSeparator(file: string, columns: string[]): { name: string; fix: string } | undefined {
+  if (columns.length !== 1) return undefined;
+  const [h] = columns;
+  if (h.includes("\t") && delimiterOf(file) !== "\t") return { name: "tab", fix: "rename it to .tsv" };
+  if (h.includes(";")) return { name: "semicolon", fix: "convert it, e.g. tr ';' ',' < in.csv > out.csv when no field holds a comma" };
+  if (h.includes("|")) return { name: "pipe", fix: "convert it, e.g. tr '|' ',' < in.csv > out.csv when no field holds a comma" };
+  return undefined;
+}
+
 /**
  * The header names of a CSV file, read directly (fallback when the sniffer fails); undefined when its bytes cannot be
  * read here (a zstd file).
@@ -155,9 +165,12 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   const wanted = [...roles.factors, ...roles.inputs, ...(roles.run ? [roles.run] : []), roles.response, ...(opts.idColumn ? [opts.idColumn] : [])];
   for (const c of wanted) {
     if (!columns.includes(c)) {
+      const other = isCsv ? otherSeparator(file, columns) : undefined;
       throw new VarmapError("E_MISSING_COLUMN", `column '${c}' not found (the file has: ${columns.join(", ")})`, {
         location: { file, row: 1, column: c },
-        remedy: "name existing columns with --factors/--inputs/--response/--run/--id, or pick the right --preset",
+        remedy: other
+          ? `the header reads as one column holding ${other.name}s: the file looks ${other.name}-separated; varmap reads comma-separated .csv and tab-separated .tsv / .tab files (${other.fix})`
+          : "name existing columns with --factors/--inputs/--response/--run/--id, or pick the right --preset",
       });
     }
   }
