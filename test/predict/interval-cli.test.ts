@@ -80,3 +80,39 @@ describe.skipIf(!built || !hasShared)(
     }, 300_000);
   },
 );
+
+describe.skipIf(!built)(`intervals of a nonnegative statistic${!built ? " — dist/ts/cli/main.js missing: run npm run build" : ""}`, () => {
+  it("on a linear response they stop at 0, like its predictions (conformal and gp's own)", () => {
+    // A small map whose sd is near 0 at one corner, fitted on a linear scale: the intervals there reach below 0.
+    const runs = join(dir, "near-zero.csv");
+    const lines = ["g,x,z,run,y"];
+    let seed = 7;
+    const unif = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let x = 0; x < 6; x++)
+      for (let z = 0; z < 6; z++) for (let run = 0; run < 10; run++) lines.push(`a,${x},${z},${run},${100 + (x * x + z) * (unif() - 0.5) * 3}`);
+    writeFileSync(runs, lines.join("\n") + "\n");
+    const at = join(dir, "corner.csv");
+    writeFileSync(at, "g,x,z\na,0,0\na,0,1\na,5,5\n");
+    const roles = ["--factors", "g", "--inputs", "x,z", "--run", "run", "--response", "y", "--log-inputs", "none", "--log-response", "none"];
+    for (const [method, extra] of [
+      ["mars", ["--conformal-folds", "5"]],
+      ["gp", []],
+    ] as const) {
+      const models = join(dir, `nz-${method}.json`);
+      const f = varmap("fit", runs, ...roles, "--method", method, ...extra, "--out", models, "--quiet");
+      expect(f.code, f.err).toBe(0);
+      const out = join(dir, `nz-${method}.csv`);
+      const r = varmap("predict", models, "--at", at, "--interval", "0.9", "--out", out, "--quiet");
+      expect(r.code, r.err).toBe(0);
+      const rows = readCsv(out);
+      for (const row of rows) {
+        expect(row.lo as number).toBeGreaterThanOrEqual(0);
+        expect(row.hi as number).toBeGreaterThanOrEqual(row.prediction as number);
+      }
+      expect(
+        rows.some((row) => row.lo === 0),
+        `${method}: an interval reaching 0 at the quiet corner`,
+      ).toBe(true);
+    }
+  }, 120_000);
+});

@@ -175,7 +175,9 @@ function predictWith(
           remedy: "fit with `varmap fit … --conformal-folds 10` or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
         },
       );
-    idx.forEach((i, k) => ((out.lo![i] = bounds.lo[k]), (out.hi![i] = bounds.hi[k])));
+    // A nonnegative statistic's interval stops at 0, as its predictions do (on a linear scale they can cross it).
+    const floor = nonNegative ? 0 : -Infinity;
+    idx.forEach((i, k) => ((out.lo![i] = Math.max(floor, bounds.lo[k])), (out.hi![i] = Math.max(floor, bounds.hi[k]))));
   }
   return out;
 }
