@@ -1,4 +1,7 @@
 // --log-inputs auto / --log-response auto: the documented rules on a small table and on the real fread runs.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { autoLogInputs, autoLogResponse, AUTO_LOG_INPUT_SPAN, registerLogInputsJudge } from "../../ts/data/auto-transforms.js";
 import { splineGcvJudge } from "../../ts/predict/log-inputs-judge.js";
@@ -122,5 +125,16 @@ describe("the spline judge of --log-inputs auto's span candidates", () => {
     } finally {
       registerLogInputsJudge(undefined);
     }
+  });
+
+  it("--log-response auto stays linear when a response is not positive, and the note says how many and where", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "varmap-auto-")), "zero.csv");
+    const lines = ["g,x,run,y"];
+    for (let x = 1; x <= 4; x++) for (let run = 1; run <= 4; run++) lines.push(`a,${x},${run},${x === 3 ? 7 : x * 10 + run * x}`);
+    writeFileSync(file, lines.join("\n") + "\n");
+    const notes: string[] = [];
+    const ds = await loadDataset(file, { factors: ["g"], inputs: ["x"], run: "run", response: "y", logResponse: "auto", note: (m) => notes.push(m) });
+    expect(ds.resolved?.logResponse).toBe(false);
+    expect(notes.join("\n")).toContain("linear scale (1 of 4 responses is not positive, the first at g=a, x=3: 0;");
   });
 });

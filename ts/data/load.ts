@@ -95,8 +95,7 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   };
   const resolve = (maps: VariabilityMap[]): Dataset["resolved"] => {
     const logResponse = autoResponse ? autoLogResponse(maps.map((m) => m.y)) : Boolean(opts.logResponse);
-    if (autoResponse)
-      opts.note?.(`--log-response auto: ${logResponse ? "log scale (every response is positive)" : "linear scale (a response is not positive)"}`);
+    if (autoResponse) opts.note?.(`--log-response auto: ${logResponse ? "log scale (every response is positive)" : linearBecause(maps)}`);
     return { logInputs: opts.logInputs ?? [], logResponse };
   };
 
@@ -200,6 +199,22 @@ export function subsetTable(t: ConfigTable, keep: number[]): ConfigTable {
 }
 
 /** "host_sched=CFQ, …, freq_khz=1200000, …" for messages. */
+/** Why --log-response auto stays linear: how many responses are not positive, and the first of them (to exclude it). */
+function linearBecause(maps: VariabilityMap[]): string {
+  let count = 0,
+    total = 0;
+  let first: string | undefined;
+  for (const m of maps) {
+    total += m.y.length;
+    m.y.forEach((v, i) => {
+      if (v > 0) return;
+      count++;
+      first ??= `${[...Object.entries(m.key).map(([f, v]) => `${f}=${v}`), ...m.inputNames.map((x, j) => `${x}=${m.X[i * m.inputNames.length + j]}`)].join(", ")}: ${v}`;
+    });
+  }
+  return `linear scale (${count} of ${total} responses ${count === 1 ? "is" : "are"} not positive, the first at ${first}; exclude such configurations with --where to model a log scale)`;
+}
+
 export function describeConfig(t: ConfigTable, c: number): string {
   const d = t.roles.inputs.length;
   return [...t.roles.factors.map((f, i) => `${f}=${t.factorValues[i][c]}`), ...t.roles.inputs.map((x, j) => `${x}=${t.inputs[c * d + j]}`)].join(", ");
