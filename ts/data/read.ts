@@ -93,7 +93,7 @@ function scanOf(file: string, typed?: Record<string, string>, allColumns?: strin
 function otherSeparator(file: string, columns: string[]): { name: string; fix: string } | undefined {
   if (columns.length !== 1) return undefined;
   const [h] = columns;
-  if (h.includes("\t") && delimiterOf(file) !== "\t") return { name: "tab", fix: "rename it to .tsv" };
+  if (h.includes("\t") && delimiterOf(file) !== "\t") return { name: "tab", fix: `rename it to .tsv${/\.gz$/i.test(file) ? ".gz" : ""}` };
   if (h.includes(";")) return { name: "semicolon", fix: "convert it, e.g. tr ';' ',' < in.csv > out.csv when no field holds a comma" };
   if (h.includes("|")) return { name: "pipe", fix: "convert it, e.g. tr '|' ',' < in.csv > out.csv when no field holds a comma" };
   return undefined;
