@@ -5,7 +5,8 @@ import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
 import { marsFit, marsPredict } from "./kernels/mars.js";
-import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "./kernels/lsp.js";
+import { lspEval, lspFit, lspNeighborTable, lspSubsets, lspWeights } from "./kernels/lsp.js";
+import { gpLocalPredict, gpNll, gpPredict, type GpLikelihood } from "./kernels/gp.js";
 import { delaunayLocate } from "./kernels/delaunay.js";
 import { mixtureFit } from "./kernels/mixture.js";
 import { mulberry32Uniform } from "../util/mulberry32.js";
@@ -311,6 +312,102 @@ export const selfTests: SelfTest[] = [
         c = gevFitBatch(wasm, x, off);
       expectSame(a.status, c.status, 0, "gev parity (status)");
       for (let k = 0; k < 40; k++) expectSame(a.out.subarray(k * GEV_OUT, k * GEV_OUT + 3), c.out.subarray(k * GEV_OUT, k * GEV_OUT + 3), 1e-10, "gev parity");
+    },
+  },
+  {
+    name: "lsp.lspWeights",
+    run(b) {
+      // The weights lspEval combines: with zero gradients the interpolant is Σ w_k f_k; at a node, weight 1 there.
+      const X = Float64Array.from([0, 0, 1, 0, 0, 1, 1, 1, 2, 0, 0, 2, 2, 2]);
+      const f = Float64Array.from([1, 3, 0, 2, 5, -1, 3]);
+      const { rw } = lspFit(b, X, f, 2);
+      const Q = Float64Array.from([1, 1, 0.4, 0.7, 1.6, 1.2]);
+      const w = lspWeights(b, { X, rw, m: 2 }, Q);
+      const ev = lspEval(b, { X, f, A: new Float64Array(X.length), rw, m: 2 }, Q);
+      expectClose([w.code[0], w.offsets[1], w.index[0], w.weight[0]], [3, 1, 3, 1], 0, "lsp weights at a node");
+      for (let q = 0; q < 3; q++) {
+        let sum = 0,
+          value = 0;
+        for (let k = w.offsets[q]; k < w.offsets[q + 1]; k++) (sum += w.weight[k]), (value += w.weight[k] * f[w.index[k]]);
+        expectClose([sum, value], [1, ev.values[q]], 1e-13, `lsp weights at query ${q}`);
+      }
+    },
+    parity(native, wasm) {
+      const n = 300,
+        m = 4;
+      const X = randomArray(n * m, 36),
+        Q = randomArray(80 * m, 37);
+      const { rw } = lspFit(native, X, randomArray(n, 38), m);
+      const a = lspWeights(native, { X, rw, m }, Q),
+        c = lspWeights(wasm, { X, rw, m }, Q);
+      expectSame(a.offsets, c.offsets, 0, "lsp weights parity (counts)");
+      expectSame(a.index, c.index, 0, "lsp weights parity (nodes)");
+      expectSame(a.weight, c.weight, 0, "lsp weights parity (weights)");
+    },
+  },
+  {
+    name: "gp.gp_nll/gp_predict/gp_local_predict",
+    run(b) {
+      // Matérn 5/2 on 8 points in 2 inputs, a constant mean. The gradient is the likelihood's (central differences);
+      // with a tiny nugget the GP interpolates its training residuals; local prediction from every point is the exact one.
+      const n = 8,
+        d = 2;
+      const X = Float64Array.from([0, 0, 0.3, 0.1, 0.6, 0.2, 0.9, 0.4, 0.1, 0.8, 0.5, 0.5, 0.8, 0.9, 0.35, 0.65]);
+      const y = Float64Array.from([1, 1.4, 1.1, 0.2, 2, 1.3, 0.7, 1.6]);
+      const H = new Float64Array(n).fill(1);
+      const nll = (theta: number[]): GpLikelihood => {
+        const r = gpNll(b, X, y, H, n, d, 1, "matern52", Float64Array.from(theta), true);
+        if ("status" in r) throw new Error(`gp_nll: status ${r.status} at theta ${theta.join(", ")}`);
+        return r;
+      };
+      const theta = [Math.log(0.4), Math.log(0.6), Math.log(0.05)];
+      const at = nll(theta);
+      const h = 1e-5;
+      const fd = theta.map((_, j) => (nll(theta.map((t, k) => (k === j ? t + h : t))).nll - nll(theta.map((t, k) => (k === j ? t - h : t))).nll) / (2 * h));
+      expectClose(at.grad, fd, 1e-6, "gp_nll gradient against central differences");
+      const exact = [Math.log(0.4), Math.log(0.6), Math.log(1e-9)];
+      const fit = nll(exact);
+      const p = gpPredict(b, X, n, d, "matern52", Float64Array.from(exact), fit.L, fit.alpha, X, n);
+      expectClose(
+        p.mean,
+        y.map((v) => v - fit.beta[0]),
+        1e-6,
+        "gp_predict at the training points (residuals)",
+      );
+      expectClose(p.variance, new Float64Array(n), 1e-6, "gp_predict variance at the training points");
+      const Xq = Float64Array.from([0.2, 0.3, 0.7, 0.7, 1.2, -0.1]);
+      const res = y.map((v) => v - at.beta[0]);
+      const all = Int32Array.from({ length: 3 * n }, (_, k) => k % n);
+      const e = gpPredict(b, X, n, d, "matern52", Float64Array.from(theta), at.L, at.alpha, Xq, 3);
+      const l = gpLocalPredict(b, X, n, d, "matern52", Float64Array.from(theta), res, all, n, Xq, 3);
+      if ("status" in l) throw new Error(`gp_local_predict: status ${l.status}`);
+      expectClose(l.mean, e.mean, 1e-12, "gp_local_predict mean (every point a neighbour)");
+      expectClose(l.variance, e.variance, 1e-12, "gp_local_predict variance (every point a neighbour)");
+    },
+    parity(native, wasm) {
+      // 60 random points in 3 inputs with measured noise, Matérn 3/2: the same bits on both backends.
+      const n = 60,
+        d = 3;
+      const X = randomArray(n * d, 61).map((v) => v / 10 + 0.5),
+        y = randomArray(n, 62),
+        v = randomArray(n, 63).map((x) => (x + 5) / 10);
+      const H = Float64Array.from({ length: n * 2 }, (_, k) => (k % 2 === 0 ? 1 : X[(k >> 1) * d]));
+      const theta = Float64Array.from([Math.log(0.3), Math.log(0.5), Math.log(0.8), Math.log(0.02), Math.log(0.1)]);
+      const a = gpNll(native, X, y, H, n, d, 2, "matern32", theta, true, v),
+        c = gpNll(wasm, X, y, H, n, d, 2, "matern32", theta, true, v);
+      if ("status" in a || "status" in c) throw new Error("gp parity: the covariance is not positive definite");
+      expectSame([a.nll, a.sigma2, ...a.grad], [c.nll, c.sigma2, ...c.grad], 0, "gp_nll parity");
+      expectSame(a.L, c.L, 0, "gp_nll parity (factor)");
+      const Xq = randomArray(20 * d, 64).map((x) => x / 10 + 0.5);
+      const pa = gpPredict(native, X, n, d, "matern32", theta.subarray(0, d + 1), a.L, a.alpha, Xq, 20),
+        pc = gpPredict(wasm, X, n, d, "matern32", theta.subarray(0, d + 1), a.L, a.alpha, Xq, 20);
+      expectSame([...pa.mean, ...pa.variance], [...pc.mean, ...pc.variance], 0, "gp_predict parity");
+      const nbr = Int32Array.from({ length: 20 * 15 }, (_, k) => (k * 7 + Math.floor(k / 15) * 3) % n);
+      const res = y.map((t, i) => t - a.beta[0] - a.beta[1] * X[i * d]);
+      const la = gpLocalPredict(native, X, n, d, "matern32", theta, res, nbr, 15, Xq, 20, v),
+        lc = gpLocalPredict(wasm, X, n, d, "matern32", theta, res, nbr, 15, Xq, 20, v);
+      if ("status" in la || "status" in lc) throw new Error("gp_local_predict parity: a local covariance is not positive definite");
+      expectSame([...la.mean, ...la.variance], [...lc.mean, ...lc.variance], 0, "gp_local_predict parity");
     },
   },
 ];
