@@ -63,6 +63,11 @@ describe.skipIf(!built)(`fit / predict / cv CLI${built ? "" : " — dist/ts/cli/
     expect(r.err).toMatch(/E_UNKNOWN_MAP/);
     writeFileSync(bad, "host,freq,size\na,1,8\n");
     expect(varmap("predict", models, "--at", bad, "--out", join(dir, "never.csv")).err).toMatch(/E_COLUMN.*threads/);
+    // threads is log2-scaled in these models: 0 has no log, named by file row and column.
+    writeFileSync(bad, "host,freq,threads,size\na,1,2,8\nb,2,0,16\n");
+    const log = varmap("predict", models, "--at", bad, "--out", join(dir, "never.csv"));
+    expect(log.code).toBe(2);
+    expect(log.err).toMatch(/E_LOG_INPUT.*bad\.csv, row 3, column 'threads': threads = 0, but the model takes its log2/);
     expect(readdirSync(dir).some((f) => f.includes("never"))).toBe(false);
   });
 

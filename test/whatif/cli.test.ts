@@ -176,6 +176,13 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
       expectError(varmap("whatif", "--mean", mean, "--spread", sd, "--at", at, "--out", out), "E_UNKNOWN_MAP");
       expectError(varmap("whatif", "--mean", mean, "--spread", sd, "--grid", "freq=1;host=zz", "--fix", "threads=1,size=8", "--out", out), "E_UNKNOWN_MAP");
     });
+    it("a candidate with a non-positive value of an input the models log: E_LOG_INPUT naming the column and candidate", () => {
+      const logMean = fit("mean", "lr", "mean-log.json", "--log-inputs", "threads");
+      const logSd = fit("sd", "lr", "sd-log2.json", "--log-inputs", "threads");
+      const r = varmap("whatif", "--mean", logMean, "--spread", logSd, "--grid", "freq=1;threads=0,2", "--fix", "size=8,host=a", "--out", out);
+      expectError(r, "E_LOG_INPUT");
+      expect(r.err).toMatch(/column 'threads', configuration host=a, .*threads=0.*: threads = 0, but the model takes its log2/);
+    });
     it("ε ≤ 0, a level outside (0, 1), a bad grid or objective: E_USAGE", () => {
       for (const extra of [
         ["--precision", "0"],

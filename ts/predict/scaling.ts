@@ -1,6 +1,6 @@
 // Input normalization (unit cube, optionally log2 first for chosen columns) and response scale.
 // The fitted transform is stored with the model so new configurations are transformed identically.
-import { VarmapError } from "../errors.js";
+import { VarmapError, type ErrorLocation } from "../errors.js";
 import type { Matrix } from "./matrix.js";
 
 export interface InputScalingOptions {
@@ -70,6 +70,29 @@ export class InputScaler {
       }
     return { data: out, rows: X.rows, cols: X.cols };
   }
+}
+
+/**
+ * The first non-positive value of a log2-scaled column among `rows` queries (raw inputs, rows × names.length): a
+ * query outside the domain of a model fitted on a log scale, for messages that name the column and the row.
+ */
+export function firstNonPositiveLogInput(
+  log2: readonly number[],
+  names: readonly string[],
+  X: Float64Array,
+  rows: number,
+): { row: number; column: string; value: number } | undefined {
+  const d = names.length;
+  for (let k = 0; k < rows; k++) for (const j of log2) if (!(X[k * d + j] > 0)) return { row: k, column: names[j], value: X[k * d + j] };
+  return undefined;
+}
+
+/** The error for such a value (firstNonPositiveLogInput), at `location`. */
+export function logInputError(bad: { column: string; value: number }, location: ErrorLocation): VarmapError {
+  return new VarmapError("E_LOG_INPUT", `${bad.column} = ${bad.value}, but the model takes its log2 (it was fitted with ${bad.column} on a log scale)`, {
+    location: { ...location, column: bad.column },
+    remedy: `give a positive ${bad.column}, or refit without logging it (--log-inputs without ${bad.column})`,
+  });
 }
 
 function transformValue(v: number, log: boolean, col: number): number {

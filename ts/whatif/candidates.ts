@@ -5,6 +5,7 @@ import { readFileRows } from "../data/duckdb.js";
 import { mapKey } from "../predict/models-file.js";
 import { gridSize, parseAxes, type GridAxis } from "./grid.js";
 import { predictMap, type ModelSet } from "./models.js";
+import { firstNonPositiveLogInput, logInputError } from "../predict/scaling.js";
 import type { CandidateStats } from "./objective.js";
 
 export interface Candidates {
@@ -151,6 +152,12 @@ export function predictCandidates(set: ModelSet, c: Candidates): Predicted {
     const cols = m.inputs.map((name) => set.inputs.indexOf(name));
     const X = new Float64Array(idx.length * cols.length);
     idx.forEach((i, k) => cols.forEach((j, q) => (X[k * cols.length + q] = c.inputs[i * d + j])));
+    const bad = firstNonPositiveLogInput(m.scaling.log2, m.inputs, X, idx.length);
+    if (bad) {
+      const i = idx[bad.row];
+      const values = [...set.factors.map((f, k) => `${f}=${c.factorValues[k][i]}`), ...set.inputs.map((x, j) => `${x}=${c.inputs[i * d + j]}`)];
+      throw logInputError(bad, { configuration: values.join(", ") });
+    }
     const p = predictMap(m, X, idx.length);
     idx.forEach((i, k) => {
       mean[i] = p.mean[k];

@@ -12,6 +12,7 @@ import { addDistributionPredictOptions, predictDistributionAction } from "../dis
 import { isDistributionModelsFile } from "../../distribution/model.js";
 import { conformalHalfWidth, conformalInterval } from "../../predict/conformal.js";
 import { Gp } from "../../predict/gp.js";
+import { firstNonPositiveLogInput, logInputError } from "../../predict/scaling.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -154,6 +155,8 @@ function predictWith(
     const X = new Float64Array(idx.length * m.inputs.length);
     idx.forEach((i, k) => m.inputs.forEach((c, j) => (X[k * m.inputs.length + j] = numeric(rows[i], c, i))));
     const Xq = matrix(X, idx.length, m.inputs.length);
+    const bad = firstNonPositiveLogInput(m.model.inputs?.log2 ?? [], m.inputs, X, idx.length);
+    if (bad) throw logInputError(bad, { file: at, row: idx[bad.row] + 2 });
     const p = model.predictTrusted(Xq, { nonNegative });
     idx.forEach((i, k) => {
       out.values[i] = p.values[k];
