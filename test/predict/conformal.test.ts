@@ -6,6 +6,7 @@ import { createPredictor } from "../../ts/predict/registry.js";
 import { matrix, takeRows } from "../../ts/predict/matrix.js";
 import { balancedFolds, counterRng } from "../../ts/data/random.js";
 import { mapInputScaling } from "../../ts/cv/split.js";
+import type { Gp } from "../../ts/predict/gp.js";
 
 function data(n: number, seed: number, rep: number, log: boolean) {
   const r = counterRng(seed, "conformal-test", rep, n);
@@ -71,5 +72,47 @@ describe("conformal intervals", () => {
     expect(cal.residuals).toEqual(expected.sort((a, b) => a - b));
     // Without them the fold fits are the one-nugget model: other residuals.
     expect(calibrate("gp", opts, X, y, K, 7).residuals).not.toEqual(cal.residuals);
+  });
+
+  it("given the final gp, its fold models keep the final hyperparameters and re-solve on the fold's rows", () => {
+    const n = 40;
+    const { X, y } = data(n, 4, 0, true);
+    const yVar = Float64Array.from(y, (v, i) => v * v * (i % 3 === 0 ? 0.03 : 0.001));
+    const opts = { response: "log" as const, inputs: mapInputScaling({ log2: [false, false], lo: [0, 0], hi: [1, 1] }), restarts: 1 };
+    const K = 4;
+    const full = createPredictor("gp", opts).fit(X, y, yVar) as Gp;
+    const cal = calibrate("gp", opts, X, y, K, 7, yVar, full);
+    const fold = balancedFolds(n, K, counterRng(7, "conformal-folds", n));
+    const expected: number[] = [];
+    for (let k = 0; k < K; k++) {
+      const train = [...Array(n).keys()].filter((i) => fold[i] !== k),
+        test = [...Array(n).keys()].filter((i) => fold[i] === k);
+      const pick = (a: Float64Array, idx: number[]) => Float64Array.from(idx, (i) => a[i]);
+      const pred = full.solvedOn(takeRows(X, train), pick(y, train), pick(yVar, train)).predict(takeRows(X, test));
+      test.forEach((i, t) => expected.push(Math.abs(Math.log(y[i]) - Math.log(pred[t]))));
+    }
+    expect(cal.residuals).toEqual(expected.sort((a, b) => a - b));
+    // Fold fits with their own hyperparameter searches give other residuals.
+    expect(calibrate("gp", opts, X, y, K, 7, yVar).residuals).not.toEqual(cal.residuals);
+  });
+
+  it("gp calibrated with its final hyperparameters: coverage at 0.9 is nominal within 3.5 binomial standard errors", () => {
+    const reps = 12,
+      nTrain = 100,
+      nTest = 200,
+      level = 0.9;
+    let inside = 0;
+    for (let rep = 0; rep < reps; rep++) {
+      const train = data(nTrain, 5, rep, true),
+        test = data(nTest, 6, rep, true);
+      const opts = { response: "log" as const, inputs: mapInputScaling({ log2: [false, false], lo: [0, 0], hi: [1, 1] }), restarts: 2 };
+      const full = createPredictor("gp", opts).fit(train.X, train.y);
+      const cal = calibrate("gp", opts, train.X, train.y, 10, rep, undefined, full);
+      const { lo, hi } = conformalInterval(full.predict(test.X), conformalHalfWidth(cal.residuals, level), "log");
+      inside += coverage(test.y, lo, hi) * nTest;
+    }
+    const cov = inside / (reps * nTest);
+    const se = Math.sqrt((level * (1 - level)) / (nTrain + 2) / reps + (level * (1 - level)) / (reps * nTest));
+    expect(Math.abs(cov - level), `coverage ${cov}`).toBeLessThanOrEqual(3.5 * se + 1 / (nTrain + 1));
   });
 });

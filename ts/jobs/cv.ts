@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { isVarmapError, VarmapError } from "../errors.js";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMAL_FOLDS } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
+import { createPredictor } from "../predict/registry.js";
 import { gatherValues, mapInputScaling } from "../cv/split.js";
 import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
@@ -756,15 +757,12 @@ function coverOf(
     const r = scores[i];
     if (!("are" in r)) return null;
     try {
-      const cal = calibrate(
-        method,
-        { ...hyper, inputs: mapInputScaling(map.meta.normalization), response },
-        takeRows(X, d.train),
-        gatherValues(map.y, d.train),
-        CV_CONFORMAL_FOLDS,
-        0,
-        map.yVar && gatherValues(map.yVar, d.train),
-      );
+      const options = { ...hyper, inputs: mapInputScaling(map.meta.normalization), response };
+      const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
+      // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
+      // (the scored predictions came from that same deterministic fit).
+      const full = method === "gp" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
+      const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(
         coverage(

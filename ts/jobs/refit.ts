@@ -98,7 +98,8 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
     const X = matrix(map.X, map.rows, map.cols);
     const options = { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response };
     const model = createPredictor(task.method, options).fit(X, map.y, map.yVar);
-    const conformal = plan.conformalFolds !== undefined ? { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar) } : {};
+    const conformal =
+      plan.conformalFolds !== undefined ? { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar, model) } : {};
     // A model that predicts a negative sd at the very configurations it was fitted to will do so elsewhere too.
     if (plan.response === "linear" && isNonNegativeStat(plan.stat)) {
       const p = model.predict(X);

@@ -10,7 +10,8 @@
 // checks it on synthetic data within a binomial tolerance.
 import { balancedFolds, counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
-import type { PredictorOptions } from "./estimator.js";
+import type { Predictor, PredictorOptions } from "./estimator.js";
+import { Gp } from "./gp.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { createPredictor } from "./registry.js";
 
@@ -29,7 +30,9 @@ export interface ConformalCalibration {
 /**
  * The calibration residuals of `method` on (X, y) by K-fold cross-validation; errors of a fold fit propagate.
  * yVar (the responses' sampling variances, as Predictor.fit takes them) goes to every fold fit, so a method that
- * models measured noise (gp) is calibrated as the final model is fitted.
+ * models measured noise (gp) is calibrated as the final model is fitted. `full`, the final model fitted on all of
+ * (X, y): a gp's fold models keep its hyperparameters and only re-solve on the fold's rows (Gp.solvedOn, as `auto`'s
+ * inner folds do), one O(n³) solve each instead of a hyperparameter search each.
  */
 export function calibrate(
   method: string,
@@ -39,6 +42,7 @@ export function calibrate(
   folds = CONFORMAL_FOLDS,
   seed = 0,
   yVar?: ArrayLike<number>,
+  full?: Predictor,
 ): ConformalCalibration {
   const n = X.rows;
   if (!(Number.isInteger(folds) && folds >= 2))
@@ -52,11 +56,8 @@ export function calibrate(
     const train: number[] = [],
       test: number[] = [];
     for (let i = 0; i < n; i++) (fold[i] === k ? test : train).push(i);
-    const model = createPredictor(method, options).fit(
-      takeRows(X, train),
-      Float64Array.from(train, (i) => y[i]),
-      yVar && Float64Array.from(train, (i) => yVar[i]),
-    );
+    const [Xk, yk, vk] = [takeRows(X, train), Float64Array.from(train, (i) => y[i]), yVar && Float64Array.from(train, (i) => yVar[i])];
+    const model = full instanceof Gp ? full.solvedOn(Xk, yk, vk) : createPredictor(method, options).fit(Xk, yk, vk);
     const pred = model.predict(takeRows(X, test));
     test.forEach((i, t) => (residuals[i] = modelScaleResidual(y[i], pred[t], response)));
   }

@@ -44,7 +44,9 @@ export function register(program: Command): void {
           const X = matrix(m.X, m.rows, m.inputNames.length);
           model.fit(X, m.y, m.yVar);
           const conformal =
-            folds === undefined ? undefined : calibrate(method, { ...hyper, inputs: mapInputScaling(m.normalization), response }, X, m.y, folds, 0, m.yVar);
+            folds === undefined
+              ? undefined
+              : calibrate(method, { ...hyper, inputs: mapInputScaling(m.normalization), response }, X, m.y, folds, 0, m.yVar, model);
           maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON(), ...(conformal ? { conformal } : {}) });
         } catch (e) {
           if (!(e instanceof VarmapError)) throw e;
