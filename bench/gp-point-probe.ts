@@ -8,39 +8,27 @@
 //   - the latent mean alone, exp(m − σ² v_latent) (no observation noise in s²).
 //   node dist/bench/gp-point-probe.js [--p 0.9] [--reps 20] [--shared DIR]
 // One gp fit per split (about half a minute for 20 splits).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { splitRows, type Split } from "../ts/cv/splits.js";
 import { gatherValues, mapInputScaling } from "../ts/cv/split.js";
-import { loadDataset } from "../ts/data/load.js";
-import { mapView, packMaps } from "../ts/data/shared-maps.js";
 import { Gp } from "../ts/predict/gp.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
-import { flag, sharedDir } from "./args.js";
+import { flag } from "./args.js";
+import { freadGolden } from "./fread-golden.js";
 
 const p = Number(flag("--p") ?? 0.9);
 const reps = Number(flag("--reps") ?? 20);
 const SHRINK = [0, 0.5, 1, 1.5, 2, 3];
 
-const shared = sharedDir();
 // The setup of issue 16's figures: all four inputs on a log scale (`--log-inputs auto` keeps them so), log response.
-const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
-  preset: "moana",
-  logInputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"],
-  logResponse: true,
-});
-const map = mapView(packMaps(maps), 0);
+const fread = await freadGolden();
+const map = fread.map;
 const yVar = map.yVar;
 if (!yVar) throw new Error("the fread map has no measured variances");
 const X = matrix(map.X, map.rows, map.cols);
-const file = join(shared, "golden", "moana-splits.json");
-const splits: Split[] = JSON.parse(readFileSync(file, "utf8")).splits;
-const chosen = splits.map((s, index) => ({ s, index })).filter(({ s }) => s.p === p && s.rep < reps);
+const chosen = fread.splitsAt(p, reps);
 
 const sums = { shrink: SHRINK.map(() => 0), oracle: 0, latent: 0, predicted: 0 };
 let points = 0;
-for (const { s, index } of chosen) {
-  const { train, test } = splitRows(s, maps[0].ids, { file, index });
+for (const { train, test } of chosen) {
   const gp = new Gp({ inputs: mapInputScaling(map.meta.normalization), response: "log" });
   gp.fit(takeRows(X, train), gatherValues(map.y, train), gatherValues(yVar, train));
   const Xq = takeRows(X, test);

@@ -4,14 +4,10 @@
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern32|matern52|sqexp] [--gp-point are|median]
 //     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none] [--gp-local yes|no] [--gp-neighbours m]
 //     [--backend native|wasm] [--log-inputs threads,fsize_kb,rsize_kb (the default; add freq_khz to log it too)] [--shared DIR]
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadavg } from "node:os";
 import { scoreSplits } from "../ts/cv/scoring.js";
-import { splitRows, type Split } from "../ts/cv/splits.js";
-import { loadDataset } from "../ts/data/load.js";
-import { mapView, packMaps } from "../ts/data/shared-maps.js";
-import { flag, sharedDir } from "./args.js";
+import { flag } from "./args.js";
+import { freadGolden } from "./fread-golden.js";
 
 const methods = (flag("--methods") ?? "gp").split(",");
 const ps = (flag("--p") ?? "0.1,0.5,0.9").split(",").map(Number);
@@ -31,24 +27,13 @@ if (flag("--gp-noise")) hyper.noise = flag("--gp-noise");
 // auto's candidates (--auto-candidates lr,rbf,gp): passed to the auto method only.
 const autoHyper: Record<string, unknown> = flag("--auto-candidates") ? { candidates: flag("--auto-candidates")!.split(",") } : {};
 
-const shared = sharedDir();
-const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
-  preset: "moana",
-  logInputs: (flag("--log-inputs") ?? "threads,fsize_kb,rsize_kb").split(","),
-  logResponse: true,
-});
-const map = mapView(packMaps(maps), 0);
-const ids = maps[0].ids;
-const file = join(shared, "golden", "moana-splits.json");
-const splits: Split[] = JSON.parse(readFileSync(file, "utf8")).splits;
+const fread = await freadGolden((flag("--log-inputs") ?? "threads,fsize_kb,rsize_kb").split(","));
+const map = fread.map;
 console.log(`fread map: ${map.rows} configurations; load average ${loadavg()[0].toFixed(1)}`);
 for (const method of methods) {
   const cells: string[] = [];
   for (const p of ps) {
-    const rows = splits
-      .map((s, index) => ({ s, index }))
-      .filter(({ s }) => s.p === p && s.rep < reps)
-      .map(({ s, index }) => splitRows(s, ids, { file, index }));
+    const rows = fread.splitsAt(p, reps);
     const c0 = process.cpuUsage();
     const scored = scoreSplits(map, rows, method, "log", method === "gp" ? hyper : method === "auto" ? autoHyper : {});
     const cpu = process.cpuUsage(c0);

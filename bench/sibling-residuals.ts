@@ -6,39 +6,25 @@
 // mean ARE over a grid of λ (λ = 0 is gp itself; the best λ is chosen on the test points, so it is optimistic).
 //   node dist/bench/sibling-residuals.js [--p 0.9] [--reps 20] [--folds 10] [--shared DIR]
 // About 11 gp fits per split (4-5 min for 20 splits on 2 cores).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { scoreSplits } from "../ts/cv/scoring.js";
-import { splitRows, type Split } from "../ts/cv/splits.js";
-import { loadDataset } from "../ts/data/load.js";
-import { mapView, packMaps } from "../ts/data/shared-maps.js";
 import type { RowSplit } from "../ts/predict/lsp.js";
-import { flag, sharedDir } from "./args.js";
+import { flag } from "./args.js";
+import { freadGolden } from "./fread-golden.js";
 
 const p = Number(flag("--p") ?? 0.9);
 const reps = Number(flag("--reps") ?? 20);
 const folds = Number(flag("--folds") ?? 10);
 const LAMBDAS = [0, 0.25, 0.5, 0.75, 1];
 
-const shared = sharedDir();
 // The setup of issue 16's figures: all four inputs on a log scale (`--log-inputs auto` keeps them so), log response.
-const { maps } = await loadDataset(join(shared, "data", "moana-cfq-noop-fread.csv"), {
-  preset: "moana",
-  logInputs: ["freq_khz", "threads", "fsize_kb", "rsize_kb"],
-  logResponse: true,
-});
-const map = mapView(packMaps(maps), 0);
+const fread = await freadGolden();
+const map = fread.map;
 const names = map.meta.inputNames;
 const threads = names.indexOf("threads");
 if (threads < 0) throw new Error(`no threads input among ${names.join(", ")}`);
 const siblingKey = (row: number): string => names.map((_, k) => (k === threads ? "*" : String(map.X[row * map.cols + k]))).join("|");
 const keys = Array.from({ length: map.rows }, (_, row) => siblingKey(row));
-const file = join(shared, "golden", "moana-splits.json");
-const splits: Split[] = JSON.parse(readFileSync(file, "utf8")).splits;
-const chosen = splits
-  .map((s, index) => ({ s, index }))
-  .filter(({ s }) => s.p === p && s.rep < reps)
-  .map(({ s, index }) => splitRows(s, maps[0].ids, { file, index }));
+const chosen = fread.splitsAt(p, reps);
 
 function predictions(divisions: RowSplit[]): Float64Array[] {
   return scoreSplits(map, divisions, "gp", "log", {}).map((r) => {

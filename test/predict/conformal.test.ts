@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage } from "../../ts/predict/conformal.js";
 import { createPredictor } from "../../ts/predict/registry.js";
-import { matrix, takeRows } from "../../ts/predict/matrix.js";
+import { matrix, takeRows, type Matrix } from "../../ts/predict/matrix.js";
+import type { Predictor } from "../../ts/predict/estimator.js";
 import { balancedFolds, counterRng } from "../../ts/data/random.js";
 import { mapInputScaling } from "../../ts/cv/split.js";
 import type { Gp } from "../../ts/predict/gp.js";
@@ -16,6 +17,22 @@ function data(n: number, seed: number, rep: number, log: boolean) {
     return log ? Math.exp(0.5 * f + 0.2 * r.normal()) : f + 0.3 * r.normal();
   });
   return { X: matrix(X, n, 2), y };
+}
+
+const pick = (a: Float64Array, idx: number[]) => Float64Array.from(idx, (i) => a[i]);
+
+/** calibrate's residuals on a log response, recomputed: each fold predicted by `fitFold` on the other folds' rows, ascending. */
+function foldResiduals(X: Matrix, y: Float64Array, K: number, seed: number, fitFold: (train: number[]) => Predictor): number[] {
+  const n = y.length;
+  const fold = balancedFolds(n, K, counterRng(seed, "conformal-folds", n));
+  const out: number[] = [];
+  for (let k = 0; k < K; k++) {
+    const train = [...Array(n).keys()].filter((i) => fold[i] !== k),
+      test = [...Array(n).keys()].filter((i) => fold[i] === k);
+    const pred = fitFold(train).predict(takeRows(X, test));
+    test.forEach((i, t) => out.push(Math.abs(Math.log(y[i]) - Math.log(pred[t]))));
+  }
+  return out.sort((a, b) => a - b);
 }
 
 describe("conformal intervals", () => {
@@ -60,16 +77,8 @@ describe("conformal intervals", () => {
     const opts = { response: "log" as const, inputs: mapInputScaling({ log2: [false, false], lo: [0, 0], hi: [1, 1] }), restarts: 1 };
     const K = 4;
     const cal = calibrate("gp", opts, X, y, K, 7, yVar);
-    const fold = balancedFolds(n, K, counterRng(7, "conformal-folds", n));
-    const expected: number[] = [];
-    for (let k = 0; k < K; k++) {
-      const train = [...Array(n).keys()].filter((i) => fold[i] !== k),
-        test = [...Array(n).keys()].filter((i) => fold[i] === k);
-      const pick = (a: Float64Array, idx: number[]) => Float64Array.from(idx, (i) => a[i]);
-      const pred = createPredictor("gp", opts).fit(takeRows(X, train), pick(y, train), pick(yVar, train)).predict(takeRows(X, test));
-      test.forEach((i, t) => expected.push(Math.abs(Math.log(y[i]) - Math.log(pred[t]))));
-    }
-    expect(cal.residuals).toEqual(expected.sort((a, b) => a - b));
+    const expected = foldResiduals(X, y, K, 7, (train) => createPredictor("gp", opts).fit(takeRows(X, train), pick(y, train), pick(yVar, train)));
+    expect(cal.residuals).toEqual(expected);
     // Without them the fold fits are the one-nugget model: other residuals.
     expect(calibrate("gp", opts, X, y, K, 7).residuals).not.toEqual(cal.residuals);
   });
@@ -82,16 +91,8 @@ describe("conformal intervals", () => {
     const K = 4;
     const full = createPredictor("gp", opts).fit(X, y, yVar) as Gp;
     const cal = calibrate("gp", opts, X, y, K, 7, yVar, full);
-    const fold = balancedFolds(n, K, counterRng(7, "conformal-folds", n));
-    const expected: number[] = [];
-    for (let k = 0; k < K; k++) {
-      const train = [...Array(n).keys()].filter((i) => fold[i] !== k),
-        test = [...Array(n).keys()].filter((i) => fold[i] === k);
-      const pick = (a: Float64Array, idx: number[]) => Float64Array.from(idx, (i) => a[i]);
-      const pred = full.solvedOn(takeRows(X, train), pick(y, train), pick(yVar, train)).predict(takeRows(X, test));
-      test.forEach((i, t) => expected.push(Math.abs(Math.log(y[i]) - Math.log(pred[t]))));
-    }
-    expect(cal.residuals).toEqual(expected.sort((a, b) => a - b));
+    const expected = foldResiduals(X, y, K, 7, (train) => full.solvedOn(takeRows(X, train), pick(y, train), pick(yVar, train)));
+    expect(cal.residuals).toEqual(expected);
     // Fold fits with their own hyperparameter searches give other residuals.
     expect(calibrate("gp", opts, X, y, K, 7, yVar).residuals).not.toEqual(cal.residuals);
   });

@@ -29,7 +29,7 @@ function compressionOf(file: string): "gzip" | "zstd" | undefined {
  * Feeds the file's (decompressed) bytes to `take` in chunks until it returns true. False when the bytes cannot be
  * had here (zstd: Node 20's zlib has none), so callers fall back to DuckDB's record numbers.
  */
-async function forEachChunk(file: string, take: (buf: Buffer, n: number) => boolean | undefined): Promise<boolean> {
+async function forEachTextChunk(file: string, take: (buf: Buffer, n: number) => boolean | undefined): Promise<boolean> {
   const compression = compressionOf(file);
   if (compression === "zstd") return false;
   if (compression === "gzip") {
@@ -81,7 +81,7 @@ export function headOfFile(file: string, bytes = 1 << 16): Buffer | undefined {
 
 /**
  * Visits every non-blank record of a CSV (or TSV: delimiterOf) file (quotes respected) until `visit` returns true.
- * False when the file's bytes cannot be read here (forEachChunk).
+ * False when the file's bytes cannot be read here (forEachTextChunk).
  */
 async function scanRecords(file: string, visit: (r: RecordInfo) => boolean): Promise<boolean> {
   const sep = delimiterOf(file) === "\t" ? TAB : COMMA;
@@ -93,7 +93,7 @@ async function scanRecords(file: string, visit: (r: RecordInfo) => boolean): Pro
     quoted = false,
     prev = 0,
     done = false;
-  const readable = await forEachChunk(file, (buf, n) => {
+  const readable = await forEachTextChunk(file, (buf, n) => {
     for (let i = 0; i < n; i++) {
       const b = buf[i];
       if (b === QUOTE) quoted = !quoted;
@@ -120,7 +120,7 @@ async function scanRecords(file: string, visit: (r: RecordInfo) => boolean): Pro
 async function countNewlines(file: string): Promise<{ newlines: number; endsWithNewline: boolean } | undefined> {
   let newlines = 0,
     last = -1;
-  const readable = await forEachChunk(file, (buf, n) => {
+  const readable = await forEachTextChunk(file, (buf, n) => {
     for (let i = buf.indexOf(NL, 0); i >= 0 && i < n; i = buf.indexOf(NL, i + 1)) newlines++;
     if (n > 0) last = buf[n - 1];
     return false;

@@ -7,8 +7,7 @@ import { VarmapError, isVarmapError } from "../errors.js";
 import { balancedFolds, counterRng } from "../data/random.js";
 import { Predictor, type ModelJSON, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
-import { createPredictor, predictorFromJSON } from "./registry.js";
-import { Gp } from "./gp.js";
+import { createPredictor, foldModel, predictorFromJSON } from "./registry.js";
 
 /**
  * The default candidates: every model of the default set. gp's hyperparameters are searched once on the whole
@@ -76,7 +75,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
           const Xk = takeRows(X, train),
             yk = Float64Array.from(train, (i) => y[i]),
             vk = noise && Float64Array.from(train, (i) => noise[i]);
-          const model = full instanceof Gp ? full.solvedOn(Xk, yk, vk) : createPredictor(c, innerOptions).fit(Xk, yk, vk);
+          const model = foldModel(c, innerOptions, Xk, yk, vk, full);
           const pred = model.predict(takeRows(X, test));
           test.forEach((i, t) => (sum += log ? Math.abs(Math.expm1(pred[t] - y[i])) : Math.abs(pred[t] - y[i]) / Math.abs(y[i])));
         }

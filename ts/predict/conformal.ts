@@ -11,9 +11,8 @@
 import { balancedFolds, counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
 import type { Predictor, PredictorOptions } from "./estimator.js";
-import { Gp } from "./gp.js";
 import { takeRows, type Matrix } from "./matrix.js";
-import { createPredictor } from "./registry.js";
+import { foldModel } from "./registry.js";
 
 /** Folds of the calibration cross-validation in `fit --conformal-folds` (default) and inside each cv division. */
 export const CONFORMAL_FOLDS = 10;
@@ -57,7 +56,7 @@ export function calibrate(
       test: number[] = [];
     for (let i = 0; i < n; i++) (fold[i] === k ? test : train).push(i);
     const [Xk, yk, vk] = [takeRows(X, train), Float64Array.from(train, (i) => y[i]), yVar && Float64Array.from(train, (i) => yVar[i])];
-    const model = full instanceof Gp ? full.solvedOn(Xk, yk, vk) : createPredictor(method, options).fit(Xk, yk, vk);
+    const model = foldModel(method, options, Xk, yk, vk, full);
     const pred = model.predict(takeRows(X, test));
     test.forEach((i, t) => (residuals[i] = modelScaleResidual(y[i], pred[t], response)));
   }

@@ -3,6 +3,7 @@
 // the cv/refit method lists and the conformance and parity suites all iterate this list.
 import { VarmapError } from "../errors.js";
 import type { ModelJSON, Predictor, PredictorOptions } from "./estimator.js";
+import type { Matrix } from "./matrix.js";
 import {
   anyInt,
   atLeastMinusOne,
@@ -206,6 +207,22 @@ export function createPredictor(method: string, options: PredictorOptions & Reco
   const entry = PREDICTORS.find((p) => p.name === method);
   if (!entry) throw new VarmapError("E_METHOD", `unknown method '${method}'`, { remedy: `use one of ${METHOD_NAMES.join(", ")}` });
   return entry.create(options);
+}
+
+/**
+ * A cross-validation fold's model of `method` on (X, y, yVar). With `full`, the method's model fitted on all the rows,
+ * a gp keeps its hyperparameters and only re-solves on the fold's rows (Gp.solvedOn: one O(n³) solve instead of a
+ * hyperparameter search); every other method is fitted afresh.
+ */
+export function foldModel(
+  method: string,
+  options: PredictorOptions & Record<string, unknown>,
+  X: Matrix,
+  y: Float64Array,
+  yVar?: Float64Array,
+  full?: Predictor,
+): Predictor {
+  return full instanceof Gp ? full.solvedOn(X, y, yVar) : createPredictor(method, options).fit(X, y, yVar);
 }
 
 export function predictorFromJSON(json: ModelJSON, options: PredictorOptions = {}): Predictor {
