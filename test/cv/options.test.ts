@@ -22,6 +22,22 @@ describe("cross-validation options", () => {
     expect(parseFractions("0.5,0.25")).toEqual([0.5, 0.25]);
   });
 
+  it("names the fraction outside (0, 1) and what 0 and 1 would mean", () => {
+    for (const [arg, bad] of [
+      ["0.5,1.2", "1.2"],
+      ["0,0.5", "0"],
+      ["0.9,1", "1"],
+    ]) {
+      try {
+        parseFractions(arg);
+        expect.unreachable(`--p ${arg} was accepted`);
+      } catch (e) {
+        expect((e as Error).message).toContain(`the training fraction ${bad} is not strictly between 0 and 1`);
+        expect((e as { remedy?: string }).remedy).toMatch(/0 leaves no training set and 1 no test set/);
+      }
+    }
+  });
+
   it("bounds --reps instead of running the heap out", () => {
     const maps = packMaps(gridMaps(1, 3));
     expect(() => cvPlan(maps, { methods: ["lr"], response: "linear", ps: [0.5], reps: 1_000_000_000 })).toThrow(/--reps 1000000000/);

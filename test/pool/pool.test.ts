@@ -54,7 +54,8 @@ describe("plans and shards", () => {
   it("parses fraction ranges without float drift", () => {
     expect(parseFractions("0.1:0.9:0.1")).toEqual([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
     expect(parseFractions("0.5,0.25")).toEqual([0.5, 0.25]);
-    expect(() => parseFractions("0:1:0.5")).toThrow(/training fractions/);
+    expect(() => parseFractions("0:1:0.5")).toThrow(/training fraction 0 is not strictly between 0 and 1/);
+    expect(() => parseFractions("0.5:0.1:0.1")).toThrow(/not a list of training fractions/);
   });
   it("splits the task list into disjoint shards whose union is the list", () => {
     const maps = packMaps(gridMaps(2, 3));

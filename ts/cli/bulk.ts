@@ -199,7 +199,7 @@ export function registerCvOptions(cmd: Command): Command {
     .option("--p <range>", "training fractions of the generated divisions: start:stop:step or a list", "0.1:0.9:0.1")
     .option("--reps <n>", "generated divisions per training fraction", "200")
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
-    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .json or .parquet)")
+    .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .tsv, .json or .parquet)")
     .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)")
     .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`);
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);

@@ -4,7 +4,7 @@
 import { Option, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { loadDataset, optionsFromCli } from "../data/load.js";
-import { writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
+import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, tableFormat, writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
 import { parseFamilies } from "../mixture/fit.js";
 import { QUANTILE_LEVELS, QUANTILE_NAMES } from "../data/types.js";
 import {
@@ -183,8 +183,7 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
   const families = parseFamilies(opts.families as string | undefined);
   const kmax = Number(opts.kmax ?? 3);
   if (!(Number.isInteger(kmax) && kmax >= 1 && kmax <= 5)) throw new VarmapError("E_USAGE", `--kmax ${opts.kmax} is out of range`, { remedy: "give 1 … 5" });
-  if (opts.out && !/\.(csv|json|parquet)$/i.test(String(opts.out)))
-    throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.out}'`, { remedy: "end the output path in .csv, .json or .parquet" });
+  if (opts.out) tableFormat(String(opts.out), "--out");
 
   const at = String(opts.at);
   const rows = await readRows(at);
@@ -331,9 +330,9 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
   if (folds !== undefined && typeof opts.splits === "string")
     throw new VarmapError("E_USAGE", "--folds and --splits both choose the divisions", { remedy: "give one of them" });
   const truthPath = typeof opts.truth === "string" ? opts.truth : undefined;
-  if (truthPath && !/\.(csv|json|parquet)$/i.test(truthPath))
+  if (truthPath && !TABLE_OUTPUT.test(truthPath))
     throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, {
-      remedy: "give the .csv, .json or .parquet file `varmap synth --truth` wrote",
+      remedy: `give the ${TABLE_OUTPUT_EXTENSIONS} file \`varmap synth --truth\` wrote`,
     });
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));

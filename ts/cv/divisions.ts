@@ -59,7 +59,13 @@ export function parseFractions(s: string): number[] {
     const n = Math.floor((b - a) / st + 1e-9);
     ps = Array.from({ length: n + 1 }, (_, i) => clean(a + i * st));
   } else ps = s.split(",").map((x) => clean(Number(x.trim())));
-  if (!ps.length || ps.some((p) => !(p > 0 && p < 1))) bad();
+  if (!ps.length) bad();
+  const outside = ps.find((p) => !(p > 0 && p < 1));
+  if (outside !== undefined)
+    throw new VarmapError("E_USAGE", `--p '${s}': the training fraction ${outside} is not strictly between 0 and 1`, {
+      remedy:
+        "a fraction is the share of each map's configurations used for training: 0 leaves no training set and 1 no test set; use values such as 0.1:0.9:0.1 or 0.5,0.9",
+    });
   if (new Set(ps).size !== ps.length)
     throw new VarmapError("E_USAGE", `--p '${s}' lists a training fraction twice`, { remedy: "list each fraction once (repetitions are --reps)" });
   return ps;

@@ -274,15 +274,16 @@ export interface SynthOptions {
   progress?: (done: number, total: number) => void;
 }
 
-/** Writes the dataset to `out` (.csv or .parquet), streamed; returns rows and configurations written. */
+/** Writes the dataset to `out` (.csv, .tsv or .parquet), streamed; returns rows and configurations written. */
 export async function writeSynth(out: string, opts: SynthOptions): Promise<{ rows: number; configurations: number; maps: number }> {
   const plan = synthPlan(opts.design, opts.seed, opts.maps);
   const parquet = /\.parquet$/i.test(out);
-  if (!parquet && !/\.csv$/i.test(out)) {
-    throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv or .parquet" });
+  const tsv = /\.(tsv|tab)$/i.test(out);
+  if (!parquet && !tsv && !/\.csv$/i.test(out)) {
+    throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv, .tsv or .parquet" });
   }
   const total = plan.maps.length * plan.settings.length;
-  const writeCsv = (path: string) => writeSynthCsv(out, path, plan, opts);
+  const writeCsv = (path: string) => writeSynthCsv(out, path, plan, opts, tsv ? "\t" : ",");
   await writeAtomic(out, async (tmp) => {
     if (!parquet) return writeCsv(tmp);
     const csv = tempPathFor(out, ".csv");
@@ -302,11 +303,11 @@ export async function writeSynth(out: string, opts: SynthOptions): Promise<{ row
 }
 
 /** The whole CSV at `path`: in this thread, or by workers over ranges of maps, concatenated. */
-async function writeSynthCsv(out: string, path: string, plan: SynthPlan, opts: SynthOptions): Promise<void> {
+async function writeSynthCsv(out: string, path: string, plan: SynthPlan, opts: SynthOptions, sep: "," | "\t"): Promise<void> {
   const total = plan.maps.length * plan.settings.length;
   const workers = Math.max(1, Math.min(opts.workers ?? 1, plan.maps.length));
   if (workers === 1) {
-    writeSynthPart(path, plan, opts.seed, 0, plan.maps.length, true, (done) => opts.progress?.(done, total));
+    writeSynthPart(path, plan, opts.seed, 0, plan.maps.length, true, (done) => opts.progress?.(done, total), sep);
     return;
   }
   const bounds = Array.from({ length: workers + 1 }, (_, k) => Math.round((k * plan.maps.length) / workers));
@@ -318,7 +319,16 @@ async function writeSynthCsv(out: string, path: string, plan: SynthPlan, opts: S
         (part, k) =>
           new Promise<void>((resolve, reject) => {
             const w = new Worker(new URL("./synth-worker.js", import.meta.url), {
-              workerData: { design: plan.design, seed: opts.seed, maps: plan.maps.length, path: part, from: bounds[k], to: bounds[k + 1], header: k === 0 },
+              workerData: {
+                design: plan.design,
+                seed: opts.seed,
+                maps: plan.maps.length,
+                path: part,
+                from: bounds[k],
+                to: bounds[k + 1],
+                header: k === 0,
+                sep,
+              },
             });
             w.on("message", (m: { done: number }) => {
               done[k] = m.done;
@@ -368,6 +378,7 @@ export function writeSynthPart(
   toMap: number,
   header: boolean,
   progress?: (done: number) => void,
+  sep: "," | "\t" = ",",
 ): void {
   const fd = openSync(path, "w");
   try {
@@ -377,14 +388,14 @@ export function writeSynthPart(
       writeAll(fd, out, path, 0, pos);
       pos = 0;
     };
-    if (header) pos += out.write([...plan.factorNames, ...INPUT_NAMES, "run", "throughput_kbps"].join(",") + "\n", pos, "latin1");
-    const runLabels = Array.from({ length: plan.runs }, (_, i) => Buffer.from(`${i + 1},`, "latin1"));
+    if (header) pos += out.write([...plan.factorNames, ...INPUT_NAMES, "run", "throughput_kbps"].join(sep) + "\n", pos, "latin1");
+    const runLabels = Array.from({ length: plan.runs }, (_, i) => Buffer.from(`${i + 1}${sep}`, "latin1"));
     const runs = new Float64Array(plan.runs);
     let done = 0;
     for (let m = fromMap; m < toMap; m++) {
       for (let s = 0; s < plan.settings.length; s++) {
         generateRuns(plan, seed, m, s, runs);
-        const prefix = Buffer.from(plan.maps[m].join(",") + "," + plan.settings[s].join(",") + ",", "latin1");
+        const prefix = Buffer.from(plan.maps[m].join(sep) + sep + plan.settings[s].join(sep) + sep, "latin1");
         for (let i = 0; i < plan.runs; i++) {
           if (pos > out.length - 512) flush();
           for (let b = 0; b < prefix.length; b++) out[pos++] = prefix[b];

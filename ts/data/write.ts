@@ -1,5 +1,5 @@
 // Output files for every verb: written to a temporary file in the target's directory and renamed into place,
-// so a failure never leaves a partial file behind. Tables go to CSV, JSON or Parquet by extension; numbers are
+// so a failure never leaves a partial file behind. Tables go to CSV, TSV, JSON or Parquet by extension; numbers are
 // written in JavaScript's shortest round-trip form (String(x)), so they read back exactly.
 import { closeSync, openSync, rmSync } from "node:fs";
 import { writeAll, writeFileAll } from "./io.js";
@@ -17,13 +17,18 @@ export interface Column {
   type?: "double" | "int" | "string";
 }
 
-export type TableFormat = "csv" | "json" | "parquet";
+export type TableFormat = "csv" | "tsv" | "json" | "parquet";
 
-export function tableFormat(path: string): TableFormat {
+/** The output paths a table can be written to: what tableFormat accepts. */
+export const TABLE_OUTPUT = /\.(csv|tsv|tab|json|parquet)$/i;
+export const TABLE_OUTPUT_EXTENSIONS = ".csv, .tsv, .json or .parquet";
+
+export function tableFormat(path: string, flag = "the output path"): TableFormat {
   if (/\.parquet$/i.test(path)) return "parquet";
   if (/\.json$/i.test(path)) return "json";
   if (/\.csv$/i.test(path)) return "csv";
-  throw new VarmapError("E_USAGE", `cannot tell the output format of '${path}'`, { remedy: "end the output path in .csv, .json or .parquet" });
+  if (/\.(tsv|tab)$/i.test(path)) return "tsv";
+  throw new VarmapError("E_USAGE", `cannot tell the output format of '${path}'`, { remedy: `end ${flag} in ${TABLE_OUTPUT_EXTENSIONS}` });
 }
 
 // The atomic writer (temp file, fsync, rename) is in atomic.ts (no DuckDB: the job engine's workers use it).
@@ -39,7 +44,7 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   await writeAtomic(path, (tmp) => writeFileAll(tmp, text));
 }
 
-/** Writes a table (columns of equal length) as CSV, JSON (array of row objects) or Parquet, by extension. */
+/** Writes a table (columns of equal length) as CSV, TSV, JSON (array of row objects) or Parquet, by extension. */
 export async function writeTable(path: string, columns: Column[]): Promise<void> {
   const format = tableFormat(path);
   const rows = columns.length ? columns[0].values.length : 0;
@@ -48,7 +53,7 @@ export async function writeTable(path: string, columns: Column[]): Promise<void>
   }
   await writeAtomic(path, async (tmp) => {
     if (format === "json") writeFileAll(tmp, tableJson(columns, rows));
-    else if (format === "csv") writeCsvFile(tmp, columns, rows);
+    else if (format === "csv" || format === "tsv") writeCsvFile(tmp, columns, rows, format === "tsv" ? "\t" : ",");
     else await writeParquetFile(tmp, columns, rows);
   });
 }
@@ -67,12 +72,19 @@ export function csvCell(v: CellValue | undefined): string {
   return v === "" ? '""' : csvQuote(v); // "" stays distinct from a missing value
 }
 
-function writeCsvFile(path: string, columns: Column[], rows: number): void {
+/** A cell of a tab-separated file: quoted (as CSV quotes) when it holds a tab, a quote or a line break. */
+export function tsvCell(v: CellValue | undefined): string {
+  if (typeof v !== "string") return csvCell(v);
+  return v === "" || /["\t\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+function writeCsvFile(path: string, columns: Column[], rows: number, sep: "," | "\t" = ","): void {
+  const cell = sep === "," ? csvCell : tsvCell;
   const fd = openSync(path, "w");
   try {
-    let buf = columns.map((c) => csvCell(c.name)).join(",") + "\n";
+    let buf = columns.map((c) => cell(c.name)).join(sep) + "\n";
     for (let i = 0; i < rows; i++) {
-      buf += columns.map((c) => csvCell(c.values[i])).join(",") + "\n";
+      buf += columns.map((c) => cell(c.values[i])).join(sep) + "\n";
       if (buf.length > 1 << 20) {
         writeAll(fd, buf, path);
         buf = "";

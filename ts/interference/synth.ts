@@ -125,7 +125,7 @@ export function* interferenceRows(seed: number | string, design: InterferenceDes
 
 export const SYNTH_COLUMNS = ["experiment", "fs", "app", "instance", "chunk_mib", "procs", "rep", "bw_gbps", "server_ratio"] as const;
 
-/** Writes the design's run table (.csv, .json or .parquet); returns its size. */
+/** Writes the design's run table (.csv, .tsv, .json or .parquet); returns its size. */
 export async function writeInterferenceSynth(
   out: string,
   seed: number | string,

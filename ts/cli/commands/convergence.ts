@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { writeTable } from "../../data/write.js";
+import { TABLE_OUTPUT, writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import type { CiKind, ConvergenceOptions, SubsetMode } from "../../convergence/convergence.js";
 import type { CurveMode } from "../../convergence/predict.js";
@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option("--reps <R>", "random divisions", "1")
     .option("--predict-curve <mode>", "per-m (a model per m) | plug-in (ŝ at N times the width factor)", "per-m")
     .option("--precision <eps>", "target relative CI half-width for nneeded_precision", "0.05")
-    .option("--out <path>", "convergence table (.csv, .json or .parquet)")
+    .option("--out <path>", "convergence table (.csv, .tsv, .json or .parquet)")
     .option("--curves <file>", "long table: key, m, w, lower, upper, c, w_pred, c_pred, err")
     .option("--seed <s>", "seed of subsets and divisions", "1")
     .option("--workers <n>", "worker threads with an --out directory (default: one per core)")
@@ -81,7 +81,7 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
   if (!opts.out && !opts.json && !opts.curves)
     throw new VarmapError("E_USAGE", "no output", { remedy: "give --out convergence.csv (and optionally --curves curves.csv), or --json" });
   // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
-  const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
+  const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out)) ? String(opts.out) : undefined;
   if (opts.shard !== undefined && !jobDir)
     throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
   const jobOpts = jobDir

@@ -4,7 +4,7 @@ import { Option, type Command } from "commander";
 import { getBackend } from "../../backend/index.js";
 import { addDataOptions, addRunOptions, splitList } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { writeTable } from "../../data/write.js";
+import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../../evt/configs.js";
 import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js";
@@ -13,7 +13,7 @@ import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
 
 /** An --out ending in a table extension is one file (fitted in this thread); anything else is a job directory. */
-const TABLE_FILE = /\.(csv|json|parquet)$/i;
+const TABLE_FILE = TABLE_OUTPUT;
 
 export function register(program: Command): void {
   const cmd = program
@@ -54,7 +54,7 @@ export function register(program: Command): void {
       if (direct && opts.diagnostics === true)
         throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
       if (direct && diagPath && !TABLE_FILE.test(diagPath))
-        throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: "end it in .csv, .json or .parquet" });
+        throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: `end it in ${TABLE_OUTPUT_EXTENSIONS}` });
       if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
       if (direct && (opts.shard !== undefined || opts.workers !== undefined))
         throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });

@@ -61,7 +61,7 @@ export function register(program: Command): void {
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option(
       "--out <path>",
-      "fits table: .csv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information)",
+      "fits table: .csv, .tsv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information)",
     )
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
@@ -86,7 +86,7 @@ export function register(program: Command): void {
       "fit on training runs, score the held-back runs: per configuration the chosen model, single normal and single lognormal, a catastrophic flag; summary on stdout",
     )
     .option("--split <s>", "--validate split: odd-even (2 folds by run parity), halves (first/second half), random (--folds folds)", "odd-even")
-    .option("--validate-out <path>", "with --validate: the per-configuration table (.csv, .json or .parquet)")
+    .option("--validate-out <path>", "with --validate: the per-configuration table (.csv, .tsv, .json or .parquet)")
     .option("--json", "print the tables as JSON on stdout")
     .option("--quiet", "no progress or notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {

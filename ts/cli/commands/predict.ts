@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .description("predict the map statistic at new configurations with the models `varmap fit` or `varmap refit` saved")
     .argument("<models>", "models file written by `varmap fit --out`, or models.json of a `varmap refit` output (every method side by side)")
     .requiredOption("--at <path>", "configurations (.csv, .tsv or .parquet): the map's factor columns and input columns")
-    .option("--out <path>", "predictions (.csv, .json or .parquet); default: CSV on stdout")
+    .option("--out <path>", "predictions (.csv, .tsv, .json or .parquet); default: CSV on stdout")
     .option("--json", "with --out: a JSON summary on stdout (predictions and warning counts per method)")
     .option("--quiet", "no notes on stderr")
     .option(

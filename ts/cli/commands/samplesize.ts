@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { addDataOptions, splitList } from "../options.js";
 import { describeConfig, loadDataset, optionsFromCli, subsetTable } from "../../data/load.js";
-import { tableCsv, writeTable, type Column } from "../../data/write.js";
+import { TABLE_OUTPUT, tableCsv, writeTable, type Column } from "../../data/write.js";
 import type { ConfigTable } from "../../data/types.js";
 import { VarmapError } from "../../errors.js";
 import { parseFamilies, parseStarts, type MixtureFitRow } from "../../mixture/fit.js";
@@ -50,7 +50,7 @@ export function register(program: Command): void {
     .option("--strict", "a singular information matrix is an error (E_SINGULAR_INFORMATION), not a row flag")
     .option("--details", "with --mixture: print the Fisher matrix and gradients (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k) to stderr")
     .option("--curves <file>", "long table of Γ_q(n): key, q, n, gamma_q")
-    .option("--out <path>", "samplesize table (.csv, .json or .parquet)")
+    .option("--out <path>", "samplesize table (.csv, .tsv, .json or .parquet)")
     .option("--workers <n>", "worker threads (default: one per core)")
     .option("--shard <i/N>", "with an --out directory: run only the i-th of N slices of the configurations (combine with `varmap merge`)")
     .option("--no-resume", "with an --out directory: discard the results already there and start over")
@@ -114,7 +114,7 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   if (opts.fits && p.pilot !== undefined)
     throw new VarmapError("E_USAGE", "--pilot refits the first M runs; it cannot reuse --fits", { remedy: "drop --fits or --pilot" });
   // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
-  const jobDir = opts.out !== undefined && !/\.(csv|json|parquet)$/i.test(String(opts.out)) ? String(opts.out) : undefined;
+  const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out)) ? String(opts.out) : undefined;
   if (opts.shard !== undefined && !jobDir)
     throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
   const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;

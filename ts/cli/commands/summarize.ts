@@ -11,7 +11,7 @@ export function register(program: Command): void {
     .description("configurations and maps with their statistics")
     .argument("<file>", "runs table (.csv, .tsv or .parquet), one row per run (or per configuration with --map)");
   addDataOptions(cmd)
-    .option("--out <path>", "write the configuration table to .csv, .json or .parquet instead of stdout")
+    .option("--out <path>", "write the configuration table to .csv, .tsv, .json or .parquet instead of stdout")
     .option("--json", "print a machine-readable summary of the maps on stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {

@@ -1,8 +1,9 @@
-// `varmap synth`: full-scale synthetic datasets (MOANA and mixture designs), streamed to CSV or Parquet.
+// `varmap synth`: full-scale synthetic datasets (MOANA and mixture designs), streamed to CSV, TSV or Parquet.
 import { Option, type Command } from "commander";
 import { availableParallelism } from "node:os";
 import { VarmapError } from "../../errors.js";
 import { writeSynth, writeSynthTruth, type DesignName } from "../../data/synth.js";
+import { tableFormat } from "../../data/write.js";
 import { writeInterferenceSynth } from "../../interference/synth.js";
 import { parseSeedText, seedKey } from "../../data/option-values.js";
 import { countProgress } from "../../pool/progress.js";
@@ -21,10 +22,10 @@ export function register(program: Command): void {
     )
     .option("--seed <s>", "seed of the deterministic generator", "1")
     .option("--maps <k>", "only the first K maps (small datasets for demos and tests)")
-    .option("--out <path>", "output file: .csv or .parquet")
+    .option("--out <path>", "output file: .csv, .tsv or .parquet")
     .option(
       "--truth <path>",
-      "moana/mixture: also write every configuration's true mixture (one row per component; .csv, .json or .parquet) for `cv --target distribution --truth`",
+      "moana/mixture: also write every configuration's true mixture (one row per component; .csv, .tsv, .json or .parquet) for `cv --target distribution --truth`",
     )
     .option("--workers <n>", "worker threads (default: one per core); the output does not depend on it")
     .option("--json", "print a machine-readable summary on stdout")
@@ -49,10 +50,9 @@ export function register(program: Command): void {
         if (opts.truth !== undefined) {
           if (opts.design === "interference")
             throw new VarmapError("E_USAGE", "--truth applies to the moana and mixture designs", { remedy: "drop --truth, or use --design moana|mixture" });
-          if (!/\.(csv|json|parquet)$/i.test(opts.truth))
-            throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.truth}'`, { remedy: "end --truth in .csv, .json or .parquet" });
-          if (!/\.(csv|parquet)$/i.test(opts.out))
-            throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.out}'`, { remedy: "end --out in .csv or .parquet" });
+          tableFormat(opts.truth, "--truth");
+          if (!/\.(csv|tsv|tab|parquet)$/i.test(opts.out))
+            throw new VarmapError("E_USAGE", `cannot tell the output format of '${opts.out}'`, { remedy: "end --out in .csv, .tsv or .parquet" });
         }
         const t0 = performance.now();
         if (opts.design === "interference") {

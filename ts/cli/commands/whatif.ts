@@ -6,7 +6,7 @@ import { basename, dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { VarmapError } from "../../errors.js";
 import { loadDataset, optionsFromCli } from "../../data/load.js";
-import { tableCsv, writeTable } from "../../data/write.js";
+import { tableCsv, tableFormat, writeTable } from "../../data/write.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
 import { METHOD_NAMES, MODEL_NAMES } from "../../predict/registry.js";
@@ -249,6 +249,5 @@ function jsonNumbers(_k: string, v: unknown): unknown {
 }
 
 function tableFormatCheck(out: string): void {
-  if (!/\.(csv|json|parquet)$/i.test(out))
-    throw new VarmapError("E_USAGE", `cannot tell the output format of '${out}'`, { remedy: "end --out in .csv, .json or .parquet" });
+  tableFormat(out, "--out");
 }
