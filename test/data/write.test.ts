@@ -69,7 +69,7 @@ describe("writeTable", () => {
     ).rejects.toThrow("boom");
     expect(existsSync(path)).toBe(false);
     expect(readdirSync(sub)).toEqual([]);
-    await expect(writeTable(join(sub, "x.txt"), [{ name: "a", values: [1] }])).rejects.toThrow(/\.csv, \.json or \.parquet/);
+    await expect(writeTable(join(sub, "x.txt"), [{ name: "a", values: [1] }])).rejects.toThrow(/\.csv, \.tsv, \.json or \.parquet/);
     expect(readdirSync(sub)).toEqual([]);
   });
 });
