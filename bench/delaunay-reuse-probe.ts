@@ -180,5 +180,11 @@ for (let pi = 0; pi < ps.length; pi++)
   );
 const T = timeP.reduce((a, b) => a + b, 0);
 console.log(
-  `all p: ${totalQueries} queries; kernel ${T.toFixed(2)} s CPU; skippable ${pct(savedStrictP.reduce((a, b) => a + b, 0), T)} % (strict) / ${pct(savedInsideP.reduce((a, b) => a + b, 0), T)} % (optimistic); ${(checks / totalQueries).toFixed(1)} cache checks per query`,
+  `all p: ${totalQueries} queries; kernel ${T.toFixed(2)} s CPU; skippable ${pct(
+    savedStrictP.reduce((a, b) => a + b, 0),
+    T,
+  )} % (strict) / ${pct(
+    savedInsideP.reduce((a, b) => a + b, 0),
+    T,
+  )} % (optimistic); ${(checks / totalQueries).toFixed(1)} cache checks per query`,
 );
