@@ -97,7 +97,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   if (holdout !== undefined && validate)
     throw usage("--holdout and --validate both given", "validate against held-out configurations or against a measured file, not both");
   if ((holdout !== undefined || validate) && !out) throw usage("validation needs --out", "give --out whatif.csv (whatif-validation.csv is written beside it)");
-  if (out) tableFormatCheck(out);
+  if (out) tableFormat(out, "--out");
   if (opts.json && !out) throw usage("--json needs --out", "the candidate table and the JSON summary cannot share stdout: give --out whatif.csv");
 
   let spreadKind: SpreadKind;
@@ -246,8 +246,4 @@ function fmt(x: number): string {
 
 function jsonNumbers(_k: string, v: unknown): unknown {
   return typeof v === "number" && !Number.isFinite(v) ? null : v;
-}
-
-function tableFormatCheck(out: string): void {
-  tableFormat(out, "--out");
 }
