@@ -116,8 +116,25 @@ async function scanRecords(file: string, visit: (r: RecordInfo) => boolean): Pro
   return readable;
 }
 
-/** Number of newline bytes in a file (memchr-speed); undefined when its bytes cannot be read here. */
-async function countNewlines(file: string): Promise<{ newlines: number; endsWithNewline: boolean } | undefined> {
+export interface NewlineCount {
+  newlines: number;
+  endsWithNewline: boolean;
+}
+
+/**
+ * Number of newline bytes in a file (memchr-speed); undefined when its bytes cannot be read here (or the file went
+ * away: the caller's own read reports that). Never rejects, so it can run beside DuckDB's scan of the same file: a
+ * gzip file's second decompression then costs no wall time (DuckDB inflates it on one thread).
+ */
+export async function countNewlines(file: string): Promise<NewlineCount | undefined> {
+  try {
+    return await newlineCount(file);
+  } catch {
+    return undefined;
+  }
+}
+
+async function newlineCount(file: string): Promise<NewlineCount | undefined> {
   let newlines = 0,
     last = -1;
   const readable = await forEachTextChunk(file, (buf, n) => {
@@ -131,10 +148,10 @@ async function countNewlines(file: string): Promise<{ newlines: number; endsWith
 /**
  * The file line of each record 1 … records (index = record number), or undefined when they coincide (no blank
  * line, no quoted newline: checked by counting newlines, cheap) or cannot be told (a zstd file: then messages give
- * record numbers). `records` counts the header.
+ * record numbers). `records` counts the header; `counted`: countNewlines(file), when it was started earlier.
  */
-export async function csvRecordLines(file: string, records: number): Promise<Int32Array | undefined> {
-  const count = await countNewlines(file);
+export async function csvRecordLines(file: string, records: number, counted?: Promise<NewlineCount | undefined>): Promise<Int32Array | undefined> {
+  const count = await (counted ?? countNewlines(file));
   if (!count || count.newlines + (count.endsWithNewline ? 0 : 1) === records) return undefined;
   const lines = new Int32Array(records + 1);
   for (let r = 0; r <= records; r++) lines[r] = r;

@@ -26,7 +26,7 @@ import {
   streamColumns,
   type Db,
 } from "./duckdb.js";
-import { csvRecordLines, diagnoseCsv, headOfFile } from "./csv-lines.js";
+import { countNewlines, csvRecordLines, diagnoseCsv, headOfFile, type NewlineCount } from "./csv-lines.js";
 import type { ColumnRoles, ConfigTable } from "./types.js";
 
 export interface ReadOptions {
@@ -163,6 +163,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     sniffed = false;
   }
   const wanted = [...roles.factors, ...roles.inputs, ...(roles.run ? [roles.run] : []), roles.response, ...(opts.idColumn ? [opts.idColumn] : [])];
+  let newlines: Promise<NewlineCount | undefined> | undefined;
   for (const c of wanted) {
     if (!columns.includes(c)) {
       const other = isCsv ? otherSeparator(file, columns) : undefined;
@@ -200,8 +201,11 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
       con.run(
         `CREATE TEMP TABLE t AS SELECT *, hash(${keyList}) AS __h, hash(${keyListReversed}) AS __h2 FROM (SELECT ${sel.join(", ")} FROM ${scanOf(file, isCsv ? typed : undefined, unsniffed ? columns : undefined)})`,
       );
+    const scan = scanInto(!sniffed);
+    // The file's newlines are counted while DuckDB scans it (for file lines in messages and firstRow, below).
+    if (isCsv) newlines = countNewlines(file);
     try {
-      await scanInto(!sniffed);
+      await scan;
     } catch (e) {
       // DuckDB's sniffer can settle on a dialect its parser then rejects ("the CSV Parser state machine reached
       // an invalid state", e.g. a non-numeric value in the last row of a small file): read the header as written,
@@ -261,7 +265,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   }
 
   // Record numbers (rowid + 2) → file lines, for messages and firstRow (one newline count when none differ).
-  const lines = isCsv ? await csvRecordLines(file, Number(counts.total) + 1) : undefined;
+  const lines = isCsv ? await csvRecordLines(file, Number(counts.total) + 1, newlines) : undefined;
   const lineOf = (row: number): number => lines?.[row] ?? row;
   await checkValues(db, file, roles, opts, x, lineOf);
   trace?.(t0, "checks");
