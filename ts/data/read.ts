@@ -163,7 +163,6 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     sniffed = false;
   }
   const wanted = [...roles.factors, ...roles.inputs, ...(roles.run ? [roles.run] : []), roles.response, ...(opts.idColumn ? [opts.idColumn] : [])];
-  let newlines: Promise<NewlineCount | undefined> | undefined;
   for (const c of wanted) {
     if (!columns.includes(c)) {
       const other = isCsv ? otherSeparator(file, columns) : undefined;
@@ -181,6 +180,7 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   for (const c of [...roles.inputs, roles.response, ...(roles.run ? [roles.run] : [])]) typed[c] = "DOUBLE";
   if (opts.idColumn) typed[opts.idColumn] = "VARCHAR";
 
+  let newlines: Promise<NewlineCount | undefined> | undefined; // started beside the scan (below)
   const f = roles.factors.map((_, i) => `__f${i}`);
   const x = roles.inputs.map((_, i) => `__x${i}`);
   const sel = [
