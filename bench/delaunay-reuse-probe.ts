@@ -13,6 +13,7 @@
 //   node dist/bench/delaunay-reuse-probe.js [--maps 2] [--reps 50] [--cap 64] [--data file]
 import { getBackend } from "../ts/backend/index.js";
 import { delaunayLocate } from "../ts/backend/kernels/delaunay.js";
+import { lstsq } from "../ts/backend/kernels/lstsq.js";
 import { divisionStream, randomDivision } from "../ts/cv/divisions.js";
 import { mapInputScaling } from "../ts/cv/split.js";
 import { loadDataset, optionsFromCli } from "../ts/data/load.js";
@@ -34,47 +35,40 @@ interface Entry {
   inside: Uint32Array; // bitmap of map rows strictly inside (optimistic: the key puts every on-sphere point outside)
 }
 
-/** Circumsphere of the d + 1 points (rows of Z, d columns): centre and squared radius, or undefined if flat. */
-function circumsphere(Z: Float64Array, d: number, rows: Int32Array): { c: Float64Array; r2: number } | undefined {
-  const a = new Float64Array(d * d);
-  const b = new Float64Array(d);
-  const p0 = rows[0] * d;
-  for (let i = 0; i < d; i++) {
-    const pi = rows[i + 1] * d;
-    let s = 0;
-    for (let k = 0; k < d; k++) {
-      const u = Z[pi + k] - Z[p0 + k];
-      a[i * d + k] = 2 * u;
-      s += u * u;
+/**
+ * Circumspheres of many simplices (each d + 1 map rows) in one batched least-squares call (the lstsq kernel):
+ * centre c with 2(p_i − p_0)·(c − p_0) = |p_i − p_0|², i = 1 … d; undefined for a flat simplex (rank < d).
+ */
+function circumspheres(Z: Float64Array, d: number, simplices: Int32Array[]): ({ c: Float64Array; r2: number } | undefined)[] {
+  const m = simplices.length;
+  const A = new Float64Array(m * d * d);
+  const b = new Float64Array(m * d);
+  const offsets = Int32Array.from({ length: m + 1 }, (_, k) => k * d);
+  simplices.forEach((rows, k) => {
+    const p0 = rows[0] * d;
+    for (let i = 0; i < d; i++) {
+      const pi = rows[i + 1] * d;
+      let s = 0;
+      for (let j = 0; j < d; j++) {
+        const u = Z[pi + j] - Z[p0 + j];
+        A[(k * d + i) * d + j] = 2 * u;
+        s += u * u;
+      }
+      b[k * d + i] = s;
     }
-    b[i] = s; // |p_i - p_0|^2: the centre relative to p_0
-  }
-  // Gaussian elimination with partial pivoting
-  for (let k = 0; k < d; k++) {
-    let piv = k;
-    for (let r = k + 1; r < d; r++) if (Math.abs(a[r * d + k]) > Math.abs(a[piv * d + k])) piv = r;
-    if (Math.abs(a[piv * d + k]) < 1e-14) return undefined;
-    if (piv !== k) {
-      for (let c = 0; c < d; c++) [a[k * d + c], a[piv * d + c]] = [a[piv * d + c], a[k * d + c]];
-      [b[k], b[piv]] = [b[piv], b[k]];
+  });
+  const { x, rank } = lstsq(backend, { A, b, offsets, n: d });
+  return simplices.map((rows, k) => {
+    if (rank[k] < d) return undefined;
+    const c = new Float64Array(d);
+    let r2 = 0;
+    for (let j = 0; j < d; j++) {
+      const v = x[k * d + j];
+      r2 += v * v;
+      c[j] = Z[rows[0] * d + j] + v;
     }
-    for (let r = k + 1; r < d; r++) {
-      const f = a[r * d + k] / a[k * d + k];
-      for (let c = k; c < d; c++) a[r * d + c] -= f * a[k * d + c];
-      b[r] -= f * b[k];
-    }
-  }
-  const x = new Float64Array(d);
-  for (let r = d - 1; r >= 0; r--) {
-    let s = b[r];
-    for (let c = r + 1; c < d; c++) s -= a[r * d + c] * x[c];
-    x[r] = s / a[r * d + r];
-  }
-  let r2 = 0;
-  for (let k = 0; k < d; k++) r2 += x[k] * x[k];
-  const c = new Float64Array(d);
-  for (let k = 0; k < d; k++) c[k] = Z[p0 + k] + x[k];
-  return { c, r2 };
+    return { c, r2 };
+  });
 }
 
 let totalQueries = 0;
@@ -127,6 +121,8 @@ for (const m of picked) {
       let hs = 0,
         hi = 0,
         inside = 0;
+      // Look every inside-hull query up; the misses' simplices enter the cache after one batched circumsphere call.
+      const missed: { q: number; vertices: Int32Array; hitS: boolean; hitI: boolean }[] = [];
       for (let t = 0; t < test.length; t++) {
         const q = test[t];
         if (loc.status[t] !== 0) continue; // extrapolated: the hull projection is not cached (a miss)
@@ -135,10 +131,18 @@ for (const m of picked) {
         const hitI = lookup(cacheInside[q], "inside");
         hs += hitS ? 1 : 0;
         hi += hitI ? 1 : 0;
-        if (hitS && hitI) continue;
-        const vertices = Int32Array.from(loc.simplices.subarray(t * (d + 1), (t + 1) * (d + 1)), (s) => train[s]);
-        const sphere = circumsphere(Z, d, vertices);
-        if (!sphere) continue;
+        if (!(hitS && hitI)) missed.push({ q, vertices: Int32Array.from(loc.simplices.subarray(t * (d + 1), (t + 1) * (d + 1)), (s) => train[s]), hitS, hitI });
+      }
+      const spheres = missed.length
+        ? circumspheres(
+            Z,
+            d,
+            missed.map((x) => x.vertices),
+          )
+        : [];
+      missed.forEach(({ q, vertices, hitS, hitI }, k) => {
+        const sphere = spheres[k];
+        if (!sphere) return;
         const strict = new Uint32Array(words),
           insideSet = new Uint32Array(words);
         const isVertex = new Set(vertices);
@@ -158,7 +162,7 @@ for (const m of picked) {
           cacheInside[q].unshift(e);
           if (cacheInside[q].length > cap) cacheInside[q].pop();
         }
-      }
+      });
       totalQueries += test.length;
       queriesP[pi] += test.length;
       insideP[pi] += inside;
