@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../ts/package-root.js";
-import { flag, sharedDir } from "./args.js";
+import { flag, sharedDir } from "../ts/benchmarks/shared-dir.js";
 import { formatFigure, machine, type Figure, type WorkloadRecord } from "./figures.js";
 
 const root = packageRoot();

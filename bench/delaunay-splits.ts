@@ -11,7 +11,7 @@ import { mapInputScaling } from "../ts/cv/split.js";
 import { loadDataset, optionsFromCli } from "../ts/data/load.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
 import { InputScaler } from "../ts/predict/scaling.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 import { table2Dataset } from "./table2-data.js";
 
 const backend = getBackend((flag("--backend") as "native" | "wasm" | undefined) ?? "auto");

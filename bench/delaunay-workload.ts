@@ -9,8 +9,8 @@ import { getBackend } from "../ts/backend/index.js";
 import { delaunayLocate } from "../ts/backend/kernels/delaunay.js";
 import { Delaunay } from "../ts/predict/delaunay.js";
 import { matrix } from "../ts/predict/matrix.js";
-import { moanaSplits, splitInputs, syntheticProblem } from "./delaunay-data.js";
-import { flag } from "./args.js";
+import { moanaSplits, splitInputs, syntheticProblem } from "../ts/benchmarks/delaunay-data.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 import { figure, machine, printFigures, saveRecord, type Figure } from "./figures.js";
 
 const arg = flag;

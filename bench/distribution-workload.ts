@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../ts/package-root.js";
-import { sharedDir } from "./args.js";
+import { sharedDir } from "../ts/benchmarks/shared-dir.js";
 
 const argv = process.argv.slice(2);
 const mode = argv[0] ?? "fread";

@@ -6,7 +6,7 @@ import { splitRows, type Split } from "../ts/cv/splits.js";
 import { loadDataset } from "../ts/data/load.js";
 import { mapView, packMaps, type MapData } from "../ts/data/shared-maps.js";
 import type { RowSplit } from "../ts/predict/lsp.js";
-import { sharedDir } from "./args.js";
+import { sharedDir } from "../ts/benchmarks/shared-dir.js";
 
 /** Today's `--log-inputs auto` on the fread runs: every input on a log scale. */
 export const FREAD_LOG_INPUTS = ["freq_khz", "threads", "fsize_kb", "rsize_kb"];

@@ -2,11 +2,11 @@
 // at N minutes or after C predictor cases, whichever comes first). Runs predictor and
 // mixture cases (bench/fuzz-cases.ts) in batches until the time is up and prints the case counts and the failures
 // by target and class; the first few failures of each class with the case index that reproduces them.
-import { FUZZ_METHODS, fuzzMixtures, fuzzPredictors, type FuzzFailure } from "./fuzz-cases.js";
+import { FUZZ_METHODS, fuzzMixtures, fuzzPredictors, type FuzzFailure } from "../test/fixtures/fuzz-cases.js";
 import { loadNativeBackend } from "../ts/backend/native.js";
 import { WasmBackend } from "../ts/backend/wasm.js";
 import type { KernelBackend } from "../ts/backend/kernel.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const minutes = Number(flag("--minutes") ?? "1");
 const maxCases = Number(flag("--cases") ?? "Infinity");

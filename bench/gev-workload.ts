@@ -9,7 +9,7 @@ import type { KernelBackend } from "../ts/backend/kernel.js";
 import { gevFitBatch } from "../ts/backend/kernels/gev.js";
 import { counterRng } from "../ts/data/random.js";
 import { gevQuantile } from "../ts/evt/gev.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const configs = Number(flag("--configs") ?? 22734);
 const runs = Number(flag("--runs") ?? 150);

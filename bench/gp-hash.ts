@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { getBackend } from "../ts/backend/index.js";
 import { type GpKernelName, gpLocalPredict, gpNll, gpPredict } from "../ts/backend/kernels/gp.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const name = flag("--backend") ?? "native";
 const backend = await getBackend(name as "native" | "wasm");

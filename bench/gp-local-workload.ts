@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { loadavg } from "node:os";
 import { getBackend } from "../ts/backend/index.js";
 import { Gp } from "../ts/predict/gp.js";
-import { flag, sharedDir } from "./args.js";
+import { flag, sharedDir } from "../ts/benchmarks/shared-dir.js";
 import { timed } from "./figures.js";
 import { accuracy, largestRelativeDifference, seconds, syntheticSet } from "./synthetic-sets.js";
 

@@ -6,7 +6,7 @@
 //     [--backend native|wasm] [--log-inputs threads,fsize_kb,rsize_kb (the default; add freq_khz to log it too)] [--shared DIR]
 import { loadavg } from "node:os";
 import { scoreSplits } from "../ts/cv/scoring.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 import { freadGolden } from "./fread-golden.js";
 
 const methods = (flag("--methods") ?? "gp").split(",");

@@ -16,7 +16,7 @@ import { readRuns } from "../ts/interference/read.js";
 import { INTERFERENCE_DESIGN, writeInterferenceSynth } from "../ts/interference/synth.js";
 import { DEFAULT_OPTIONS, type Aggregate } from "../ts/interference/types.js";
 import { packageRoot } from "../ts/package-root.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const reps = Number(flag("--reps") ?? 3);
 const aggregate = (flag("--aggregate") ?? "median") as Aggregate;

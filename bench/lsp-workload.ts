@@ -17,7 +17,7 @@ import { getBackend } from "../ts/backend/index.js";
 import { lspEval, lspFit, lspNeighborTable, lspSubsets } from "../ts/backend/kernels/lsp.js";
 import { LinearShepard, LinearShepardSubsets } from "../ts/predict/lsp.js";
 import { matrix, takeRows } from "../ts/predict/matrix.js";
-import { flag, sharedDir } from "./args.js";
+import { flag, sharedDir } from "../ts/benchmarks/shared-dir.js";
 import { type Figure, figure, saveRecord } from "./figures.js";
 
 const arg = flag;

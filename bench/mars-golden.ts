@@ -4,7 +4,7 @@
 // (backend: VARMAP_BACKEND=native|wasm; earth's times are read from regressors-fit-times.csv)
 import { performance } from "node:perf_hooks";
 import { Mars, type MarsOptions } from "../ts/predict/mars.js";
-import { sharedDir } from "./args.js";
+import { sharedDir } from "../ts/benchmarks/shared-dir.js";
 import { INPUTS, loadMoana, type Split } from "../ts/benchmarks/moana.js";
 
 export const VARIANTS: Record<string, MarsOptions> = { d1: {}, d2: { degree: 2 }, d2nk200: { degree: 2, nk: 200 } };

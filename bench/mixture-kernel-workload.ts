@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { getBackend } from "../ts/backend/index.js";
 import { FAMILY_CODES, mixtureFit } from "../ts/backend/kernels/mixture.js";
 import { FAMILY_NAMES } from "../ts/mixture/families.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const RESPONSE_COLUMN = "throughput_kbps",
   RUN_COLUMN = "run";

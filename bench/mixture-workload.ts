@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { refitAction } from "../ts/cli/bulk.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 import { type Figure, figure, saveRecord } from "./figures.js";
 
 /** Goals of issue #25 for the whole design. */

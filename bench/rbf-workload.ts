@@ -6,7 +6,7 @@ import { getBackend } from "../ts/backend/index.js";
 import { symeig } from "../ts/backend/kernels/symeig.js";
 import { Rbf } from "../ts/predict/rbf.js";
 import { matrix } from "../ts/predict/matrix.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const backend = getBackend((flag("--backend") as "native" | "wasm" | undefined) ?? "auto");
 const sizes = (flag("--sizes") ?? "100,400,800").split(",").map(Number);

@@ -16,7 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { samplesizeAction } from "../ts/cli/commands/samplesize.js";
 import { convergenceAction } from "../ts/cli/commands/convergence.js";
-import { flag, sharedDir } from "./args.js";
+import { flag, sharedDir } from "../ts/benchmarks/shared-dir.js";
 
 const workers = String(flag("--workers") ?? 2);
 const parts = flag("--parts") ?? "ABCD";

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 async function makeCopies(csv: string, out: string, times: number): Promise<void> {
   if (existsSync(out)) return;

@@ -17,7 +17,7 @@ import { parseObjective, parsePareto, type EvaluateOptions } from "../ts/whatif/
 import { rankCandidates } from "../ts/whatif/run.js";
 import { candidateColumns, outputOrder } from "../ts/whatif/report.js";
 import { RunsNeededTable } from "../ts/whatif/runs.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 import { timed } from "./figures.js";
 
 // 19 frequencies × 9 thread counts × 5 file sizes × 10 record sizes = 8,550 per map; × 117 maps = 1,000,350.

@@ -2,7 +2,7 @@
 // backends where the native addon is built. A bounded number of fixed-seed cases here; `node dist/bench/fuzz.js
 // --minutes N` runs many more. A failure names its case index, which reproduces it.
 import { describe, expect, it } from "vitest";
-import { fuzzMixtures, fuzzPredictors } from "../../bench/fuzz-cases.js";
+import { fuzzMixtures, fuzzPredictors } from "../fixtures/fuzz-cases.js";
 import { nativeBackend, wasmBackend } from "../helpers/backends.js";
 
 const backends = nativeBackend ? [nativeBackend, wasmBackend] : [wasmBackend];

@@ -7,11 +7,11 @@ import { fitMixtures } from "../../ts/mixture/fit.js";
 import { FAMILIES } from "../../ts/mixture/families.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import { rng, selected } from "../helpers/backends.js";
-import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES, type MixtureCase as Case } from "../../bench/mixture-cases.js";
+import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES, type MixtureCase as Case } from "../fixtures/mixture-cases.js";
 
 const N = 100_000;
 // The BIC cases fit k = true + 1 too, whose EM creeps at large n: the test uses 10,000 runs per case (the full
-// n = 100,000 study with default iterations is bench/mixture-study.ts).
+// n = 100,000 study with default iterations is bench/studies/mixture-study.ts).
 const N_BIC = 10_000;
 
 function draw(c: Case, seed: number, n = N): Float64Array {
@@ -81,7 +81,7 @@ describe(`synthetic mixtures (n = ${N}) on ${selected.name}`, () => {
       const kmax = c.w.length + 1;
       // maxIter 300: over-fitted models (k = true + 1) creep for thousands of iterations at this n; their BIC is
       // already far above the true model's (the penalty 3·log n = 35 dwarfs the remaining gain). The full-iteration
-      // study is bench/mixture-study.ts.
+      // study is bench/studies/mixture-study.ts.
       const fit = fitMixtures(x, Int32Array.from([0, N_BIC]), {
         families: [c.family],
         kmax,

@@ -1,7 +1,7 @@
 // Issue 14 on rbf: the JSON round trip is bit-exact even when responses near 1e300 make the unscaled spline
 // coefficients overflow, and nearly coincident training points (the kernel ~0 on them) give no blow-up between them.
 import { describe, expect, it } from "vitest";
-import { predictCase } from "../../bench/fuzz-cases.js";
+import { predictCase } from "../fixtures/fuzz-cases.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { Rbf } from "../../ts/predict/rbf.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";

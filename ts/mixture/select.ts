@@ -8,7 +8,7 @@
 //    per estimated parameter a maximum-likelihood scale is mostly noise (with two runs it is one gap; the spike
 //    components of issue 17 hold two runs or fewer). 5 rather than 3 on evidence: on iozone-2018 (odd/even and
 //    half splits) 5 runs per parameter with ρ = 0.1 left 3 and 7 catastrophic BIC choices, 3 with ρ = 0.01 left 9
-//    and 12 (bench/mixture-validate-workload.ts), or
+//    and 12 (bench/studies/mixture-validate-workload.ts), or
 //  - its scale (IQR/1.349 on the original scale, comparable across families) is below max(2·δ, ρ·s), where δ is
 //    the measurement resolution (smallest gap between distinct runs) and s the data's spread (standard
 //    deviation of the configuration's runs), ρ = 0.1 by default: a component narrower than two quanta of the
@@ -39,7 +39,7 @@ export interface GuardOptions {
  * The default guard (issue 17's default setting, with loglogistic components and MAP EM): at least 3 expected runs
  * per component parameter (6 per component) and a scale of at least max(2 × resolution, 1% of the runs' sd). With the
  * prior holding component scales up, the scale rule rarely binds; on iozone-2018 the stricter guard below costs
- * 0.09 nats per held-back run and avoids no catastrophic choice (bench/mixture-default-study.ts).
+ * 0.09 nats per held-back run and avoids no catastrophic choice (bench/studies/mixture-default-study.ts).
  */
 export const DEFAULT_GUARD: GuardOptions = { on: true, minRunsPerParam: 3, relativeScale: 0.01 };
 /** `--guard strict`: 5 runs per parameter and 10% of the sd, the setting studied with all six families under ML EM. */

@@ -1,7 +1,7 @@
 // Delaunay simplex location (one batched call per operation) on the synthetic problems of issue #5. The n = 10,000
 // cases at d >= 8 time a subset of the queries so that benchmark.js's samples stay short; the full runs and the
 // 180-split MOANA pass are in bench/delaunay-workload.ts. Inputs: ../shared/golden's synthetic problems when
-// present, else generated ones of the same shape (bench/delaunay-data.ts).
+// present, else generated ones of the same shape (ts/benchmarks/delaunay-data.ts).
 import { delaunayLocate } from "../../backend/kernels/delaunay.js";
 import { querySubset, syntheticProblem, type SyntheticProblem } from "../delaunay-data.js";
 import type { BenchCase, BenchSuite } from "../runner.js";

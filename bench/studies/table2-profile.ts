@@ -1,16 +1,16 @@
 // Where the Table-2 workload's CPU time goes, in one thread (no pool): the synthetic moana design loaded once,
 // then every cv task of a slice of the maps run in-process, timed per method (process CPU time) and per p.
-// Usage: node dist/bench/table2-profile.js [--data file] [--maps K] [--reps R] [--methods lr,lsp,delaunay,mars]
+// Usage: node dist/bench/studies/table2-profile.js [--data file] [--maps K] [--reps R] [--methods lr,lsp,delaunay,mars]
 //        [--save record.json]
 // Prints a JSON record; CPU seconds scaled to the full workload (117 maps × 200 reps) are in `extrapolated`.
 import { loadavg } from "node:os";
-import { loadDataset, optionsFromCli } from "../ts/data/load.js";
-import { packMaps } from "../ts/data/shared-maps.js";
-import { cvPlan, cvTasks, runCvTask, type CvContext } from "../ts/jobs/cv.js";
-import { backendInfo } from "../ts/backend/index.js";
-import { flag } from "./args.js";
-import { figure, machine, printFigures, saveRecord } from "./figures.js";
-import { table2Dataset } from "./table2-data.js";
+import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { packMaps } from "../../ts/data/shared-maps.js";
+import { cvPlan, cvTasks, runCvTask, type CvContext } from "../../ts/jobs/cv.js";
+import { backendInfo } from "../../ts/backend/index.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
+import { figure, machine, printFigures, saveRecord } from "../figures.js";
+import { table2Dataset } from "../table2-data.js";
 
 const data = flag("--data") ?? table2Dataset();
 const K = Number(flag("--maps") ?? "6");

@@ -1,17 +1,17 @@
 // Issue 17 measurements on the IOzone data: (1) validation of selection rules on held-back runs, both split
 // schemes (odd/even runs, first/second half); (2) the time of `--criterion cv --folds 5` selection (5 fold fits +
 // the full fit of 274 configurations × 30 models).
-//   node dist/bench/mixture-validate-workload.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--only timing|validate]
+//   node dist/bench/studies/mixture-validate-workload.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--only timing|validate]
 //     [--prior-strengths 0,1,4 --arms bic-unguarded,icl,single-k1]: one validation per MAP prior strength (EM's
 //     --prior-strength), each arm's table, then every (strength, arm) against the ML references (best single family by
 //     training log L and the BIC default, both at strength 0: mean held-back log L per run, differences in nats).
 //     The arm `default` is DEFAULT_SETUP (loglogistic, MAP EM s = 4, BIC, guard on), validated with its own fits and
 //     compared with the same references.
-import { loadDataset, optionsFromCli } from "../ts/data/load.js";
-import { fitMixturesParallel } from "../ts/jobs/mixture.js";
-import { DEFAULT_SETUP, GUARD_OFF, STRICT_GUARD, parseGuard } from "../ts/mixture/select.js";
-import { formatValidation, selectModels, summarizeValidation, validateMixtures, type Arm } from "../ts/jobs/mixture-validate.js";
-import { flag } from "./args.js";
+import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
+import { DEFAULT_SETUP, GUARD_OFF, STRICT_GUARD, parseGuard } from "../../ts/mixture/select.js";
+import { formatValidation, selectModels, summarizeValidation, validateMixtures, type Arm } from "../../ts/jobs/mixture-validate.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
 
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
 const workers = Number(flag("--workers") ?? 2);

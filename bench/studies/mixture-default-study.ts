@@ -3,13 +3,13 @@
 // log-likelihood, then scores many selection rules (family set × criterion × guard × prior) offline: mean held-back
 // log L per run, catastrophic configurations, against the best single family (k = 1, by training log L, ML) and
 // unguarded BIC over all families (ML, the papers' default).
-//   node dist/bench/mixture-default-study.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--prior-strengths 0,1,4,16]
-import { loadDataset, optionsFromCli } from "../ts/data/load.js";
-import { fitMixturesParallel } from "../ts/jobs/mixture.js";
-import { FAMILY_NAMES, type FamilyName } from "../ts/mixture/families.js";
-import type { MixtureFitRow } from "../ts/mixture/fit.js";
-import { DEFAULT_GUARD, foldBatch, guardVerdict, informationCriterion, runFolds, runSpread, type GuardOptions } from "../ts/mixture/select.js";
-import { flag } from "./args.js";
+//   node dist/bench/studies/mixture-default-study.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--prior-strengths 0,1,4,16]
+import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
+import { FAMILY_NAMES, type FamilyName } from "../../ts/mixture/families.js";
+import type { MixtureFitRow } from "../../ts/mixture/fit.js";
+import { DEFAULT_GUARD, foldBatch, guardVerdict, informationCriterion, runFolds, runSpread, type GuardOptions } from "../../ts/mixture/select.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
 
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
 const workers = Number(flag("--workers") ?? 2);

@@ -7,13 +7,13 @@
 //   oracle, best c      predicts c × the population sd, with the one constant c that scores best (an upper bound
 //                       on what any rescaling of a perfect prediction gains)
 //   normal approximation  E|e^ε − 1| with ε ~ N(0, v), v the jackknife variance of log sd (what gp's noise model sees)
-//   node dist/bench/are-floor.js [--p 0.1,0.5,0.9] [--reps 20] [--boot 1000] [--shared DIR]
+//   node dist/bench/studies/are-floor.js [--p 0.1,0.5,0.9] [--reps 20] [--boot 1000] [--shared DIR]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { splitRows, type Split } from "../ts/cv/splits.js";
-import { counterRng } from "../ts/data/random.js";
-import { loadDataset } from "../ts/data/load.js";
-import { flag, sharedDir } from "./args.js";
+import { splitRows, type Split } from "../../ts/cv/splits.js";
+import { counterRng } from "../../ts/data/random.js";
+import { loadDataset } from "../../ts/data/load.js";
+import { flag, sharedDir } from "../../ts/benchmarks/shared-dir.js";
 
 const ps = (flag("--p") ?? "0.1,0.5,0.9").split(",").map(Number);
 const reps = Number(flag("--reps") ?? 20);

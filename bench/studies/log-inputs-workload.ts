@@ -7,18 +7,18 @@
 //   loguniform3         the same g with x log-uniform on (0.01, 1)
 // Prints the mean ARE (%) per map, setting and method, the inputs the judge logged, and how long loading took with
 // the judge (it fits a spline per choice of logs on ≤ 3 maps × 400 configurations) and without.
-// Usage: node dist/bench/log-inputs-workload.js [--maps smooth3,power3] [--methods gp,rbf,delaunay,lsp] [--reps 2]
+// Usage: node dist/bench/studies/log-inputs-workload.js [--maps smooth3,power3] [--methods gp,rbf,delaunay,lsp] [--reps 2]
 //        [--p 0.5] [--workers 2]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { registerLogInputsJudge } from "../ts/data/auto-transforms.js";
-import { loadDataset } from "../ts/data/load.js";
-import { splineGcvJudge } from "../ts/predict/log-inputs-judge.js";
-import { packageRoot } from "../ts/package-root.js";
-import { mulberry32Uniform } from "../ts/util/mulberry32.js";
-import { flag } from "./args.js";
+import { registerLogInputsJudge } from "../../ts/data/auto-transforms.js";
+import { loadDataset } from "../../ts/data/load.js";
+import { splineGcvJudge } from "../../ts/predict/log-inputs-judge.js";
+import { packageRoot } from "../../ts/package-root.js";
+import { mulberry32Uniform } from "../../ts/util/mulberry32.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
 
 interface MapSpec {
   d: number;

@@ -1,19 +1,19 @@
 // Mixture study: speed on the 274 IOzone configurations (all 30 models), best-k counts beside mclust's, and the
 // synthetic recovery / BIC study at n = 100,000 with default iterations.
-//   node dist/bench/mixture-study.js [--backend native|wasm] [--reps 3] [--workers N] [--only real|synthetic] [--shared DIR]
+//   node dist/bench/studies/mixture-study.js [--backend native|wasm] [--reps 3] [--workers N] [--only real|synthetic] [--shared DIR]
 // Reports wall and CPU time (median over --reps); on a busy machine CPU time is the better single-thread figure.
 // --workers N also times the same fits on N worker threads through fitMixturesParallel (wall time from starting
 // the threads to the last result) and checks every log L equals the single-thread one.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { getBackend } from "../ts/backend/index.js";
-import { fitMixtures } from "../ts/mixture/fit.js";
-import { fitMixturesParallel } from "../ts/jobs/mixture.js";
-import { Mixture } from "../ts/mixture/model.js";
-import { summarizeFits, formatTables } from "../ts/mixture/tables.js";
-import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "./mixture-cases.js";
-import { flag, sharedDir } from "./args.js";
-import { timed } from "./figures.js";
+import { getBackend } from "../../ts/backend/index.js";
+import { fitMixtures } from "../../ts/mixture/fit.js";
+import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
+import { Mixture } from "../../ts/mixture/model.js";
+import { summarizeFits, formatTables } from "../../ts/mixture/tables.js";
+import { ONE_COMPONENT_CASES, RECOVERY_CASES, THREE_COMPONENT_CASES } from "../../test/fixtures/mixture-cases.js";
+import { flag, sharedDir } from "../../ts/benchmarks/shared-dir.js";
+import { timed } from "../figures.js";
 
 const arg = flag;
 const backend = getBackend(arg("--backend"));

@@ -4,12 +4,12 @@
 // could give without building it: on each golden split, the training points' out-of-fold log residuals (K inner
 // folds, each fitted by gp), then every test prediction times exp(λ · its training siblings' mean residual), the
 // mean ARE over a grid of λ (λ = 0 is gp itself; the best λ is chosen on the test points, so it is optimistic).
-//   node dist/bench/sibling-residuals.js [--p 0.9] [--reps 20] [--folds 10] [--shared DIR]
+//   node dist/bench/studies/sibling-residuals.js [--p 0.9] [--reps 20] [--folds 10] [--shared DIR]
 // About 11 gp fits per split (4-5 min for 20 splits on 2 cores).
-import { scoreSplits } from "../ts/cv/scoring.js";
-import type { RowSplit } from "../ts/predict/lsp.js";
-import { flag } from "./args.js";
-import { freadGolden } from "./fread-golden.js";
+import { scoreSplits } from "../../ts/cv/scoring.js";
+import type { RowSplit } from "../../ts/predict/lsp.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
+import { freadGolden } from "../fread-golden.js";
 
 const p = Number(flag("--p") ?? 0.9);
 const reps = Number(flag("--reps") ?? 20);

@@ -10,17 +10,17 @@
 //   "strict" also counts the points on it, which the key would decide: the conservative figure).
 // Prints the hit rates per p, and the share of today's kernel CPU time that hits would have skipped (the misses'
 // share, scaled by each division's measured kernel time).
-//   node dist/bench/delaunay-reuse-probe.js [--maps 2] [--reps 50] [--cap 64] [--data file]
-import { getBackend } from "../ts/backend/index.js";
-import { delaunayLocate } from "../ts/backend/kernels/delaunay.js";
-import { lstsq } from "../ts/backend/kernels/lstsq.js";
-import { divisionStream, randomDivision } from "../ts/cv/divisions.js";
-import { mapInputScaling } from "../ts/cv/split.js";
-import { loadDataset, optionsFromCli } from "../ts/data/load.js";
-import { matrix, takeRows } from "../ts/predict/matrix.js";
-import { InputScaler } from "../ts/predict/scaling.js";
-import { flag } from "./args.js";
-import { table2Dataset } from "./table2-data.js";
+//   node dist/bench/studies/delaunay-reuse-probe.js [--maps 2] [--reps 50] [--cap 64] [--data file]
+import { getBackend } from "../../ts/backend/index.js";
+import { delaunayLocate } from "../../ts/backend/kernels/delaunay.js";
+import { lstsq } from "../../ts/backend/kernels/lstsq.js";
+import { divisionStream, randomDivision } from "../../ts/cv/divisions.js";
+import { mapInputScaling } from "../../ts/cv/split.js";
+import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { matrix, takeRows } from "../../ts/predict/matrix.js";
+import { InputScaler } from "../../ts/predict/scaling.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
+import { table2Dataset } from "../table2-data.js";
 
 const backend = getBackend("native");
 const K = Number(flag("--maps") ?? 2);

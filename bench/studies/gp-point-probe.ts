@@ -6,13 +6,13 @@
 //   - an oracle that knows each test point's own measured sampling variance (its jackknife variance over its runs,
 //     which no prediction of an unmeasured configuration can have) in place of the average;
 //   - the latent mean alone, exp(m − σ² v_latent) (no observation noise in s²).
-//   node dist/bench/gp-point-probe.js [--p 0.9] [--reps 20] [--shared DIR]
+//   node dist/bench/studies/gp-point-probe.js [--p 0.9] [--reps 20] [--shared DIR]
 // One gp fit per split (about half a minute for 20 splits).
-import { gatherValues, mapInputScaling } from "../ts/cv/split.js";
-import { Gp } from "../ts/predict/gp.js";
-import { matrix, takeRows } from "../ts/predict/matrix.js";
-import { flag } from "./args.js";
-import { freadGolden } from "./fread-golden.js";
+import { gatherValues, mapInputScaling } from "../../ts/cv/split.js";
+import { Gp } from "../../ts/predict/gp.js";
+import { matrix, takeRows } from "../../ts/predict/matrix.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
+import { freadGolden } from "../fread-golden.js";
 
 const p = Number(flag("--p") ?? 0.9);
 const reps = Number(flag("--reps") ?? 20);
