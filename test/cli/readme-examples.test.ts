@@ -1,11 +1,13 @@
-// The README's command examples run as written (issue 15: "README examples run as written from the clone root").
-// Every code block of README.md with a `varmap` command (fenced sh/bash blocks and indented blocks) is split into
-// commands; each runs in bash, in README order, in one temporary directory, with `varmap` a shell function that
-// calls the built CLI. Small stand-ins are written first for the files the examples assume you have (runs.csv,
-// configs.csv, data.parquet). Commands that cannot run here are skipped, each kind with its reason below; commands
-// on ../shared run when the shared data are present (VARMAP_SHARED or ../shared) and are skipped, saying so, otherwise.
+// The documentation's command examples run as written (issue 15: "README examples run as written from the clone
+// root"; issue 40: every example of every user's-guide page too). Every code block of README.md and of each
+// docs/guide/*.md page with a `varmap` command (fenced sh/bash blocks and indented blocks) is split into commands;
+// each runs in bash, in page order, with `varmap` a shell function that calls the built CLI. Each page runs in its
+// own temporary directory (pages added later are picked up by listing the folder), where small stand-ins are
+// written first for the files the examples assume you have (runs.csv, configs.csv, data.parquet). Commands that
+// cannot run here are skipped, each kind with its reason below; commands on ../shared run when the shared data are
+// present (VARMAP_SHARED or ../shared) and are skipped, saying so, otherwise.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,14 +20,14 @@ const cli = join(root, "dist", "ts", "cli", "main.js");
 const built = existsSync(cli);
 
 export interface ReadmeCommand {
-  /** README line of the command's first line. */
+  /** Page line of the command's first line. */
   line: number;
   /** The command as written (continuations joined), with the shell assignments made earlier in its block. */
   prelude: string[];
   text: string;
 }
 
-/** The commands of README.md's shell code blocks, in order. */
+/** The commands of a Markdown page's shell code blocks, in order. */
 export function readmeCommands(markdown: string): ReadmeCommand[] {
   const lines = markdown.split("\n");
   const blocks: { start: number; lines: string[]; end: number }[] = [];
@@ -69,6 +71,7 @@ export function skipReason(c: ReadmeCommand, shared: boolean): string | undefine
   if (/\$SLURM|slurm submit/.test(t) || /^exec node \/shared\/me\//.test(c.text))
     return "a Slurm job or batch script (test/cluster/slurm.sh runs the Slurm path)";
   if (/\[--/.test(c.text)) return "a synopsis of the flags, not a command";
+  if (/(^|\s)(--help|-h)(\s|$)/.test(c.text)) return "prints help only";
   if (/varmap-demo\//.test(t)) return "reads the output of `npm run demo` (about a minute: run the demo first)";
   if (/synth --design (moana|mixture)\b/.test(c.text) && !/--maps/.test(c.text)) return "writes the full-scale synthetic dataset (millions of rows)";
   // Measured on 2 cores: each takes 20 s to several minutes on the full real data; their verbs' tests cover them.
@@ -137,44 +140,81 @@ async function standIns(work: string): Promise<void> {
   );
 }
 
-const commands = readmeCommands(readFileSync(join(root, "README.md"), "utf8"));
+/** README.md and every page of docs/guide/, as paths relative to the package root. */
+export function documentationPages(): string[] {
+  const guide = join(root, "docs", "guide");
+  const pages = existsSync(guide) ? readdirSync(guide).filter((f) => f.endsWith(".md")).sort() : [];
+  return ["README.md", ...pages.map((f) => `docs/guide/${f}`)];
+}
 
-describe.skipIf(!built)(`README examples${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
-  it("finds the README's commands", () => {
-    expect(commands.length).toBeGreaterThan(20);
-    expect(commands.some((c) => c.text.startsWith("varmap fit runs.csv"))).toBe(true);
+/** What ran and what was skipped on one page. */
+interface PageRun {
+  ran: string[];
+  skipped: Map<string, number[]>;
+  work: string;
+}
+
+/** Runs a page's commands in a fresh directory `<tmp>/<page>/clone`, with ../shared beside it when present. */
+async function runPage(page: string, commands: ReadmeCommand[]): Promise<PageRun> {
+  const base = join(dir, page.replace(/[/.]/g, "_"));
+  const work = join(base, "clone");
+  mkdirSync(work, { recursive: true });
+  if (hasShared) symlinkSync(sharedDir, join(base, "shared"), "dir");
+  await standIns(work);
+  const ran: string[] = [];
+  const skipped = new Map<string, number[]>();
+  const unwritten = new Map<string, number>(); // files a skipped example would have written → its line
+  for (const c of commands) {
+    const why = skipReason(c, hasShared) ?? dependsOnSkipped(c, unwritten);
+    if (why) {
+      skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
+      for (const f of outputsOf(c)) unwritten.set(f, c.line);
+      continue;
+    }
+    for (const f of outputsOf(c)) unwritten.delete(f);
+    const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
+    const t0 = Date.now();
+    const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });
+    expect(r.status, `${page} line ${c.line}: ${c.text}\n${r.stderr}`).toBe(0);
+    ran.push(`line ${c.line} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${c.text.slice(0, 80)}`);
+  }
+  process.stderr.write(
+    `${page}: ran ${ran.length} example(s):\n  ${ran.join("\n  ")}\nskipped ${[...skipped.values()].flat().length}:\n${[...skipped]
+      .map(([why, ls]) => `  lines ${ls.join(", ")}: ${why}`)
+      .join("\n")}\n`,
+  );
+  return { ran, skipped, work };
+}
+
+const pages = documentationPages();
+const why = built ? "" : " — dist/ts/cli/main.js missing: run npm run build";
+
+describe.skipIf(!built)(`README examples${why}`, () => {
+  const commands = readmeCommands(readFileSync(join(root, "README.md"), "utf8"));
+
+  it("finds the README's commands: the tour from synth to report", () => {
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    for (const verb of ["synth", "summarize", "fit", "predict", "cv", "mixture", "report"])
+      expect(commands.some((c) => c.text.startsWith(`varmap ${verb} `)), verb).toBe(true);
+    expect(commands.some((c) => /^varmap predict .*--interval/.test(c.text))).toBe(true);
   });
 
   it("runs every example that can run here, as written, and each exits 0", async () => {
-    // ../shared relative to the working directory, as the README writes it from the clone root.
-    const work = join(dir, "clone");
-    mkdirSync(work);
-    if (hasShared) symlinkSync(sharedDir, join(dir, "shared"), "dir");
-    await standIns(work);
-    const ran: string[] = [];
-    const skipped = new Map<string, number[]>();
-    const unwritten = new Map<string, number>(); // files a skipped example would have written → its README line
-    for (const c of commands) {
-      const why = skipReason(c, hasShared) ?? dependsOnSkipped(c, unwritten);
-      if (why) {
-        skipped.set(why, [...(skipped.get(why) ?? []), c.line]);
-        for (const f of outputsOf(c)) unwritten.set(f, c.line);
-        continue;
-      }
-      for (const f of outputsOf(c)) unwritten.delete(f);
-      const script = [`varmap() { "${process.execPath}" "${cli}" "$@"; }`, "set -e", ...c.prelude, c.text].join("\n");
-      const t0 = Date.now();
-      const r = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", env: { ...process.env, VARMAP_QUIET: "1" }, maxBuffer: 1 << 26 });
-      expect(r.status, `README line ${c.line}: ${c.text}\n${r.stderr}`).toBe(0);
-      ran.push(`line ${c.line} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${c.text.slice(0, 80)}`);
-    }
-    process.stderr.write(
-      `README examples: ran ${ran.length}:\n  ${ran.join("\n  ")}\nskipped ${[...skipped.values()].flat().length}:\n${[...skipped]
-        .map(([why, ls]) => `  lines ${ls.join(", ")}: ${why}`)
-        .join("\n")}\n`,
-    );
-    expect(ran.length).toBeGreaterThan(10);
-    // What the examples promise: predictions written with their trust columns.
-    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,extrapolated,distance,clamped$/);
-  }, 240_000);
+    const { ran, work } = await runPage("README.md", commands);
+    expect(ran.length).toBeGreaterThanOrEqual(8);
+    // What the tour promises: a prediction of an unmeasured configuration with its interval and trust columns.
+    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,lo,hi,extrapolated,distance,clamped$/);
+  }, 300_000);
 });
+
+for (const page of pages.filter((p) => p !== "README.md")) {
+  describe.skipIf(!built)(`${page} examples${why}`, () => {
+    const commands = readmeCommands(readFileSync(join(root, page), "utf8"));
+    const index = page.endsWith("/README.md");
+    it.skipIf(index)("has runnable examples, and every one that can run here exits 0", async () => {
+      expect(commands.length, `${page}: a guide page shows what to type (sh blocks with varmap commands)`).toBeGreaterThan(0);
+      const { ran } = await runPage(page, commands);
+      expect(ran.length, `${page}: at least one example runs here`).toBeGreaterThan(0);
+    }, 300_000);
+  });
+}
