@@ -143,7 +143,11 @@ async function standIns(work: string): Promise<void> {
 /** README.md and every page of docs/guide/, as paths relative to the package root. */
 export function documentationPages(): string[] {
   const guide = join(root, "docs", "guide");
-  const pages = existsSync(guide) ? readdirSync(guide).filter((f) => f.endsWith(".md")).sort() : [];
+  const pages = existsSync(guide)
+    ? readdirSync(guide)
+        .filter((f) => f.endsWith(".md"))
+        .sort()
+    : [];
   return ["README.md", ...pages.map((f) => `docs/guide/${f}`)];
 }
 
@@ -195,7 +199,10 @@ describe.skipIf(!built)(`README examples${why}`, () => {
   it("finds the README's commands: the tour from synth to report", () => {
     expect(commands.length).toBeGreaterThanOrEqual(8);
     for (const verb of ["synth", "summarize", "fit", "predict", "cv", "mixture", "report"])
-      expect(commands.some((c) => c.text.startsWith(`varmap ${verb} `)), verb).toBe(true);
+      expect(
+        commands.some((c) => c.text.startsWith(`varmap ${verb} `)),
+        verb,
+      ).toBe(true);
     expect(commands.some((c) => /^varmap predict .*--interval/.test(c.text))).toBe(true);
   });
 
@@ -211,10 +218,14 @@ for (const page of pages.filter((p) => p !== "README.md")) {
   describe.skipIf(!built)(`${page} examples${why}`, () => {
     const commands = readmeCommands(readFileSync(join(root, page), "utf8"));
     const index = page.endsWith("/README.md");
-    it.skipIf(index)("has runnable examples, and every one that can run here exits 0", async () => {
-      expect(commands.length, `${page}: a guide page shows what to type (sh blocks with varmap commands)`).toBeGreaterThan(0);
-      const { ran } = await runPage(page, commands);
-      expect(ran.length, `${page}: at least one example runs here`).toBeGreaterThan(0);
-    }, 300_000);
+    it.skipIf(index)(
+      "has runnable examples, and every one that can run here exits 0",
+      async () => {
+        expect(commands.length, `${page}: a guide page shows what to type (sh blocks with varmap commands)`).toBeGreaterThan(0);
+        const { ran } = await runPage(page, commands);
+        expect(ran.length, `${page}: at least one example runs here`).toBeGreaterThan(0);
+      },
+      300_000,
+    );
   });
 }

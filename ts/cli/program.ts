@@ -6,6 +6,7 @@ import { isVarmapError, VarmapError } from "../errors.js";
 import { exitStatusOf } from "../errors/catalogue.js";
 import { packageRoot } from "../package-root.js";
 import { commands } from "./commands/index.js";
+import { addHelpExamples } from "./help-examples.js";
 import { registerLogInputsJudge } from "../data/auto-transforms.js";
 import { splineGcvJudge } from "../predict/log-inputs-judge.js";
 
@@ -16,13 +17,20 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The `varmap` program with every verb registered (also what docs/cli.md is generated from). */
+export function createProgram(): Command {
   const program = new Command("varmap")
     .description("model and predict the run-to-run performance variability of computer systems")
     .version(packageVersion(), "-V, --version", "print the varmap version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   for (const register of commands) register(program);
+  addHelpExamples(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;
