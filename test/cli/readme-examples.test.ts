@@ -106,8 +106,6 @@ const SLOW: [RegExp, string][] = [
   [/convergence \.\.\/shared\/data\/moana-cfq-noop-fread\.csv/, "about 25 s"],
   [/whatif \.\.\/shared\/data\/moana-cfq-noop-fread\.csv --preset moana --holdout/, "about 20 s"],
   [/F=\.\.\/shared\/data\/moana-cfq-noop-fread\.csv/, "the what-if walk-through: two fits, a cv and a grid search on the real map"],
-  // Plots of what the slow commands above write.
-  [/--fits fits\.csv|plot convergence curves\.csv|plot samplesize ss-curves\.csv|plot ks distcv\//, "plots the output of a slow example above"],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-readme-"));
