@@ -191,6 +191,19 @@ async function runPage(page: string, commands: ReadmeCommand[]): Promise<PageRun
 const pages = documentationPages();
 const why = built ? "" : " — dist/ts/cli/main.js missing: run npm run build";
 
+describe("README.md stays a five-minute read (issue 40)", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  it("is at most 12 KB, with at most 10 percent signs and no machine or load notes", () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(12 * 1024);
+    expect(readme.split("%").length - 1).toBeLessThanOrEqual(10);
+    expect(readme).not.toMatch(/EPYC|Xeon|load average|loaded machine|dist\/bench\//i);
+  });
+  it("starts with the install and demo commands, then the test command", () => {
+    const first = readmeCommands(readme).map((c) => c.text.replace(/\s+#.*$/, ""));
+    expect(first.slice(0, 3)).toEqual(["npm ci", "npm run demo", "npm test"]);
+  });
+});
+
 describe.skipIf(!built)(`README examples${why}`, () => {
   const commands = readmeCommands(readFileSync(join(root, "README.md"), "utf8"));
 
