@@ -19,7 +19,7 @@ const root = packageRoot();
 const cli = join(root, "dist", "ts", "cli", "main.js");
 const built = existsSync(cli);
 
-export interface ReadmeCommand {
+interface ReadmeCommand {
   /** Page line of the command's first line. */
   line: number;
   /** The command as written (continuations joined), with the shell assignments made earlier in its block. */
@@ -28,7 +28,7 @@ export interface ReadmeCommand {
 }
 
 /** The commands of a Markdown page's shell code blocks, in order. */
-export function readmeCommands(markdown: string): ReadmeCommand[] {
+function readmeCommands(markdown: string): ReadmeCommand[] {
   const lines = markdown.split("\n");
   const blocks: { start: number; lines: string[]; end: number }[] = [];
   let fence: string | undefined;
@@ -65,7 +65,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
 }
 
 /** Why a command is not run here, or undefined to run it. */
-export function skipReason(c: ReadmeCommand, shared: boolean): string | undefined {
+function skipReason(c: ReadmeCommand, shared: boolean): string | undefined {
   const t = [...c.prelude, c.text].join("\n");
   if (/^npm /.test(c.text)) return "installs, builds, tests or benchmarks varmap itself (CI runs these)";
   if (/\$SLURM|slurm submit/.test(t) || /^exec node \/shared\/me\//.test(c.text))
@@ -81,12 +81,12 @@ export function skipReason(c: ReadmeCommand, shared: boolean): string | undefine
 }
 
 /** The files a command writes (`--out f`, `> f`), so that what reads them can be skipped when it is. */
-export function outputsOf(c: ReadmeCommand): string[] {
+function outputsOf(c: ReadmeCommand): string[] {
   return [...c.text.matchAll(/(?:--out\s+|(?:^|\s)>\s*)([^\s;|&]+)/g)].map((m) => m[1]);
 }
 
 /** Why a command cannot run because it reads a file that a skipped example would have written (file → its line). */
-export function dependsOnSkipped(c: ReadmeCommand, unwritten: Map<string, number>): string | undefined {
+function dependsOnSkipped(c: ReadmeCommand, unwritten: Map<string, number>): string | undefined {
   const own = new Set(outputsOf(c));
   const args = c.text.replace(/^varmap\s+\S+/, ""); // the verb is not a file (`--out cv` then `varmap cv …`)
   for (const [file, line] of unwritten) {
@@ -139,7 +139,7 @@ async function standIns(work: string): Promise<void> {
 }
 
 /** README.md and every page of docs/guide/, as paths relative to the package root. */
-export function documentationPages(): string[] {
+function documentationPages(): string[] {
   const guide = join(root, "docs", "guide");
   const pages = existsSync(guide)
     ? readdirSync(guide)
