@@ -104,8 +104,10 @@ export function helpExamplesText(verb: string): string {
   return `\nExamples:\n${entry.examples.map((e) => `  ${e}`).join("\n")}\n\nGuide: ${existsSync(page) ? page : entry.guide}`;
 }
 
-/** Hooks the examples into the help of every command below `program` (sub-commands get their verb's). */
+/** Hooks the examples into the help of every command below `program` (sub-commands get their verb's), and the
+ * guide's index into the program's own help. */
 export function addHelpExamples(program: Command): void {
+  program.addHelpText("after", () => `\nEvery verb's examples: varmap <verb> --help. The user's guide: ${join(packageRoot(), "docs", "guide", "README.md")}`);
   const visit = (cmd: Command): void => {
     for (const sub of cmd.commands) {
       const verb = verbOf(sub);
