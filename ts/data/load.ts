@@ -5,7 +5,7 @@ import { buildMaps } from "./maps.js";
 import { jackknifeVariances } from "./stat-variance.js";
 import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";
 import { presetOf } from "./presets.js";
-import { importRuns, rolesFromColumns, toolOf } from "../import/registry.js";
+import { importRuns, presetNameOf, rolesFromColumns, toolOf } from "../import/registry.js";
 import { importedColumns, toolFiles } from "./imported.js";
 import { fileScan, openDb, queryRows } from "./duckdb.js";
 import { readConfigTable } from "./read.js";
@@ -198,7 +198,7 @@ async function loadToolOutput(path: string, opts: LoadOptions): Promise<Dataset>
   if (!explicit) roles = imported.roles;
   else
     roles = resolveRoles(
-      { ...opts, preset: opts.preset ?? tool },
+      { ...opts, preset: opts.preset ?? presetNameOf(tool) },
       imported.columns.map((c) => ({ name: c.name, numeric: c.numeric })),
     );
   return importedColumns(

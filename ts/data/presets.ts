@@ -1,6 +1,6 @@
 // Column roles of the two real datasets in ../shared/data (and of `varmap synth`'s output).
 import { VarmapError } from "../errors.js";
-import { TOOL_NAMES } from "../import/registry.js";
+import { TOOL_PRESETS } from "../import/registry.js";
 import type { ColumnRoles } from "./types.js";
 
 const INPUTS = ["freq_khz", "threads", "fsize_kb", "rsize_kb"];
@@ -21,9 +21,12 @@ export interface Preset {
 }
 
 export const PRESETS: Record<string, Preset> = {
+  // Tables `varmap import <tool>` writes (issue 42); the papers' presets below keep their names.
+  ...Object.fromEntries(
+    Object.entries(TOOL_PRESETS).map(([name, tool]) => [name, { roles: { factors: [], inputs: [], response: "" }, allowDuplicateRuns: false, tool }]),
+  ),
   moana: { roles: { factors: ["host_sched", "vm_sched", "mode"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: false },
   iozone: { roles: { factors: ["dataset", "host", "test"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: true },
-  ...Object.fromEntries(TOOL_NAMES.map((tool) => [tool, { roles: { factors: [], inputs: [], response: "" }, allowDuplicateRuns: false, tool }])),
 };
 
 export function presetOf(name: string): Preset {

@@ -99,8 +99,14 @@ export function buildRuns(parser: ToolParser, groups: FileGroup[], opts: BuildOp
     }
     const name = RESERVED.has(key) || tagKeys.includes(key) ? `${parser.name}_${key}` : key;
     const nums = raw.map((v) => (v === undefined ? undefined : parser.numeric ? parser.numeric(key, v) : genericNumber(v)));
-    if (!parser.vocabulary.factors.test(name) && nums.every((x) => x !== undefined)) add({ name, role: "input", numeric: true, values: nums as number[] });
-    else add({ name, role: "factor", numeric: false, values: text });
+    const absent = raw.filter((v) => v === undefined).length;
+    const numeric = nums.every((x, i) => x !== undefined || raw[i] === undefined);
+    if (!parser.vocabulary.factors.test(name) && numeric) {
+      // A number some runs lack (an argument of one benchmark family, not of another): 0 there; within a map
+      // (one family) it is then constant and left out.
+      if (absent) notes.push(`'${name}' is absent from ${absent} run(s): 0 there`);
+      add({ name, role: "input", numeric: true, values: nums.map((x) => x ?? 0) });
+    } else add({ name, role: "factor", numeric: false, values: text.map((t, i) => (raw[i] === undefined ? "(none)" : t)) });
   }
   if (dropped.length) notes.push(`settings equal in every run (not columns): ${dropped.slice(0, 12).join(", ")}${dropped.length > 12 ? ", ..." : ""}`);
 

@@ -32,6 +32,7 @@ function testName(title: string): string {
 
 export const iozone: ToolParser = {
   name: "iozone",
+  preset: "iozone-runs",
   description: "IOzone reports (-a with -R Excel tables, or the text table): one row per test, file size and record size",
   produce: PRODUCE,
   files: /\.(txt|out|log|xls|iozone)$/i,

@@ -18,6 +18,15 @@ export const TOOLS: Record<string, ToolParser> = { fio, hyperfine, gbench, "pyte
 
 export const TOOL_NAMES = Object.keys(TOOLS);
 
+/** The presets of tables `varmap import` writes: preset name → tool. */
+export const TOOL_PRESETS: Record<string, string> = Object.fromEntries(Object.values(TOOLS).map((t) => [t.preset ?? t.name, t.name]));
+
+/** The `--preset` of a tool's tables. */
+export function presetNameOf(tool: string): string {
+  const t = toolOf(tool);
+  return t.preset ?? t.name;
+}
+
 export function toolOf(name: string, flag = "the tool"): ToolParser {
   const t = TOOLS[name];
   if (!t) throw new VarmapError("E_USAGE", `unknown tool '${name}' (${flag})`, { remedy: `use one of: ${TOOL_NAMES.join(", ")}` });
@@ -35,7 +44,7 @@ export function importRuns(tool: string, groups: FileGroup[], opts: BuildOptions
  * factor when it holds text (or is one of the tool's categorical settings), an input when it holds numbers.
  */
 export function rolesFromColumns(tool: string, columns: { name: string; numeric: boolean }[]): ImportRoles {
-  const v = toolOf(tool, "--preset").vocabulary;
+  const v = toolOf(TOOL_PRESETS[tool] ?? tool, "--preset").vocabulary;
   const factors: string[] = [];
   const inputs: string[] = [];
   for (const c of columns) {

@@ -60,6 +60,8 @@ export interface ToolVocabulary {
 
 export interface ToolParser {
   name: string;
+  /** The `--preset` naming its tables, when not the tool's name (IOzone: `iozone` is the papers' data). */
+  preset?: string;
   /** One line for help and the guide. */
   description: string;
   /** Which files of a directory are this tool's output (--format with a directory). */

@@ -4,7 +4,7 @@
 import { VarmapError } from "../errors.js";
 import { importedTableColumns } from "../data/imported.js";
 import { tableFormat, writeTable } from "../data/write.js";
-import { importRuns, rolesFromColumns, toolOf, type FileGroup } from "../import/registry.js";
+import { importRuns, presetNameOf, rolesFromColumns, toolOf, type FileGroup } from "../import/registry.js";
 import type { ImportRoles, Role } from "../import/types.js";
 
 export interface ImportOptions {
@@ -20,6 +20,8 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   tool: string;
+  /** The `--preset` naming the table's roles (the tool's name; iozone-runs for IOzone). */
+  preset: string;
   out: string;
   files: number;
   runs: number;
@@ -43,6 +45,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   await writeTable(options.out, importedTableColumns(imported));
   return {
     tool: parser.name,
+    preset: presetNameOf(parser.name),
     out: options.out,
     files: imported.files,
     runs: imported.rows,

@@ -40,7 +40,7 @@ export function register(program: Command): void {
       const r = summary.roles;
       process.stdout.write(
         `${summary.runs} runs of ${summary.configurations} configurations from ${summary.files} file(s) written to ${summary.out}\n` +
-          `--preset ${summary.tool}: factors ${r.factors.join(", ") || "(none)"}; inputs ${r.inputs.join(", ") || "(none)"}; run ${r.run ?? "(none)"}; response ${r.response}\n` +
+          `--preset ${summary.preset}: factors ${r.factors.join(", ") || "(none)"}; inputs ${r.inputs.join(", ") || "(none)"}; run ${r.run ?? "(none)"}; response ${r.response}\n` +
           `responses: ${summary.columns
             .filter((c) => c.role === "response")
             .map((c) => c.name)
