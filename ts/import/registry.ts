@@ -86,7 +86,9 @@ export function readToolResults(tool: string, text: string, selector: string, fi
           remedy: "check the selector against the tool's JSON output",
         });
     }
-    const x = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+    // A setting as the tool writes it ("4k") through the tool's own reading of numbers (fio: 4096 bytes).
+    const last = String(segs[segs.length - 1]);
+    const x = typeof v === "number" ? v : typeof v === "string" ? (parser.numeric?.(last, v) ?? (v.trim() !== "" ? Number(v) : Number.NaN)) : Number.NaN;
     if (!Number.isFinite(x))
       throw new VarmapError("E_IMPORT_SELECTOR", `the value at ${jsonPath(segs)} is not a number`, {
         location: { file, path: jsonPath(segs) },
