@@ -157,7 +157,12 @@ describe.skipIf(!cliBuilt)("the CLI", () => {
   const text = readFileSync(fx("fio")[0], "utf8");
   writeFileSync(truncated, text.slice(0, Math.floor(text.length / 2)));
   malformed.push(["truncated JSON", ["fio", fx("fio")[1], truncated], /E_IMPORT_JSON/, /truncated\.json, row \d+, at \$\.jobs\[0\]/]);
-  malformed.push(["fio error job", ["fio", fx("fio")[0], join(FX, "errors", "fio-error-job.json")], /E_IMPORT_RUN_FAILED/, /fio-error-job\.json, at \$\.jobs\[0\]\.error/]);
+  malformed.push([
+    "fio error job",
+    ["fio", fx("fio")[0], join(FX, "errors", "fio-error-job.json")],
+    /E_IMPORT_RUN_FAILED/,
+    /fio-error-job\.json, at \$\.jobs\[0\]\.error/,
+  ]);
   const noTimes = join(tmp, "no-times.json");
   const hf = JSON.parse(readFileSync(fx("hyperfine")[0], "utf8"));
   delete hf.results[1].times;

@@ -300,7 +300,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       { caption: `Maps shown (${opts.maps ?? "extremes"}: ${shown.length} of ${ranks.length})` },
     );
     const heat: string[] = [];
-    for (const i of shown) {
+    // One input (a hyperfine scan of one parameter, issue 42): no heatmap; the other figures still apply.
+    const twoInputs = ds.table.roles.inputs.length >= 2;
+    if (!twoInputs) note(`one input (${ds.table.roles.inputs.join("")}): no heatmaps (a heatmap needs two inputs)`);
+    for (const i of twoInputs ? shown : []) {
       const m = ds.maps[i];
       const mv = mapValues(ds, stat, mapTable);
       const mine = configRows(ds, mv.column, mv.values, positions[i]);
