@@ -86,7 +86,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "run the tool so that it writes every run (hyperfine times, --benchmark_repetitions without aggregates only, --benchmark-save-data)",
   ),
   e("input data", "E_IMPORT_MIXED", "files of another tool were given to `varmap import <tool>`", "import each tool's files with its own call"),
-  e("input data", "E_IMPORT_SELECTOR", "a result selector names no number in a tool's output", "give a JSON path to a number, or a column `varmap import` writes"),
+  e(
+    "input data",
+    "E_IMPORT_SELECTOR",
+    "a result selector names no number in a tool's output",
+    "give a JSON path to a number, or a column `varmap import` writes",
+  ),
   e("input data", "E_BAD_CSV", "a CSV row is malformed (wrong number of fields, bad quoting)", "give every row the header's number of comma-separated fields"),
   e("input data", "E_READ", "a configurations file for prediction cannot be read", "give a CSV file with a header line, or a Parquet file"),
   e(
