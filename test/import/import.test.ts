@@ -115,6 +115,22 @@ describe("parsers", () => {
     expect(r.columns[0].values).toEqual(["x", "x", "x", "x", "y", "y"]);
   });
 
+  it("fio: several documents in one file (a shell loop appending) after a warning line; dates over two days", () => {
+    const [a, b] = fx("fio").map((f) => readFileSync(f, "utf8"));
+    const day2 = JSON.parse(b);
+    day2.timestamp_ms += 86_400_000;
+    const text = `note: both iodepth >= 1 and synchronous I/O engine are selected\n${a}\n${JSON.stringify(day2)}\n`;
+    const read = () => text;
+    const r = importRuns("fio", [{ files: ["loop.json"], tags: {} }], { read });
+    expect(r.rows).toBe(4);
+    expect(r.roles.factors).toEqual(["date"]);
+    expect(new Set(r.columns[0].values).size).toBe(2);
+    expect(r.notes.join(" ")).toMatch(/span 2 days/);
+    const pooled = importRuns("fio", [{ files: ["loop.json"], tags: {} }], { read, date: false });
+    expect(pooled.roles.factors).toEqual([]);
+    expect(pooled.configurations).toBe(2);
+  });
+
   it("the JSON path where a truncated document stops", () => {
     const text = '{"jobs": [{"jobname": "a", "read": {"bw": 1, "clat_ns": {"mean": 2';
     expect(pathAt(text, text.length)).toBe("$.jobs[0].read.clat_ns.mean");
