@@ -17,6 +17,7 @@ import { cliBuilt, cliIn } from "../helpers/cli.js";
 const FX = join(packageRoot(), "test", "fixtures", "import");
 const fx = (dir: string) =>
   readdirSync(join(FX, dir))
+    .filter((f) => !f.endsWith(".cc")) // the Google Benchmark source beside its output
     .sort()
     .map((f) => join(FX, dir, f));
 const tmp = mkdtempSync(join(tmpdir(), "varmap-import-test-"));
@@ -26,7 +27,8 @@ const varmap = cliIn(tmp);
 describe("the fixtures", () => {
   it("stay under 200 KB", () => {
     let total = 0;
-    for (const d of readdirSync(FX, { withFileTypes: true })) if (d.isDirectory()) for (const f of fx(d.name)) total += readFileSync(f).length;
+    for (const d of readdirSync(FX, { withFileTypes: true }))
+      if (d.isDirectory()) for (const f of readdirSync(join(FX, d.name))) total += readFileSync(join(FX, d.name, f)).length;
     expect(total).toBeLessThan(200 * 1024);
   });
 });
@@ -61,14 +63,18 @@ describe("parsers", () => {
     expect(r.columns.map((c) => c.name)).toContain("exit_code");
   });
 
-  it("Google Benchmark: aggregates skipped, arguments from names, times in ns, counters kept", () => {
+  it("Google Benchmark (real output of Debian's libbenchmark 1.7.1): aggregates skipped, arguments from names, counters kept", () => {
     expect(benchmarkArgs("BM_x/8/64")).toEqual({ family: "BM_x", args: { arg0: 8, arg1: 64 } });
     expect(benchmarkArgs("BM_x/size:8/threads:4/real_time")).toEqual({ family: "BM_x", args: { size: 8, threads: 4 } });
-    const r = importRuns("gbench", [{ files: fx("gbench"), tags: {} }]);
-    expect(r.rows).toBe(30); // 10 instances x 3 repetitions; 30 aggregates left out
+    const doc = JSON.parse(readFileSync(join(FX, "gbench", "bm.json"), "utf8"));
+    const reps = doc.benchmarks.filter((b: { run_type: string }) => b.run_type === "iteration");
+    const r = importRuns("gbench", [{ files: [join(FX, "gbench", "bm.json")], tags: {} }]);
+    expect(r.rows).toBe(reps.length); // 7 instances x 4 repetitions; mean/median/stddev/cv aggregates left out
+    expect(r.configurations).toBe(7);
     expect(r.roles.factors).toEqual(["host", "benchmark"]);
-    expect(r.roles.inputs).toEqual(["arg0", "arg1", "threads", "size"]);
-    expect(r.columns.map((c) => c.name)).toEqual(expect.arrayContaining(["real_time_ns", "cpu_time_ns", "items_per_second", "counter_swaps"]));
+    expect(r.roles.inputs).toEqual(["arg0", "threads", "bytes"]);
+    expect(r.columns.find((c) => c.name === "real_time_ns")!.values[0]).toBe(reps[0].real_time); // time_unit ns
+    expect(r.columns.map((c) => c.name)).toEqual(expect.arrayContaining(["cpu_time_ns", "items_per_second", "counter_n"]));
   });
 
   it("pytest-benchmark: stats.data rounds, params as configuration", () => {
