@@ -19,11 +19,11 @@ export function register(program: Command): void {
     .allowUnknownOption()
     .addHelpText(
       "after",
-      `\nTools:\n${Object.values(TOOLS)
+      `\n  --tag key=value  before a group of files: key becomes a factor with that value for them (until key is tagged again)\n\nTools:\n${Object.values(TOOLS)
         .map((t) => `  ${t.name.padEnd(17)} ${t.description}`)
         .join(
           "\n",
-        )}\n\nExample: varmap import fio --tag host=a a/*.json --tag host=b b/*.json --out runs.parquet\nThen:    varmap summarize runs.parquet --preset fio`,
+        )}\n\nExample: varmap import fio --tag host=a a/*.json --tag host=b b/*.json --out runs.parquet\nThen:    varmap summarize runs.parquet --preset fio\n`,
     )
     .action(async (tool: string, args: string[], opts: Record<string, unknown>) => {
       const summary = await runImport({
