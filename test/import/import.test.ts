@@ -17,7 +17,7 @@ import { cliBuilt, cliIn } from "../helpers/cli.js";
 const FX = join(packageRoot(), "test", "fixtures", "import");
 const fx = (dir: string) =>
   readdirSync(join(FX, dir))
-    .filter((f) => !f.endsWith(".cc")) // the Google Benchmark source beside its output
+    .filter((f) => !/\.(cc|py)$/.test(f)) // the benchmarks' sources beside their output
     .sort()
     .map((f) => join(FX, dir, f));
 const tmp = mkdtempSync(join(tmpdir(), "varmap-import-test-"));
