@@ -5,6 +5,8 @@ export interface ErrorLocation {
   row?: number; // 1-based, header = row 1
   column?: string;
   configuration?: string;
+  /** A JSON path inside the file ("$.jobs[0].error"), for tools' JSON output (ts/import). */
+  path?: string;
 }
 
 export class VarmapError extends Error {
@@ -45,6 +47,7 @@ function formatLocation(l: ErrorLocation): string {
   if (l.row !== undefined) parts.push(`row ${l.row}`);
   if (l.column) parts.push(`column '${l.column}'`);
   if (l.configuration) parts.push(`configuration ${l.configuration}`);
+  if (l.path) parts.push(`at ${l.path}`);
   return parts.join(", ");
 }
 

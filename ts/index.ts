@@ -239,3 +239,8 @@ export { emptySplitReason, type ScoredSplit } from "./cv/scoring.js";
 export { logInputClampBounds } from "./predict/estimator.js";
 export type { RbfPatch } from "./predict/rbf.js";
 export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type PatchLayout } from "./predict/rbf-local.js";
+
+// import (issue 42)
+export { runImport, type ImportOptions, type ImportSummary } from "./verbs/import.js";
+export { importRuns, readToolResult, readToolResults, rolesFromColumns, TOOLS, TOOL_NAMES, type FileGroup } from "./import/registry.js";
+export type { ImportedRuns, ImportRoles, ToolParser, ToolRun } from "./import/types.js";

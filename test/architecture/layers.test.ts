@@ -37,6 +37,8 @@ const FORBIDDEN: Record<string, string[]> = {
   whatif: ["cli", "jobs", "pool", "bench", "benchmarks"],
   backend: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture"],
   benchmarks: ["cli", "jobs", "pool", "bench"],
+  // Tool output readers (issue 42): below data/ (the loader's --format reads through them), above errors only.
+  import: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks", "data", "cv", "predict", "mixture", "backend"],
   // Leaf utilities (generator, special functions): import nothing of ts/.
   util: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture", "backend", "errors"],
 };

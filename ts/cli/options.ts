@@ -4,7 +4,11 @@ import { Option, type Command } from "commander";
 /** Data selection: the same flags everywhere. */
 export function addDataOptions(cmd: Command, o: { runsOnly?: boolean } = {}): Command {
   cmd
-    .option("--preset <name>", "column roles of a known dataset: moana | iozone")
+    .option("--preset <name>", "column roles of a known dataset (moana | iozone) or of a table `varmap import <tool>` wrote (fio, hyperfine, ...)")
+    .option(
+      "--format <tool>",
+      "the data is a benchmark tool's output (a file or a directory of files): fio | hyperfine | gbench | pytest-benchmark | ior | iozone",
+    )
     .option("--factors <cols>", "categorical factor columns, comma-separated")
     .option("--inputs <cols>", "numeric input columns, comma-separated")
     .option("--response <col>", "measured response column")

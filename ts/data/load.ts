@@ -5,6 +5,9 @@ import { buildMaps } from "./maps.js";
 import { jackknifeVariances } from "./stat-variance.js";
 import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";
 import { presetOf } from "./presets.js";
+import { importRuns, presetNameOf, rolesFromColumns, toolOf } from "../import/registry.js";
+import { importedColumns, toolFiles } from "./imported.js";
+import { fileScan, openDb, queryRows } from "./duckdb.js";
 import { readConfigTable } from "./read.js";
 import { configStats, minRunsFor, statValues } from "./stats.js";
 import type { ColumnRoles, ConfigStats, ConfigTable, StatName, VariabilityMap } from "./types.js";
@@ -12,6 +15,13 @@ import type { ColumnRoles, ConfigStats, ConfigTable, StatName, VariabilityMap } 
 export interface LoadOptions {
   /** Column roles; explicit fields override the preset's. */
   preset?: string;
+  /**
+   * The file is a benchmark tool's output (`--format fio`, issue 42): a file or a directory of them, imported as
+   * `varmap import` would; the roles default to the import's.
+   */
+  format?: string;
+  /** Roles already resolved (overrides preset and flags). */
+  roles?: ColumnRoles;
   factors?: string[];
   inputs?: string[];
   response?: string;
@@ -49,9 +59,18 @@ export interface Dataset {
   yVar?: Float64Array;
 }
 
-/** The column roles the options name (preset, then explicit flags on top). */
-export function resolveRoles(opts: LoadOptions): ColumnRoles {
-  const base: Partial<ColumnRoles> = opts.preset ? presetOf(opts.preset).roles : {};
+/**
+ * The column roles the options name (preset, then explicit flags on top). A tool's preset (`--preset fio`) reads
+ * its roles from the file's columns: give them (resolveRolesFor does).
+ */
+export function resolveRoles(opts: LoadOptions, columns?: { name: string; numeric: boolean }[]): ColumnRoles {
+  if (opts.roles) return opts.roles;
+  const preset = opts.preset ? presetOf(opts.preset) : undefined;
+  let base: Partial<ColumnRoles> = preset?.roles ?? {};
+  if (preset?.tool) {
+    if (!columns) throw new Error(`resolveRoles: the preset '${preset.tool}' needs the file's columns (use resolveRolesFor)`);
+    base = rolesFromColumns(preset.tool, columns);
+  }
   const roles: ColumnRoles = {
     factors: opts.factors ?? (opts.map ? [] : (base.factors ?? [])),
     inputs: opts.inputs ?? base.inputs ?? [],
@@ -69,9 +88,34 @@ export function resolveRoles(opts: LoadOptions): ColumnRoles {
   return roles;
 }
 
+/** resolveRoles for a file: a tool's preset reads the file's column names and types first. */
+export async function resolveRolesFor(file: string, opts: LoadOptions): Promise<ColumnRoles> {
+  if (opts.roles || !opts.preset || !presetOf(opts.preset).tool) return resolveRoles(opts);
+  return resolveRoles(opts, await columnsOf(file));
+}
+
+const NUMERIC_TYPE = /^(DOUBLE|FLOAT|REAL|DECIMAL.*|BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER|USMALLINT|UTINYINT)$/;
+
+async function columnsOf(file: string): Promise<{ name: string; numeric: boolean }[]> {
+  const db = await openDb({ onlyFiles: [file] });
+  try {
+    const rows = await queryRows(db.con, `DESCRIBE SELECT * FROM ${fileScan(file)}`);
+    return rows.map((r) => ({ name: String(r.column_name), numeric: NUMERIC_TYPE.test(String(r.column_type)) }));
+  } catch (e) {
+    throw new VarmapError("E_BAD_FILE", `cannot read the file's columns: ${String((e as Error).message).split("\n")[0]}`, {
+      location: { file },
+      remedy: "give the table `varmap import` wrote (.parquet, .csv or .tsv)",
+      cause: e,
+    });
+  } finally {
+    db.close();
+  }
+}
+
 export async function loadDataset(file: string, opts: LoadOptions = {}): Promise<Dataset> {
+  if (opts.format) return loadToolOutput(file, opts);
   const stat = opts.stat ?? "sd";
-  const roles = resolveRoles(opts);
+  const roles = await resolveRolesFor(file, opts);
   const autoResponse = opts.logResponse === "auto";
   const requirePositive = Boolean((opts.logResponse && !autoResponse) || opts.requirePositive);
   let table = await readConfigTable(file, roles, {
@@ -140,6 +184,34 @@ export async function loadDataset(file: string, opts: LoadOptions = {}): Promise
   return { table, maps, stats, dropped, resolved: resolve(maps), yVar };
 }
 
+/**
+ * `--format <tool>`: the tool's files (a file, or every file of a directory) imported into a temporary table, then
+ * loaded as any table; roles: the import's, unless a preset or role flags name others.
+ */
+async function loadToolOutput(path: string, opts: LoadOptions): Promise<Dataset> {
+  const parser = toolOf(opts.format!, "--format");
+  const tool = parser.name;
+  const imported = importRuns(tool, [{ files: toolFiles(path, parser.files), tags: {} }]);
+  for (const n of imported.notes) opts.note?.(`--format ${tool}: ${n}`);
+  const explicit = opts.preset || opts.factors || opts.inputs || opts.response || opts.run;
+  let roles: ColumnRoles;
+  if (!explicit) roles = imported.roles;
+  else
+    roles = resolveRoles(
+      { ...opts, preset: opts.preset ?? presetNameOf(tool) },
+      imported.columns.map((c) => ({ name: c.name, numeric: c.numeric })),
+    );
+  return importedColumns(
+    imported,
+    async (table) => {
+      const ds = await loadDataset(table, { ...opts, format: undefined, roles });
+      ds.table.source = path;
+      return ds;
+    },
+    path,
+  );
+}
+
 /** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */
 export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
   if (typeof opts.logResponse === "string" && opts.logResponse !== "auto" && opts.logResponse !== "none")
@@ -156,6 +228,7 @@ export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
   const list = (k: string) => (typeof opts[k] === "string" ? splitList(opts[k] as string) : undefined);
   return {
     preset: str("preset"),
+    format: str("format"),
     factors: list("factors"),
     inputs: list("inputs"),
     response: str("response"),

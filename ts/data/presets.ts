@@ -1,5 +1,6 @@
 // Column roles of the two real datasets in ../shared/data (and of `varmap synth`'s output).
 import { VarmapError } from "../errors.js";
+import { TOOL_PRESETS } from "../import/registry.js";
 import type { ColumnRoles } from "./types.js";
 
 const INPUTS = ["freq_khz", "threads", "fsize_kb", "rsize_kb"];
@@ -12,9 +13,18 @@ export interface Preset {
    * rejecting them as duplicates.
    */
   allowDuplicateRuns: boolean;
+  /**
+   * A benchmark tool's table (`varmap import <tool>`, issue 42): the roles depend on which settings varied, so they
+   * are read from the file's columns (ts/import rolesFromColumns); `roles` is empty.
+   */
+  tool?: string;
 }
 
 export const PRESETS: Record<string, Preset> = {
+  // Tables `varmap import <tool>` writes (issue 42); the papers' presets below keep their names.
+  ...Object.fromEntries(
+    Object.entries(TOOL_PRESETS).map(([name, tool]) => [name, { roles: { factors: [], inputs: [], response: "" }, allowDuplicateRuns: false, tool }]),
+  ),
   moana: { roles: { factors: ["host_sched", "vm_sched", "mode"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: false },
   iozone: { roles: { factors: ["dataset", "host", "test"], inputs: INPUTS, run: "run", response: "throughput_kbps" }, allowDuplicateRuns: true },
 };
@@ -24,5 +34,5 @@ export function presetOf(name: string): Preset {
   if (!p) {
     throw new VarmapError("E_USAGE", `unknown preset '${name}'`, { remedy: `use one of: ${Object.keys(PRESETS).join(", ")}` });
   }
-  return { roles: { ...p.roles, factors: [...p.roles.factors], inputs: [...p.roles.inputs] }, allowDuplicateRuns: p.allowDuplicateRuns };
+  return { roles: { ...p.roles, factors: [...p.roles.factors], inputs: [...p.roles.inputs] }, allowDuplicateRuns: p.allowDuplicateRuns, tool: p.tool };
 }

@@ -61,6 +61,37 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "the file is neither readable CSV nor Parquet",
     "check the file format (CSV with a header row, or Parquet; the extension decides)",
   ),
+  e(
+    "input data",
+    "E_IMPORT_JSON",
+    "a benchmark tool's JSON output is malformed or cut short (varmap import, --format)",
+    "write the file again with the tool (the message names the line and JSON path where reading stopped)",
+  ),
+  e(
+    "input data",
+    "E_IMPORT_FORMAT",
+    "a benchmark tool's output lacks a field its format has, at the JSON path named (varmap import, --format)",
+    "give the tool's own output, written with the options the message names",
+  ),
+  e(
+    "input data",
+    "E_IMPORT_RUN_FAILED",
+    "a benchmark tool's output records a failed run (a fio job with an error, a Google Benchmark error)",
+    "fix the failing job and run it again, or leave that file out",
+  ),
+  e(
+    "input data",
+    "E_IMPORT_NO_RUNS",
+    "a benchmark tool's output has no per-run values (only aggregates or statistics)",
+    "run the tool so that it writes every run (hyperfine times, --benchmark_repetitions without aggregates only, --benchmark-save-data)",
+  ),
+  e("input data", "E_IMPORT_MIXED", "files of another tool were given to `varmap import <tool>`", "import each tool's files with its own call"),
+  e(
+    "input data",
+    "E_IMPORT_SELECTOR",
+    "a result selector names no number in a tool's output",
+    "give a JSON path to a number, or a column `varmap import` writes",
+  ),
   e("input data", "E_BAD_CSV", "a CSV row is malformed (wrong number of fields, bad quoting)", "give every row the header's number of comma-separated fields"),
   e("input data", "E_READ", "a configurations file for prediction cannot be read", "give a CSV file with a header line, or a Parquet file"),
   e(

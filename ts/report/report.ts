@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { writeAtomic } from "../data/write.js";
 import { basename, join, resolve } from "node:path";
 import { VarmapError, isVarmapError } from "../errors.js";
-import { loadDataset, resolveRoles, type Dataset, type LoadOptions } from "../data/load.js";
+import { loadDataset, resolveRolesFor, type Dataset, type LoadOptions } from "../data/load.js";
 import { mapsWhere, rankMapsSql, type MapRank } from "./rank.js";
 import type { VariabilityMap } from "../data/types.js";
 import { matrix } from "../predict/matrix.js";
@@ -252,8 +252,9 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
   const mapTable = !!opts.dataOptions?.map;
   if (dataFile) {
     const loadOpts: LoadOptions = { stat: "sd", ...(opts.dataOptions ?? (layout.kind === "demo" ? { preset: "moana" } : {})) };
-    const roles = resolveRoles(loadOpts);
-    const sqlRanks = !mapTable && loadOpts.stat === "sd" ? await rankMapsSql(dataFile, roles, loadOpts.where) : undefined;
+    // --format (a tool's output, issue 42): no table for SQL to rank; the maps are ranked after loading.
+    const roles = loadOpts.format ? undefined : await resolveRolesFor(dataFile, loadOpts);
+    const sqlRanks = roles && !mapTable && loadOpts.stat === "sd" ? await rankMapsSql(dataFile, roles, loadOpts.where) : undefined;
     if (sqlRanks?.length) {
       ranks = sqlRanks;
       const keys = chooseMaps(
@@ -261,9 +262,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         ranks.map((r) => r.score),
         opts.maps,
       ).map((i) => ranks[i].key);
-      ds = await loadDataset(dataFile, { ...loadOpts, where: mapsWhere(roles.factors, keys, loadOpts.where) });
-      const at = new Map(ds.maps.map((m, i) => [keyText(roles.factors, m.key), i]));
-      shown = keys.map((k) => at.get(keyText(roles.factors, k))).filter((i): i is number => i !== undefined);
+      const factors = roles!.factors;
+      ds = await loadDataset(dataFile, { ...loadOpts, where: mapsWhere(factors, keys, loadOpts.where) });
+      const at = new Map(ds.maps.map((m, i) => [keyText(factors, m.key), i]));
+      shown = keys.map((k) => at.get(keyText(factors, k))).filter((i): i is number => i !== undefined);
     } else {
       ds = await loadDataset(dataFile, loadOpts);
       const pos = mapPositions(ds);
@@ -298,7 +300,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       { caption: `Maps shown (${opts.maps ?? "extremes"}: ${shown.length} of ${ranks.length})` },
     );
     const heat: string[] = [];
-    for (const i of shown) {
+    // One input (a hyperfine scan of one parameter, issue 42): no heatmap; the other figures still apply.
+    const twoInputs = ds.table.roles.inputs.length >= 2;
+    if (!twoInputs) note(`one input (${ds.table.roles.inputs.join("")}): no heatmaps (a heatmap needs two inputs)`);
+    for (const i of twoInputs ? shown : []) {
       const m = ds.maps[i];
       const mv = mapValues(ds, stat, mapTable);
       const mine = configRows(ds, mv.column, mv.values, positions[i]);

@@ -34,7 +34,7 @@ export function register(program: Command): void {
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${opts.p}' is not a fraction in (0, 1)`, { remedy: "e.g. --p 0.5" });
     const t0 = Date.now();
     const { writeReport } = await import("../../report/report.js"); // loads the renderer only when needed
-    const explicitRoles = ["preset", "factors", "inputs", "response", "map", "where"].some((k) => opts[k] !== undefined);
+    const explicitRoles = ["preset", "format", "factors", "inputs", "response", "map", "where"].some((k) => opts[k] !== undefined);
     const r = await writeReport(dir, out, {
       data: opts.data as string | undefined,
       dataOptions: explicitRoles ? optionsFromCli(opts) : undefined,
