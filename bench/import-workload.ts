@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { counterRng } from "../ts/data/random.js";
 import { packageRoot } from "../ts/package-root.js";
-import { flag } from "./args.js";
+import { flag } from "../ts/benchmarks/shared-dir.js";
 
 const files = Number(flag("--files") ?? 10000);
 const plus = process.argv.includes("--plus");

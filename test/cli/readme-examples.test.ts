@@ -162,6 +162,8 @@ async function runPage(page: string, commands: ReadmeCommand[]): Promise<PageRun
   const work = join(base, "clone");
   mkdirSync(work, { recursive: true });
   if (hasShared) symlinkSync(sharedDir, join(base, "shared"), "dir");
+  // Pages whose examples read the repository's own fixtures (docs/guide/import.md) run from a clone's root.
+  symlinkSync(join(root, "test"), join(work, "test"), "dir");
   await standIns(work);
   const ran: string[] = [];
   const skipped = new Map<string, number[]>();

@@ -57,6 +57,13 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
     ],
     guide: "docs/guide/mixtures.md",
   },
+  import: {
+    examples: [
+      "varmap import hyperfine results.json --out runs.parquet      # hyperfine --export-json results.json --parameter-scan …",
+      "varmap import fio --tag disk=ssd fio-*.json --out runs.parquet",
+    ],
+    guide: "docs/guide/import.md",
+  },
   samplesize: { examples: ["varmap samplesize runs.csv --preset iozone --out ss.csv --curves ss-curves.csv"], guide: "docs/guide/runs-needed.md" },
   convergence: { examples: ["varmap convergence runs.csv --preset moana --out conv.csv --curves conv-curves.csv"], guide: "docs/guide/runs-needed.md" },
   gev: { examples: ["varmap gev runs.csv --preset moana --out gev.csv --diagnostics diag.csv"], guide: "docs/guide/gev.md" },
