@@ -60,7 +60,7 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
   import: {
     examples: [
       "varmap import hyperfine results.json --out runs.parquet      # hyperfine --export-json results.json --parameter-scan …",
-      "varmap import fio --tag disk=ssd fio-*.json --out runs.parquet",
+      "varmap import fio run-*.json --out runs.parquet      # one fio --output-format=json file per run",
     ],
     guide: "docs/guide/import.md",
   },
