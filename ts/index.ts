@@ -239,3 +239,9 @@ export { emptySplitReason, type ScoredSplit } from "./cv/scoring.js";
 export { logInputClampBounds } from "./predict/estimator.js";
 export type { RbfPatch } from "./predict/rbf.js";
 export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type PatchLayout } from "./predict/rbf-local.js";
+// screen (issue 45)
+export { runScreen, screenColumns, validateScreenOptions, type ScreenOptions, type ScreenSummary } from "./verbs/screen.js";
+export { screenTable, screenHeadline, SW_MIN_DISTINCT, type ScreenResult, type ScreenColumns, type ScreenMapShare } from "./screen/screen.js";
+export { shapiroWilk, SW_MIN_N, SW_MAX_N, type ShapiroWilk } from "./screen/shapiro.js";
+export { dipStatistic, dipPValue, dipTest } from "./screen/dip.js";
+export { shape, lag1, runsTest, bhAdjust, type Shape, type RunsTest } from "./screen/moments.js";

@@ -37,6 +37,10 @@ const FORBIDDEN: Record<string, string[]> = {
   whatif: ["cli", "jobs", "pool", "bench", "benchmarks"],
   backend: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture"],
   benchmarks: ["cli", "jobs", "pool", "bench"],
+  // Science of issue 45 (screen, effects); verbs hold the application logic under the CLI.
+  screen: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks"],
+  effects: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks"],
+  verbs: ["cli", "bench", "benchmarks"],
   // Leaf utilities (generator, special functions): import nothing of ts/.
   util: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture", "backend", "errors"],
 };
