@@ -245,3 +245,7 @@ export { screenTable, screenHeadline, SW_MIN_DISTINCT, type ScreenResult, type S
 export { shapiroWilk, SW_MIN_N, SW_MAX_N, type ShapiroWilk } from "./screen/shapiro.js";
 export { dipStatistic, dipPValue, dipTest } from "./screen/dip.js";
 export { shape, lag1, runsTest, bhAdjust, type Shape, type RunsTest } from "./screen/moments.js";
+// effects (issue 45)
+export { runEffects, validateEffectsOptions, mapFactors, type EffectsOptions, type EffectsSummary, type EffectsMapSummary } from "./verbs/effects.js";
+export { anova, factorOf, covariateOf, fUpperTail, type AnovaFactor, type AnovaRow, type AnovaTable } from "./effects/anova.js";
+export { inputImportance, partialDependence, pdGrid, type InputImportance, type PdPoint } from "./effects/importance.js";
