@@ -249,3 +249,17 @@ export { shape, lag1, runsTest, bhAdjust, type Shape, type RunsTest } from "./sc
 export { runEffects, validateEffectsOptions, mapFactors, type EffectsOptions, type EffectsSummary, type EffectsMapSummary } from "./verbs/effects.js";
 export { anova, factorOf, covariateOf, fUpperTail, type AnovaFactor, type AnovaRow, type AnovaTable } from "./effects/anova.js";
 export { inputImportance, partialDependence, pdGrid, type InputImportance, type PdPoint } from "./effects/importance.js";
+// gev compare / covariates / gof-boot (issue 45)
+export {
+  runGevCompare,
+  runGevCovariates,
+  parseCompare,
+  parseCovariate,
+  type GevCompareOptions,
+  type GevCompareSummary,
+  type GevCovariateOptions,
+  type GevCovariateSummary,
+} from "./verbs/gev-extras.js";
+export { compareGev, commonShapeFit, type GevComparison, type RatioEstimate } from "./evt/compare.js";
+export { fitGevCovariates, chi2Sf, type GevCovariateFit } from "./evt/covariates.js";
+export { gofBootstrap } from "./evt/configs.js";
