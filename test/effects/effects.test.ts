@@ -9,6 +9,8 @@ import { counterRng } from "../../ts/data/random.js";
 import { anova, covariateOf, factorOf, fUpperTail } from "../../ts/effects/anova.js";
 import { effectsSpec } from "../../ts/report/plots/effects.js";
 import { readTable } from "../../ts/report/table.js";
+import { renderSvg, themed, type TopLevelSpec } from "../../ts/report/render.js";
+import { schemaErrors } from "../report/svg.js";
 
 const CLI = join(process.cwd(), "dist/ts/cli/main.js");
 
@@ -97,8 +99,12 @@ describe("varmap effects", () => {
     expect(most.input).toBe("threads");
     expect(importance.every((i) => Number.isInteger(i.marsTerms))).toBe(true);
     for (const f of [out, imp, pd]) {
-      const spec = effectsSpec(await readTable(f), { file: f }) as { data: { values: unknown[] } };
-      expect(spec.data.values.length).toBeGreaterThan(0);
+      const spec = effectsSpec(await readTable(f), { file: f });
+      expect((spec as { data: { values: unknown[] } }).data.values.length).toBeGreaterThan(0);
+      expect(schemaErrors(themed(spec as TopLevelSpec))).toEqual([]);
+      const { svg, warnings } = await renderSvg(spec as TopLevelSpec);
+      expect(warnings).toEqual([]);
+      expect(svg).toContain("<svg");
     }
     const anovaLines = readFileSync(out, "utf8").trim().split("\n");
     expect(anovaLines[0]).toBe("host_sched,vm_sched,mode,term,df,ss_type1,f_type1,p_type1,ss_type2,f_type2,p_type2,partial_eta2");

@@ -59,7 +59,9 @@ export function register(program: Command): void {
         const w = Math.max(4, ...m.anova.map((r) => r.term.length));
         lines.push(`  ${"term".padEnd(w)}  ${"df".padStart(4)}  ${"F".padStart(10)}  ${"p".padStart(10)}  partial η²`);
         for (const r of [...m.anova].sort((a, b) => b.partialEta2 - a.partialEta2))
-          lines.push(`  ${r.term.padEnd(w)}  ${String(r.df).padStart(4)}  ${g(r.fType2).padStart(10)}  ${g(r.pType2).padStart(10)}  ${g(r.partialEta2)}`);
+          lines.push(
+            `  ${r.term.padEnd(w)}  ${String(r.df).padStart(4)}  ${g(r.fType2).padStart(10)}  ${(r.pType2 === 0 ? "< 1e-300" : g(r.pType2)).padStart(10)}  ${g(r.partialEta2)}`,
+          );
         lines.push(`  ${"Residuals".padEnd(w)}  ${String(m.residual.df).padStart(4)}`);
         for (const imp of m.importance ?? [])
           lines.push(

@@ -131,7 +131,7 @@ function barSpec() {
 
 export const plot: PlotKind = {
   kind: "effects",
-  id: "E1",
+  id: "P45",
   description: "ANOVA partial η² per term, permutation importance, or partial dependence (from `varmap effects`)",
   writtenBy: WRITTEN_BY,
   flags: [{ flag: "--title <text>", description: "figure title" }],
