@@ -123,6 +123,11 @@ describe("--gof-boot", () => {
     expect(res[0].cells.ad_p as number).toBeGreaterThan(0.05);
     expect(res[1].cells.ks_p as number).toBeLessThan(0.02);
     expect(res[1].cells.ad_p as number).toBeLessThan(0.02);
+    // Keyed by configuration: the same p-values whatever the chunking (job tasks, shards).
+    const o = { ...DEFAULT_GEV_OPTIONS, gofBoot: 99, seed: "1" };
+    const second = fitGevConfigs(getBackend(), runs, Int32Array.from([0, 150, 300]), 1, 2, o)[0];
+    expect(second.cells.ks_p).toBe(res[1].cells.ks_p);
+    expect(second.cells.ad_p).toBe(res[1].cells.ad_p);
   });
 });
 
