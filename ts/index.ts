@@ -244,3 +244,27 @@ export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type Patc
 export { runImport, type ImportOptions, type ImportSummary } from "./verbs/import.js";
 export { importRuns, readToolResult, readToolResults, rolesFromColumns, TOOLS, TOOL_NAMES, type FileGroup } from "./import/registry.js";
 export type { ImportedRuns, ImportRoles, ToolParser, ToolRun } from "./import/types.js";
+// screen (issue 45)
+export { runScreen, screenColumns, validateScreenOptions, type ScreenOptions, type ScreenSummary } from "./verbs/screen.js";
+export { screenTable, screenHeadline, SW_MIN_DISTINCT, type ScreenResult, type ScreenColumns, type ScreenMapShare } from "./screen/screen.js";
+export { shapiroWilk, SW_MIN_N, SW_MAX_N, type ShapiroWilk } from "./screen/shapiro.js";
+export { dipStatistic, dipPValue, dipTest } from "./screen/dip.js";
+export { shape, lag1, runsTest, bhAdjust, type Shape, type RunsTest } from "./screen/moments.js";
+// effects (issue 45)
+export { runEffects, validateEffectsOptions, mapFactors, type EffectsOptions, type EffectsSummary, type EffectsMapSummary } from "./verbs/effects.js";
+export { anova, factorOf, covariateOf, fUpperTail, type AnovaFactor, type AnovaRow, type AnovaTable } from "./effects/anova.js";
+export { inputImportance, partialDependence, pdGrid, type InputImportance, type PdPoint } from "./effects/importance.js";
+// gev compare / covariates / gof-boot (issue 45)
+export {
+  runGevCompare,
+  runGevCovariates,
+  parseCompare,
+  parseCovariate,
+  type GevCompareOptions,
+  type GevCompareSummary,
+  type GevCovariateOptions,
+  type GevCovariateSummary,
+} from "./verbs/gev-extras.js";
+export { compareGev, commonShapeFit, type GevComparison, type RatioEstimate } from "./evt/compare.js";
+export { fitGevCovariates, chi2Sf, type GevCovariateFit } from "./evt/covariates.js";
+export { gofBootstrap } from "./evt/configs.js";

@@ -39,6 +39,10 @@ const FORBIDDEN: Record<string, string[]> = {
   benchmarks: ["cli", "jobs", "pool", "bench"],
   // Tool output readers (issue 42): below data/ (the loader's --format reads through them), above errors only.
   import: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks", "data", "cv", "predict", "mixture", "backend"],
+  // Science of issue 45 (screen, effects); verbs hold the application logic under the CLI.
+  screen: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks"],
+  effects: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks"],
+  verbs: ["cli", "bench", "benchmarks"],
   // Leaf utilities (generator, special functions): import nothing of ts/.
   util: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture", "backend", "errors"],
 };

@@ -64,6 +64,17 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
     ],
     guide: "docs/guide/import.md",
   },
+  screen: {
+    examples: ["varmap screen runs.csv --preset moana --out screen.csv --maps-out screen-maps.csv"],
+    guide: "docs/guide/explain.md",
+  },
+  effects: {
+    examples: [
+      "varmap effects runs.csv --preset moana --combine fsize_kb+rsize_kb --out anova.csv",
+      "varmap effects runs.csv --preset moana --models models.json --importance-out importance.csv --pd-out pd.csv --out anova.csv",
+    ],
+    guide: "docs/guide/explain.md",
+  },
   samplesize: { examples: ["varmap samplesize runs.csv --preset iozone --out ss.csv --curves ss-curves.csv"], guide: "docs/guide/runs-needed.md" },
   convergence: { examples: ["varmap convergence runs.csv --preset moana --out conv.csv --curves conv-curves.csv"], guide: "docs/guide/runs-needed.md" },
   gev: { examples: ["varmap gev runs.csv --preset moana --out gev.csv --diagnostics diag.csv"], guide: "docs/guide/gev.md" },

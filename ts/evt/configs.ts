@@ -4,6 +4,7 @@
 import type { KernelBackend } from "../backend/kernel.js";
 import { VarmapError } from "../errors.js";
 import { gevFitBatch } from "../backend/kernels/gev.js";
+import { counterRng } from "../data/random.js";
 import {
   andersonDarling,
   blockMaxima,
@@ -18,6 +19,7 @@ import {
   returnLevel,
   spdInverse,
   ellOfPeriod,
+  gevQuantile,
   type DiagRow,
   type GevFit,
 } from "./gev.js";
@@ -42,6 +44,10 @@ export interface GevRunOptions {
   /** Also return the diagnostics rows. */
   diagnostics: boolean;
   maxIter: number;
+  /** Parametric-bootstrap replicates for the KS and AD p-values (0: none; columns ks_p, ad_p, gof_boot). */
+  gofBoot?: number;
+  /** Seed of the bootstrap samples (counterRng(seed, "gev-gof", configuration, replicate)). */
+  seed?: string;
 }
 
 export const DEFAULT_GEV_OPTIONS: GevRunOptions = {
@@ -103,6 +109,7 @@ export function gevColumnNames(o: GevRunOptions): string[] {
     "ks",
     "ad",
   ];
+  if (o.gofBoot) cols.push("ks_p", "ad_p", "gof_boot");
   if (o.gumbelDetail) cols.push("gumbel_se_loc", "gumbel_se_scale");
   cols.push(o.profile ? "shape_lo_profile" : "shape_lo", o.profile ? "shape_hi_profile" : "shape_hi");
   for (const T of o.periods) {
@@ -136,8 +143,48 @@ export function fitGevConfigs(backend: KernelBackend, runs: Float64Array, offset
   fitted.forEach((i, k) => x.set(samples[i], off[k]));
   const batch = gevFitBatch(backend, x, off, o.maxIter);
   const results: GevConfigResult[] = samples.map((s) => tooFew(s.length, o));
-  fitted.forEach((i, k) => (results[i] = configRow(samples[i], gevFitFromBatch(batch.out, batch.status, batch.iterations, k, samples[i].length), o)));
+  fitted.forEach((i, k) => {
+    results[i] = configRow(samples[i], gevFitFromBatch(batch.out, batch.status, batch.iterations, k, samples[i].length), o);
+    if (o.gofBoot && results[i].flag === "") Object.assign(results[i].cells, gofBootstrap(backend, samples[i], results[i].cells, c0 + i, o));
+  });
   return results;
+}
+
+/**
+ * Parametric-bootstrap p-values of the KS and AD statistics with estimated parameters (Stute, Manteiga & Quindimil
+ * 1993): B samples of n from the fitted GEV, each refitted, its KS and AD against its own fit; p = (1 + #{T_b ≥ T})
+ * / (1 + B) over the replicates whose refit is valid (gof_boot counts them).
+ */
+export function gofBootstrap(backend: KernelBackend, x: Float64Array, cells: Record<string, Cell>, config: number, o: GevRunOptions): Record<string, Cell> {
+  const B = o.gofBoot ?? 0;
+  const n = x.length;
+  const p = { loc: cells.loc as number, scale: cells.scale as number, shape: cells.shape as number };
+  const ks = cells.ks as number;
+  const ad = cells.ad as number;
+  const xs = new Float64Array(B * n);
+  const off = new Int32Array(B + 1);
+  for (let b = 0; b < B; b++) {
+    const r = counterRng(o.seed ?? "1", "gev-gof", config, b);
+    for (let i = 0; i < n; i++) {
+      let u = r.next();
+      if (u === 0) u = 2 ** -53;
+      xs[b * n + i] = gevQuantile(u, p);
+    }
+    off[b + 1] = (b + 1) * n;
+  }
+  const batch = gevFitBatch(backend, xs, off, o.maxIter);
+  let valid = 0;
+  let geKs = 0;
+  let geAd = 0;
+  for (let b = 0; b < B; b++) {
+    const f = gevFitFromBatch(batch.out, batch.status, batch.iterations, b, n);
+    if (f.status !== "ok") continue;
+    const xb = xs.subarray(b * n, (b + 1) * n);
+    valid++;
+    if (ksStatistic(xb, f.params) >= ks) geKs++;
+    if (andersonDarling(xb, f.params) >= ad) geAd++;
+  }
+  return valid ? { ks_p: (1 + geKs) / (1 + valid), ad_p: (1 + geAd) / (1 + valid), gof_boot: valid } : { ks_p: null, ad_p: null, gof_boot: 0 };
 }
 
 function emptyCells(o: GevRunOptions): Record<string, Cell> {

@@ -11,6 +11,7 @@ import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js"
 import { gevPlan, job as gevJob } from "../../jobs/gev.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
+import { parseCompare, runGevCompare, runGevCovariates } from "../../verbs/gev-extras.js";
 
 /** An --out ending in a table extension is one file (fitted in this thread); anything else is a job directory. */
 const TABLE_FILE = TABLE_OUTPUT;
@@ -35,6 +36,14 @@ export function register(program: Command): void {
     .addOption(
       new Option("--information <kind>", "standard errors from the observed or the expected information").choices(["observed", "expected"]).default("observed"),
     )
+    .option("--gof-boot <B>", "parametric-bootstrap p-values for KS and AD (columns ks_p, ad_p, gof_boot): B refitted GEV samples per configuration")
+    .option(
+      "--compare <COL=a,b>",
+      "compare two conditions: per pair of configurations differing only in COL, ratios b/a of GEV locations and scales with CIs, LR test of equal shape",
+    )
+    .option("--boot <B>", "with --compare: parametric-bootstrap replicates for percentile intervals of the ratios", "0")
+    .option("--loc-covariates <list>", "fit per map one GEV to the pooled runs with location linear in these inputs (log(x) for ln x), as ismev gev.fit(mul=)")
+    .option("--scale-covariates <list>", "with --loc-covariates: log-scale linear in these inputs (ismev sigl=, siglink = exp)")
     .option("--chunk <n>", "with a job directory: configurations per task", "1000")
     .option("--min-runs <n>", "configurations with fewer runs (blocks) get the row flag too_few_runs", "10")
     .option("--strict", "a configuration without a valid fit is an error (E_TOO_FEW_RUNS, E_GEV_DEGENERATE, E_GEV_UNBOUNDED, E_GEV_NOT_CONVERGED)")
@@ -43,6 +52,7 @@ export function register(program: Command): void {
       "plot data (pp, qq, rl_point, rl_curve, density), long format: a file beside a file --out; in a job directory, diagnostics.csv",
     )
     .action(async (file: string, opts: Record<string, unknown>) => {
+      if (opts.compare !== undefined || opts.locCovariates !== undefined) return gevExtras(file, opts);
       const o = parseGevOptions(opts);
       const out = opts.out as string | undefined;
       if (!out)
@@ -105,6 +115,55 @@ export function register(program: Command): void {
     });
 }
 
+/** --compare and --loc-covariates (ts/verbs/gev-extras.ts): one table, no job directory. */
+async function gevExtras(file: string, opts: Record<string, unknown>): Promise<void> {
+  if (opts.compare !== undefined && opts.locCovariates !== undefined)
+    throw new VarmapError("E_USAGE", "--compare and --loc-covariates are separate analyses", { remedy: "run them one at a time" });
+  const level = Number(opts.level ?? 0.95);
+  if (!(level > 0 && level < 1)) throw new VarmapError("E_USAGE", `--level must be in (0, 1), got '${String(opts.level)}'`);
+  const tail = opts.tail === "lower" ? "lower" : "upper";
+  const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
+  if (opts.compare !== undefined) {
+    const boot = Number(opts.boot ?? 0);
+    if (!Number.isInteger(boot) || boot < 0 || boot > 100000)
+      throw new VarmapError("E_USAGE", `--boot must be an integer from 0 to 100000, got '${String(opts.boot)}'`);
+    const s = await runGevCompare(file, {
+      load: optionsFromCli(opts),
+      ...parseCompare(String(opts.compare)),
+      out: String(opts.out ?? ""),
+      level,
+      boot,
+      seed: String(opts.seed ?? "1"),
+      tail,
+    });
+    note?.(
+      `wrote ${s.pairs} comparison(s) to ${s.out}${s.invalid ? `; ${s.invalid} without a valid fit on both sides (flag)` : ""}${s.unpaired ? `; ${s.unpaired} configuration(s) without a partner` : ""}`,
+    );
+    if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+    return;
+  }
+  if (opts.scaleCovariates !== undefined && opts.locCovariates === undefined)
+    throw new VarmapError("E_USAGE", "--scale-covariates needs --loc-covariates", {
+      remedy: "add --loc-covariates (an empty location model is the stationary GEV)",
+    });
+  const s = await runGevCovariates(file, {
+    load: { ...optionsFromCli(opts), allowNoInputs: false },
+    loc: splitList(String(opts.locCovariates)),
+    scale: opts.scaleCovariates === undefined ? [] : splitList(String(opts.scaleCovariates)),
+    out: String(opts.out ?? ""),
+    tail,
+  });
+  for (const m of s.maps)
+    note?.(
+      `${
+        Object.entries(m.key)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || "(all)"
+      }: ${m.fit ? `location ${m.fit.loc.map((v) => v.toPrecision(5)).join(", ")}; shape ${m.fit.shape.toPrecision(4)}; LR vs stationary ${m.fit.lr.toPrecision(4)} (p ${m.fit.lrP.toPrecision(3)})` : "no valid fit"}`,
+    );
+  if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+}
+
 /** The row flags on stderr: how many configurations have no valid fit and why. */
 function warnFlags(counts: Record<string, number>, note: ((m: string) => void) | undefined): void {
   note?.(
@@ -127,6 +186,9 @@ export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
     });
   const level = Number(opts.level ?? 0.95);
   if (!(level > 0 && level < 1)) throw new VarmapError("E_USAGE", `--level must be in (0, 1), got '${String(opts.level)}'`);
+  const gofBoot = Number(opts.gofBoot ?? 0);
+  if (!Number.isInteger(gofBoot) || gofBoot < 0 || gofBoot > 100000)
+    throw new VarmapError("E_USAGE", `--gof-boot must be an integer from 0 to 100000, got '${String(opts.gofBoot)}'`, { remedy: "e.g. --gof-boot 999" });
   const minRuns = Number(opts.minRuns ?? 10);
   if (!Number.isInteger(minRuns) || minRuns < 3)
     throw new VarmapError("E_USAGE", `--min-runs must be an integer >= 3 (the MLE needs 3 distinct values), got '${String(opts.minRuns)}'`);
@@ -141,5 +203,6 @@ export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
     gumbelDetail: Boolean(opts.gumbel),
     minRuns,
     diagnostics: opts.diagnostics !== undefined && opts.diagnostics !== false,
+    ...(gofBoot ? { gofBoot, seed: String(opts.seed ?? "1") } : {}),
   };
 }

@@ -21,6 +21,8 @@ import { register as convergence } from "./convergence.js";
 import { register as plot } from "./plot.js";
 import { register as report } from "./report.js";
 import { register as importTool } from "./import.js";
+import { register as screen } from "./screen.js";
+import { register as effects } from "./effects.js";
 
 export const commands: ((program: Command) => void)[] = [
   doctor,
@@ -44,4 +46,6 @@ export const commands: ((program: Command) => void)[] = [
   plot,
   report,
   importTool,
+  screen,
+  effects,
 ];

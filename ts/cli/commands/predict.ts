@@ -60,7 +60,12 @@ export function register(program: Command): void {
     // One prediction column per method: "prediction" for a single method, "prediction_<method>" side by side; each
     // followed by its interval bounds (with --interval) and its trust columns (ts/predict/trust.ts) named alike:
     // lo, hi, extrapolated, distance, clamped.
-    const results = sets.map((set) => ({ method: set.method, ...predictWith(set, rows, at, numeric, level, modelsPath) }));
+    const results = sets.map((set) => ({ method: set.method, ...predictWith(set, rows, at, numeric, level, modelsPath, sets.length > 1) }));
+    if (level !== undefined && rows.length > 0 && results.every((r) => (r.noInterval ?? 0) === rows.length))
+      throw new VarmapError("E_NO_CALIBRATION", `no method of ${modelsPath} has a conformal calibration or an interval of its own`, {
+        location: { file: modelsPath },
+        remedy: "refit with `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
+      });
     const suffix = (method: string): string => (sets.length === 1 ? "" : `_${method}`);
     const predictions: Column[] = results.flatMap((r) => [
       { name: `prediction${suffix(r.method)}`, values: r.values },
@@ -86,6 +91,11 @@ export function register(program: Command): void {
       if (opts.out)
         process.stderr.write(`varmap: ${rows.length} prediction(s) of ${file.stat} (${sets.map((x) => x.method).join(", ")}) written to ${opts.out}\n`);
       for (const r of results) for (const line of trustWarnings(r.counts, r.method)) process.stderr.write(`varmap: warning: ${line}\n`);
+      for (const r of results)
+        if (r.noInterval)
+          process.stderr.write(
+            `varmap: note: ${r.method}: no interval for ${r.noInterval} row(s) (lo/hi NaN): its models carry no conformal calibration (refit --conformal-folds 10)\n`,
+          );
     }
     if (opts.json)
       process.stdout.write(
@@ -112,6 +122,8 @@ interface MethodPredictions {
   counts: TrustCounts;
   lo?: Float64Array;
   hi?: Float64Array;
+  /** Rows left without an interval (a method with neither a conformal calibration nor its own interval). */
+  noInterval?: number;
 }
 
 /**
@@ -126,6 +138,7 @@ function predictWith(
   numeric: (r: Record<string, unknown>, c: string, i: number) => number,
   level?: number,
   modelsPath?: string,
+  lenient = false,
 ): MethodPredictions {
   const byKey = new Map(file.maps.map((m) => [mapKey(file.factors, m.key), m]));
   const groups = new Map<string, number[]>();
@@ -169,7 +182,13 @@ function predictWith(
     let bounds: { lo: Float64Array; hi: Float64Array };
     if (m.conformal) bounds = conformalInterval(p.values, conformalHalfWidth(m.conformal.residuals, level), m.conformal.response);
     else if (model instanceof Gp) bounds = model.predictInterval(Xq, level);
-    else
+    else if (lenient) {
+      // A refit file holds several methods: one without a calibration gets no interval (empty lo/hi, counted),
+      // instead of failing every method (issue 44 item 6).
+      idx.forEach((i) => ((out.lo![i] = Number.NaN), (out.hi![i] = Number.NaN)));
+      out.noInterval = (out.noInterval ?? 0) + idx.length;
+      continue;
+    } else
       throw new VarmapError(
         "E_NO_CALIBRATION",
         `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,

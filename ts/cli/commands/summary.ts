@@ -12,6 +12,10 @@ import { Mars } from "../../predict/mars.js";
 import { matrix } from "../../predict/matrix.js";
 import { mapKey, readModelSets, type MapModel, type ModelsFile } from "../../predict/models-file.js";
 import { predictorFromJSON } from "../../predict/registry.js";
+import type { Predictor } from "../../predict/estimator.js";
+import { Gp } from "../../predict/gp.js";
+import { Rbf } from "../../predict/rbf.js";
+import { AutoMethod, type AutoState } from "../../predict/auto.js";
 import { addDataOptions } from "../options.js";
 import { describeKey } from "./fit.js";
 
@@ -59,17 +63,11 @@ export function register(program: Command): void {
     });
 }
 
-function summarizeMap(set: ModelsFile, m: MapModel, data: Map<string, VariabilityMap> | undefined): MapSummary {
-  const model = predictorFromJSON(m.model);
-  const sc = m.model.inputs;
-  const inputs = m.inputs.map((name, j) => ({ name, log2: sc.log2.includes(j), lo: sc.lo[j], hi: sc.hi[j] }));
-  const scale = (i: (typeof inputs)[number]) =>
-    sc.kind === "unit" ? `${i.name}${i.log2 ? " (log2)" : ""} [${i.log2 ? 2 ** i.lo : i.lo}, ${i.log2 ? 2 ** i.hi : i.hi}]` : i.name;
-  const text = [
-    `Map ${describeKey(m.key)}: ${set.method}, ${m.rows} configurations, response ${set.stat} on the ${set.response} scale`,
-    `Inputs${sc.kind === "unit" ? " (normalized to [0, 1] over the map; log2 first where marked)" : ""}: ${inputs.map(scale).join(", ")}`,
-  ];
+/** What a fitted model holds (coefficients, terms, hyperparameters), as JSON details and text lines. */
+function describeModel(model: Predictor, inputs: string[], rows: number): { details: Record<string, unknown>; text: string[] } {
   const details: Record<string, unknown> = {};
+  const text: string[] = [];
+  const m = { inputs, rows };
   if (model instanceof LinearRegression) {
     const c = model.coefficients;
     details.coefficients = Array.from(c);
@@ -100,11 +98,53 @@ function summarizeMap(set: ModelsFile, m: MapModel, data: Map<string, Variabilit
       `  ${m.rows} nodes, each a local linear fit to its ${np} nearest others; radius of influence min ${r[0].toPrecision(4)}, median ${r[r.length >> 1].toPrecision(4)}, max ${r[r.length - 1].toPrecision(4)} (normalized units)`,
       `  ${model.rankDeficientNodes} rank-deficient local fit(s); interpolates the training responses exactly`,
     );
+  } else if (model instanceof Gp) {
+    const h = model.hyperparametersFitted;
+    Object.assign(details, h);
+    const g = (v: number) => v.toPrecision(4);
+    text.push(
+      `  ${m.rows} training points; ARD kernel on the normalized inputs (one length scale each)`,
+      `  length scales (small = the input matters): ${m.inputs.map((name, j) => `${name} ${g(h.lengthScales[j])}`).join(", ")}`,
+      `  nugget ${g(h.nugget)} (relative to σ² ${g(h.sigma2)})${h.noiseScale !== undefined ? `, measured-noise weight τ ${g(h.noiseScale)}` : ""}; −log likelihood ${g(h.nll)}${h.converged ? "" : " (not converged)"}`,
+      ...h.notes.map((n) => `  note: ${n}`),
+    );
+  } else if (model instanceof Rbf) {
+    const sm = model.smoothing;
+    Object.assign(details, { smoothing: sm.lambda, gcv: sm.gcv, scales: sm.scales, notes: sm.notes });
+    text.push(
+      `  ${m.rows} centres; smoothing λ ${sm.lambda.toPrecision(4)} (GCV score ${sm.gcv.toPrecision(4)}); input scales ${sm.scales.map((v) => v.toPrecision(3)).join(", ")}`,
+      ...sm.notes.map((n) => `  note: ${n}`),
+    );
+  } else if (model instanceof AutoMethod) {
+    const c = model.choice;
+    const inner = describeModel(predictorFromJSON((model.toJSON().state as AutoState).model), m.inputs, m.rows);
+    Object.assign(details, { chosen: c.chosen, innerScores: c.scores, chosenModel: inner.details });
+    const scores = Object.entries(c.scores)
+      .sort((a, b) => (a[1] ?? Infinity) - (b[1] ?? Infinity))
+      .map(([k, v]) => `${k} ${v === null ? "failed" : `${(100 * v).toPrecision(3)} %`}`)
+      .join(", ");
+    text.push(`  chosen: ${c.chosen} (lowest inner cross-validated mean ARE; candidates: ${scores})`, ...inner.text.map((l) => `  ${l}`));
   } else {
     text.push(
       `  ${m.rows} training points${model.method === "delaunay" ? "; piecewise-linear interpolant on the Delaunay simplices (exact at the training points)" : ""}`,
     );
   }
+  return { details, text };
+}
+
+function summarizeMap(set: ModelsFile, m: MapModel, data: Map<string, VariabilityMap> | undefined): MapSummary {
+  const model = predictorFromJSON(m.model);
+  const sc = m.model.inputs;
+  const inputs = m.inputs.map((name, j) => ({ name, log2: sc.log2.includes(j), lo: sc.lo[j], hi: sc.hi[j] }));
+  const scale = (i: (typeof inputs)[number]) =>
+    sc.kind === "unit" ? `${i.name}${i.log2 ? " (log2)" : ""} [${i.log2 ? 2 ** i.lo : i.lo}, ${i.log2 ? 2 ** i.hi : i.hi}]` : i.name;
+  const text = [
+    `Map ${describeKey(m.key)}: ${set.method}, ${m.rows} configurations, response ${set.stat} on the ${set.response} scale`,
+    `Inputs${sc.kind === "unit" ? " (normalized to [0, 1] over the map; log2 first where marked)" : ""}: ${inputs.map(scale).join(", ")}`,
+  ];
+  const described = describeModel(model, m.inputs, m.rows);
+  const details = described.details;
+  text.push(...described.text);
   const summary: MapSummary = { key: m.key, method: set.method, rows: m.rows, response: set.response, inputs, details, text };
   if (data) {
     const map = data.get(mapKey(set.factors, m.key));

@@ -13,6 +13,7 @@ import { plot as interference } from "./interference.js";
 import { plot as convergence } from "./convergence.js";
 import { plot as samplesize } from "./samplesize.js";
 import { plot as ks } from "./ks.js";
+import { plot as effects } from "./effects.js";
 
 export const PLOT_KINDS: PlotKind[] = [
   heatmap,
@@ -27,6 +28,7 @@ export const PLOT_KINDS: PlotKind[] = [
   convergence,
   samplesize,
   ks,
+  effects,
 ];
 
 export function plotKind(name: string): PlotKind | undefined {
