@@ -24,6 +24,7 @@ import { bestCounts, bestCountsSpec } from "./plots/best-counts.js";
 import { histogramSpec } from "./plots/histogram.js";
 import { probabilitySpec } from "./plots/probability.js";
 import { fitsByConfig, type FitEntry } from "./fits.js";
+import { statTitle, titleOf } from "./units.js";
 
 export interface ReportOptions {
   /** The runs file; default: the demo directory's dataset. */
@@ -305,7 +306,15 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       const { x, y } = defaultAxes(mine, ds.table.roles.inputs);
       heat.push(
         await figure(
-          heatmapSpec(mine, { x, y, value: mv.column, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }),
+          heatmapSpec(mine, {
+            x,
+            y,
+            value: mv.column,
+            others: ds.table.roles.inputs,
+            title: mapTable ? titleOf(mv.column) : statTitle(stat, ds.table.roles.response),
+            colorTitle: mapTable ? titleOf(mv.column) : statTitle(stat, ds.table.roles.response),
+            context: describe(m),
+          }),
           `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`,
         ),
       );
@@ -329,7 +338,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         const facetPts = pts.map((q) => ({ ...q, facet: q.method }));
         parts.push(
           await figure(
-            pvmSpec(facetPts, { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${stat}` }),
+            pvmSpec(facetPts, {
+              title: `Predicted vs measured ${stat}: ${describe(m)}`,
+              measuredTitle: `measured ${statTitle(stat, ds.table.roles.response)}`,
+            }),
             `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points.`,
           ),
         );
@@ -386,14 +398,14 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         body += await figure(
           histogramSpec(
             sel.map((s) => ({ label: s.label, runs: s.runs, density: { mixture: s.best.mixture, label: `${s.best.family} ${s.best.k}` } })),
-            { title: "Runs of the most multimodal configurations", xTitle: ds.table.roles.response },
+            { title: "Runs of the most multimodal configurations", xTitle: titleOf(ds.table.roles.response) },
           ),
           `Histograms (Freedman–Diaconis bins) of the ${pick.length} configuration(s) of the maps shown whose BIC-best mixture has the most components, with that mixture's density scaled to counts (seed 001 Fig. 1).`,
         );
         body += await figure(
           probabilitySpec(
             sel.map((s) => ({ label: s.label, runs: s.runs, curves: [{ family: s.best.family, k: s.best.k, overall: true, mixture: s.best.mixture }] })),
-            { title: "Probability plots", xTitle: ds.table.roles.response },
+            { title: "Probability plots", xTitle: titleOf(ds.table.roles.response) },
           ),
           "The runs' ECDF (black steps) against the BIC-best mixture's CDF (seed 001 Fig. 5; distributions.csv keeps only the best model; `varmap plot probability` with a `varmap mixture` fits table draws every family).",
         );

@@ -13,6 +13,10 @@ import { plot as interference } from "./interference.js";
 import { plot as convergence } from "./convergence.js";
 import { plot as samplesize } from "./samplesize.js";
 import { plot as ks } from "./ks.js";
+import { plot as lines } from "./lines.js";
+import { plot as box } from "./box.js";
+import { plot as design } from "./design.js";
+import { plot as mixtureSample } from "./mixture-sample.js";
 
 export const PLOT_KINDS: PlotKind[] = [
   heatmap,
@@ -27,6 +31,10 @@ export const PLOT_KINDS: PlotKind[] = [
   convergence,
   samplesize,
   ks,
+  lines,
+  box,
+  design,
+  mixtureSample,
 ];
 
 export function plotKind(name: string): PlotKind | undefined {

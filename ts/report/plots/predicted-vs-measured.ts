@@ -4,6 +4,7 @@ import { VarmapError } from "../../errors.js";
 import type { TopLevelSpec } from "../render.js";
 import { columnsOf, num, readTable, requireColumns, type Row } from "../table.js";
 import type { PlotKind } from "./types.js";
+import { NUMBER_LABEL } from "../units.js";
 
 export interface PvmPoint {
   measured: number;
@@ -49,7 +50,7 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   const scale = log ? { type: "log" } : { zero: false };
   const title = opts.measuredTitle ?? "measured";
   const side = facets.length > 1 ? 250 : 320;
-  const axis = { format: "~s" };
+  const axis = { labelExpr: NUMBER_LABEL };
   const panel = {
     width: side,
     height: side,
