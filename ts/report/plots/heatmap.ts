@@ -29,6 +29,14 @@ export interface HeatmapOptions {
   colorTitle?: string;
   /** A diverging colour scale centred on 0 (differences, --diff). */
   diverging?: boolean;
+  /** A column naming each configuration, carried into the data as `cfg` (the report's click-to-histogram). */
+  id?: string;
+}
+
+/** A Vega label expression naming level i of `levels` (axis values are level indices). */
+function levelLabels(levels: readonly Cell[]): string {
+  const text = levels.map((v) => (typeof v === "number" ? short(v, 6) : String(v)));
+  return `${JSON.stringify(text)}[datum.value] || ''`;
 }
 
 /** --diff "col=a,b" → { column, a, b }. */
@@ -125,7 +133,8 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
   }
   const levels = (c: string) => [...new Set(kept.map((r) => r[c]))].sort((a, b) => num(a) - num(b) || String(a).localeCompare(String(b)));
   const xs = levels(o.x),
-    ys = levels(o.y).reverse();
+    ysUp = levels(o.y),
+    ys = [...ysUp].reverse();
   const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
   const cw = o.cell ?? clamp(Math.floor(440 / xs.length), 16, 48),
     ch = o.cell ?? clamp(Math.floor(320 / ys.length), 12, 32);
@@ -137,6 +146,9 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
     ...Object.fromEntries(Object.keys(fix).map((c) => [`k_${c}`, r[c]])),
     ...(o.diverging ? { from: num(r.from), to: num(r.to) } : {}),
     ...(r.n !== undefined ? { n: num(r.n) } : {}),
+    ...(o.id ? { cfg: String(r[o.id]) } : {}),
+    xi: xs.findIndex((v) => same(v, r[o.x])),
+    yi: ysUp.findIndex((v) => same(v, r[o.y])),
   }));
   const fixed = Object.entries(fix)
     .map(([c, v]) => `${c}=${typeof v === "number" ? short(v, 6) : v}`)
@@ -146,16 +158,39 @@ export function heatmapSpec(rows: readonly Row[], o: HeatmapOptions): TopLevelSp
   const panel = {
     width: cw * xs.length,
     height: ch * ys.length,
-    mark: { type: "rect", stroke: "white", strokeWidth: 0.5 },
+    ...(o.facet ? {} : { params: [{ name: "zoom", select: { type: "interval", encodings: ["x", "y"] }, bind: "scales" }] }),
+    transform: [
+      { calculate: "datum.xi - 0.5", as: "x0" },
+      { calculate: "datum.xi + 0.5", as: "x1" },
+      { calculate: "datum.yi - 0.5", as: "y0" },
+      { calculate: "datum.yi + 0.5", as: "y1" },
+    ],
+    mark: { type: "rect", stroke: "white", strokeWidth: 0.5, clip: true },
     encoding: {
-      x: { field: "x", type: "ordinal", title: titleOf(o.x), sort: xs, axis: { labelAngle: 0 } },
-      y: { field: "y", type: "ordinal", title: titleOf(o.y), sort: ys, axis: { labelOverlap: "greedy" } },
+      // Level indices on linear scales (a rectangle from i − ½ to i + ½), labelled with the levels: a heat map that
+      // zooms and pans like a scatter plot (scale-bound interval selection), which band scales cannot.
+      x: {
+        field: "x0",
+        type: "quantitative",
+        title: titleOf(o.x),
+        scale: { domain: [-0.5, xs.length - 0.5], nice: false, zero: false },
+        axis: { values: xs.map((_, i) => i), labelExpr: levelLabels(xs), labelAngle: 0, grid: false, labelOverlap: "greedy" },
+      },
+      x2: { field: "x1" },
+      y: {
+        field: "y0",
+        type: "quantitative",
+        title: titleOf(o.y),
+        scale: { domain: [-0.5, ysUp.length - 0.5], nice: false, zero: false },
+        axis: { values: ysUp.map((_, i) => i), labelExpr: levelLabels(ysUp), grid: false, labelOverlap: "greedy" },
+      },
+      y2: { field: "y1" },
       color: {
         field: "v",
         type: "quantitative",
         title: o.colorTitle ?? titleOf(o.value),
         scale: o.diverging ? { scheme: "redblue", reverse: true, domain: [-spread, spread] } : { scheme: "viridis", ...(o.logColor ? { type: "log" } : {}) },
-        legend: { labelExpr: NUMBER_LABEL },
+        legend: { labelExpr: NUMBER_LABEL, titleLimit: 320 },
       },
       tooltip: [
         ...(o.facet ? [{ field: "f", title: "map" }] : []),

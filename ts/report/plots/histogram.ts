@@ -60,7 +60,9 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
   const values: Record<string, number | string>[] = [];
   for (const p of panels) {
     const b = fdBins(p.runs);
-    b.counts.forEach((count, i) => values.push({ layer: "bar", config: p.label, x0: b.lo + i * b.width, x1: b.lo + (i + 1) * b.width, count }));
+    // Panels by index (the labels, long, are in the header's expression once, not in every row).
+    const config = panels.indexOf(p);
+    b.counts.forEach((count, i) => values.push({ layer: "bar", config, x0: b.lo + i * b.width, x1: b.lo + (i + 1) * b.width, count }));
     if (p.density) {
       // The density over the runs' range only (the axis stays on the data: issue 44 item 5), finely enough for
       // spiky components (400 points).
@@ -69,7 +71,7 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
       for (let i = 0; i <= 400; i++) {
         const x = b.lo + ((hi - b.lo) * i) / 400;
         const y = n * b.width * p.density.mixture.pdf(x);
-        values.push({ layer: "density", config: p.label, x, count: Number.isFinite(y) ? Number(y.toPrecision(4)) : 0, fit: p.density.label });
+        values.push({ layer: "density", config, x: Number(x.toPrecision(6)), count: Number.isFinite(y) ? Number(y.toPrecision(4)) : 0, fit: p.density.label });
       }
     }
   }
@@ -110,7 +112,7 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
         : []),
     ],
   };
-  const configs = panels.map((p) => p.label);
+  const labels = JSON.stringify(panels.map((p) => p.label));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
@@ -122,10 +124,9 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
     data: { values },
     facet: {
       field: "config",
-      type: "nominal",
+      type: "ordinal",
       title: null,
-      sort: configs,
-      header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" },
+      header: { labelFontSize: 11, labelLimit: 0, labelExpr: `split(${labels}[datum.value], '; ')` },
     },
     columns: Math.min(2, panels.length),
     spec: panel,

@@ -11,6 +11,8 @@ export interface PvmPoint {
   prediction: number;
   method: string;
   facet?: string;
+  /** The configuration, as text (tooltips). */
+  config?: string;
 }
 
 export const PVM_WRITTEN_BY =
@@ -45,6 +47,7 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
     p: p.prediction,
     method: label.get(p.method)!,
     f: p.facet ?? "",
+    ...(p.config ? { config: p.config } : {}),
   }));
   for (const f of facets) values.push({ layer: "diag", m: lo, p: lo, f }, { layer: "diag", m: hi, p: hi, f });
   const scale = log ? { type: "log" } : { zero: false };
@@ -56,19 +59,25 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
     height: side,
     layer: [
       {
+        params: [{ name: "zoom", select: "interval", bind: "scales" }],
         transform: [{ filter: "datum.layer === 'diag'" }],
-        mark: { type: "line", color: "#555", strokeDash: [4, 3], strokeWidth: 1 },
+        mark: { type: "line", color: "#555", strokeDash: [4, 3], strokeWidth: 1, clip: true },
         encoding: { x: { field: "m", type: "quantitative", scale, title, axis }, y: { field: "p", type: "quantitative", scale, title: "predicted", axis } },
       },
       {
         transform: [{ filter: "datum.layer === 'point'" }],
-        mark: { type: "point", size: 22, opacity: 0.65, strokeWidth: 1.2 },
+        mark: { type: "point", size: 22, opacity: 0.65, strokeWidth: 1.2, clip: true },
         encoding: {
           x: { field: "m", type: "quantitative" },
           y: { field: "p", type: "quantitative" },
           color: { field: "method", type: "nominal", title: "method", sort: methods.map((m) => label.get(m)), scale: { scheme: "tableau10" } },
           shape: { field: "method", type: "nominal", sort: methods.map((m) => label.get(m)) },
-          tooltip: [{ field: "method" }, { field: "m", title, format: ".4~g" }, { field: "p", title: "predicted", format: ".4~g" }],
+          tooltip: [
+            ...(usable.some((p) => p.config) ? [{ field: "config", title: "configuration" }] : []),
+            { field: "method" },
+            { field: "m", title, format: ".4~g" },
+            { field: "p", title: "predicted", format: ".4~g" },
+          ],
         },
       },
     ],
