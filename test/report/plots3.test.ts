@@ -16,7 +16,7 @@ import { chooseFits, samplePanels } from "../../ts/report/plots/mixture-sample.j
 import { fdBins, histogramSpec } from "../../ts/report/plots/histogram.js";
 import { whatifSpec, placeLabels } from "../../ts/report/plots/whatif.js";
 import { samplesizeSpec, type GammaPoint } from "../../ts/report/plots/samplesize.js";
-import { plotKind } from "../../ts/report/plots/index.js";
+import { PLOT_KINDS, plotKind } from "../../ts/report/plots/index.js";
 import { quantile7 } from "../../ts/data/stats.js";
 import { Mixture } from "../../ts/mixture/model.js";
 import { mulberry32Open } from "../../ts/util/mulberry32.js";
@@ -255,6 +255,8 @@ describe.skipIf(!existsSync(cli) || !existsSync(timeBin))("samplesize on a 38 MB
 describe("registered kinds", () => {
   it("lines, box, design and mixture-sample are plot kinds", () => {
     for (const k of ["lines", "box", "design", "mixture-sample"]) expect(plotKind(k)?.kind).toBe(k);
+    const ids = PLOT_KINDS.map((k) => k.id);
+    expect(new Set(ids).size).toBe(ids.length);
   });
   it("mixture-sample reads a fits table and refuses a bad --k", async () => {
     const f = join(mkdtempSync(join(tmpdir(), "varmap-ms-")), "fits.csv");

@@ -82,6 +82,28 @@ describe.skipIf(!built)(`varmap plot${built ? "" : " (dist not built: run npm ru
     }
   });
 
+  it("the kinds of issue 45 from the CLI: lines, box, heatmap --diff, design, mixture-sample", () => {
+    const fits = join(demo, "refit", "distributions.csv");
+    const w = ["--preset", "moana", "--where", "mode = 'rewriters'"];
+    const cases: [string, string[], string][] = [
+      ["lines", [data, ...w, "--stat", "mean", "--x", "threads", "--series", "freq_khz"], "mark-line"],
+      ["box", [data, ...w, "--x", "threads"], "mark-rect"],
+      ["heatmap", [data, ...w, "--stat", "var", "--diff", "threads=256,64", "--x", "fsize_kb", "--y", "freq_khz"], "mark-rect"],
+      ["design", [data, "--preset", "moana", "--log", "fsize_kb,rsize_kb"], "mark-symbol"],
+      ["mixture-sample", [fits, "--samples", "2", "--seed", "5"], "mark-line"],
+    ];
+    for (const [kind, args, mark] of cases) {
+      const out = join(root, `${kind}-new.svg`);
+      const r = varmap("plot", kind, ...args, "--out", out);
+      expect(r.status, `${kind}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toMatch(/renderer/);
+      expect(readFileSync(out, "utf8")).toContain(`class="${mark} role-mark`);
+    }
+    const bad = varmap("plot", "heatmap", data, ...w, "--diff", "threads=256,3", "--out", join(root, "bad-diff.svg"));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/E_USAGE.*no level 3/s);
+  });
+
   it("a table without the kind's columns: exit 2, E_PLOT_COLUMNS naming them and the verb that writes them, no output", () => {
     const out = join(root, "bad.svg");
     const r = varmap("plot", "are", join(demo, "refit", "summary.csv"), "--out", out);

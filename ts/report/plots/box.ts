@@ -1,4 +1,4 @@
-// `box`: box plots of the runs per level of one input (seed 000 Fig. 5: throughput per thread count at a fixed
+// P18 `box`: box plots of the runs per level of one input (seed 000 Fig. 5: throughput per thread count at a fixed
 // frequency and file size): each box pools the runs of the configurations at that level, the other inputs fixed
 // (--fix, default each at its most common level; --pool: all levels pooled), a panel per map. The five numbers are
 // computed here (type-7 quartiles, whiskers to the furthest run within 1.5 IQR, Tukey's rule), so the figure

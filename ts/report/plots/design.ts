@@ -1,4 +1,4 @@
-// `design`: the experimental design as a scatter matrix (seed 000 Fig. 6, seed 001 Fig. 2): for every pair of inputs,
+// P19 `design`: the experimental design as a scatter matrix (seed 000 Fig. 6, seed 001 Fig. 2): for every pair of inputs,
 // a mark per pair of levels — filled dots where some configuration was measured, open diamonds where the pair of
 // levels is on the grid of levels but was never measured (unseen: predictions there extrapolate the design), and,
 // with --at, crosses at the configurations of a prediction table (`varmap predict --at`). Lower triangle; the

@@ -1,4 +1,4 @@
-// `lines`: a statistic of each configuration's runs (mean throughput, sd, …) against one input, one line per level
+// P21 `lines`: a statistic of each configuration's runs (mean throughput, sd, …) against one input, one line per level
 // of another column (seed 000 Figs. 1–3 a–c: throughput against threads / file size / record size, a line per
 // CPU frequency); the other inputs fixed (--fix, default each at its most common level), a panel per map.
 import { VarmapError } from "../../errors.js";
@@ -138,7 +138,7 @@ export function defaultLines(rows: readonly Row[], inputs: readonly string[], gi
 
 export const plot: PlotKind = {
   kind: "lines",
-  id: "P17",
+  id: "P21",
   description: "a statistic against one input, one line per level of another (000 Figs. 1–3 a–c), a panel per map",
   writtenBy: "any runs table with its column flags (--preset or --factors/--inputs/--response), or a map table with --map",
   dataFlags: true,

@@ -1,4 +1,4 @@
-// `mixture-sample`: histograms of random samples drawn from a fitted mixture (seed 001 Fig. 3: samples from normal
+// P20 `mixture-sample`: histograms of random samples drawn from a fitted mixture (seed 001 Fig. 3: samples from normal
 // mixtures of 2 to 5 components look like the real runs of Fig. 1). The mixtures come from a fits table (`varmap
 // mixture` fits.csv or `varmap refit` distributions.csv): one configuration (--config), its BIC-best fit, or the best
 // fit of each k in --k (and family in --family); each panel one sample of --n runs (default: the configuration's
