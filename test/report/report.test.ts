@@ -337,6 +337,19 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
         .filter((l) => /^(threads|freq_khz)\t/.test(l))
         .map((l) => l.replace("\t", "="));
       for (const s of settings) expect(after).toContain(s);
+      // Scroll over the heat map: it zooms (the cell under the pointer grows).
+      const b0 = (await cell.boundingBox())!;
+      await cell.hover();
+      await page.mouse.wheel(0, -400);
+      await page.waitForTimeout(300);
+      const b1 = (await cell.boundingBox())!;
+      expect(b1.width).toBeGreaterThan(1.2 * b0.width);
+      // A predicted-vs-measured point names its configuration too.
+      const point = page.locator("section#pvm figure").first().locator(".mark-symbol.role-mark path").first();
+      // (points overlap: the pointer goes to its centre whatever lies on top, which names its configuration too)
+      await point.hover({ force: true });
+      await tip.waitFor({ state: "visible", timeout: 5000 });
+      expect(await tip.textContent()).toMatch(/configuration.*threads=\d+/);
       // Every new figure of issue 45 is in the page.
       const html = await page.content();
       for (const t of ["The design", "against threads", "Runs by threads", "Change in the variance", "Samples from"]) expect(html).toContain(t);

@@ -233,12 +233,14 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
   let nfig = 0;
   // Each figure: its static SVG (what prints, and what shows with scripts off) and its compiled Vega spec, which
   // the page's inlined Vega runtime turns into a live view (tooltips, zoom and pan, clicks).
-  const figure = async (spec: TopLevelSpec, caption: string): Promise<string> => {
+  // `live`: the spec of the live view when it differs from the static one (e.g. tooltips naming every point's
+  // configuration, which the static SVG would otherwise repeat in each point's aria-label).
+  const figure = async (spec: TopLevelSpec, caption: string, liveSpec: TopLevelSpec = spec): Promise<string> => {
     const r = await renderSvg(spec);
     warnings.push(...r.warnings);
     const f = { id: `fig${++nfig}`, svg: r.svg, caption };
     figures.push(f);
-    const live = opts.static ? "" : `<div class="vega-live"></div><script type="application/json" class="vega-spec">${vegaJson(spec)}</script>`;
+    const live = opts.static ? "" : `<div class="vega-live"></div><script type="application/json" class="vega-spec">${vegaJson(liveSpec)}</script>`;
     return `<figure id="${f.id}"${opts.static ? "" : " data-vega"}><div class="static">${f.svg}</div>${live}<figcaption><b>Figure ${nfig}.</b> ${escapeHtml(caption)}</figcaption></figure>`;
   };
   const sections: { id: string; title: string; body: string }[] = [];
@@ -400,13 +402,15 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
           if (mine.length) areRowsOut.push([describe(m), method, mine.length, pct(areOf(mine))]);
         }
         const facetPts = pts.map((q) => ({ ...q, facet: q.method }));
+        const pvmOpts = { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${statTitle(stat, ds.table.roles.response)}` };
         parts.push(
           await figure(
-            pvmSpec(facetPts, {
-              title: `Predicted vs measured ${stat}: ${describe(m)}`,
-              measuredTitle: `measured ${statTitle(stat, ds.table.roles.response)}`,
-            }),
-            `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points.`,
+            pvmSpec(
+              facetPts.map(({ config, ...q }) => q),
+              pvmOpts,
+            ),
+            `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points. Hover a point for its configuration; drag to pan, scroll to zoom.`,
+            pvmSpec(facetPts, pvmOpts),
           ),
         );
       }

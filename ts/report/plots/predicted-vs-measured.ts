@@ -43,8 +43,10 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   const facets = [...new Set(usable.map((p) => p.facet ?? ""))];
   const values: Record<string, number | string>[] = usable.map((p) => ({
     layer: "point",
-    m: p.measured,
-    p: p.prediction,
+    // 6 significant digits drawn (the ARE in the legend is computed from the full values): a figure of 10³ points
+    // stays small.
+    m: Number(p.measured.toPrecision(6)),
+    p: Number(p.prediction.toPrecision(6)),
     method: label.get(p.method)!,
     f: p.facet ?? "",
     ...(p.config ? { config: p.config } : {}),
