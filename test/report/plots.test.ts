@@ -152,11 +152,16 @@ describe("histogram (P9), probability (P10), best-counts", () => {
   const runs = Float64Array.from({ length: 100 }, (_, i) => i + 1);
   const mix = new Mixture("normal", [0.5, 0.5], [30, 70], [10, 10]);
 
-  it("Freedman–Diaconis bins: width 2·IQR·n^(−1/3), every run counted once", () => {
+  it("Freedman–Diaconis bins: width 2·IQR·n^(−1/3), at least 10 bins (issue 44 item 5), every run counted once", () => {
     const b = fdBins(runs);
-    expect(b.width).toBeCloseTo((2 * (75.25 - 25.75)) / Math.cbrt(100), 12);
-    expect(b.counts).toHaveLength(Math.ceil(99 / b.width));
+    // FD's width 2·(75.25 − 25.75)/100^(1/3) = 21.3 gives 5 bins: fewer than 10, so 10 bins over the range 99.
+    expect(b.counts).toHaveLength(10);
+    expect(b.width).toBeCloseTo(99 / 10, 12);
     expect(b.counts.reduce((s, c) => s + c, 0)).toBe(100);
+    const wide = Array.from({ length: 8000 }, (_, i) => i + 1);
+    const w = fdBins(wide);
+    expect(w.width).toBeCloseTo((2 * (6000.25 - 2000.75)) / Math.cbrt(8000), 9);
+    expect(w.counts).toHaveLength(Math.ceil(7999 / w.width));
     expect(fdBins([5, 5, 5]).counts).toEqual([3]);
   });
 

@@ -23,7 +23,14 @@ import { pvmSpec, areOf, type PvmPoint } from "./plots/predicted-vs-measured.js"
 import { bestCounts, bestCountsSpec } from "./plots/best-counts.js";
 import { histogramSpec } from "./plots/histogram.js";
 import { probabilitySpec } from "./plots/probability.js";
-import { fitsByConfig, type FitEntry } from "./fits.js";
+import { bestPerFamily, fitsByConfig, type FitEntry } from "./fits.js";
+import { vegaJson, vegaRuntime, withClickHistogram, BOOT_JS, LIVE_CSS } from "./interactive.js";
+import { linesSpec } from "./plots/lines.js";
+import { boxSpec, boxesOf } from "./plots/box.js";
+import { designPoints, designSpec } from "./plots/design.js";
+import { diffRows } from "./plots/heatmap.js";
+import { samplePanels } from "./plots/mixture-sample.js";
+import { statTitle, titleOf } from "./units.js";
 
 export interface ReportOptions {
   /** The runs file; default: the demo directory's dataset. */
@@ -39,6 +46,8 @@ export interface ReportOptions {
   seed?: string;
   /** Notes (what was left out and why) go here as well as into the page. */
   note?: (msg: string) => void;
+  /** Static SVG figures only: no inlined Vega runtime, no script (a smaller page, no interaction). */
+  static?: boolean;
 }
 
 export interface ReportResult {
@@ -181,7 +190,15 @@ function describe(m: VariabilityMap): string {
 }
 
 /** Held-out predictions of every method on one division of the map (seeded like cv's divisions of that p). */
-function heldOut(m: VariabilityMap, methods: readonly string[], manifest: Manifest, p: number, seed: string, notes: string[]): PvmPoint[] {
+function heldOut(
+  m: VariabilityMap,
+  methods: readonly string[],
+  manifest: Manifest,
+  p: number,
+  seed: string,
+  notes: string[],
+  label?: (row: number) => string,
+): PvmPoint[] {
   const { train, test } = randomDivision(m.rows, p, divisionStream(seed, mapLabel(m.key), p, 0));
   const X = matrix(m.X, m.rows, m.inputNames.length);
   const points: PvmPoint[] = [];
@@ -192,7 +209,7 @@ function heldOut(m: VariabilityMap, methods: readonly string[], manifest: Manife
         inputs: mapInputScaling(m.normalization),
         response: manifest.response,
       });
-      test.forEach((row, i) => points.push({ measured: m.y[row], prediction: pred[i], method }));
+      test.forEach((row, i) => points.push({ measured: m.y[row], prediction: pred[i], method, ...(label ? { config: label(row) } : {}) }));
     } catch (e) {
       if (!isVarmapError(e)) throw e;
       notes.push(`${method} could not be fitted on ${describe(m)}: ${e.code}`);
@@ -214,15 +231,34 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
   const warnings: string[] = [];
   const figures: Figure[] = [];
   let nfig = 0;
-  const figure = async (spec: TopLevelSpec, caption: string): Promise<string> => {
+  // Each figure: its static SVG (what prints, and what shows with scripts off) and its compiled Vega spec, which
+  // the page's inlined Vega runtime turns into a live view (tooltips, zoom and pan, clicks).
+  // `live`: the spec of the live view when it differs from the static one (e.g. tooltips naming every point's
+  // configuration, which the static SVG would otherwise repeat in each point's aria-label).
+  const figure = async (spec: TopLevelSpec, caption: string, liveSpec: TopLevelSpec = spec): Promise<string> => {
     const r = await renderSvg(spec);
     warnings.push(...r.warnings);
     const f = { id: `fig${++nfig}`, svg: r.svg, caption };
     figures.push(f);
-    return `<figure id="${f.id}">${f.svg}<figcaption><b>Figure ${nfig}.</b> ${escapeHtml(caption)}</figcaption></figure>`;
+    const live = opts.static ? "" : `<div class="vega-live"></div><script type="application/json" class="vega-spec">${vegaJson(liveSpec)}</script>`;
+    return `<figure id="${f.id}"${opts.static ? "" : " data-vega"}><div class="static">${f.svg}</div>${live}<figcaption><b>Figure ${nfig}.</b> ${escapeHtml(caption)}</figcaption></figure>`;
   };
   const sections: { id: string; title: string; body: string }[] = [];
   const manifest = layout.refit?.manifest ?? layout.cv!.manifest;
+  // The BIC-best fitted mixture of each configuration of the shown maps (refit's distributions.csv), by configKey.
+  const distPath = layout.refit ? join(layout.refit.dir, "distributions.csv") : undefined;
+  let distRows: Awaited<ReturnType<typeof readTable>> | undefined;
+  const shownFits = async (d: Dataset, which: readonly number[], pos: number[][]): Promise<Map<string, FitEntry[]>> => {
+    if (!distPath || !existsSync(distPath)) return new Map();
+    distRows ??= await readTable(distPath);
+    const key = layout.refit!.manifest.mixtures?.columns ?? [...d.table.roles.factors, ...d.table.roles.inputs];
+    const keys = new Set<string>();
+    for (const i of which) for (const c of pos[i]) keys.add(configKey(d.table, c));
+    const mine = distRows.filter((r) => keys.has(key.map((c) => String(r[c])).join("\u0000")));
+    const fits = mine.length ? fitsByConfig(mine, key, distPath) : new Map<string, FitEntry[]>();
+    for (const [k, f] of fits) fits.set(k, bestPerFamily(f));
+    return fits;
+  };
 
   // Cross-validation: Table 2 and its ARE curves.
   if (layout.cv) {
@@ -300,22 +336,61 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       { caption: `Maps shown (${opts.maps ?? "extremes"}: ${shown.length} of ${ranks.length})` },
     );
     const heat: string[] = [];
-    // One input (a hyperfine scan of one parameter, issue 42): no heatmap; the other figures still apply.
+    // One input (a hyperfine scan of one parameter, issue 42): no heatmaps; the other figures still apply.
     const twoInputs = ds.table.roles.inputs.length >= 2;
     if (!twoInputs) note(`one input (${ds.table.roles.inputs.join("")}): no heatmaps (a heatmap needs two inputs)`);
+    const fitsOf = await shownFits(ds, shown, positions);
     for (const i of twoInputs ? shown : []) {
       const m = ds.maps[i];
       const mv = mapValues(ds, stat, mapTable);
       const mine = configRows(ds, mv.column, mv.values, positions[i]);
+      positions[i].forEach((c, j) => (mine[j].cfg = String(c)));
       const { x, y } = defaultAxes(mine, ds.table.roles.inputs);
+      const heatSpec = heatmapSpec(mine, {
+        id: mapTable ? undefined : "cfg",
+        x,
+        y,
+        value: mv.column,
+        others: ds.table.roles.inputs,
+        title: mapTable ? titleOf(mv.column) : statTitle(stat, ds.table.roles.response),
+        colorTitle: mapTable ? titleOf(mv.column) : statTitle(stat, ds.table.roles.response),
+        context: describe(m),
+      });
+      let spec = heatSpec;
+      if (!mapTable) {
+        // Beside the heat map, the histogram of the clicked configuration's runs and its fitted mixture (first: the
+        // cell with the largest value).
+        const cells = (heatSpec as unknown as { data: { values: { cfg: string; v: number }[] } }).data.values;
+        const first = cells.reduce((a, b) => (b.v > a.v ? b : a), cells[0]);
+        const t = ds.table;
+        spec = withClickHistogram(
+          heatSpec,
+          cells.map((cell) => {
+            const c = Number(cell.cfg);
+            const best = fitsOf.get(configKey(t, c))?.[0];
+            return {
+              cfg: cell.cfg,
+              label: configLabel(t, c).split("; ").pop()!,
+              runs: t.runs.subarray(t.offsets[c], t.offsets[c + 1]),
+              ...(best ? { fit: { mixture: best.mixture, label: `${best.family} ${best.k}` } } : {}),
+            };
+          }),
+          first.cfg,
+          titleOf(t.roles.response),
+        );
+      }
       heat.push(
         await figure(
-          heatmapSpec(mine, { x, y, value: mv.column, others: ds.table.roles.inputs, title: `${stat} of ${ds.table.roles.response}`, context: describe(m) }),
-          `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.`,
+          spec,
+          `Run-to-run ${stat} of each configuration of ${describe(m)} over ${x} and ${y}; the other inputs held at the level named above the plot.${mapTable ? "" : " Hover a cell for its configuration; click it for its runs' histogram (right) with the fitted mixture; drag to pan, scroll to zoom, double-click to reset."}`,
         ),
       );
     }
-    sections.push({ id: "maps", title: "Variability maps", body: summary + `<div class="grid">${heat.join("\n")}</div>` });
+    sections.push({ id: "maps", title: "Variability maps", body: summary + `<div class="maps">${heat.join("\n")}</div>` });
+    if (!mapTable) {
+      const body = await inputFigures(ds, shown, positions, figure, notes);
+      if (body) sections.push({ id: "inputs", title: "The design and the inputs' effects", body });
+    }
 
     const methods = manifest.methods.filter((m) => m !== "mean");
     if (methods.length) {
@@ -325,17 +400,22 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       const areRowsOut: (string | number)[][] = [];
       for (const i of shown) {
         const m = ds.maps[i];
-        const pts = heldOut(m, methods, manifest, p, seed, notes);
+        const pts = heldOut(m, methods, manifest, p, seed, notes, mapTable ? undefined : (row) => configLabel(ds!.table, Number(m.ids[row])));
         if (!pts.length) continue;
         for (const method of methods) {
           const mine = pts.filter((q) => q.method === method);
           if (mine.length) areRowsOut.push([describe(m), method, mine.length, pct(areOf(mine))]);
         }
         const facetPts = pts.map((q) => ({ ...q, facet: q.method }));
+        const pvmOpts = { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${statTitle(stat, ds.table.roles.response)}` };
         parts.push(
           await figure(
-            pvmSpec(facetPts, { title: `Predicted vs measured ${stat}: ${describe(m)}`, measuredTitle: `measured ${stat}` }),
-            `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points.`,
+            pvmSpec(
+              facetPts.map(({ config, ...q }) => q),
+              pvmOpts,
+            ),
+            `Each method fitted on a random ${Math.round(p * 100)}% of the configurations of ${describe(m)} (seed ${seed}) and evaluated on the rest; dashed: y = x, legend: ARE on these points. Hover a point for its configuration; drag to pan, scroll to zoom.`,
+            pvmSpec(facetPts, pvmOpts),
           ),
         );
       }
@@ -391,16 +471,25 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         body += await figure(
           histogramSpec(
             sel.map((s) => ({ label: s.label, runs: s.runs, density: { mixture: s.best.mixture, label: `${s.best.family} ${s.best.k}` } })),
-            { title: "Runs of the most multimodal configurations", xTitle: ds.table.roles.response },
+            { title: "Runs of the most multimodal configurations", xTitle: titleOf(ds.table.roles.response) },
           ),
           `Histograms (Freedman–Diaconis bins) of the ${pick.length} configuration(s) of the maps shown whose BIC-best mixture has the most components, with that mixture's density scaled to counts (seed 001 Fig. 1).`,
         );
         body += await figure(
           probabilitySpec(
             sel.map((s) => ({ label: s.label, runs: s.runs, curves: [{ family: s.best.family, k: s.best.k, overall: true, mixture: s.best.mixture }] })),
-            { title: "Probability plots", xTitle: ds.table.roles.response },
+            { title: "Probability plots", xTitle: titleOf(ds.table.roles.response) },
           ),
           "The runs' ECDF (black steps) against the BIC-best mixture's CDF (seed 001 Fig. 5; distributions.csv keeps only the best model; `varmap plot probability` with a `varmap mixture` fits table draws every family).",
+        );
+        const s0 = sel[0];
+        body += await figure(
+          histogramSpec(samplePanels([s0.best], s0.runs.length, 4, 1), {
+            title: "Samples from the most multimodal configuration's fitted mixture",
+            xTitle: `sampled ${titleOf(ds.table.roles.response)}`,
+            subtitle: `4 seeded samples of ${s0.runs.length} draws (the configuration's run count) from ${s0.best.family} ${s0.best.k} fitted to ${s0.label}; red: its density`,
+          }),
+          "What runs drawn from the fitted mixture look like at the same run count (seed 001 Fig. 3): how much of the measured histogram's shape the sample size alone explains. `varmap plot mixture-sample` draws any configuration's fits.",
         );
       }
     }
@@ -420,8 +509,120 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
     });
   }
 
-  const html = page(dir, layout, sections, notes);
+  const html = page(dir, layout, sections, notes, !opts.static);
   return { html, kind: layout.kind, figures: figures.length, warnings, notes };
+}
+
+/**
+ * The design (scatter matrix of measured and unseen combinations), the mean against one input with a line per level
+ * of another (seed 000 Figs. 1–3), box plots of the runs per level (Fig. 5) and the change in variance between the
+ * extreme levels of that input (Fig. 4), for the most variable map shown.
+ */
+async function inputFigures(
+  ds: Dataset,
+  shown: readonly number[],
+  positions: number[][],
+  figure: (spec: TopLevelSpec, caption: string) => Promise<string>,
+  notes: string[],
+): Promise<string> {
+  const t = ds.table;
+  const inputs = t.roles.inputs;
+  if (inputs.length < 2 || !shown.length) return "";
+  const parts: string[] = [];
+  const d = inputs.length;
+  const all = shown.flatMap((i) => positions[i]);
+  const configs = all.map((c) => Array.from(t.inputs.subarray(c * d, (c + 1) * d)));
+  parts.push(
+    await figure(
+      designSpec(designPoints(configs, inputs), inputs, { configs: all.length }),
+      "The design of the maps shown: each panel a pair of inputs, dots where some configuration was measured, diamonds where a pair of levels on the grid never was (predictions there extrapolate; seed 000 Fig. 6, seed 001 Fig. 2).",
+    ),
+  );
+  const i0 = shown[0];
+  const m = ds.maps[i0];
+  const label = describe(m);
+  const rows = configRows(ds, "mean", ds.stats.mean, positions[i0]);
+  const { x: along, y: series } = defaultAxes(rows, inputs);
+  try {
+    parts.push(
+      await figure(
+        linesSpec(rows, {
+          x: along,
+          series,
+          value: "mean",
+          yTitle: statTitle("mean", t.roles.response),
+          others: inputs,
+          title: `Mean ${t.roles.response} against ${along}: ${label}`,
+        }),
+        `Mean of the runs against ${along}, one line per ${series}, the other inputs at their most common level (seed 000 Figs. 1–3 a–c). \`varmap plot lines\`.`,
+      ),
+    );
+  } catch (e) {
+    if (!isVarmapError(e)) throw e;
+    notes.push(`no lines figure for ${label}: ${e.message}`);
+  }
+  try {
+    const { boxes, fixed } = boxesOf(ds, along);
+    const mine = boxes.filter(
+      (b) =>
+        !b.facet ||
+        b.facet ===
+          Object.entries(m.key)
+            .map(([f, v]) => `${f}=${v}`)
+            .join(", "),
+    );
+    parts.push(
+      await figure(
+        boxSpec(
+          mine.map(({ facet, ...b }) => b),
+          {
+            x: along,
+            yTitle: titleOf(t.roles.response),
+            title: `Runs by ${along}: ${label}`,
+            subtitle: [
+              Object.entries(fixed)
+                .map(([c, v]) => `${c}=${v}`)
+                .join(", "),
+            ],
+          },
+        ),
+        `Box plots of the runs at each level of ${along}, the other inputs fixed (seed 000 Fig. 5). \`varmap plot box\`.`,
+      ),
+    );
+  } catch (e) {
+    if (!isVarmapError(e)) throw e;
+    notes.push(`no box plot for ${label}: ${e.message}`);
+  }
+  const levels = [...new Set(rows.map((r) => Number(r[along])))].sort((a, b) => a - b);
+  if (levels.length >= 2) {
+    const vrows = configRows(ds, "var", ds.stats.var, positions[i0]);
+    const a = String(levels[levels.length - 1]),
+      b = String(levels[0]);
+    try {
+      const diffs = diffRows(vrows, { column: along, a, b }, inputs, "var");
+      const rest = inputs.filter((c) => c !== along);
+      const { x, y } = defaultAxes(diffs, rest);
+      parts.push(
+        await figure(
+          heatmapSpec(diffs, {
+            x,
+            y,
+            value: "var",
+            others: rest,
+            diverging: true,
+            colorTitle: `change in var (${titleOf(t.roles.response)})`,
+            title: `Change in the variance from ${along}=${a} to ${along}=${b}: ${label}`,
+            context: `var at ${along}=${b} minus var at ${along}=${a}`,
+          }),
+          `The change in the runs' variance when ${along} goes from ${a} to ${b}, over ${x} and ${y} (seed 000 Fig. 4); blue: less variable, red: more. \`varmap plot heatmap --stat var --diff ${along}=${a},${b}\`.`,
+        ),
+      );
+    } catch (e) {
+      if (!isVarmapError(e)) throw e;
+      notes.push(`no change-in-variance heat map for ${label}: ${e.message}`);
+    }
+  }
+  return `<div class="grid">${parts.join("\n")}</div>`;
 }
 
 const CSS = `
@@ -440,12 +641,13 @@ th{background:#f2f2f2}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pair,.grid{display:flex;flex-wrap:wrap;gap:1em 2.5em;align-items:flex-start}
 .grid figure{max-width:560px}
+.maps figure{overflow-x:auto}
 .notes{color:#7a4b00}
 code{background:#f4f4f4;padding:0 .2em}
 @media print{body{max-width:none;padding:0}nav{display:none}h2{break-after:avoid}}
 `;
 
-function page(dir: string, layout: Layout, sections: { id: string; title: string; body: string }[], notes: string[]): string {
+function page(dir: string, layout: Layout, sections: { id: string; title: string; body: string }[], notes: string[], live: boolean): string {
   const m = layout.refit?.manifest ?? layout.cv!.manifest;
   const what = [
     `${layout.kind} output in <code>${escapeHtml(dir)}</code>`,
@@ -456,7 +658,7 @@ function page(dir: string, layout: Layout, sections: { id: string; title: string
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>varmap report: ${escapeHtml(basename(dir))}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${live ? LIVE_CSS : ""}</style></head>
 <body>
 <header><h1>varmap report: ${escapeHtml(basename(dir))}</h1><p>${what.join("; ")}.</p>
 <nav><ul>${sections.map((s) => `<li><a href="#${s.id}">${escapeHtml(s.title)}</a></li>`).join("")}</ul></nav>
@@ -464,6 +666,7 @@ ${notes.length ? `<ul class="notes">${notes.map((n) => `<li>${escapeHtml(n)}</li
 <main>
 ${sections.map((s) => `<section id="${s.id}"><h2>${escapeHtml(s.title)}</h2>\n${s.body}\n</section>`).join("\n")}
 </main>
+${live ? `<script>${vegaRuntime()}</script>\n<script>${BOOT_JS}</script>` : ""}
 </body></html>
 `;
 }

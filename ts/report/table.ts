@@ -78,3 +78,58 @@ export function requireColumns(rows: readonly Row[], need: readonly string[], ct
       { location: { file: ctx.file, column: missing[0] }, remedy: `give a table written by ${ctx.writtenBy}` },
     );
 }
+
+/**
+ * The rows of one configuration of a large long table (samplesize curves: 10⁶ rows), selected in DuckDB so only
+ * those rows reach JavaScript (issue 44 item 5: `plot samplesize` took 80–92 s and 834 MB on a 36 MB file).
+ * `valueColumns` are the table's per-row values; every other column is a key. `want` (col → value text) defaults
+ * to the first row's key. Numbers compare as numbers, text as text.
+ */
+export async function readConfigRows(
+  path: string,
+  valueColumns: readonly string[],
+  want: Record<string, string> | undefined,
+  ctx: { kind: string; writtenBy: string },
+): Promise<{ rows: Row[]; keyColumns: string[]; key: Record<string, string> }> {
+  const { openDb, fileScan, ident, literal, queryRows } = await import("../data/duckdb.js");
+  const db = await openDb();
+  try {
+    const src = fileScan(path, "all_varchar = true", true);
+    let first: Record<string, unknown>[];
+    try {
+      first = await queryRows(db.con, `SELECT * FROM ${src} LIMIT 1`);
+    } catch (e) {
+      throw new VarmapError("E_READ", `cannot read the table: ${(e as Error).message.split("\n")[0]}`, {
+        location: { file: path },
+        remedy: "give a CSV file with a header line, or a Parquet file",
+      });
+    }
+    const head = first.map((r) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(r)) out[k] = typeof v === "number" ? v : v === null ? "" : numericText(String(v));
+      return out;
+    });
+    requireColumns(head, valueColumns, { ...ctx, file: path });
+    const keyColumns = columnsOf(head).filter((c) => !valueColumns.includes(c));
+    const key = want ?? Object.fromEntries(keyColumns.map((c) => [c, String(head[0][c])]));
+    for (const c of Object.keys(key))
+      if (!keyColumns.includes(c))
+        throw new VarmapError("E_USAGE", `--config: '${c}' is not a key column of the table (${keyColumns.join(", ") || "none"})`, {
+          location: { file: path },
+          remedy: "name key columns in --config",
+        });
+    const cond = Object.entries(key).map(([c, v]) => {
+      const text = `CAST(${ident(c)} AS VARCHAR) = ${literal(v)}`;
+      return Number.isFinite(Number(v)) && v.trim() !== "" ? `(${text} OR TRY_CAST(${ident(c)} AS DOUBLE) = ${Number(v)})` : text;
+    });
+    const raw = await queryRows(db.con, `SELECT * FROM ${src}${cond.length ? ` WHERE ${cond.join(" AND ")}` : ""}`);
+    const rows = raw.map((r) => {
+      const out: Row = {};
+      for (const [k, v] of Object.entries(r)) out[k] = typeof v === "number" ? v : v === null ? "" : numericText(String(v));
+      return out;
+    });
+    return { rows, keyColumns, key };
+  } finally {
+    db.close();
+  }
+}

@@ -22,6 +22,7 @@ export function register(program: Command): void {
       .option("--configs <n>", "configurations in the histogram and probability figures", "4")
       .option("--p <fraction>", "training fraction of the division behind predicted vs measured", "0.5")
       .option("--seed <s>", "seed of that division (default: the cv directory's seed, else 1)")
+      .option("--static", "static SVG figures only: no inlined Vega runtime, no tooltips, zoom or clicks (a smaller page)")
       .option("--json", "print a machine-readable summary on stdout")
       .option("--quiet", "no notes on stderr"),
   ).action(async (dir: string, opts: Record<string, unknown>) => {
@@ -42,6 +43,7 @@ export function register(program: Command): void {
       configs,
       p,
       seed: opts.seed as string | undefined,
+      static: !!opts.static,
       note: opts.quiet ? undefined : (s) => process.stderr.write(`varmap: note: ${s}\n`),
     });
     const seconds = (Date.now() - t0) / 1000;

@@ -9,6 +9,7 @@ import { bestPerFamily, fitsByConfig } from "../fits.js";
 import { configRuns, firstConfigs, type ConfigRuns } from "../runs.js";
 import { readTable } from "../table.js";
 import type { PlotKind } from "./types.js";
+import { NUMBER_LABEL, titleOf } from "../units.js";
 
 export interface HistogramPanel {
   label: string;
@@ -23,7 +24,18 @@ export interface Bins {
   counts: number[];
 }
 
-/** Freedman–Diaconis: width 2·IQR·n^(−1/3) (type-7 quartiles); Sturges when the IQR is 0; at most 200 bins. */
+/**
+ * Fewest bins a histogram gets: 10, or Sturges' ⌈log2 n⌉ + 1 when larger (never more than the runs). FD alone gives
+ * 3–5 bins under multimodal runs (the modes widen the IQR), hiding the modes.
+ */
+export function minBins(n: number): number {
+  return Math.min(Math.max(1, n), Math.max(10, Math.ceil(Math.log2(Math.max(1, n)) + 1)));
+}
+
+/**
+ * Freedman–Diaconis: width 2·IQR·n^(−1/3) (type-7 quartiles), Sturges when the IQR is 0, but never fewer than
+ * minBins(n) bins (issue 44 item 5) nor more than 200.
+ */
 export function fdBins(values: ArrayLike<number>): Bins {
   const v = Float64Array.from(values).sort();
   const n = v.length;
@@ -35,26 +47,31 @@ export function fdBins(values: ArrayLike<number>): Bins {
   let width = 2 * (quantile7(v, 0.75) - quantile7(v, 0.25)) * Math.cbrt(1 / n);
   if (!(width > 0)) width = range / Math.ceil(Math.log2(n) + 1);
   let bins = Math.max(1, Math.ceil(range / width));
+  const least = minBins(n);
+  if (bins < least) (bins = least), (width = range / least);
   if (bins > 200) (bins = 200), (width = range / 200);
   const counts = new Array<number>(bins).fill(0);
   for (const x of v) counts[Math.min(bins - 1, Math.floor((x - min) / width))]++;
   return { lo: min, width, counts };
 }
 
-export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?: string; xTitle?: string } = {}): TopLevelSpec {
+export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?: string; xTitle?: string; subtitle?: string } = {}): TopLevelSpec {
   if (!panels.length) throw new VarmapError("E_PLOT_EMPTY", "no configurations to plot", { remedy: "select configurations with --where" });
   const values: Record<string, number | string>[] = [];
   for (const p of panels) {
     const b = fdBins(p.runs);
-    b.counts.forEach((count, i) => values.push({ layer: "bar", config: p.label, x0: b.lo + i * b.width, x1: b.lo + (i + 1) * b.width, count }));
+    // Panels by index (the labels, long, are in the header's expression once, not in every row).
+    const config = panels.indexOf(p);
+    b.counts.forEach((count, i) => values.push({ layer: "bar", config, x0: b.lo + i * b.width, x1: b.lo + (i + 1) * b.width, count }));
     if (p.density) {
+      // The density over the runs' range only (the axis stays on the data: issue 44 item 5), finely enough for
+      // spiky components (400 points).
       const n = p.runs.length,
         hi = b.lo + b.counts.length * b.width;
-      const from = b.lo - b.width,
-        to = hi + b.width;
-      for (let i = 0; i <= 200; i++) {
-        const x = from + ((to - from) * i) / 200;
-        values.push({ layer: "density", config: p.label, x, count: n * b.width * p.density.mixture.pdf(x), fit: p.density.label });
+      for (let i = 0; i <= 400; i++) {
+        const x = b.lo + ((hi - b.lo) * i) / 400;
+        const y = n * b.width * p.density.mixture.pdf(x);
+        values.push({ layer: "density", config, x: Number(x.toPrecision(6)), count: Number.isFinite(y) ? Number(y.toPrecision(4)) : 0, fit: p.density.label });
       }
     }
   }
@@ -67,9 +84,15 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
         transform: [{ filter: "datum.layer === 'bar'" }],
         mark: { type: "rect", color: "#9bb7d4", stroke: "#4a6f96", strokeWidth: 0.5 },
         encoding: {
-          x: { field: "x0", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } },
+          x: {
+            field: "x0",
+            type: "quantitative",
+            title: opts.xTitle ?? "run value",
+            scale: { zero: false, nice: false },
+            axis: { labelExpr: NUMBER_LABEL, labelOverlap: true },
+          },
           x2: { field: "x1" },
-          y: { field: "count", type: "quantitative", title: "runs" },
+          y: { field: "count", type: "quantitative", title: "runs per bin" },
           y2: { datum: 0 },
         },
       },
@@ -89,20 +112,21 @@ export function histogramSpec(panels: readonly HistogramPanel[], opts: { title?:
         : []),
     ],
   };
-  const configs = panels.map((p) => p.label);
+  const labels = JSON.stringify(panels.map((p) => p.label));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: opts.title ?? "Runs per configuration",
-      subtitle: `Freedman–Diaconis bins${hasDensity ? "; red: the fitted mixture density (BIC-best), scaled to counts" : ""}`,
+      subtitle:
+        opts.subtitle ??
+        `Freedman–Diaconis bins (at least ${minBins(Math.min(...panels.map((p) => p.runs.length)))})${hasDensity ? "; red: the fitted mixture density (BIC-best), scaled to counts" : ""}`,
     },
     data: { values },
     facet: {
       field: "config",
-      type: "nominal",
+      type: "ordinal",
       title: null,
-      sort: configs,
-      header: { labelFontSize: 11, labelLimit: 0, labelExpr: "split(datum.label, '; ')" },
+      header: { labelFontSize: 11, labelLimit: 0, labelExpr: `split(${labels}[datum.value], '; ')` },
     },
     columns: Math.min(2, panels.length),
     spec: panel,
@@ -137,6 +161,6 @@ export const plot: PlotKind = {
     const t = ds.table;
     const fits = typeof opts.fits === "string" ? fitsByConfig(await readTable(opts.fits), [...t.roles.factors, ...t.roles.inputs], opts.fits) : undefined;
     const sel = configRuns(ds, firstConfigs(ds, max));
-    return histogramSpec(histogramPanels(sel, fits), { title: opts.title as string | undefined, xTitle: t.roles.response });
+    return histogramSpec(histogramPanels(sel, fits), { title: opts.title as string | undefined, xTitle: titleOf(t.roles.response) });
   },
 };

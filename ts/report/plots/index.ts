@@ -14,6 +14,10 @@ import { plot as convergence } from "./convergence.js";
 import { plot as samplesize } from "./samplesize.js";
 import { plot as ks } from "./ks.js";
 import { plot as effects } from "./effects.js";
+import { plot as lines } from "./lines.js";
+import { plot as box } from "./box.js";
+import { plot as design } from "./design.js";
+import { plot as mixtureSample } from "./mixture-sample.js";
 
 export const PLOT_KINDS: PlotKind[] = [
   heatmap,
@@ -29,6 +33,10 @@ export const PLOT_KINDS: PlotKind[] = [
   samplesize,
   ks,
   effects,
+  lines,
+  box,
+  design,
+  mixtureSample,
 ];
 
 export function plotKind(name: string): PlotKind | undefined {

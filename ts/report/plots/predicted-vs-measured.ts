@@ -4,12 +4,15 @@ import { VarmapError } from "../../errors.js";
 import type { TopLevelSpec } from "../render.js";
 import { columnsOf, num, readTable, requireColumns, type Row } from "../table.js";
 import type { PlotKind } from "./types.js";
+import { NUMBER_LABEL } from "../units.js";
 
 export interface PvmPoint {
   measured: number;
   prediction: number;
   method: string;
   facet?: string;
+  /** The configuration, as text (tooltips). */
+  config?: string;
 }
 
 export const PVM_WRITTEN_BY =
@@ -40,34 +43,43 @@ export function pvmSpec(points: readonly PvmPoint[], opts: { title?: string; mea
   const facets = [...new Set(usable.map((p) => p.facet ?? ""))];
   const values: Record<string, number | string>[] = usable.map((p) => ({
     layer: "point",
-    m: p.measured,
-    p: p.prediction,
+    // 6 significant digits drawn (the ARE in the legend is computed from the full values): a figure of 10³ points
+    // stays small.
+    m: Number(p.measured.toPrecision(6)),
+    p: Number(p.prediction.toPrecision(6)),
     method: label.get(p.method)!,
     f: p.facet ?? "",
+    ...(p.config ? { config: p.config } : {}),
   }));
   for (const f of facets) values.push({ layer: "diag", m: lo, p: lo, f }, { layer: "diag", m: hi, p: hi, f });
   const scale = log ? { type: "log" } : { zero: false };
   const title = opts.measuredTitle ?? "measured";
   const side = facets.length > 1 ? 250 : 320;
-  const axis = { format: "~s" };
+  const axis = { labelExpr: NUMBER_LABEL };
   const panel = {
     width: side,
     height: side,
     layer: [
       {
+        params: [{ name: "zoom", select: "interval", bind: "scales" }],
         transform: [{ filter: "datum.layer === 'diag'" }],
-        mark: { type: "line", color: "#555", strokeDash: [4, 3], strokeWidth: 1 },
+        mark: { type: "line", color: "#555", strokeDash: [4, 3], strokeWidth: 1, clip: true },
         encoding: { x: { field: "m", type: "quantitative", scale, title, axis }, y: { field: "p", type: "quantitative", scale, title: "predicted", axis } },
       },
       {
         transform: [{ filter: "datum.layer === 'point'" }],
-        mark: { type: "point", size: 22, opacity: 0.65, strokeWidth: 1.2 },
+        mark: { type: "point", size: 22, opacity: 0.65, strokeWidth: 1.2, clip: true },
         encoding: {
           x: { field: "m", type: "quantitative" },
           y: { field: "p", type: "quantitative" },
           color: { field: "method", type: "nominal", title: "method", sort: methods.map((m) => label.get(m)), scale: { scheme: "tableau10" } },
           shape: { field: "method", type: "nominal", sort: methods.map((m) => label.get(m)) },
-          tooltip: [{ field: "method" }, { field: "m", title, format: ".4~g" }, { field: "p", title: "predicted", format: ".4~g" }],
+          tooltip: [
+            ...(usable.some((p) => p.config) ? [{ field: "config", title: "configuration" }] : []),
+            { field: "method" },
+            { field: "m", title, format: ".4~g" },
+            { field: "p", title: "predicted", format: ".4~g" },
+          ],
         },
       },
     ],

@@ -8,6 +8,7 @@ import { bestPerFamily, fitsByConfig, FITS_WRITTEN_BY } from "../fits.js";
 import { configRuns, firstConfigs } from "../runs.js";
 import { readTable } from "../table.js";
 import type { PlotKind } from "./types.js";
+import { NUMBER_LABEL, titleOf } from "../units.js";
 
 export interface ProbabilityPanel {
   label: string;
@@ -59,7 +60,7 @@ export function probabilitySpec(panels: readonly ProbabilityPanel[], opts: { tit
         transform: [{ filter: "datum.series !== 'ECDF' && datum.layer !== 'label'" }],
         mark: { type: "line", strokeWidth: 1.4, opacity: 0.9 },
         encoding: {
-          x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { format: "~s" } },
+          x: { field: "x", type: "quantitative", title: opts.xTitle ?? "run value", scale: { zero: false, nice: false }, axis: { labelExpr: NUMBER_LABEL } },
           y: { field: "F", type: "quantitative", title: "CDF", scale: { domain: [0, 1] } },
           color,
         },
@@ -123,6 +124,6 @@ export const plot: PlotKind = {
         location: { file: opts.fits },
         remedy: "give fits of the same data file (same factor and input columns), or select fitted configurations with --where",
       });
-    return probabilitySpec(panels, { title: opts.title as string | undefined, xTitle: t.roles.response });
+    return probabilitySpec(panels, { title: opts.title as string | undefined, xTitle: titleOf(t.roles.response) });
   },
 };

@@ -3,8 +3,7 @@
 // |Γ_q(n)| ≤ τ, for each q and τ. Reads one configuration of `varmap samplesize --curves` (key columns, q, n, gamma_q).
 import { VarmapError } from "../../errors.js";
 import type { TopLevelSpec } from "../render.js";
-import { columnsOf, num, readTable, requireColumns, type Row } from "../table.js";
-import { selectConfig } from "./gev.js";
+import { num, readConfigRows, type Row } from "../table.js";
 import { short, type PlotKind } from "./types.js";
 
 export const SAMPLESIZE_WRITTEN_BY = "`varmap samplesize … --curves curves.csv` (columns q, n, gamma_q)";
@@ -30,7 +29,8 @@ export function nStar(points: readonly GammaPoint[], taus: readonly number[]): {
 }
 
 export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: number[]; title?: string; label?: string } = {}): TopLevelSpec {
-  const pts = points
+  const taus0 = opts.taus ?? [0.5, 0.1];
+  const pts = thinCurves(points, taus0)
     .filter((p) => Number.isFinite(p.gamma) && Number.isFinite(p.n) && p.n > 0)
     .map((p) => ({ q: p.q, n: p.n, gamma: Math.abs(p.gamma), curve: `q = ${short(p.q)}` }));
   if (!pts.length)
@@ -100,13 +100,58 @@ export const plot: PlotKind = {
   ],
   async fromFile(file, opts) {
     const t = taus(opts.threshold);
-    const rows = await readTable(file);
-    requireColumns(rows, ["q", "n", "gamma_q"], { kind: "samplesize", file, writtenBy: SAMPLESIZE_WRITTEN_BY });
-    const keyCols = columnsOf(rows).filter((c) => !["q", "n", "gamma_q"].includes(c));
-    const sel = selectConfig(rows, keyCols, opts.config, file);
-    return samplesizeSpec(gammaRows(sel.rows), { taus: t, title: opts.title as string | undefined, label: sel.label });
+    // Only the chosen configuration's rows are read (DuckDB filters the file), and each curve is thinned to at most
+    // MAX_CURVE_POINTS points: a 36 MB curves file no longer passes through JavaScript and Vega whole.
+    const want = parseConfig(opts.config);
+    const { rows, key } = await readConfigRows(file, ["q", "n", "gamma_q"], want, { kind: "samplesize", writtenBy: SAMPLESIZE_WRITTEN_BY });
+    const label = Object.entries(key)
+      .map(([c, v]) => `${c}=${v}`)
+      .join(", ");
+    if (!rows.length)
+      throw new VarmapError("E_PLOT_EMPTY", `no configuration has ${label}`, { location: { file }, remedy: "name a configuration of the table in --config" });
+    return samplesizeSpec(gammaRows(rows), { taus: t, title: opts.title as string | undefined, label });
   },
 };
+
+/** --config "a=x,b=y" → { a: "x", b: "y" } (undefined when not given). */
+export function parseConfig(sel: unknown): Record<string, string> | undefined {
+  if (typeof sel !== "string" || !sel.trim()) return undefined;
+  const want: Record<string, string> = {};
+  for (const part of sel.split(",")) {
+    const [k, ...v] = part.split("=");
+    if (!k?.trim() || !v.length)
+      throw new VarmapError("E_USAGE", `--config '${sel}' is not a list of col=value`, { remedy: "e.g. --config threads=4,freq_khz=1200000" });
+    want[k.trim()] = v.join("=").trim();
+  }
+  return want;
+}
+
+/** Most points a Γ curve keeps: beyond it, every n on a log-spaced grid plus every n* (what the figure draws). */
+export const MAX_CURVE_POINTS = 1000;
+
+/** The points of each curve thinned to about MAX_CURVE_POINTS, log-spaced in n, the n* of every τ kept. */
+export function thinCurves(points: readonly GammaPoint[], taus: readonly number[]): GammaPoint[] {
+  const out: GammaPoint[] = [];
+  const stars = new Set(nStar(points, taus).map((s) => `${s.q} ${s.n}`));
+  for (const q of [...new Set(points.map((p) => p.q))]) {
+    const curve = points.filter((p) => p.q === q).sort((a, b) => a.n - b.n);
+    if (curve.length <= MAX_CURVE_POINTS) {
+      out.push(...curve);
+      continue;
+    }
+    const lo = Math.log(Math.max(curve[0].n, 1e-9)),
+      hi = Math.log(curve[curve.length - 1].n);
+    let next = -Infinity;
+    curve.forEach((p, i) => {
+      const at = Math.log(Math.max(p.n, 1e-9));
+      if (i === 0 || i === curve.length - 1 || at >= next || stars.has(`${q} ${p.n}`)) {
+        out.push(p);
+        if (at >= next) next = at + (hi - lo) / (MAX_CURVE_POINTS - 1);
+      }
+    });
+  }
+  return out;
+}
 
 export function gammaRows(rows: readonly Row[]): GammaPoint[] {
   return rows.map((r) => ({ q: num(r.q), n: num(r.n), gamma: num(r.gamma_q) }));
