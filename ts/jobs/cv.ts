@@ -19,6 +19,7 @@ import { cellReason, failedCount, honestTable2, skippedCount, type Table2Cell } 
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import { isNonNegativeStat, trustWarnings, type TrustCounts } from "../predict/trust.js";
 import { isMoanaDesign, moanaComparison } from "../cv/paper.js";
+import { GROUP_CHUNK, groupedPlan, groupRows, runGroupTask, writeGrouped, type GroupedPlan } from "./cv-groups.js";
 
 export interface CvPlan extends MapsPlan {
   verb: "cv";
@@ -28,11 +29,14 @@ export interface CvPlan extends MapsPlan {
   given?: { source: string; hash: string; labels: { p: number; rep: number }[]; chunk: number; predictions: boolean };
   /** Conformal interval level (`--interval`): each division also reports the coverage of its held-out points. */
   interval?: number;
+  /** Group-out divisions (`--leave-out COLS`, issue 41): one per group (or fold of groups) of each map. */
+  grouped?: GroupedPlan;
 }
 
 export type CvTask =
   | { id: string; kind: "cv-gen"; map: number; method: string; pIndex: number; r0: number; r1: number }
-  | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number };
+  | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number }
+  | { id: string; kind: "cv-group"; map: number; method: string; d0: number; d1: number };
 
 export interface CvContext extends JobContext<CvPlan> {
   maps: SharedMaps;
@@ -94,12 +98,21 @@ export interface CvOptions {
   ids?: (number | string)[][];
   /** Conformal interval level whose coverage each division reports (CV-conformal, CV_CONFORMAL_FOLDS inner folds). */
   interval?: number;
+  /** Leave-one-group-out divisions by these columns (inputs or factors), optionally K folds of whole groups. */
+  leaveOut?: string[];
+  groupFolds?: number;
 }
 
 export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTrain?: number[][][] } {
   if (o.interval !== undefined && !(o.interval > 0 && o.interval < 1))
     throw new VarmapError("E_USAGE", `--interval ${o.interval} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
   const base = { ...mapsPlanBase(maps, o), verb: "cv" as const, ...(o.interval !== undefined ? { interval: o.interval } : {}) };
+  if (o.leaveOut) {
+    if (o.splits) throw new VarmapError("E_USAGE", "--leave-out and --splits both give the divisions", { remedy: "give one of them" });
+    return { plan: { ...base, grouped: groupedPlan(maps, base.factors, o.leaveOut, o.groupFolds, o.seed ?? "1") } };
+  }
+  if (o.groupFolds !== undefined)
+    throw new VarmapError("E_USAGE", "--group-folds needs --leave-out", { remedy: "name the group columns with --leave-out COLS" });
   if (!o.splits) {
     const reps = o.reps ?? 200;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 200" });
@@ -238,9 +251,31 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
   tasks: cvTasks,
   run: runCvTask,
   files(plan) {
+    if (plan.grouped) return CV_FILES;
     return [...CV_FILES, ...(plan.given?.predictions ? ["predictions.csv"] : []), ...(plan.interval !== undefined ? ["coverage.csv"] : [])];
   },
   write(plan, results, dir) {
+    if (plan.grouped) {
+      const factorsOf = (map: number) => Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[map].values[i]]));
+      const tasks = cvTasks(plan).filter((t): t is CvTask & { kind: "cv-group" } => t.kind === "cv-group");
+      const rows = groupRows(plan.grouped, plan.methods, tasks, results, (m) => mapLabel(factorsOf(m)));
+      return {
+        ...writeGrouped(
+          plan.grouped,
+          {
+            methods: plan.methods,
+            factors: plan.factors,
+            mapValues: plan.maps.map((m) => m.values),
+            interval: plan.interval,
+            clamps: clampsNegative(plan),
+            stat: plan.stat,
+          },
+          rows,
+          dir,
+        ),
+        methodList: plan.methods,
+      };
+    }
     const cs = cells(plan, results);
     // are_mean/are_sd are the papers' figures (negative predictions scored as they are); the columns after them are
     // the trust counts and the ARE with negative predictions of a nonnegative statistic set to 0.
@@ -574,6 +609,7 @@ function writeCoverage(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir:
     if (v !== null) c.values.push(v);
   };
   for (const t of cvTasks(plan)) {
+    if (t.kind === "cv-group") continue;
     const r = results.get(t.id) as CvResult;
     (r.cover ?? []).forEach((v, i) => add(t.map, t.method, t.kind === "cv-gen" ? plan.generated!.ps[t.pIndex] : plan.given!.labels[t.s0 + i].p, v));
   }
@@ -606,7 +642,11 @@ export function cvTasks(plan: CvPlan): CvTask[] {
   const tasks: CvTask[] = [];
   plan.maps.forEach((_, map) => {
     for (const method of plan.methods) {
-      if (plan.generated) {
+      if (plan.grouped) {
+        const n = plan.grouped.maps[map].divisions;
+        for (let d0 = 0; d0 < n; d0 += GROUP_CHUNK)
+          tasks.push({ id: `cvg/${map}/${method}/${d0}`, kind: "cv-group", map, method, d0, d1: Math.min(n, d0 + GROUP_CHUNK) });
+      } else if (plan.generated) {
         const { ps, reps, repChunk } = plan.generated;
         ps.forEach((_p, pIndex) => {
           for (let r0 = 0; r0 < reps; r0 += repChunk)
@@ -653,8 +693,25 @@ function cachedDivisions(ctx: CvContext, task: CvTask & { kind: "cv-gen" }, draw
   return hit;
 }
 
-export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
+export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<typeof runGroupTask> {
   const plan = ctx.plan;
+  if (task.kind === "cv-group")
+    return runGroupTask(
+      ctx.maps,
+      plan.grouped!,
+      {
+        method: task.method,
+        response: plan.response,
+        hyper: plan.methodOptions?.[task.method] ?? {},
+        interval: plan.interval,
+        clamps: clampsNegative(plan),
+        factors: plan.factors,
+        mapValues: plan.maps[task.map].values,
+      },
+      task.map,
+      task.d0,
+      task.d1,
+    );
   const map = mapView(ctx.maps, task.map);
   const out: CvResult = { are: [], n: [], ext: [] };
   const clamps = clampsNegative(plan);
