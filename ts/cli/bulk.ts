@@ -157,6 +157,7 @@ export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
     ...(opts.interval !== undefined ? { interval: Number(opts.interval) } : {}),
     ...(leaveOut ? { leaveOut } : {}),
     ...(groupFolds !== undefined ? { groupFolds } : {}),
+    autoTransforms: { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" },
   });
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
@@ -235,7 +236,8 @@ export async function refitAction(file: string, given: Opts): Promise<JobSummary
   const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_SETUP.priorStrength);
   parseGuard(opts.guard);
   const guard = (typeof opts.guard === "string" ? opts.guard.trim().toLowerCase() : DEFAULT_SETUP.guard) as GuardSetting;
-  const conformalFolds = parseConformalFolds(opts.conformalFolds);
+  const conformalGroups = typeof opts.conformalGroups === "string" ? opts.conformalGroups.split(",").map((c) => c.trim()) : undefined;
+  const conformalFolds = parseConformalFolds(opts.conformalFolds) ?? (conformalGroups ? 10 : undefined);
   const ds = await loadDataset(file, {
     ...optionsFromCli(opts),
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -273,6 +275,7 @@ export async function refitAction(file: string, given: Opts): Promise<JobSummary
     stat: ds.maps[0]?.stat,
     mixtures,
     conformalFolds,
+    ...(conformalGroups ? { conformalGroups } : {}),
   });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
@@ -310,7 +313,8 @@ export function registerRefitOptions(cmd: Command): Command {
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions")
-    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)");
+    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)")
+    .option("--conformal-groups <cols>", "also calibrate combinations of these inputs never measured, on leave-group-out folds (implies --conformal-folds 10)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }

@@ -9,6 +9,7 @@ import { isVarmapError, VarmapError } from "../errors.js";
 import { are as areOf } from "../cv/are.js";
 import { extrapolatedInputs, groupDivisions, groupFolds, kendallTau, mapGroups, type MapGroups } from "../cv/groups.js";
 import { gatherValues, mapInputScaling } from "../cv/split.js";
+import { guardedScales, type ScaleGuard } from "../cv/scale-guard.js";
 import { mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
 import { calibrateGrouped, conformalIntervalPerQuery, coverage, CV_CONFORMAL_FOLDS, groupedHalfWidths, noveltyKind } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
@@ -110,6 +111,7 @@ export function runGroupTask(
   o: {
     method: string;
     response: "linear" | "log";
+    guard?: ScaleGuard;
     hyper: Record<string, unknown>;
     interval?: number;
     clamps: boolean;
@@ -120,7 +122,7 @@ export function runGroupTask(
   d0: number,
   d1: number,
 ): GroupTaskResult {
-  const map = mapView(maps, mi);
+  const { map, response } = guardedScales(mapView(maps, mi), o.response, o.guard);
   const g = groupsOf(maps, plan, mi);
   const label = mapLabel(Object.fromEntries(o.factors.map((f, i) => [f, o.mapValues[i]])));
   const divisions = groupDivisions(g, groupFolds(g.labels.length, plan.folds, plan.seed, label));
@@ -130,7 +132,7 @@ export function runGroupTask(
     ...o.hyper,
     ...(o.method === "hybrid" && groupInputs.length && o.hyper.groups === undefined ? { groups: groupInputs } : {}),
     inputs: mapInputScaling(map.meta.normalization),
-    response: o.response,
+    response,
   };
   const out: GroupTaskResult = { divisions: [] };
   for (let d = d0; d < d1; d++) {
@@ -163,7 +165,7 @@ export function runGroupTask(
         // Every test query is a novel combination here (its group is absent from training): how novel, its kind says.
         q = Float64Array.from(noveltyKind(Xt, Xq), (k) => widths[k]);
       }
-      const bounds = q && conformalIntervalPerQuery(pred, q, o.response);
+      const bounds = q && conformalIntervalPerQuery(pred, q, response);
       const byGroup = new Map<number, number[]>();
       test.forEach((r, t) => (byGroup.get(g.of[r]) ?? byGroup.set(g.of[r], []).get(g.of[r])!).push(t));
       const groups: GroupScore[] = [];

@@ -19,6 +19,7 @@ import { cellReason, failedCount, honestTable2, skippedCount, type Table2Cell } 
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import { isNonNegativeStat, trustWarnings, type TrustCounts } from "../predict/trust.js";
 import { isMoanaDesign, moanaComparison } from "../cv/paper.js";
+import { guardedScales, scaleGuards, type ScaleGuard } from "../cv/scale-guard.js";
 import { GROUP_CHUNK, groupedPlan, groupRows, runGroupTask, writeGrouped, type GroupedPlan } from "./cv-groups.js";
 
 export interface CvPlan extends MapsPlan {
@@ -31,6 +32,8 @@ export interface CvPlan extends MapsPlan {
   interval?: number;
   /** Group-out divisions (`--leave-out COLS`, issue 41): one per group (or fold of groups) of each map. */
   grouped?: GroupedPlan;
+  /** Methods that set aside automatic transforms (ts/cv/scale-guard.ts): which ones. */
+  scaleGuards?: Record<string, ScaleGuard>;
 }
 
 export type CvTask =
@@ -101,12 +104,20 @@ export interface CvOptions {
   /** Leave-one-group-out divisions by these columns (inputs or factors), optionally K folds of whole groups. */
   leaveOut?: string[];
   groupFolds?: number;
+  /** Which transforms were chosen automatically (--log-inputs/--log-response auto): guarded methods set them aside. */
+  autoTransforms?: ScaleGuard;
 }
 
 export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTrain?: number[][][] } {
   if (o.interval !== undefined && !(o.interval > 0 && o.interval < 1))
     throw new VarmapError("E_USAGE", `--interval ${o.interval} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
-  const base = { ...mapsPlanBase(maps, o), verb: "cv" as const, ...(o.interval !== undefined ? { interval: o.interval } : {}) };
+  const guards = o.autoTransforms && scaleGuards(o.methods, o.autoTransforms);
+  const base = {
+    ...mapsPlanBase(maps, o),
+    verb: "cv" as const,
+    ...(o.interval !== undefined ? { interval: o.interval } : {}),
+    ...(guards ? { scaleGuards: guards } : {}),
+  };
   if (o.leaveOut) {
     if (o.splits) throw new VarmapError("E_USAGE", "--leave-out and --splits both give the divisions", { remedy: "give one of them" });
     return { plan: { ...base, grouped: groupedPlan(maps, base.factors, o.leaveOut, o.groupFolds, o.seed ?? "1") } };
@@ -665,13 +676,13 @@ export function cvTasks(plan: CvPlan): CvTask[] {
 // Per worker context, its recent split predictors (LSP's neighbour table of a map serves all its tasks).
 const predictorCaches = new WeakMap<CvContext, SplitPredictorCache>();
 
-function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>) {
+function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>, response: "linear" | "log") {
   let cache = predictorCaches.get(ctx);
   if (!cache) predictorCaches.set(ctx, (cache = new SplitPredictorCache()));
   const plan = ctx.plan;
   // Every split of this map and method in the job, across the worker's tasks.
   const splits = plan.given ? plan.given.labels.length : plan.generated!.ps.length * plan.generated!.reps;
-  return cache.get(JSON.stringify([mapIndex, method, plan.response, hyper]), () => mapSplitPredictor(map, method, plan.response, hyper, splits));
+  return cache.get(JSON.stringify([mapIndex, method, response, hyper]), () => mapSplitPredictor(map, method, response, hyper, splits));
 }
 
 // Per worker context, the divisions of its recent generated tasks by (map, p, reps): the other methods' tasks of the
@@ -702,9 +713,10 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
       {
         method: task.method,
         response: plan.response,
+        guard: plan.scaleGuards?.[task.method],
         hyper: plan.methodOptions?.[task.method] ?? {},
         interval: plan.interval,
-        clamps: clampsNegative(plan),
+        clamps: isNonNegativeStat(plan.stat) && (plan.scaleGuards?.[task.method]?.response ? "linear" : plan.response) === "linear",
         factors: plan.factors,
         mapValues: plan.maps[task.map].values,
       },
@@ -712,11 +724,12 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
       task.d0,
       task.d1,
     );
-  const map = mapView(ctx.maps, task.map);
+  // A guarded method (ts/cv/scale-guard.ts) runs on the raw scales where the transforms were automatic.
+  const { map, response } = guardedScales(mapView(ctx.maps, task.map), plan.response, plan.scaleGuards?.[task.method]);
   const out: CvResult = { are: [], n: [], ext: [] };
-  const clamps = clampsNegative(plan);
+  const clamps = response === "linear" && isNonNegativeStat(plan.stat);
   if (clamps) (out.neg = []), (out.areClamped = []);
-  if (plan.response === "log") out.log = [];
+  if (response === "log") out.log = [];
   const request = { nonNegative: clamps, distance: plan.given?.predictions === true };
   // Per repetition: its trust counts (zeros where the method failed).
   const record = (r: { pred: Float64Array; trust?: SplitTrust } | null): void => {
@@ -728,7 +741,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
     out.log?.push(t ? sum(t.logClamped) : 0);
   };
   const hyper = plan.methodOptions?.[task.method] ?? {};
-  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
+  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper, response);
   const fail = (i: number, code: string, message?: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;
@@ -751,13 +764,13 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
       }
       return drawn;
     });
-    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
+    const scores = scoreSplits(map, divisions, task.method, response, hyper, predictorFor(), request);
     scores.forEach((r, i) => {
       if ("skipped" in r) skip(i, r.skipped), record(null);
       else if ("error" in r) fail(i, r.error, r.message), record(null);
       else out.are.push(roundResult(r.are)), record(r);
     });
-    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
+    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
     return out;
   }
   const want = plan.given!.predictions;
@@ -773,8 +786,8 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
     for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
     divisions.push({ train, test });
   }
-  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
-  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
+  const scores = scoreSplits(map, divisions, task.method, response, hyper, predictorFor(), request);
+  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
@@ -818,7 +831,7 @@ function coverOf(
       const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
       // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
       // (the scored predictions came from that same deterministic fit).
-      const full = method === "gp" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
+      const full = method === "gp" || method === "hybrid" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
       const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(

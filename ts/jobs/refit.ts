@@ -15,7 +15,7 @@ import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import type { GuardSetting } from "../mixture/select.js";
 import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
 import { isNonNegativeStat } from "../predict/trust.js";
-import { calibrate, type ConformalCalibration } from "../predict/conformal.js";
+import { calibrate, calibrateForGroups, type ConformalCalibration } from "../predict/conformal.js";
 
 /** What refit fits to every configuration's runs. */
 export interface MixtureOptions {
@@ -39,6 +39,8 @@ export interface RefitPlan extends MapsPlan {
   mixtures?: MixtureOptions & { chunk: number };
   /** `--conformal-folds k`: each model also carries its k-fold conformal calibration (for `predict --interval`), as `fit` does. */
   conformalFolds?: number;
+  /** `--conformal-groups COLS` (issue 41): the calibration also holds leave-group-out residuals for novel combinations. */
+  conformalGroups?: string[];
 }
 
 export type RefitTask = { id: string; kind: "fit"; map: number; method: string } | { id: string; kind: "mix"; map: -1; c0: number; c1: number };
@@ -64,6 +66,7 @@ export function refitPlan(
     stat?: string;
     mixtures?: MixtureOptions;
     conformalFolds?: number;
+    conformalGroups?: string[];
   },
 ): RefitPlan {
   return {
@@ -72,6 +75,7 @@ export function refitPlan(
     verb: "refit",
     // Only when asked: the plans (and so the resumable outputs) of refits without it are unchanged.
     ...(o.conformalFolds !== undefined ? { conformalFolds: o.conformalFolds } : {}),
+    ...(o.conformalGroups ? { conformalGroups: o.conformalGroups } : {}),
   };
 }
 
@@ -99,7 +103,13 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
     const options = { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response };
     const model = createPredictor(task.method, options).fit(X, map.y, map.yVar);
     const conformal =
-      plan.conformalFolds !== undefined ? { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar, model) } : {};
+      plan.conformalFolds === undefined
+        ? {}
+        : plan.conformalGroups
+          ? {
+              conformal: calibrateForGroups(task.method, options, X, map.y, map.meta.inputNames, plan.conformalGroups, plan.conformalFolds, 0, map.yVar, model),
+            }
+          : { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar, model) };
     // A model that predicts a negative sd at the very configurations it was fitted to will do so elsewhere too.
     if (plan.response === "linear" && isNonNegativeStat(plan.stat)) {
       const p = model.predict(X);

@@ -228,3 +228,83 @@ export function conformalIntervalPerQuery(pred: ArrayLike<number>, q: ArrayLike<
   }
   return { lo, hi };
 }
+
+/** What predict needs to tell a query's novelty kind: the group columns, their measured combinations, every input's measured levels. */
+export interface GroupNoveltyInfo {
+  columns: string[];
+  /** Positions of the group columns among the model's inputs. */
+  inputs: number[];
+  /** Measured combinations of the group columns' levels (levels joined by "|", each to 10 significant digits). */
+  seen: string[];
+  /** Per model input, its measured levels (ascending). */
+  levels: number[][];
+}
+
+/** A conformal calibration with grouped residuals and the novelty information of its training rows (`--conformal-groups`). */
+export interface GroupedConformal extends GroupedCalibration {
+  groups: GroupNoveltyInfo;
+}
+
+const levelKey = (v: number): string => Number(v).toPrecision(10);
+
+/** The novelty information of raw training inputs X for the group columns `columns` (names among `inputNames`). */
+export function groupNoveltyInfo(X: Matrix, inputNames: readonly string[], columns: readonly string[]): GroupNoveltyInfo {
+  const inputs = columns.map((c) => {
+    const j = inputNames.indexOf(c);
+    if (j < 0)
+      throw new VarmapError("E_LEAVE_OUT", `--conformal-groups names '${c}', which is not an input of the model (${inputNames.join(", ")})`, {
+        remedy: "name inputs whose combinations a query may not have measured, e.g. --conformal-groups fsize_kb,rsize_kb",
+      });
+    return j;
+  });
+  const seen = new Set<string>();
+  const levels: Set<number>[] = Array.from({ length: X.cols }, () => new Set());
+  for (let i = 0; i < X.rows; i++) {
+    seen.add(inputs.map((j) => levelKey(X.data[i * X.cols + j])).join("|"));
+    for (let j = 0; j < X.cols; j++) levels[j].add(X.data[i * X.cols + j]);
+  }
+  return { columns: [...columns], inputs, seen: [...seen].sort(), levels: levels.map((s) => [...s].sort((a, b) => a - b)) };
+}
+
+/** Per raw query: 0 its group combination was measured; else 1-3 as noveltyKind (measured levels / a new level inside the range / outside the range). */
+export function queryKinds(info: GroupNoveltyInfo, Xq: Matrix): Uint8Array {
+  const seen = new Set(info.seen);
+  const sets = info.levels.map((l) => new Set(l));
+  const out = new Uint8Array(Xq.rows);
+  for (let i = 0; i < Xq.rows; i++) {
+    const row = (j: number) => Xq.data[i * Xq.cols + j];
+    if (seen.has(info.inputs.map((j) => levelKey(row(j))).join("|"))) continue;
+    let kind = 1;
+    for (let j = 0; j < Xq.cols; j++) {
+      const l = info.levels[j];
+      const v = row(j);
+      const tol = 1e-12 * Math.max(1, Math.abs(l[0]), Math.abs(l[l.length - 1]));
+      if (v < l[0] - tol || v > l[l.length - 1] + tol) {
+        kind = 3;
+        break;
+      }
+      if (!sets[j].has(v)) kind = 2;
+    }
+    out[i] = kind;
+  }
+  return out;
+}
+
+/** `fit`/`refit --conformal-groups`: grouped calibration on the training rows, groups = combinations of `columns`. */
+export function calibrateForGroups(
+  method: string,
+  options: PredictorOptions & Record<string, unknown>,
+  X: Matrix,
+  y: ArrayLike<number>,
+  inputNames: readonly string[],
+  columns: readonly string[],
+  folds = CONFORMAL_FOLDS,
+  seed = 0,
+  yVar?: ArrayLike<number>,
+  full?: Predictor,
+): GroupedConformal {
+  const info = groupNoveltyInfo(X, inputNames, columns);
+  const ids = new Map(info.seen.map((k, i) => [k, i]));
+  const groupOf = Array.from({ length: X.rows }, (_, i) => ids.get(info.inputs.map((j) => levelKey(X.data[i * X.cols + j])).join("|"))!);
+  return { ...calibrateGrouped(method, options, X, y, groupOf, folds, seed, yVar, full), groups: info };
+}

@@ -182,7 +182,7 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     flags: [
       {
         flag: "--auto-candidates <list>",
-        description: "methods to choose from (default lr,lsp,delaunay,mars,rbf,gp)",
+        description: "methods to choose from (default lr,lsp,delaunay,mars,rbf,hybrid)",
         option: "candidates",
         parse: methodList,
       },
