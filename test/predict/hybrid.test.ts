@@ -2,7 +2,7 @@
 // combinations never measured; novelty by named group columns or by the dense-pair rule.
 import { describe, expect, it } from "vitest";
 import { createPredictor, predictorFromJSON } from "../../ts/predict/registry.js";
-import { Hybrid } from "../../ts/predict/hybrid.js";
+import type { Hybrid } from "../../ts/predict/hybrid.js";
 import { matrix } from "../../ts/predict/matrix.js";
 
 // A 3 × 3 × 4 grid of (a, b, c) without the (a, b) = (2, 20) combination; a smooth positive response.
