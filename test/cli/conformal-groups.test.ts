@@ -20,7 +20,7 @@ describe.skipIf(!cliBuilt)("grouped conformal calibration and the novel column",
     expect(r.code, r.err).toBe(0);
   });
 
-  it("fit --conformal-groups: a never-measured (fsize, rsize) pair is novel, with a wider interval; predict counts it", () => {
+  it("fit --conformal-groups: a never-measured (fsize, rsize) pair is novel, its interval from its kind's residuals; predict counts it", () => {
     const models = join(dir, "mars.json");
     const where = "NOT (fsize_kb = 256 AND rsize_kb = 32)";
     const f = varmap(
@@ -62,6 +62,31 @@ describe.skipIf(!cliBuilt)("grouped conformal calibration and the novel column",
     expect(ratio(rows[0])).toBeCloseTo(Math.max(q(cal.residuals), q(cal.novel)), 6);
     expect(JSON.parse(p.out).methods.mars.novel).toBe(1);
     expect(p.err).toMatch(/1 of 2 prediction\(s\) of mars are for combinations never measured/);
+  });
+
+  it("refit --conformal-groups carries the grouped calibration in models.json (implying 10 folds)", () => {
+    const out = join(dir, "refit");
+    const r = varmap(
+      "refit",
+      runs,
+      "--preset",
+      "moana",
+      "--methods",
+      "mars",
+      "--no-mixtures",
+      "--conformal-groups",
+      "fsize_kb,rsize_kb",
+      "--workers",
+      "1",
+      "--out",
+      out,
+      "--quiet",
+    );
+    expect(r.code, r.err).toBe(0);
+    const m = JSON.parse(readFileSync(join(out, "models.json"), "utf8")).models[0];
+    expect(m.conformal.folds).toBe(10);
+    expect(m.conformal.groups.seen).toHaveLength(6);
+    expect(m.conformal.groupFolds).toBe(6);
   });
 
   it("a --conformal-groups column that is not an input exits 2 with E_LEAVE_OUT", () => {

@@ -276,6 +276,7 @@ export async function refitAction(file: string, given: Opts): Promise<JobSummary
     mixtures,
     conformalFolds,
     ...(conformalGroups ? { conformalGroups } : {}),
+    autoTransforms: { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" },
   });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
