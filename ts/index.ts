@@ -239,3 +239,29 @@ export { emptySplitReason, type ScoredSplit } from "./cv/scoring.js";
 export { logInputClampBounds } from "./predict/estimator.js";
 export type { RbfPatch } from "./predict/rbf.js";
 export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type PatchLayout } from "./predict/rbf-local.js";
+// group-out validation, grouped conformal intervals, hybrid (issue 41)
+export {
+  mapGroups,
+  groupFolds,
+  groupDivisions,
+  extrapolatedInputs,
+  kendallTau,
+  novelByGroups,
+  novelByPairs,
+  NOVEL_PAIR_DENSITY,
+  type MapGroups,
+} from "./cv/groups.js";
+export {
+  calibrateGrouped,
+  calibrateForGroups,
+  groupedHalfWidths,
+  noveltyKind,
+  queryKinds,
+  groupNoveltyInfo,
+  conformalIntervalPerQuery,
+  type GroupedCalibration,
+  type GroupedConformal,
+  type GroupNoveltyInfo,
+} from "./predict/conformal.js";
+export { Hybrid, HYBRID_SEEN, HYBRID_NOVEL, type HybridOptions } from "./predict/hybrid.js";
+export { RAW_SCALE_METHODS, scaleGuards, type ScaleGuard } from "./cv/scale-guard.js";
