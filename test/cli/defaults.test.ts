@@ -73,7 +73,7 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
     expect(JSON.stringify(models)).not.toMatch(/"method":"gp"/);
   }, 300_000);
 
-  it("cv: a run of more than 1,000 fits per method drops gp and rbf from the default set, with a note; --methods keeps them", () => {
+  it("cv: a run of more than 1,000 fits per method drops rbf and hybrid from the default set, with a note; --methods keeps them", () => {
     // 2 p x 501 reps = 1,002 divisions on one map: by default only the light methods run.
     const light = varmap("cv", runs, ...cols, "--p", "0.5,0.6", "--reps", "501", "--json");
     expect(light.code, light.err).toBe(0);
