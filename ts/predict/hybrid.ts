@@ -76,11 +76,22 @@ export class Hybrid extends Predictor<HybridState, HybridOptions> {
   protected predictScaled(Xq: Matrix): Float64Array {
     const novel = this.novelty(Xq);
     this.lastNovel = novel;
-    const out = this.seenModel!.predict(Xq);
+    const out = this.seenPredict(Xq);
     if (novel.indexOf(1) < 0) return out;
     const other = this.novelModel!.predict(Xq);
     for (let i = 0; i < out.length; i++) if (novel[i]) out[i] = other[i];
     return out;
+  }
+
+  /**
+   * The seen model's model-scale predictions. The inner models see a linear response (the outer model's log scale),
+   * so a gp on a log response is asked for its expected-ARE point m − s² here, as gp alone predicts (GpPoint "are").
+   */
+  private seenPredict(Xq: Matrix): Float64Array {
+    const m = this.seenModel!;
+    if (!(m instanceof Gp) || this.options.response !== "log") return m.predict(Xq);
+    const { mean, sd } = m.predictWithSd(Xq);
+    return Float64Array.from(mean, (v, i) => v - sd[i] * sd[i]);
   }
 
   /** Novelty of raw queries (1 = novel combination), as predict decides it. */
