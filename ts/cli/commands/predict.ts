@@ -206,7 +206,8 @@ function predictWith(
         `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,
         {
           location: { file: modelsPath ?? file.source },
-          remedy: "fit with `varmap fit … --conformal-folds 10` or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
+          remedy:
+            "fit with `varmap fit … --conformal-folds 10` (or `--conformal-groups COLS` for combinations never measured) or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
         },
       );
     // A nonnegative statistic's interval stops at 0, as its predictions do (on a linear scale they can cross it).
