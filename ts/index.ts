@@ -268,3 +268,29 @@ export {
 export { compareGev, commonShapeFit, type GevComparison, type RatioEstimate } from "./evt/compare.js";
 export { fitGevCovariates, chi2Sf, type GevCovariateFit } from "./evt/covariates.js";
 export { gofBootstrap } from "./evt/configs.js";
+// group-out validation, grouped conformal intervals, hybrid (issue 41)
+export {
+  mapGroups,
+  groupFolds,
+  groupDivisions,
+  extrapolatedInputs,
+  kendallTau,
+  novelByGroups,
+  novelByPairs,
+  NOVEL_PAIR_DENSITY,
+  type MapGroups,
+} from "./cv/groups.js";
+export {
+  calibrateGrouped,
+  calibrateForGroups,
+  groupedHalfWidths,
+  noveltyKind,
+  queryKinds,
+  groupNoveltyInfo,
+  conformalIntervalPerQuery,
+  type GroupedCalibration,
+  type GroupedConformal,
+  type GroupNoveltyInfo,
+} from "./predict/conformal.js";
+export { Hybrid, HYBRID_SEEN, HYBRID_NOVEL, type HybridOptions } from "./predict/hybrid.js";
+export { RAW_SCALE_METHODS, scaleGuards, type ScaleGuard } from "./cv/scale-guard.js";

@@ -34,12 +34,12 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
   writeRuns(runs);
   const cols = ["--inputs", "freq,threads,size", "--response", "tput", "--run", "run"];
 
-  it("fit: gp with --log-inputs auto --log-response auto by default; --paper is lsp on the raw scales; explicit flags win", () => {
+  it("fit: hybrid (gp where measured, mars where novel) with --log-inputs auto --log-response auto by default; --paper is lsp on the raw scales; explicit flags win", () => {
     const best = varmap("fit", runs, ...cols, "--out", "best.json");
     expect(best.code, best.err).toBe(0);
     expect(best.err).toMatch(/--log-inputs auto: threads/);
     const b = JSON.parse(readFileSync(join(dir, "best.json"), "utf8")) as ModelsFile;
-    expect([b.method, b.response]).toEqual(["gp", "log"]);
+    expect([b.method, b.response]).toEqual(["hybrid", "log"]);
     expect(b.maps[0].model.inputs.log2).toEqual([1, 2]);
 
     const paper = varmap("fit", runs, ...cols, "--paper", "--out", "paper.json", "--quiet");
@@ -62,7 +62,7 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
   it("cv and refit: every model by default, lr,lsp with --paper", () => {
     const cv = varmap("cv", runs, ...cols, "--p", "0.5", "--reps", "1", "--json", "--quiet");
     expect(cv.code, cv.err).toBe(0);
-    expect(Object.keys(JSON.parse(cv.out).maps[0].methods)).toEqual(["lr", "lsp", "delaunay", "mars", "rbf", "gp"]);
+    expect(Object.keys(JSON.parse(cv.out).maps[0].methods)).toEqual(["lr", "lsp", "delaunay", "mars", "rbf", "hybrid"]);
     const cvPaper = varmap("cv", runs, ...cols, "--paper", "--p", "0.5", "--reps", "1", "--json", "--quiet");
     expect(cvPaper.code, cvPaper.err).toBe(0);
     expect(Object.keys(JSON.parse(cvPaper.out).maps[0].methods)).toEqual(["lr", "lsp"]);
@@ -73,26 +73,29 @@ describe.skipIf(!built)(`fit / cv / refit defaults${built ? "" : " — dist/ts/c
     expect(JSON.stringify(models)).not.toMatch(/"method":"gp"/);
   }, 300_000);
 
-  it("cv: a run of more than 1,000 fits per method drops gp and rbf from the default set, with a note; --methods keeps them", () => {
+  it("cv: a run of more than 1,000 fits per method drops rbf and hybrid from the default set, with a note; --methods keeps them", () => {
     // 2 p x 501 reps = 1,002 divisions on one map: by default only the light methods run.
     const light = varmap("cv", runs, ...cols, "--p", "0.5,0.6", "--reps", "501", "--json");
     expect(light.code, light.err).toBe(0);
-    expect(light.err).toMatch(/default methods without rbf and gp: this run fits each method 1,002 times/);
+    expect(light.err).toMatch(/default methods without rbf and hybrid: this run fits each method 1,002 times/);
     expect(Object.keys(JSON.parse(light.out).maps[0].methods)).toEqual(["lr", "lsp", "delaunay", "mars"]);
     const named = varmap("cv", runs, ...cols, "--methods", "lr,gp", "--p", "0.5", "--reps", "2", "--json", "--quiet");
     expect(named.code, named.err).toBe(0);
     expect(Object.keys(JSON.parse(named.out).maps[0].methods)).toEqual(["lr", "gp"]);
   }, 300_000);
 
-  it("fit without --method: a map above gp's exact-solve limit gets gp's local variant", () => {
+  it("fit without --method: a map above gp's exact-solve limit gets hybrid with gp's local variant", () => {
     const lines = ["id,x,y,sd"];
     for (let i = 0; i < 3100; i++) lines.push(`${i},${1 + (i % 61)},${1 + Math.floor(i / 61)},${1 + ((i * 7919) % 101) / 50}`);
     writeFileSync(join(dir, "big.csv"), lines.join("\n") + "\n");
     const r = varmap("fit", "big.csv", "--map", "--id", "id", "--inputs", "x,y", "--response", "sd", "--out", "big.json");
     expect(r.code, r.err).toBe(0);
     const file = JSON.parse(readFileSync(join(dir, "big.json"), "utf8")) as ModelsFile;
-    expect(file.method).toBe("gp");
-    expect((file.maps[0].model as unknown as { state: { local?: { neighbours: number } } }).state.local).toEqual({ neighbours: 100 });
+    expect(file.method).toBe("hybrid");
+    // hybrid's gp (for queries with measured siblings) is gp's local variant above its exact-solve limit.
+    expect((file.maps[0].model as unknown as { state: { seen: { state: { local?: { neighbours: number } } } } }).state.seen.state.local).toEqual({
+      neighbours: 100,
+    });
     writeFileSync(join(dir, "big-at.csv"), "x,y\n30.5,20.5\n2,3\n");
     const q = varmap("predict", "big.json", "--at", "big-at.csv", "--out", "big-pred.csv");
     expect(q.code, q.err).toBe(0);

@@ -13,6 +13,7 @@ const EXPECTED: Record<string, { interpolates: boolean; minPoints: (d: number) =
   rbf: { interpolates: false, minPoints: (d) => d + 2 },
   gp: { interpolates: false, minPoints: (d) => d + 2 },
   auto: { interpolates: false, minPoints: (d) => d + 2 },
+  hybrid: { interpolates: false, minPoints: (d) => d + 2 },
   mean: { interpolates: false, minPoints: () => 1 },
 };
 

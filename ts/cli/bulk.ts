@@ -118,7 +118,9 @@ export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = positiveInt("--reps", opts.reps, 200);
-  const divisionsPerMap = splits ? splits.splits.length : (ps?.length ?? 1) * reps;
+  const leaveOut = typeof opts.leaveOut === "string" ? opts.leaveOut.split(",").map((c) => c.trim()) : undefined;
+  const groupFolds = opts.groupFolds === undefined ? undefined : positiveInt("--group-folds", opts.groupFolds, 0);
+  const divisionsPerMap = leaveOut ? (groupFolds ?? 10) : splits ? splits.splits.length : (ps?.length ?? 1) * reps;
   let methods = requested;
   const methodOptions = hyperparameters(opts, requested);
   const seed = parseSeedText(opts.seed);
@@ -153,6 +155,9 @@ export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
     predictions: !!predictionsPath,
     ids,
     ...(opts.interval !== undefined ? { interval: Number(opts.interval) } : {}),
+    ...(leaveOut ? { leaveOut } : {}),
+    ...(groupFolds !== undefined ? { groupFolds } : {}),
+    autoTransforms: { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" },
   });
   // Without --out (the quick --splits use), the store lives in a temporary directory removed afterwards.
   const out = opts.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
@@ -166,6 +171,12 @@ export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
       const results = new Map(readRecords(join(out, RESULTS)).map((r) => [r.id, r.result]));
       await writeTable(predictionsPath, predictionColumns(plan, results));
       if (!opts.quiet) process.stderr.write(`varmap: predictions written to ${predictionsPath}\n`);
+    }
+    if (leaveOut && opts.json && !opts.noStdout) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+    else if (leaveOut && !opts.noStdout) process.stdout.write(readFileSync(join(out, "table2.md"), "utf8"));
+    if (leaveOut) {
+      if (opts.out && !opts.quiet) process.stderr.write(`varmap: outputs in ${out}: ${s.files.join(", ")}\n`);
+      return s;
     }
     const perMap = s.summary!.maps as { key: Record<string, string>; rows: number; methods: Record<string, { p: number; splits: number; are: number }[]> }[];
     if (opts.json && !opts.noStdout) {
@@ -201,6 +212,8 @@ export function registerCvOptions(cmd: Command): Command {
     .option("--splits <file>", 'given divisions instead: JSON {"n", "splits": [{"p", "rep", "train": [id…]}]} (ids = --id values, else row positions)')
     .option("--predictions <path>", "with --splits: every test point's prediction, p,rep,index,prediction (.csv, .tsv, .json or .parquet)")
     .option("--interval <level>", "also the coverage of conformal intervals of this level per method and p (coverage.csv; 5 inner folds per division)")
+    .option("--leave-out <cols>", "group-out divisions instead: hold out each distinct combination of these inputs/factors in turn (are.csv per group)")
+    .option("--group-folds <k>", "with --leave-out: k folds of whole groups instead of one division per group")
     .option("--paper", `the source papers' setup instead of the best defaults (${DEFAULTS_HELP})`);
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
@@ -223,7 +236,8 @@ export async function refitAction(file: string, given: Opts): Promise<JobSummary
   const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_SETUP.priorStrength);
   parseGuard(opts.guard);
   const guard = (typeof opts.guard === "string" ? opts.guard.trim().toLowerCase() : DEFAULT_SETUP.guard) as GuardSetting;
-  const conformalFolds = parseConformalFolds(opts.conformalFolds);
+  const conformalGroups = typeof opts.conformalGroups === "string" ? opts.conformalGroups.split(",").map((c) => c.trim()) : undefined;
+  const conformalFolds = parseConformalFolds(opts.conformalFolds) ?? (conformalGroups ? 10 : undefined);
   const ds = await loadDataset(file, {
     ...optionsFromCli(opts),
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -261,6 +275,8 @@ export async function refitAction(file: string, given: Opts): Promise<JobSummary
     stat: ds.maps[0]?.stat,
     mixtures,
     conformalFolds,
+    ...(conformalGroups ? { conformalGroups } : {}),
+    autoTransforms: { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" },
   });
   const s = await runJob(refitJob, { maps, plan, runs }, jobOptions(opts, opts.out, "refit"));
   const files = refitJob.files(plan).join(", ");
@@ -298,7 +314,8 @@ export function registerRefitOptions(cmd: Command): Command {
     .option("--kmax <k>", "mixture components 1..k", "5")
     .option("--starts <s>", "mixture starts: full, raced (about 15% faster, a few fits end at lower optima) or partitions", "full")
     .option("--no-mixtures", "fit only the maps, no run distributions")
-    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)");
+    .option("--conformal-folds <k>", "also calibrate conformal prediction intervals of every model by k-fold cross-validation (for predict --interval)")
+    .option("--conformal-groups <cols>", "also calibrate combinations of these inputs never measured, on leave-group-out folds (implies --conformal-folds 10)");
   for (const f of METHOD_FLAGS) cmd.option(f.flag, f.description);
   return cmd;
 }

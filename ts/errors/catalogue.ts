@@ -435,6 +435,18 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "predict --interval needs conformal residuals the models file does not have",
     "fit with --conformal-folds 10 (gp models give their own interval without it)",
   ),
+  e(
+    "input data",
+    "E_LEAVE_OUT",
+    "cv --leave-out names a column that is neither an input nor a factor of the data (or names none, or one twice)",
+    "name the inputs or factors whose combinations to hold out, e.g. --leave-out fsize_kb,rsize_kb",
+  ),
+  e(
+    "input data",
+    "E_GROUP_FOLDS",
+    "cv --group-folds asks for more folds than a map has groups",
+    "use at most as many folds as groups, or leave --group-folds out for one division per group",
+  ),
 ];
 
 const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));

@@ -19,6 +19,8 @@ import { cellReason, failedCount, honestTable2, skippedCount, type Table2Cell } 
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import { isNonNegativeStat, trustWarnings, type TrustCounts } from "../predict/trust.js";
 import { isMoanaDesign, moanaComparison } from "../cv/paper.js";
+import { guardedScales, scaleGuards, type ScaleGuard } from "../cv/scale-guard.js";
+import { GROUP_CHUNK, groupedPlan, groupRows, runGroupTask, writeGrouped, type GroupedPlan } from "./cv-groups.js";
 
 export interface CvPlan extends MapsPlan {
   verb: "cv";
@@ -28,11 +30,16 @@ export interface CvPlan extends MapsPlan {
   given?: { source: string; hash: string; labels: { p: number; rep: number }[]; chunk: number; predictions: boolean };
   /** Conformal interval level (`--interval`): each division also reports the coverage of its held-out points. */
   interval?: number;
+  /** Group-out divisions (`--leave-out COLS`, issue 41): one per group (or fold of groups) of each map. */
+  grouped?: GroupedPlan;
+  /** Methods that set aside automatic transforms (ts/cv/scale-guard.ts): which ones. */
+  scaleGuards?: Record<string, ScaleGuard>;
 }
 
 export type CvTask =
   | { id: string; kind: "cv-gen"; map: number; method: string; pIndex: number; r0: number; r1: number }
-  | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number };
+  | { id: string; kind: "cv-given"; map: number; method: string; s0: number; s1: number }
+  | { id: string; kind: "cv-group"; map: number; method: string; d0: number; d1: number };
 
 export interface CvContext extends JobContext<CvPlan> {
   maps: SharedMaps;
@@ -94,12 +101,29 @@ export interface CvOptions {
   ids?: (number | string)[][];
   /** Conformal interval level whose coverage each division reports (CV-conformal, CV_CONFORMAL_FOLDS inner folds). */
   interval?: number;
+  /** Leave-one-group-out divisions by these columns (inputs or factors), optionally K folds of whole groups. */
+  leaveOut?: string[];
+  groupFolds?: number;
+  /** Which transforms were chosen automatically (--log-inputs/--log-response auto): guarded methods set them aside. */
+  autoTransforms?: ScaleGuard;
 }
 
 export function cvPlan(maps: SharedMaps, o: CvOptions): { plan: CvPlan; givenTrain?: number[][][] } {
   if (o.interval !== undefined && !(o.interval > 0 && o.interval < 1))
     throw new VarmapError("E_USAGE", `--interval ${o.interval} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
-  const base = { ...mapsPlanBase(maps, o), verb: "cv" as const, ...(o.interval !== undefined ? { interval: o.interval } : {}) };
+  const guards = o.autoTransforms && scaleGuards(o.methods, o.autoTransforms);
+  const base = {
+    ...mapsPlanBase(maps, o),
+    verb: "cv" as const,
+    ...(o.interval !== undefined ? { interval: o.interval } : {}),
+    ...(guards ? { scaleGuards: guards } : {}),
+  };
+  if (o.leaveOut) {
+    if (o.splits) throw new VarmapError("E_USAGE", "--leave-out and --splits both give the divisions", { remedy: "give one of them" });
+    return { plan: { ...base, grouped: groupedPlan(maps, base.factors, o.leaveOut, o.groupFolds, o.seed ?? "1") } };
+  }
+  if (o.groupFolds !== undefined)
+    throw new VarmapError("E_USAGE", "--group-folds needs --leave-out", { remedy: "name the group columns with --leave-out COLS" });
   if (!o.splits) {
     const reps = o.reps ?? 200;
     if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps ${reps} is not a positive integer`, { remedy: "e.g. --reps 200" });
@@ -238,9 +262,31 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
   tasks: cvTasks,
   run: runCvTask,
   files(plan) {
+    if (plan.grouped) return CV_FILES;
     return [...CV_FILES, ...(plan.given?.predictions ? ["predictions.csv"] : []), ...(plan.interval !== undefined ? ["coverage.csv"] : [])];
   },
   write(plan, results, dir) {
+    if (plan.grouped) {
+      const factorsOf = (map: number) => Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[map].values[i]]));
+      const tasks = cvTasks(plan).filter((t): t is CvTask & { kind: "cv-group" } => t.kind === "cv-group");
+      const rows = groupRows(plan.grouped, plan.methods, tasks, results, (m) => mapLabel(factorsOf(m)));
+      return {
+        ...writeGrouped(
+          plan.grouped,
+          {
+            methods: plan.methods,
+            factors: plan.factors,
+            mapValues: plan.maps.map((m) => m.values),
+            interval: plan.interval,
+            clamps: clampsNegative(plan),
+            stat: plan.stat,
+          },
+          rows,
+          dir,
+        ),
+        methodList: plan.methods,
+      };
+    }
     const cs = cells(plan, results);
     // are_mean/are_sd are the papers' figures (negative predictions scored as they are); the columns after them are
     // the trust counts and the ARE with negative predictions of a nonnegative statistic set to 0.
@@ -574,6 +620,7 @@ function writeCoverage(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir:
     if (v !== null) c.values.push(v);
   };
   for (const t of cvTasks(plan)) {
+    if (t.kind === "cv-group") continue;
     const r = results.get(t.id) as CvResult;
     (r.cover ?? []).forEach((v, i) => add(t.map, t.method, t.kind === "cv-gen" ? plan.generated!.ps[t.pIndex] : plan.given!.labels[t.s0 + i].p, v));
   }
@@ -606,7 +653,11 @@ export function cvTasks(plan: CvPlan): CvTask[] {
   const tasks: CvTask[] = [];
   plan.maps.forEach((_, map) => {
     for (const method of plan.methods) {
-      if (plan.generated) {
+      if (plan.grouped) {
+        const n = plan.grouped.maps[map].divisions;
+        for (let d0 = 0; d0 < n; d0 += GROUP_CHUNK)
+          tasks.push({ id: `cvg/${map}/${method}/${d0}`, kind: "cv-group", map, method, d0, d1: Math.min(n, d0 + GROUP_CHUNK) });
+      } else if (plan.generated) {
         const { ps, reps, repChunk } = plan.generated;
         ps.forEach((_p, pIndex) => {
           for (let r0 = 0; r0 < reps; r0 += repChunk)
@@ -625,13 +676,13 @@ export function cvTasks(plan: CvPlan): CvTask[] {
 // Per worker context, its recent split predictors (LSP's neighbour table of a map serves all its tasks).
 const predictorCaches = new WeakMap<CvContext, SplitPredictorCache>();
 
-function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>) {
+function cachedPredictor(ctx: CvContext, map: MapData, mapIndex: number, method: string, hyper: Record<string, unknown>, response: "linear" | "log") {
   let cache = predictorCaches.get(ctx);
   if (!cache) predictorCaches.set(ctx, (cache = new SplitPredictorCache()));
   const plan = ctx.plan;
   // Every split of this map and method in the job, across the worker's tasks.
   const splits = plan.given ? plan.given.labels.length : plan.generated!.ps.length * plan.generated!.reps;
-  return cache.get(JSON.stringify([mapIndex, method, plan.response, hyper]), () => mapSplitPredictor(map, method, plan.response, hyper, splits));
+  return cache.get(JSON.stringify([mapIndex, method, response, hyper]), () => mapSplitPredictor(map, method, response, hyper, splits));
 }
 
 // Per worker context, the divisions of its recent generated tasks by (map, p, reps): the other methods' tasks of the
@@ -653,13 +704,32 @@ function cachedDivisions(ctx: CvContext, task: CvTask & { kind: "cv-gen" }, draw
   return hit;
 }
 
-export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
+export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<typeof runGroupTask> {
   const plan = ctx.plan;
-  const map = mapView(ctx.maps, task.map);
+  if (task.kind === "cv-group")
+    return runGroupTask(
+      ctx.maps,
+      plan.grouped!,
+      {
+        method: task.method,
+        response: plan.response,
+        guard: plan.scaleGuards?.[task.method],
+        hyper: plan.methodOptions?.[task.method] ?? {},
+        interval: plan.interval,
+        clamps: isNonNegativeStat(plan.stat) && (plan.scaleGuards?.[task.method]?.response ? "linear" : plan.response) === "linear",
+        factors: plan.factors,
+        mapValues: plan.maps[task.map].values,
+      },
+      task.map,
+      task.d0,
+      task.d1,
+    );
+  // A guarded method (ts/cv/scale-guard.ts) runs on the raw scales where the transforms were automatic.
+  const { map, response } = guardedScales(mapView(ctx.maps, task.map), plan.response, plan.scaleGuards?.[task.method]);
   const out: CvResult = { are: [], n: [], ext: [] };
-  const clamps = clampsNegative(plan);
+  const clamps = response === "linear" && isNonNegativeStat(plan.stat);
   if (clamps) (out.neg = []), (out.areClamped = []);
-  if (plan.response === "log") out.log = [];
+  if (response === "log") out.log = [];
   const request = { nonNegative: clamps, distance: plan.given?.predictions === true };
   // Per repetition: its trust counts (zeros where the method failed).
   const record = (r: { pred: Float64Array; trust?: SplitTrust } | null): void => {
@@ -671,7 +741,7 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     out.log?.push(t ? sum(t.logClamped) : 0);
   };
   const hyper = plan.methodOptions?.[task.method] ?? {};
-  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper);
+  const predictorFor = () => cachedPredictor(ctx, map, task.map, task.method, hyper, response);
   const fail = (i: number, code: string, message?: string): void => {
     out.are.push(null);
     (out.errors ??= {})[String(i)] = code;
@@ -694,13 +764,13 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
       }
       return drawn;
     });
-    const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
+    const scores = scoreSplits(map, divisions, task.method, response, hyper, predictorFor(), request);
     scores.forEach((r, i) => {
       if ("skipped" in r) skip(i, r.skipped), record(null);
       else if ("error" in r) fail(i, r.error, r.message), record(null);
       else out.are.push(roundResult(r.are)), record(r);
     });
-    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
+    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
     return out;
   }
   const want = plan.given!.predictions;
@@ -716,8 +786,8 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult {
     for (let i = 0, k = 0; i < map.rows; i++) if (!inTrain[i]) test[k++] = i;
     divisions.push({ train, test });
   }
-  const scores = scoreSplits(map, divisions, task.method, plan.response, hyper, predictorFor(), request);
-  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, plan.response, hyper, plan.interval);
+  const scores = scoreSplits(map, divisions, task.method, response, hyper, predictorFor(), request);
+  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
@@ -761,7 +831,7 @@ function coverOf(
       const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
       // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
       // (the scored predictions came from that same deterministic fit).
-      const full = method === "gp" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
+      const full = method === "gp" || method === "hybrid" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
       const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(

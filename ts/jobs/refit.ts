@@ -15,7 +15,8 @@ import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import type { GuardSetting } from "../mixture/select.js";
 import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
 import { isNonNegativeStat } from "../predict/trust.js";
-import { calibrate, type ConformalCalibration } from "../predict/conformal.js";
+import { guardedScales, scaleGuards, type ScaleGuard } from "../cv/scale-guard.js";
+import { calibrate, calibrateForGroups, type ConformalCalibration } from "../predict/conformal.js";
 
 /** What refit fits to every configuration's runs. */
 export interface MixtureOptions {
@@ -39,6 +40,10 @@ export interface RefitPlan extends MapsPlan {
   mixtures?: MixtureOptions & { chunk: number };
   /** `--conformal-folds k`: each model also carries its k-fold conformal calibration (for `predict --interval`), as `fit` does. */
   conformalFolds?: number;
+  /** `--conformal-groups COLS` (issue 41): the calibration also holds leave-group-out residuals for novel combinations. */
+  conformalGroups?: string[];
+  /** Methods that set aside automatic transforms (ts/cv/scale-guard.ts). */
+  scaleGuards?: Record<string, ScaleGuard>;
 }
 
 export type RefitTask = { id: string; kind: "fit"; map: number; method: string } | { id: string; kind: "mix"; map: -1; c0: number; c1: number };
@@ -64,14 +69,19 @@ export function refitPlan(
     stat?: string;
     mixtures?: MixtureOptions;
     conformalFolds?: number;
+    conformalGroups?: string[];
+    autoTransforms?: ScaleGuard;
   },
 ): RefitPlan {
+  const guards = o.autoTransforms && scaleGuards(o.methods, o.autoTransforms);
   return {
     ...(o.mixtures ? { mixtures: { ...o.mixtures, chunk: MIX_CHUNK } } : {}),
     ...mapsPlanBase(maps, o),
     verb: "refit",
     // Only when asked: the plans (and so the resumable outputs) of refits without it are unchanged.
     ...(o.conformalFolds !== undefined ? { conformalFolds: o.conformalFolds } : {}),
+    ...(o.conformalGroups ? { conformalGroups: o.conformalGroups } : {}),
+    ...(guards ? { scaleGuards: guards } : {}),
   };
 }
 
@@ -93,15 +103,22 @@ function runRefitTask(ctx: RefitContext, task: RefitTask): FitResult | MixResult
     if (!plan.mixtures || !ctx.runs) throw new Error(`internal: mixture task ${task.id} without runs`);
     return fitMixtureChunk(ctx.runs, plan.mixtures, task.c0, task.c1);
   }
-  const map = mapView(ctx.maps, task.map);
+  // A guarded method (lsp) is fitted on the raw scales where the transforms were automatic.
+  const { map, response } = guardedScales(mapView(ctx.maps, task.map), plan.response, plan.scaleGuards?.[task.method]);
   try {
     const X = matrix(map.X, map.rows, map.cols);
-    const options = { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response: plan.response };
+    const options = { ...(plan.methodOptions?.[task.method] ?? {}), inputs: mapInputScaling(map.meta.normalization), response };
     const model = createPredictor(task.method, options).fit(X, map.y, map.yVar);
     const conformal =
-      plan.conformalFolds !== undefined ? { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar, model) } : {};
+      plan.conformalFolds === undefined
+        ? {}
+        : plan.conformalGroups
+          ? {
+              conformal: calibrateForGroups(task.method, options, X, map.y, map.meta.inputNames, plan.conformalGroups, plan.conformalFolds, 0, map.yVar, model),
+            }
+          : { conformal: calibrate(task.method, options, X, map.y, plan.conformalFolds, 0, map.yVar, model) };
     // A model that predicts a negative sd at the very configurations it was fitted to will do so elsewhere too.
-    if (plan.response === "linear" && isNonNegativeStat(plan.stat)) {
+    if (response === "linear" && isNonNegativeStat(plan.stat)) {
       const p = model.predict(X);
       let negative = 0;
       for (let i = 0; i < p.length; i++) if (p[i] < 0) negative++;

@@ -10,11 +10,12 @@ import { takeRows, type Matrix } from "./matrix.js";
 import { createPredictor, foldModel, predictorFromJSON } from "./registry.js";
 
 /**
- * The default candidates: every model of the default set. gp's hyperparameters are searched once on the whole
- * training part and its inner folds are solved at them (Gp.solvedOn), so gp costs one fit plus K solves here; the
- * others are refitted per fold.
+ * The default candidates: every model of the default set (hybrid: gp for queries with measured siblings, mars for
+ * novel combinations, issue 41). gp's (and hybrid's gp's) hyperparameters are searched once on the whole training
+ * part and its inner folds are solved at them (Gp.solvedOn), so gp costs one fit plus K solves here; the others are
+ * refitted per fold.
  */
-export const AUTO_CANDIDATES = ["lr", "lsp", "delaunay", "mars", "rbf", "gp"];
+export const AUTO_CANDIDATES = ["lr", "lsp", "delaunay", "mars", "rbf", "hybrid"];
 export const AUTO_FOLDS = 5;
 
 export interface AutoOptions extends PredictorOptions {
@@ -66,7 +67,7 @@ export class AutoMethod extends Predictor<AutoState, AutoOptions> {
       let sum = 0;
       try {
         // Inner responses are on the model scale already, so the known variances (noise) pass as they are.
-        const full = c === "gp" ? createPredictor(c, innerOptions).fit(X, y, noise) : undefined;
+        const full = c === "gp" || c === "hybrid" ? createPredictor(c, innerOptions).fit(X, y, noise) : undefined;
         if (full) whole.set(c, full);
         for (let k = 0; k < K; k++) {
           const train: number[] = [],

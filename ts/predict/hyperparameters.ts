@@ -111,3 +111,11 @@ export function methodList(v: string, flag: string): string[] {
     throw new VarmapError("E_USAGE", `${flag} ${v} is not a list of methods other than auto`, { remedy: `e.g. ${flag} mars,rbf` });
   return list;
 }
+
+/** One method name other than auto and hybrid (hybrid's --hybrid-seen / --hybrid-novel). */
+export function methodName(v: string, flag: string): string {
+  const m = v.trim();
+  if (!m || m === "auto" || m === "hybrid" || m.includes(","))
+    throw new VarmapError("E_USAGE", `${flag} ${v} is not one method other than auto and hybrid`, { remedy: `e.g. ${flag} mars` });
+  return m;
+}

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import type { ModelJSON } from "./estimator.js";
-import type { ConformalCalibration } from "./conformal.js";
+import type { ConformalCalibration, GroupedConformal } from "./conformal.js";
 
 export interface MapModel {
   /** Factor name → value. */
@@ -13,7 +13,7 @@ export interface MapModel {
   inputs: string[];
   model: ModelJSON;
   /** Conformal calibration (`fit --conformal-folds`): cross-validated residuals for `predict --interval`. */
-  conformal?: ConformalCalibration;
+  conformal?: ConformalCalibration | GroupedConformal;
 }
 
 export interface ModelsFile {
@@ -42,7 +42,14 @@ export interface RefitModelsFile {
   /** Every input column of the data (absent in files written before predict could read them). */
   inputs?: string[];
   /** `conformal`: with `refit --conformal-folds k`, as MapModel's. */
-  models: { key: Record<string, string>; method: string; rows: number; inputs?: string[]; model: ModelJSON; conformal?: ConformalCalibration }[];
+  models: {
+    key: Record<string, string>;
+    method: string;
+    rows: number;
+    inputs?: string[];
+    model: ModelJSON;
+    conformal?: ConformalCalibration | GroupedConformal;
+  }[];
 }
 
 const REMEDY = "pass the models.json that `varmap fit --out` or `varmap refit --out` wrote";

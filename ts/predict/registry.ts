@@ -16,6 +16,7 @@ import {
   nuggetBound,
   atLeastTen,
   methodList,
+  methodName,
   neighbourCount,
   nonNegative,
   nonNegativeInt,
@@ -32,6 +33,7 @@ import { MeanBaseline } from "./mean.js";
 import { Rbf } from "./rbf.js";
 import { Gp } from "./gp.js";
 import { AutoMethod } from "./auto.js";
+import { Hybrid } from "./hybrid.js";
 
 type Factory = (options: PredictorOptions & Record<string, unknown>) => Predictor;
 
@@ -180,11 +182,22 @@ export const PREDICTORS: readonly PredictorEntry[] = [
     flags: [
       {
         flag: "--auto-candidates <list>",
-        description: "methods to choose from (default lr,lsp,delaunay,mars,rbf,gp)",
+        description: "methods to choose from (default lr,lsp,delaunay,mars,rbf,hybrid)",
         option: "candidates",
         parse: methodList,
       },
       { flag: "--auto-folds <n>", description: "inner cross-validation folds (default 5)", option: "folds", parse: atLeastTwo },
+    ],
+  },
+  {
+    name: "hybrid",
+    description: "gp for queries whose combination of settings has measured siblings, mars for combinations never measured (the default of fit; issue 41)",
+    create: (o) => new Hybrid(o),
+    notInDemo: true,
+    notDefault: true,
+    flags: [
+      { flag: "--hybrid-seen <method>", description: "method for queries with measured siblings (default gp)", option: "seen", parse: methodName },
+      { flag: "--hybrid-novel <method>", description: "method for novel combinations (default mars)", option: "novel", parse: methodName },
     ],
   },
   { name: "mean", description: "the constant baseline (the training mean)", create: (o) => new MeanBaseline(o), flags: [], baseline: true },
@@ -222,7 +235,9 @@ export function foldModel(
   yVar?: Float64Array,
   full?: Predictor,
 ): Predictor {
-  return full instanceof Gp ? full.solvedOn(X, y, yVar) : createPredictor(method, options).fit(X, y, yVar);
+  if (full instanceof Gp) return full.solvedOn(X, y, yVar);
+  if (full instanceof Hybrid) return full.foldOn(X, y, yVar);
+  return createPredictor(method, options).fit(X, y, yVar);
 }
 
 export function predictorFromJSON(json: ModelJSON, options: PredictorOptions = {}): Predictor {

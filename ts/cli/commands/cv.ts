@@ -4,6 +4,7 @@
 // factors). Prints the mean ARE per training fraction (per map for given splits, the Table 2 averaged over maps
 // for generated ones); --out keeps are.csv, table2.md, table2.csv and the resumable result store.
 import type { Command } from "commander";
+import { VarmapError } from "../../errors.js";
 import { cvAction, registerCvOptions, type Opts } from "../bulk.js";
 import { addDistributionOptions, cvDistributionAction } from "../distribution.js";
 
@@ -17,7 +18,13 @@ export function register(program: Command): void {
     ),
     "cv",
   ).action(async (file: string, opts: Opts) => {
-    if (opts.target === "distribution") return void (await cvDistributionAction(file, opts));
+    if (opts.target === "distribution") {
+      if (opts.leaveOut !== undefined)
+        throw new VarmapError("E_USAGE", "--leave-out is not available with --target distribution yet", {
+          remedy: "run the group-out validation of the statistic's map (drop --target distribution), or random divisions of the distribution",
+        });
+      return void (await cvDistributionAction(file, opts));
+    }
     await cvAction(file, opts);
   });
 }

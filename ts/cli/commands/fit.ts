@@ -10,7 +10,8 @@ import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
-import { calibrate } from "../../predict/conformal.js";
+import { calibrate, calibrateForGroups, CONFORMAL_FOLDS } from "../../predict/conformal.js";
+import { rawNormalization, scaleGuards } from "../../cv/scale-guard.js";
 import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD, withDefaults } from "../defaults.js";
 
 export function register(program: Command): void {
@@ -23,30 +24,67 @@ export function register(program: Command): void {
     .option("--out <path>", "models file (.json); default: stdout")
     .option("--quiet", "no notes on stderr")
     .option("--conformal-folds <k>", "also calibrate conformal prediction intervals by k-fold cross-validation per map (for predict --interval)")
+    .option(
+      "--conformal-groups <cols>",
+      "also calibrate queries whose combination of these inputs was never measured, on leave-group-out folds (predict's novel column; implies --conformal-folds 10)",
+    )
     .action(async (file: string, given: Record<string, unknown>) => {
       if (given.target === "distribution") return fitDistributionAction(file, given);
       const opts = withDefaults(given, "fit");
       const method = String(opts.method);
       const hyper = methodOptionsFromCli(opts, method);
-      const folds = opts.conformalFolds === undefined ? undefined : Number(opts.conformalFolds);
+      const groupCols = typeof opts.conformalGroups === "string" ? opts.conformalGroups.split(",").map((c) => c.trim()) : undefined;
+      const folds = opts.conformalFolds === undefined ? (groupCols ? CONFORMAL_FOLDS : undefined) : Number(opts.conformalFolds);
       if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
         throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
       const load = optionsFromCli(opts);
       const data = await loadDataset(file, load);
-      const response = (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
+      // A method that sets aside automatic transforms (lsp: ts/cv/scale-guard.ts) is fitted on the raw scales.
+      const guard = scaleGuards([method], { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" })?.[method];
+      const response = !guard?.response && (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
+      if (guard && !opts.quiet)
+        process.stderr.write(
+          `varmap: note: ${method} is fitted on the raw scales (the automatic transforms make it collapse; name --log-inputs/--log-response to override)\n`,
+        );
       // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
       // file and on stderr; the command fails only when no map could be fitted.
       const maps: ModelsFile["maps"] = [];
       const skipped: NonNullable<ModelsFile["skipped"]> = [];
       for (const m of data.maps) {
-        const model = createPredictor(method, { ...hyper, inputs: mapInputScaling(m.normalization), response });
+        const model = createPredictor(method, {
+          ...hyper,
+          inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization),
+          response,
+        });
         try {
           const X = matrix(m.X, m.rows, m.inputNames.length);
           model.fit(X, m.y, m.yVar);
           const conformal =
             folds === undefined
               ? undefined
-              : calibrate(method, { ...hyper, inputs: mapInputScaling(m.normalization), response }, X, m.y, folds, 0, m.yVar, model);
+              : groupCols
+                ? calibrateForGroups(
+                    method,
+                    { ...hyper, inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization), response },
+                    X,
+                    m.y,
+                    m.inputNames,
+                    groupCols,
+                    folds,
+                    0,
+                    m.yVar,
+                    model,
+                  )
+                : calibrate(
+                    method,
+                    { ...hyper, inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization), response },
+                    X,
+                    m.y,
+                    folds,
+                    0,
+                    m.yVar,
+                    model,
+                  );
           maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON(), ...(conformal ? { conformal } : {}) });
         } catch (e) {
           if (!(e instanceof VarmapError)) throw e;

@@ -10,7 +10,15 @@ import { mapKey, readModelSets, type ModelsFile } from "../../predict/models-fil
 import { addCounts, countTrust, emptyCounts, isNonNegativeStat, trustWarnings, type TrustCounts } from "../../predict/trust.js";
 import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
 import { isDistributionModelsFile } from "../../distribution/model.js";
-import { conformalHalfWidth, conformalInterval } from "../../predict/conformal.js";
+import {
+  conformalHalfWidth,
+  conformalInterval,
+  conformalIntervalPerQuery,
+  groupedHalfWidths,
+  queryKinds,
+  type GroupedConformal,
+} from "../../predict/conformal.js";
+import { Hybrid } from "../../predict/hybrid.js";
 import { Gp } from "../../predict/gp.js";
 import { firstNonPositiveLogInput, logInputError } from "../../predict/scaling.js";
 
@@ -75,6 +83,7 @@ export function register(program: Command): void {
             { name: `hi${suffix(r.method)}`, values: r.hi },
           ]
         : []),
+      ...(r.novel ? [{ name: `novel${suffix(r.method)}`, values: Int32Array.from(r.novel), type: "int" as const }] : []),
       { name: `extrapolated${suffix(r.method)}`, values: Int32Array.from(r.extrapolated), type: "int" as const },
       { name: `distance${suffix(r.method)}`, values: r.distance },
       { name: `clamped${suffix(r.method)}`, values: Int32Array.from(r.clamped), type: "int" as const },
@@ -96,6 +105,11 @@ export function register(program: Command): void {
           process.stderr.write(
             `varmap: note: ${r.method}: no interval for ${r.noInterval} row(s) (lo/hi NaN): its models carry no conformal calibration (refit --conformal-folds 10)\n`,
           );
+      for (const r of results)
+        if (r.novel && r.novelCount)
+          process.stderr.write(
+            `varmap: note: ${r.novelCount} of ${rows.length} prediction(s) of ${r.method} are for combinations never measured (column novel${suffix(r.method)}): expect group-out errors there (varmap cv --leave-out), not random-division ones\n`,
+          );
     }
     if (opts.json)
       process.stdout.write(
@@ -105,7 +119,7 @@ export function register(program: Command): void {
             predictions: rows.length,
             stat: file.stat,
             clampsNegative: isNonNegativeStat(file.stat) && file.response === "linear",
-            methods: Object.fromEntries(results.map((r) => [r.method, r.counts])),
+            methods: Object.fromEntries(results.map((r) => [r.method, { ...r.counts, ...(r.novel ? { novel: r.novelCount } : {}) }])),
           },
           null,
           2,
@@ -124,6 +138,9 @@ interface MethodPredictions {
   hi?: Float64Array;
   /** Rows left without an interval (a method with neither a conformal calibration nor its own interval). */
   noInterval?: number;
+  /** Per row, 1 when its combination was never measured (--conformal-groups' columns, or hybrid's own test); absent when unknown. */
+  novel?: Uint8Array;
+  novelCount?: number;
 }
 
 /**
@@ -178,9 +195,23 @@ function predictWith(
       out.clamped[i] = p.clamped[k];
     });
     addCounts(out.counts, countTrust(p.values, p.extrapolated, p.negative, p.logClamped));
+    const grouped = m.conformal && "groups" in m.conformal ? (m.conformal as GroupedConformal) : undefined;
+    const kinds = grouped ? queryKinds(grouped.groups, Xq) : model instanceof Hybrid ? model.novelOf(Xq) : undefined;
+    if (kinds) {
+      out.novel ??= new Uint8Array(rows.length);
+      idx.forEach((i, k) => (out.novel![i] = kinds[k] > 0 ? 1 : 0));
+    }
     if (level === undefined) continue;
     let bounds: { lo: Float64Array; hi: Float64Array };
-    if (m.conformal) bounds = conformalInterval(p.values, conformalHalfWidth(m.conformal.residuals, level), m.conformal.response);
+    if (grouped) {
+      // Per query its novelty kind's half-width: a combination never measured is calibrated on leave-group-out residuals.
+      const widths = groupedHalfWidths(grouped, level);
+      bounds = conformalIntervalPerQuery(
+        p.values,
+        Float64Array.from(kinds!, (x) => widths[x]),
+        grouped.response,
+      );
+    } else if (m.conformal) bounds = conformalInterval(p.values, conformalHalfWidth(m.conformal.residuals, level), m.conformal.response);
     else if (model instanceof Gp) bounds = model.predictInterval(Xq, level);
     else if (lenient) {
       // A refit file holds several methods: one without a calibration gets no interval (empty lo/hi, counted),
@@ -194,13 +225,15 @@ function predictWith(
         `the ${file.method} model of map ${file.factors.map((f) => `${f}=${m.key[f]}`).join(", ") || "(the only map)"} has no conformal calibration`,
         {
           location: { file: modelsPath ?? file.source },
-          remedy: "fit with `varmap fit … --conformal-folds 10` or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
+          remedy:
+            "fit with `varmap fit … --conformal-folds 10` (or `--conformal-groups COLS` for combinations never measured) or `varmap refit … --conformal-folds 10` (gp models give their own interval without it)",
         },
       );
     // A nonnegative statistic's interval stops at 0, as its predictions do (on a linear scale they can cross it).
     const floor = nonNegative ? 0 : -Infinity;
     idx.forEach((i, k) => ((out.lo![i] = Math.max(floor, bounds.lo[k])), (out.hi![i] = Math.max(floor, bounds.hi[k]))));
   }
+  if (out.novel) out.novelCount = out.novel.reduce((a, b) => a + b, 0);
   return out;
 }
 
