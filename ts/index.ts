@@ -13,7 +13,7 @@ export { matrix, fromRows, type Matrix } from "./predict/matrix.js";
 export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/estimator.js";
 export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";
 export { Delaunay, type DelaunayOptions, type DelaunayLocation } from "./predict/delaunay.js";
-export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
+export { loadDataset, type LoadOptions, type Dataset } from "./data/load.js";
 export { autoLogInputs, registerLogInputsJudge, type LogInputsJudge, type JudgedMap } from "./data/auto-transforms.js";
 export { splineGcvJudge } from "./predict/log-inputs-judge.js";
 export { counterRng, type CounterRng } from "./data/random.js";

@@ -2,8 +2,9 @@
 // the 75% / 90% convergence points of seed 000 §6 (Fig. 10), the analytic baseline they almost equal, the runs
 // needed for a target precision, and (--predict) the same for configurations left out of a predictor's training.
 import type { Command } from "commander";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "../flags.js";
 import { addDataOptions } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
+import { describeConfig, loadDataset } from "../../data/load.js";
 import { TABLE_OUTPUT, writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import type { CiKind, ConvergenceOptions, SubsetMode } from "../../convergence/convergence.js";
@@ -11,7 +12,7 @@ import type { CurveMode } from "../../convergence/predict.js";
 import { mapSpec } from "../../convergence/outputs.js";
 import { convergenceFingerprint, convergenceOutputs, job as convergenceJob, measureChunk, type ConvergencePlan } from "../../jobs/convergence.js";
 import { keysOf } from "../../mixture/samplesize-table.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
 import { choice, integer, level, numberList, positiveNumber } from "../samplesize-options.js";
@@ -85,11 +86,11 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
   if (opts.shard !== undefined && !jobDir)
     throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
   const jobOpts = jobDir
-    ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence")
+    ? jobOptionsFromFlags(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence")
     : undefined;
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
 
-  const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
+  const data = await loadDataset(file, { ...dataOptionsFromFlags(opts), stat: "sd" });
   const t = data.table;
   const len = (c: number) => Math.min(t.offsets[c + 1] - t.offsets[c], o.to ?? Infinity) - o.m0 + 1;
   for (let c = 0; c < t.count; c++) {

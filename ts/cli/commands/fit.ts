@@ -1,7 +1,8 @@
 // `varmap fit <data> … --method lsp|lr --out models.json`: one fitted predictor per map.
 import type { Command } from "commander";
+import { dataOptionsFromFlags } from "../flags.js";
 import { VarmapError } from "../../errors.js";
-import { loadDataset, optionsFromCli } from "../../data/load.js";
+import { loadDataset } from "../../data/load.js";
 import { writeJsonAtomic } from "../../data/write.js";
 import { mapInputScaling } from "../../cv/split.js";
 import { matrix } from "../../predict/matrix.js";
@@ -11,7 +12,8 @@ import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
 import { calibrate } from "../../predict/conformal.js";
-import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD, withDefaults } from "../defaults.js";
+import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD } from "../../verbs/defaults.js";
+import { withDefaults } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -31,7 +33,7 @@ export function register(program: Command): void {
       const folds = opts.conformalFolds === undefined ? undefined : Number(opts.conformalFolds);
       if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
         throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
-      const load = optionsFromCli(opts);
+      const load = dataOptionsFromFlags(opts);
       const data = await loadDataset(file, load);
       const response = (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
       // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the

@@ -1,15 +1,16 @@
 // `varmap gev <runs>`: a GEV fit per configuration (seed 002; spec B.3) with standard errors, return levels,
 // the nested Gumbel fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics.
 import { Option, type Command } from "commander";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "../flags.js";
 import { getBackend } from "../../backend/index.js";
 import { addDataOptions, addRunOptions, splitList } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
+import { describeConfig, loadDataset } from "../../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../../evt/configs.js";
 import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js";
 import { gevPlan, job as gevJob } from "../../jobs/gev.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
 
 /** An --out ending in a table extension is one file (fitted in this thread); anything else is a job directory. */
@@ -60,9 +61,9 @@ export function register(program: Command): void {
         throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
       const chunk = Number(opts.chunk ?? 1000);
       if (!Number.isInteger(chunk) || chunk < 1) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(opts.chunk)}'`);
-      const jobOpts = direct ? undefined : jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "gev");
+      const jobOpts = direct ? undefined : jobOptionsFromFlags(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "gev");
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
-      const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "mean", allowNoInputs: true });
+      const data = await loadDataset(file, { ...dataOptionsFromFlags(opts), stat: "mean", allowNoInputs: true });
       const t = data.table;
       if (o.block > 1) {
         for (let c = 0; c < t.count; c++) {

@@ -2,12 +2,13 @@
 // the probe × signal matrix, per-app sensitivity/aggressiveness and classes, break-even points along a swept
 // factor, and time-slice analysis (seed 003; spec C).
 import { Option, type Command } from "commander";
+import { jobOptionsFromFlags } from "../flags.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { VarmapError } from "../../errors.js";
 import { prepareInterference } from "../../interference/analyze.js";
 import { readRuns, readSlices } from "../../interference/read.js";
 import { interferenceContext, job } from "../../jobs/interference.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { DEFAULT_OPTIONS, type Aggregate, type InterferenceOptions, type Metric } from "../../interference/types.js";
 import { splitList } from "../options.js";
 
@@ -107,7 +108,7 @@ export function register(program: Command): void {
       const seed = /^-?\d+$/.test(String(o.seed)) ? Number(o.seed) : String(o.seed);
       // The job journal (manifest.json, results.jsonl) lives beside --out; the other tables are placed relative to it.
       const dir = dirname(out);
-      const jobOpts = jobOptionsFromCli(o as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "interference");
+      const jobOpts = jobOptionsFromFlags(o as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "interference");
       const note = o.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
       const opts: InterferenceOptions = {
         ...DEFAULT_OPTIONS,

@@ -1,16 +1,17 @@
 // `varmap mixture <data>`: mixtures of six families (k = 1..kmax) fitted by EM to every configuration's runs,
 // BIC selection, and the summaries of seed 001 Tables 3, 4 and 5.
 import { mkdtempSync, rmSync } from "node:fs";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "../flags.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
-import { loadDataset, optionsFromCli } from "../../data/load.js";
+import { loadDataset } from "../../data/load.js";
 import { tableFormat, writeTable, type Column } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
 import { parseFamilies, parsePriorStrength, parseStarts, type MixtureFitResult } from "../../mixture/fit.js";
 import { assembleFits, job as mixtureJob, mixtureContext } from "../../jobs/mixture.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { readRecords, RESULTS } from "../../pool/store.js";
 import { formatTables, summarizeFits } from "../../mixture/tables.js";
 import { FAMILIES, FAMILY_NAMES } from "../../mixture/families.js";
@@ -113,14 +114,14 @@ export function register(program: Command): void {
       if (out) tableFormat(out);
       const given = opts.jobDir as string | undefined;
       const jobDir = given ?? (out ? `${out}.job` : undefined);
-      const jobOpts = jobOptionsFromCli(
+      const jobOpts = jobOptionsFromFlags(
         { workers: opts.workers as string | undefined, resume: opts.resume as boolean, quiet: !!opts.quiet },
         jobDir ?? "",
         "mixture",
       );
       const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
       const data = await loadDataset(file, {
-        ...optionsFromCli(opts),
+        ...dataOptionsFromFlags(opts),
         requirePositive: true,
         positiveReason: "mixtures of positive families (runs are divided by their mean)",
         note,

@@ -2,8 +2,9 @@
 // Γ_q(n) of the BIC-selected mixture by the delta method (seed 001 §4, App. A; spec A.2, A.4), runs needed per
 // quantile level and threshold, and for the mean, sd and variance.
 import type { Command } from "commander";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "../flags.js";
 import { addDataOptions, splitList } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli, subsetTable } from "../../data/load.js";
+import { describeConfig, loadDataset, subsetTable } from "../../data/load.js";
 import { TABLE_OUTPUT, tableCsv, writeTable, type Column } from "../../data/write.js";
 import type { ConfigTable } from "../../data/types.js";
 import { VarmapError } from "../../errors.js";
@@ -14,7 +15,7 @@ import { chooseFit, parseModelChoice, sampleSizeRow, type CandidateFit, type Sam
 import { curveColumns, keysOf, samplesizeColumns } from "../../mixture/samplesize-table.js";
 import { deltaQuantileSE, gammaQ, quantileRunsNeeded, type CenterKind, type InformationKind } from "../../mixture/samplesize.js";
 import { parseWorkers } from "../../pool/pool.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { sharedCopy } from "../../pool/threads.js";
 import { job as samplesizeJob, samplesizeChunk, samplesizeFingerprint, toFitJSON, type FitJSON, type SampleSizePlan } from "../../jobs/samplesize.js";
 import { choice, integer, level, parseMixtureJSON, positiveNumber, quantileLevels, runCounts, thresholds } from "../samplesize-options.js";
@@ -117,12 +118,12 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out)) ? String(opts.out) : undefined;
   if (opts.shard !== undefined && !jobDir)
     throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
-  const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;
+  const jobOpts = jobDir ? jobOptionsFromFlags(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;
   if (jobDir && opts.curves !== undefined && /[\\/]/.test(String(opts.curves)))
     throw new VarmapError("E_USAGE", "with an --out directory, --curves names a file inside it", { remedy: "e.g. --curves curves.csv" });
 
   const data = await loadDataset(file, {
-    ...optionsFromCli(opts),
+    ...dataOptionsFromFlags(opts),
     stat: "mean",
     requirePositive: true,
     positiveReason: "mixtures of positive families (runs are divided by their mean)",

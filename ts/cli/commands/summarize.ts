@@ -1,7 +1,8 @@
 // `varmap summarize <file>`: every map and configuration with the statistics of its runs.
 import type { Command } from "commander";
+import { dataOptionsFromFlags } from "../flags.js";
 import { addDataOptions } from "../options.js";
-import { loadDataset, optionsFromCli, type Dataset } from "../../data/load.js";
+import { loadDataset, type Dataset } from "../../data/load.js";
 import { QUANTILE_NAMES } from "../../data/types.js";
 import { writeTable, type Column } from "../../data/write.js";
 
@@ -15,7 +16,7 @@ export function register(program: Command): void {
     .option("--json", "print a machine-readable summary of the maps on stdout")
     .option("--quiet", "no notes on stderr")
     .action(async (file: string, opts: Record<string, unknown>) => {
-      const data = await loadDataset(file, optionsFromCli(opts));
+      const data = await loadDataset(file, dataOptionsFromFlags(opts));
       const columns = summaryColumns(data);
       const out = opts.out as string | undefined;
       if (out) await writeTable(out, columns);
