@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import type { Dataset } from "../data/load.js";
-import { csvText, writeFileAtomic } from "../pool/files.js";
+import { csvText, writeFileAtomic } from "../data/write.js";
 import { sharedCopy } from "../pool/threads.js";
 import { divisionStream, randomDivision } from "../cv/divisions.js";
 import type { SplitsFile } from "../cv/splits.js";

@@ -6,7 +6,7 @@
 // run writes.
 import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { shardTasks, type Shard } from "./plan.js";
 import { runTasks } from "./pool.js";
 import { silentProgress, stderrProgress } from "./progress.js";

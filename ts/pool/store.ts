@@ -10,7 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { writeAll } from "../data/io.js";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { DirLock } from "./lock.js";
 
 export interface TaskRecord<R = unknown> {
