@@ -31,7 +31,7 @@ import { readFits, type FitRow } from "../distribution/params.js";
 import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
 import { runJob, type JobSummary } from "../pool/job.js";
-import { distCvSetup } from "../distribution/cv-job.js";
+import { distCvSetup } from "../jobs/distribution-cv.js";
 import { job as distributionCvJob } from "../jobs/distribution-cv.js";
 
 export const TARGETS = ["stat", "distribution"] as const;

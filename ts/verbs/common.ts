@@ -2,7 +2,9 @@
 // the method list check, loading the maps of a dataset.
 import { VarmapError } from "../errors.js";
 import { loadDataset, type Dataset, type LoadOptions } from "../data/load.js";
-import type { JobOptions } from "../pool/job.js";
+import type { JobOptions, JobSummary } from "../pool/job.js";
+
+export type { JobSummary };
 import type { Shard } from "../pool/plan.js";
 import { parseWorkers } from "../pool/pool.js";
 import { METHOD_NAMES } from "../predict/registry.js";

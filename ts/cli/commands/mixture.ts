@@ -5,8 +5,7 @@ import { parseFamilies, parsePriorStrength, parseStarts } from "../../mixture/fi
 import { DEFAULT_CRITERION, DEFAULT_FAMILIES, DEFAULT_GUARD_FLAG, DEFAULT_PRIOR_STRENGTH, intOption, runMixture, type MixtureOptions } from "../../verbs/mixture.js";
 import { parseCriterion, parseGuard, parseSplit, type GuardSetting } from "../../mixture/select.js";
 import { addDataOptions } from "../options.js";
-import { dataOptionsFromFlags, type Flags } from "../flags.js";
-import { parseWorkers } from "../../pool/pool.js";
+import { dataOptionsFromFlags, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
