@@ -246,3 +246,5 @@ export { runCv, type CvOptions, type CvSummary, type CvMapSummary } from "./verb
 export { runRefit, type RefitOptions, type RefitMixtureOptions, type RefitSummary } from "./verbs/refit.js";
 export { runMixture, type MixtureOptions, type MixtureSummary as MixtureVerbSummary } from "./verbs/mixture.js";
 export { runGev, type GevOptions, type GevSummary } from "./verbs/gev.js";
+export { runSamplesize, type SamplesizeOptions, type SamplesizeSummary } from "./verbs/samplesize.js";
+export { runConvergence, type ConvergenceOptions as ConvergenceVerbOptions, type ConvergencePredictOptions, type ConvergenceSummary } from "./verbs/convergence.js";

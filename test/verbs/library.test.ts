@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCv, runGev, runMixture, runRefit, type CvOptions, type LoadOptions } from "../../ts/index.js";
+import { runConvergence, runCv, runGev, runMixture, runRefit, runSamplesize, type CvOptions, type LoadOptions } from "../../ts/index.js";
 import { writeSynth } from "../../ts/data/synth.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-verbs-"));
@@ -61,6 +61,37 @@ describe("the verbs from the library", () => {
     expect("tasks" in job && job.tasks).toBeGreaterThan(0);
     const rows = (p: string) => readFileSync(p, "utf8").trim().split("\n").length;
     expect(rows(join(dir, "gev", "gev.csv"))).toBe(rows(join(dir, "gev.csv")));
+  });
+
+  it("runSamplesize: runs needed per configuration, the table and the summary agree", async () => {
+    const out = join(dir, "ss.csv");
+    const settings = {
+      qs: [0.1, 0.9],
+      taus: [0.5, 0.1],
+      method: "delta" as const,
+      information: "expected" as const,
+      center: "none" as const,
+      density: "model" as const,
+      reps: 400,
+      seed: 1,
+      stats: ["q", "mean"],
+      precision: 0.05,
+      level: 0.95,
+      model: { kind: "best-unfloored" as const },
+    };
+    const s = await runSamplesize(runs, { data: slice, settings, ns: [1, 10, 100], families: ["loglogistic"], kmax: 2, out, run: quiet });
+    const summary = s.json as { configurations: number; medianNeeded: number[] };
+    expect(summary.configurations).toBe(90);
+    expect(readFileSync(out, "utf8").trim().split("\n").length - 1).toBe(90);
+    // A tighter threshold never needs fewer runs.
+    expect(summary.medianNeeded[1]).toBeGreaterThanOrEqual(summary.medianNeeded[0]);
+  });
+
+  it("runConvergence: the 75% point comes no later than the 90% point", async () => {
+    const curve = { kind: "sd" as const, level: 0.9, m0: 10, levels: [0.75, 0.9], mode: "average" as const, reps: 20, seed: 1, precision: 0.05 };
+    const s = await runConvergence(runs, { data: slice, curve, out: join(dir, "conv.csv"), run: quiet });
+    const m = (s.json as { median: Record<string, number> }).median;
+    expect(m.m_0_75 ?? m["m_0.75"]).toBeLessThanOrEqual(m.m_0_9 ?? m["m_0.9"]);
   });
 
   it("typed options are checked like the flags", async () => {

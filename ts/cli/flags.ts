@@ -14,7 +14,7 @@ import { BEST_METHOD, BEST_METHODS, PAPER_METHOD, PAPER_METHODS } from "../verbs
 import { DEFAULT_SETUP } from "../mixture/select.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
 
-export { parseIntegerSeed, parseSeedText, parseWorkers, splitList };
+export { parseIntegerSeed, parseSeedText, parseShardOptions, parseWorkers, splitList };
 
 /** The bag commander hands an action. */
 export type Flags = Record<string, unknown>;
