@@ -241,10 +241,15 @@ export type { RbfPatch } from "./predict/rbf.js";
 export { patchLayout, patchWeights, RBF_PATCH_POINTS, RBF_PATCH_COVER, type PatchLayout } from "./predict/rbf-local.js";
 
 // The verbs (issue 39): typed options in, a summary out — the same functions the CLI calls.
-export { type RunOptions, type JobSummary } from "./verbs/common.js";
+export type { RunOptions, JobSummary } from "./verbs/common.js";
 export { runCv, type CvOptions, type CvSummary, type CvMapSummary } from "./verbs/cv.js";
 export { runRefit, type RefitOptions, type RefitMixtureOptions, type RefitSummary } from "./verbs/refit.js";
 export { runMixture, type MixtureOptions, type MixtureSummary as MixtureVerbSummary } from "./verbs/mixture.js";
 export { runGev, type GevOptions, type GevSummary } from "./verbs/gev.js";
 export { runSamplesize, type SamplesizeOptions, type SamplesizeSummary } from "./verbs/samplesize.js";
-export { runConvergence, type ConvergenceOptions as ConvergenceVerbOptions, type ConvergencePredictOptions, type ConvergenceSummary } from "./verbs/convergence.js";
+export {
+  runConvergence,
+  type ConvergenceOptions as ConvergenceVerbOptions,
+  type ConvergencePredictOptions,
+  type ConvergenceSummary,
+} from "./verbs/convergence.js";

@@ -31,7 +31,8 @@ const SCIENCE = ["cv", "predict", "mixture", "evt", "whatif", "distribution", "i
 /** Leaves: importable from anywhere (ts/errors.ts and ts/errors/ are one layer, "errors"). */
 const LEAVES = ["errors", "util", "package-root"];
 const BELOW_SCIENCE = ["data", "backend", ...LEAVES];
-const EVERYTHING_BUT = (...no: string[]) => ["backend", "benchmarks", "data", "jobs", "pool", "report", "slurm", "verbs", "cli", ...SCIENCE, ...LEAVES].filter((l) => !no.includes(l));
+const EVERYTHING_BUT = (...no: string[]) =>
+  ["backend", "benchmarks", "data", "jobs", "pool", "report", "slurm", "verbs", "cli", ...SCIENCE, ...LEAVES].filter((l) => !no.includes(l));
 
 /**
  * For each layer (a folder of ts/, or a file at its top), the layers it may import (itself always). A folder of ts/

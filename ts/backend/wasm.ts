@@ -43,7 +43,9 @@ export class WasmBackend implements KernelBackend {
     if (!inst) {
       const path = wasmModulePath(module);
       if (!existsSync(path))
-        throw new VarmapError("E_INSTALL", `the wasm module ${path} is missing: varmap is not fully built`, { remedy: "run npm run build:wasm (or npm run build) in the varmap directory" });
+        throw new VarmapError("E_INSTALL", `the wasm module ${path} is missing: varmap is not fully built`, {
+          remedy: "run npm run build:wasm (or npm run build) in the varmap directory",
+        });
       const compiled = new WebAssembly.Module(readFileSync(path));
       inst = new WebAssembly.Instance(compiled, {}).exports as unknown as WasmExports;
       this.instances.set(module, inst);

@@ -1,7 +1,6 @@
 // The data layer's entry point: every verb calls loadDataset(file, options) (the CLI builds the options from its
 // flags in ts/cli/flags.ts).
 import { VarmapError } from "../errors.js";
-import { splitList } from "./option-values.js";
 import { buildMaps } from "./maps.js";
 import { jackknifeVariances } from "./stat-variance.js";
 import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";

@@ -15,7 +15,18 @@ import { distributionMaps, mapLabel } from "../distribution/data.js";
 import type { KsTest } from "../distribution/ks.js";
 import type { DistName, MomentMethod, PositionsName, SmoothName } from "../distribution/methods.js";
 import type { FeatureWeightsName } from "../distribution/feature-weights.js";
-import { ksHeader, ksMarkdown, ksRows, splitKs, summarize, summaryHeader, summaryRows, writeCsvStream, type SplitKs, type WeightsLabel } from "../distribution/report.js";
+import {
+  ksHeader,
+  ksMarkdown,
+  ksRows,
+  splitKs,
+  summarize,
+  summaryHeader,
+  summaryRows,
+  writeCsvStream,
+  type SplitKs,
+  type WeightsLabel,
+} from "../distribution/report.js";
 import { perLevelLabel, type PerLevelSpec } from "../distribution/per-level.js";
 import { mapTruth, type TruthComponent } from "../distribution/truth.js";
 import { foldDivision } from "../distribution/folds.js";
@@ -182,7 +193,6 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
   const hash = createHash("sha256").update(JSON.stringify(sp.splits)).digest("hex").slice(0, 32);
   return { plan: { ...base, given: { source: sp.source, hash, labels: sp.splits.map((s) => ({ p: s.p, rep: s.rep })) } }, maps, ids, givenTrain };
 }
-
 
 export function distCvTasks(plan: DistCvPlan): DistCvTask[] {
   const out: DistCvTask[] = [];

@@ -13,7 +13,9 @@ export function workerFile(moduleUrl: string, name: string): { filename: string;
   if (here.endsWith(".ts")) return { filename: join(dirname(here), `${name}.ts`), execArgv: ["--import", "tsx"] };
   const js = join(dirname(here), `${name}.js`);
   if (!existsSync(js))
-    throw new VarmapError("E_INSTALL", `the worker script ${js} is missing: varmap is not fully built`, { remedy: "run npm run build:ts (or npm run build) in the varmap directory" });
+    throw new VarmapError("E_INSTALL", `the worker script ${js} is missing: varmap is not fully built`, {
+      remedy: "run npm run build:ts (or npm run build) in the varmap directory",
+    });
   return { filename: js, execArgv: [] };
 }
 

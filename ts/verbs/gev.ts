@@ -33,10 +33,7 @@ export interface GevOptions {
 }
 
 /** A job directory's summary, or a table file's: configurations, row flags, the files. */
-export type GevSummary = { verb: "gev" } & (
-  | JobSummary
-  | { configurations: number; flags: Record<string, number>; out: string; diagnostics: string | null }
-);
+export type GevSummary = { verb: "gev" } & (JobSummary | { configurations: number; flags: Record<string, number>; out: string; diagnostics: string | null });
 
 /** The fit settings, checked (the library's way in: the CLI parses the flags first, with the same messages). */
 export function checkGevFit(o: GevRunOptions): GevRunOptions {
@@ -76,14 +73,10 @@ export async function runGev(file: string, options: GevOptions): Promise<GevSumm
     for (let c = 0; c < t.count; c++) {
       const blocks = Math.floor((t.offsets[c + 1] - t.offsets[c]) / o.block);
       if (blocks < 10)
-        throw new VarmapError(
-          "E_USAGE",
-          `--block ${o.block} leaves ${blocks} block(s) of ${t.offsets[c + 1] - t.offsets[c]} runs (at least 10 are needed)`,
-          {
-            location: { file, configuration: describeConfig(t, c) },
-            remedy: "use a smaller --block, or select configurations with more runs (--where)",
-          },
-        );
+        throw new VarmapError("E_USAGE", `--block ${o.block} leaves ${blocks} block(s) of ${t.offsets[c + 1] - t.offsets[c]} runs (at least 10 are needed)`, {
+          location: { file, configuration: describeConfig(t, c) },
+          remedy: "use a smaller --block, or select configurations with more runs (--where)",
+        });
     }
   }
   note?.(`fitting a GEV to ${t.count} configuration(s)${o.block > 1 ? ` (maxima of blocks of ${o.block})` : ""}, tail ${o.tail}`);
@@ -105,7 +98,8 @@ export async function runGev(file: string, options: GevOptions): Promise<GevSumm
   await writeTable(out, gevTableColumns(keys.names, keys.values, results, o));
   note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}`);
   warnFlags(counts, note);
-  return { verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null };}
+  return { verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null };
+}
 
 /** The row flags on stderr: how many configurations have no valid fit and why. */
 function warnFlags(counts: Record<string, number>, note: ((m: string) => void) | undefined): void {
@@ -117,4 +111,3 @@ function warnFlags(counts: Record<string, number>, note: ((m: string) => void) |
   if (counts.irregular)
     note?.(`warning: ${counts.irregular} configuration(s) with shape <= -0.5: the estimates exist but their SEs are not valid (Smith 1985)`);
 }
-

@@ -77,7 +77,14 @@ export interface MixtureSummary {
   /** The seed-001 tables of the fits (absent with validate). */
   fits?: MixtureTables;
   /** The validation summary (with validate). */
-  validation?: { split: SplitScheme; folds: number; criterion: Criterion; guard: string; priorStrength: number; summary: ReturnType<typeof summarizeValidation> };
+  validation?: {
+    split: SplitScheme;
+    folds: number;
+    criterion: Criterion;
+    guard: string;
+    priorStrength: number;
+    summary: ReturnType<typeof summarizeValidation>;
+  };
   /** The tables as `varmap mixture` prints them. */
   text: string;
 }
@@ -91,7 +98,9 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   const starts = parseStarts(options.starts);
   const criterion = parseCriterion(options.criterion);
   const guard = parseGuard(options.guard);
-  const guardName = String(options.guard ?? DEFAULT_GUARD_FLAG).trim().toLowerCase();
+  const guardName = String(options.guard ?? DEFAULT_GUARD_FLAG)
+    .trim()
+    .toLowerCase();
   const prior = parsePriorStrength(options.priorStrength, DEFAULT_PRIOR_STRENGTH);
   const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
   const folds = intOption(options.folds ?? 5, "--folds", 2, 50);
@@ -159,7 +168,10 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
       await writeTable(validateOut, validationColumns(v, keep, t));
       note?.(`wrote ${keep.length} validations to ${validateOut}`);
     }
-    return { validation: { split, folds: v.folds, criterion, guard: guardName, priorStrength: prior, summary: summarizeValidation(v) }, text: formatValidation(v) };
+    return {
+      validation: { split, folds: v.folds, criterion, guard: guardName, priorStrength: prior, summary: summarizeValidation(v) },
+      text: formatValidation(v),
+    };
   }
   note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
   // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
@@ -189,7 +201,8 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   }
   if (!given) rmSync(dir, { recursive: true, force: true });
   const summary = summarizeFits(fit, families, kmax);
-  return { fits: summary, text: formatTables(summary) };}
+  return { fits: summary, text: formatTables(summary) };
+}
 
 /** An integer option in [lo, hi] (its flag's message). */
 export function intOption(v: unknown, name: string, lo: number, hi: number): number {

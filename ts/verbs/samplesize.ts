@@ -140,7 +140,9 @@ export async function runSamplesize(file: string | undefined, options: Samplesiz
     candidates = (c) => byKey.get(configKey(t, c)) ?? [];
     const missing = Array.from({ length: t.count }, (_, c) => c).filter((c) => !byKey.has(configKey(t, c)));
     if (missing.length)
-      note?.(`${missing.length} configuration(s) have no fit in ${options.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`);
+      note?.(
+        `${missing.length} configuration(s) have no fit in ${options.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`,
+      );
   } else {
     note?.(`fitting ${families.length} families × k = 1..${kmax} to ${t.count} configurations${p.pilot ? ` (pilot: first ${p.pilot} runs)` : ""}`);
     candidates = await fitCandidates(t, pilotRuns, fitOpts);

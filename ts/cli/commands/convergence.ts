@@ -78,7 +78,8 @@ export function convergenceOptionsFromFlags(opts: Flags): ConvergenceOptions {
 /** --workers and --shard count with a job directory only (a table --out runs in this thread). */
 function runFlags(opts: Flags): ConvergenceOptions["run"] {
   const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out));
-  if (opts.shard !== undefined && !jobDir) throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
+  if (opts.shard !== undefined && !jobDir)
+    throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
   return {
     ...(jobDir && opts.workers !== undefined ? { workers: parseWorkers(opts.workers as string) } : {}),
     ...(jobDir && opts.shard !== undefined ? { shard: parseShardOptions(opts.shard as string, undefined) } : {}),

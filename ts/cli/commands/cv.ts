@@ -11,16 +11,7 @@ import { BEST_METHODS, DEFAULTS_HELP, PAPER_METHODS } from "../../verbs/defaults
 import { runCv, type CvOptions, type CvSummary } from "../../verbs/cv.js";
 import { addDataOptions, addRunOptions } from "../options.js";
 import { METHOD_FLAGS } from "../method-options.js";
-import {
-  dataOptionsFromFlags,
-  hyperparameters,
-  parseMethods,
-  parseSeedText,
-  positiveInt,
-  runOptionsFromFlags,
-  withDefaults,
-  type Flags,
-} from "../flags.js";
+import { dataOptionsFromFlags, hyperparameters, parseMethods, parseSeedText, positiveInt, runOptionsFromFlags, withDefaults, type Flags } from "../flags.js";
 import { addDistributionOptions, cvDistributionAction } from "../distribution.js";
 import { printJobEnd } from "./refit.js";
 

@@ -2,7 +2,15 @@
 import type { Command } from "commander";
 import { FAMILY_NAMES } from "../../mixture/families.js";
 import { parseFamilies, parsePriorStrength, parseStarts } from "../../mixture/fit.js";
-import { DEFAULT_CRITERION, DEFAULT_FAMILIES, DEFAULT_GUARD_FLAG, DEFAULT_PRIOR_STRENGTH, intOption, runMixture, type MixtureOptions } from "../../verbs/mixture.js";
+import {
+  DEFAULT_CRITERION,
+  DEFAULT_FAMILIES,
+  DEFAULT_GUARD_FLAG,
+  DEFAULT_PRIOR_STRENGTH,
+  intOption,
+  runMixture,
+  type MixtureOptions,
+} from "../../verbs/mixture.js";
 import { parseCriterion, parseGuard, parseSplit, type GuardSetting } from "../../mixture/select.js";
 import { addDataOptions } from "../options.js";
 import { dataOptionsFromFlags, parseWorkers, type Flags } from "../flags.js";
@@ -76,7 +84,9 @@ export function mixtureOptionsFromFlags(opts: Flags): MixtureOptions {
   const starts = parseStarts(opts.starts);
   const criterion = parseCriterion(opts.criterion);
   parseGuard(opts.guard);
-  const guard = String(opts.guard ?? DEFAULT_GUARD_FLAG).trim().toLowerCase() as GuardSetting;
+  const guard = String(opts.guard ?? DEFAULT_GUARD_FLAG)
+    .trim()
+    .toLowerCase() as GuardSetting;
   const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_PRIOR_STRENGTH);
   const folds = intOption(opts.folds, "--folds", 2, 50);
   const split = parseSplit(opts.split);

@@ -86,7 +86,6 @@ function parseOptions(opts: Flags): Parsed {
   return { ss, ns, pilot };
 }
 
-
 /** samplesize's flags as SamplesizeOptions, checked in the order the verb always checked them. */
 export function samplesizeOptionsFromFlags(opts: Flags): SamplesizeOptions {
   const p = parseOptions(opts);
