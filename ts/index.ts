@@ -253,3 +253,4 @@ export {
   type ConvergencePredictOptions,
   type ConvergenceSummary,
 } from "./verbs/convergence.js";
+export { runInterference, type InterferenceOptions as InterferenceVerbOptions, type InterferenceSummary } from "./verbs/interference.js";

@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runConvergence, runCv, runGev, runMixture, runRefit, runSamplesize, type CvOptions, type LoadOptions } from "../../ts/index.js";
+import { runConvergence, runCv, runGev, runInterference, runMixture, runRefit, runSamplesize, type CvOptions, type LoadOptions } from "../../ts/index.js";
 import { writeSynth } from "../../ts/data/synth.js";
+import { writeInterferenceSynth } from "../../ts/interference/synth.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-verbs-"));
 const runs = join(dir, "runs.csv");
@@ -92,6 +93,17 @@ describe("the verbs from the library", () => {
     const s = await runConvergence(runs, { data: slice, curve, out: join(dir, "conv.csv"), run: quiet });
     const m = (s.json as { median: Record<string, number> }).median;
     expect(m.m_0_75 ?? m["m_0.75"]).toBeLessThanOrEqual(m.m_0_9 ?? m["m_0.9"]);
+  });
+
+  it("runInterference: one pair row per interfered instance, degradations in the summary", async () => {
+    const file = join(dir, "interference.csv");
+    await writeInterferenceSynth(file, 1);
+    const columns = { experiment: "experiment", app: "app", instance: "instance", factors: ["fs", "chunk_mib", "procs"], run: "rep", response: "bw_gbps" };
+    const s = await runInterference(file, { columns, metric: "throughput", out: join(dir, "int", "pairs.csv"), run: quiet });
+    expect(s.shard).toBe(false);
+    const pairs = readFileSync(join(dir, "int", "pairs.csv"), "utf8").trim().split("\n");
+    expect(pairs.length).toBeGreaterThan(1);
+    expect(!s.shard && s.summary.metric).toBe("throughput");
   });
 
   it("typed options are checked like the flags", async () => {
