@@ -101,7 +101,9 @@ describe("the verbs from the library", () => {
     const columns = { experiment: "experiment", app: "app", instance: "instance", factors: ["fs", "chunk_mib", "procs"], run: "rep", response: "bw_gbps" };
     const s = await runInterference(file, { columns, metric: "throughput", out: join(dir, "int", "pairs.csv"), run: quiet });
     expect(s.shard).toBe(false);
-    const pairs = readFileSync(join(dir, "int", "pairs.csv"), "utf8").trim().split("\n");
+    const pairs = readFileSync(join(dir, "int", "pairs.csv"), "utf8")
+      .trim()
+      .split("\n");
     expect(pairs.length).toBeGreaterThan(1);
     expect(!s.shard && s.summary.metric).toBe("throughput");
   });

@@ -79,7 +79,8 @@ export async function runInterference(file: string, options: InterferenceOptions
         remedy: `the tables and the job journal live together: put them beside --out, e.g. ${join(dirname(out), `${flag.slice(2)}.csv`)}`,
       });
   const dup = outputs.find((p, i) => outputs.findIndex((q) => resolve(q) === resolve(p)) !== i);
-  if (dup) throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
+  if (dup)
+    throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
   // The job journal (manifest.json, results.jsonl) lives beside --out; the other tables are placed relative to it.
   const dir = dirname(out);
   const jobOpts = jobOptions(run, dir, "interference");
