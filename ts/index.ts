@@ -254,3 +254,5 @@ export {
   type ConvergenceSummary,
 } from "./verbs/convergence.js";
 export { runInterference, type InterferenceOptions as InterferenceVerbOptions, type InterferenceSummary } from "./verbs/interference.js";
+export { runSummarize, type SummarizeOptions, type SummarizeSummary } from "./verbs/summarize.js";
+export { runSynth, type SynthOptions, type SynthSummary } from "./verbs/synth.js";

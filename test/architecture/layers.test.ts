@@ -73,7 +73,6 @@ const ALLOWED = new Set<string>();
 const CLI_ENGINE_LEFT = new Set([
   "ts/cli/commands/merge.ts -> ts/jobs/index.ts",
   "ts/cli/commands/merge.ts -> ts/pool/merge.ts",
-  "ts/cli/commands/synth.ts -> ts/pool/progress.ts",
   "ts/cli/commands/whatif.ts -> ts/jobs/whatif.ts",
   "ts/cli/commands/whatif.ts -> ts/pool/job.ts",
   "ts/cli/distribution.ts -> ts/jobs/distribution-cv.ts",

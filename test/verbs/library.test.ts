@@ -5,7 +5,19 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runConvergence, runCv, runGev, runInterference, runMixture, runRefit, runSamplesize, type CvOptions, type LoadOptions } from "../../ts/index.js";
+import {
+  runConvergence,
+  runCv,
+  runGev,
+  runInterference,
+  runMixture,
+  runRefit,
+  runSamplesize,
+  runSummarize,
+  runSynth,
+  type CvOptions,
+  type LoadOptions,
+} from "../../ts/index.js";
 import { writeSynth } from "../../ts/data/synth.js";
 import { writeInterferenceSynth } from "../../ts/interference/synth.js";
 
@@ -106,6 +118,16 @@ describe("the verbs from the library", () => {
       .split("\n");
     expect(pairs.length).toBeGreaterThan(1);
     expect(!s.shard && s.summary.metric).toBe("throughput");
+  });
+
+  it("runSummarize and runSynth: the synthetic map summarized, a second synth byte for byte the same", async () => {
+    const s = await runSummarize(runs, { data, out: join(dir, "configs.csv"), quiet: true });
+    expect(s.configurations).toBe(810);
+    expect(s.runs).toBe(810 * 40);
+    expect(s.text).toContain("1 map(s), 810 configuration(s)");
+    const again = await runSynth({ design: "moana", seed: 3, maps: 1, out: join(dir, "again.csv"), workers: 2, quiet: true });
+    expect(again.rows).toBe(810 * 40);
+    expect(readFileSync(join(dir, "again.csv"), "utf8")).toBe(readFileSync(runs, "utf8"));
   });
 
   it("typed options are checked like the flags", async () => {
