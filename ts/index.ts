@@ -256,3 +256,4 @@ export {
 export { runInterference, type InterferenceOptions as InterferenceVerbOptions, type InterferenceSummary } from "./verbs/interference.js";
 export { runSummarize, type SummarizeOptions, type SummarizeSummary } from "./verbs/summarize.js";
 export { runSynth, type SynthOptions, type SynthSummary } from "./verbs/synth.js";
+export { runFit, type FitOptions, type FitSummary } from "./verbs/fit.js";

@@ -14,7 +14,7 @@ import { matrix } from "../../predict/matrix.js";
 import { mapKey, readModelSets, type MapModel, type ModelsFile } from "../../predict/models-file.js";
 import { predictorFromJSON } from "../../predict/registry.js";
 import { addDataOptions } from "../options.js";
-import { describeKey } from "./fit.js";
+import { describeKey } from "../../verbs/common.js";
 
 interface InSample {
   rsq: number;
