@@ -14,7 +14,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { refitAction } from "../ts/cli/bulk.js";
+import { runRefit } from "../ts/verbs/refit.js";
+import { PAPERS_SETUP } from "../ts/mixture/select.js";
+import type { MixtureStarts } from "../ts/backend/kernels/mixture.js";
 import { flag } from "../ts/benchmarks/shared-dir.js";
 import { type Figure, figure, saveRecord } from "./figures.js";
 
@@ -34,7 +36,7 @@ const startStrategy = flag("--starts") ?? "full";
 // --setup papers: all six families, ML EM, BIC over every fit (the goals of issue #25 were set on it); default:
 // refit's defaults (issue 17: loglogistic, MAP EM s = 4, guarded BIC).
 const setup = flag("--setup") ?? "default";
-const setupFlags = setup === "papers" ? { families: "all", priorStrength: "0", guard: "off" } : {};
+const setupOptions = setup === "papers" ? { families: PAPERS_SETUP.families, priorStrength: 0, guard: "off" as const } : {};
 
 interface Measurement {
   configs: number;
@@ -155,16 +157,12 @@ if (n < total) {
 const out = flag("--out") ?? join(work, "refit");
 const c0 = process.cpuUsage(),
   t0 = performance.now();
-await refitAction(file, {
-  preset: "iozone",
-  methods: "lr",
-  ...setupFlags,
-  kmax: "5",
-  starts: startStrategy,
+await runRefit(file, {
+  data: { preset: "iozone", stat: "sd", logInputs: ["auto"], logResponse: "auto" }, // the CLI's defaults (auto transforms)
+  methods: ["lr"],
+  mixtures: { ...setupOptions, kmax: 5, starts: startStrategy as MixtureStarts },
   out,
-  workers: String(workers),
-  resume: false,
-  quiet: true,
+  run: { workers, resume: false, quiet: true },
 });
 const wall = (performance.now() - t0) / 1000;
 const cu = process.cpuUsage(c0);

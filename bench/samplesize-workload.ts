@@ -14,8 +14,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { samplesizeAction } from "../ts/cli/commands/samplesize.js";
-import { convergenceAction } from "../ts/cli/commands/convergence.js";
+import { runSamplesize } from "../ts/verbs/samplesize.js";
+import { runConvergence } from "../ts/verbs/convergence.js";
+// The settings below are the CLI's flags, as strings: the CLI's parsers turn them into the verbs' typed options.
+import { samplesizeOptionsFromFlags } from "../ts/cli/commands/samplesize.js";
+import { convergenceOptionsFromFlags } from "../ts/cli/commands/convergence.js";
 import { flag, sharedDir } from "../ts/benchmarks/shared-dir.js";
 
 const workers = String(flag("--workers") ?? 2);
@@ -45,6 +48,14 @@ const SETTINGS = {
   seed: "1",
 };
 
+async function runSamplesizeFlags(file: string, flags: Record<string, unknown>): Promise<void> {
+  await runSamplesize(file, samplesizeOptionsFromFlags(flags));
+}
+
+async function runConvergenceFlags(file: string, flags: Record<string, unknown>): Promise<void> {
+  await runConvergence(file, convergenceOptionsFromFlags(flags));
+}
+
 async function timed(label: string, f: () => Promise<void>): Promise<void> {
   const c0 = process.cpuUsage(),
     t0 = performance.now();
@@ -58,7 +69,7 @@ const quiet = { quiet: true, workers, resume: false };
 
 if (parts.includes("A")) {
   await timed("A. samplesize, 274 IOzone configurations from scratch (30 fits each)", () =>
-    samplesizeAction(join(shared, "data", "iozone-2018.csv"), {
+    runSamplesizeFlags(join(shared, "data", "iozone-2018.csv"), {
       ...quiet,
       preset: "iozone",
       out: join(work, "iozone"),
@@ -131,7 +142,7 @@ if (parts.includes("B")) {
   const allFits = join(work, "design-fits.csv");
   writeFileSync(allFits, out.join("\n") + "\n");
   await timed(`B. samplesize, ${total} design configurations from existing fits (${out.length - 1} fit rows)`, () =>
-    samplesizeAction(design, {
+    runSamplesizeFlags(design, {
       ...quiet,
       preset: "iozone",
       fits: allFits,
@@ -158,9 +169,9 @@ const conv = {
   seed: "1",
 };
 if (parts.includes("C"))
-  await timed("C. convergence, fread map (864 × 31 sizes × 200 subsets)", () => convergenceAction(fread, { ...conv, out: join(work, "conv") }));
+  await timed("C. convergence, fread map (864 × 31 sizes × 200 subsets)", () => runConvergenceFlags(fread, { ...conv, out: join(work, "conv") }));
 if (parts.includes("D"))
   await timed("D. convergence --predict delaunay --p 0.9, 20 divisions", () =>
-    convergenceAction(fread, { ...conv, predict: "delaunay", out: join(work, "conv-pred") }),
+    runConvergenceFlags(fread, { ...conv, predict: "delaunay", out: join(work, "conv-pred") }),
   );
 process.stdout.write(`outputs in ${work}\n`);

@@ -1,5 +1,9 @@
 // Every failure a user can cause is a VarmapError: a stable code, a message that says what and where,
 // and the remedy. The CLI maps it to exit code 2; anything else is a bug (exit code 1).
+import type { ErrorCode } from "./errors/catalogue.js";
+
+export type { ErrorCode };
+
 export interface ErrorLocation {
   file?: string;
   row?: number; // 1-based, header = row 1
@@ -10,13 +14,13 @@ export interface ErrorLocation {
 }
 
 export class VarmapError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   /** The message without its location and remedy (what the constructor was given). */
   readonly detail: string;
   readonly location: ErrorLocation;
   readonly remedy: string;
 
-  constructor(code: string, message: string, opts: { location?: ErrorLocation; remedy?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { location?: ErrorLocation; remedy?: string; cause?: unknown } = {}) {
     message = escapeBinary(message);
     const where = escapeBinary(formatLocation(opts.location ?? {}));
     const full = [where ? `${where}: ${message}` : message, opts.remedy ? `How to fix: ${opts.remedy}` : ""].filter(Boolean).join(". ");

@@ -13,7 +13,7 @@ export { matrix, fromRows, type Matrix } from "./predict/matrix.js";
 export { Predictor, type PredictorOptions, type ModelJSON } from "./predict/estimator.js";
 export { createPredictor, predictorFromJSON, METHOD_NAMES } from "./predict/registry.js";
 export { Delaunay, type DelaunayOptions, type DelaunayLocation } from "./predict/delaunay.js";
-export { loadDataset, optionsFromCli, type LoadOptions, type Dataset } from "./data/load.js";
+export { loadDataset, type LoadOptions, type Dataset } from "./data/load.js";
 export { autoLogInputs, registerLogInputsJudge, type LogInputsJudge, type JudgedMap } from "./data/auto-transforms.js";
 export { splineGcvJudge } from "./predict/log-inputs-judge.js";
 export { counterRng, type CounterRng } from "./data/random.js";
@@ -294,3 +294,20 @@ export {
 } from "./predict/conformal.js";
 export { Hybrid, HYBRID_SEEN, HYBRID_NOVEL, type HybridOptions } from "./predict/hybrid.js";
 export { RAW_SCALE_METHODS, scaleGuards, type ScaleGuard } from "./cv/scale-guard.js";
+// The verbs (issue 39): typed options in, a summary out — the same functions the CLI calls.
+export type { RunOptions, JobSummary } from "./verbs/common.js";
+export { runCv, type CvOptions, type CvSummary, type CvMapSummary } from "./verbs/cv.js";
+export { runRefit, type RefitOptions, type RefitMixtureOptions, type RefitSummary } from "./verbs/refit.js";
+export { runMixture, type MixtureOptions, type MixtureSummary as MixtureVerbSummary } from "./verbs/mixture.js";
+export { runGev, type GevOptions, type GevSummary } from "./verbs/gev.js";
+export { runSamplesize, type SamplesizeOptions, type SamplesizeSummary } from "./verbs/samplesize.js";
+export {
+  runConvergence,
+  type ConvergenceOptions as ConvergenceVerbOptions,
+  type ConvergencePredictOptions,
+  type ConvergenceSummary,
+} from "./verbs/convergence.js";
+export { runInterference, type InterferenceOptions as InterferenceVerbOptions, type InterferenceSummary } from "./verbs/interference.js";
+export { runSummarize, type SummarizeOptions, type SummarizeSummary } from "./verbs/summarize.js";
+export { runSynth, type SynthOptions, type SynthSummary } from "./verbs/synth.js";
+export { runFit, type FitOptions, type FitSummary } from "./verbs/fit.js";

@@ -16,7 +16,7 @@ import { delaunayLocate } from "../../ts/backend/kernels/delaunay.js";
 import { lstsq } from "../../ts/backend/kernels/lstsq.js";
 import { divisionStream, randomDivision } from "../../ts/cv/divisions.js";
 import { mapInputScaling } from "../../ts/cv/split.js";
-import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { loadDataset } from "../../ts/data/load.js";
 import { matrix, takeRows } from "../../ts/predict/matrix.js";
 import { InputScaler } from "../../ts/predict/scaling.js";
 import { flag } from "../../ts/benchmarks/shared-dir.js";
@@ -26,7 +26,7 @@ const backend = getBackend("native");
 const K = Number(flag("--maps") ?? 2);
 const reps = Number(flag("--reps") ?? 50);
 const cap = Number(flag("--cap") ?? 64); // cached simplices kept per query (most recently useful first)
-const ds = await loadDataset(flag("--data") ?? table2Dataset(), optionsFromCli({ preset: "moana" }));
+const ds = await loadDataset(flag("--data") ?? table2Dataset(), { preset: "moana", stat: "sd" });
 const ps = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
 interface Entry {

@@ -4,7 +4,7 @@
 // log L per run, catastrophic configurations, against the best single family (k = 1, by training log L, ML) and
 // unguarded BIC over all families (ML, the papers' default).
 //   node dist/bench/studies/mixture-default-study.js [--data /work/shared/data/iozone-2018.csv] [--workers 2] [--prior-strengths 0,1,4,16]
-import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { loadDataset } from "../../ts/data/load.js";
 import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
 import { FAMILY_NAMES, type FamilyName } from "../../ts/mixture/families.js";
 import type { MixtureFitRow } from "../../ts/mixture/fit.js";
@@ -14,7 +14,7 @@ import { flag } from "../../ts/benchmarks/shared-dir.js";
 const file = flag("--data") ?? "/work/shared/data/iozone-2018.csv";
 const workers = Number(flag("--workers") ?? 2);
 const strengths = (flag("--prior-strengths") ?? "0,1,4,16").split(",").map(Number);
-const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
+const data = await loadDataset(file, { preset: "iozone", stat: "sd", requirePositive: true, positiveReason: "mixtures" });
 const t = data.table;
 const runs = Float64Array.from(t.runs.subarray(0, t.offsets[t.count]));
 const offsets = Int32Array.from(t.offsets.subarray(0, t.count + 1));

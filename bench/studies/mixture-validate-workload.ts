@@ -7,7 +7,7 @@
 //     training log L and the BIC default, both at strength 0: mean held-back log L per run, differences in nats).
 //     The arm `default` is DEFAULT_SETUP (loglogistic, MAP EM s = 4, BIC, guard on), validated with its own fits and
 //     compared with the same references.
-import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { loadDataset } from "../../ts/data/load.js";
 import { fitMixturesParallel } from "../../ts/jobs/mixture.js";
 import { DEFAULT_SETUP, GUARD_OFF, STRICT_GUARD, parseGuard } from "../../ts/mixture/select.js";
 import { formatValidation, selectModels, summarizeValidation, validateMixtures, type Arm } from "../../ts/jobs/mixture-validate.js";
@@ -26,7 +26,7 @@ const guard = {
 const noCv = process.argv.includes("--no-cv");
 const strengths = (flag("--prior-strengths") ?? "0").split(",").map(Number);
 const armFilter = flag("--arms")?.split(",");
-const data = await loadDataset(file, { ...optionsFromCli({ preset: "iozone" }), requirePositive: true, positiveReason: "mixtures" });
+const data = await loadDataset(file, { preset: "iozone", stat: "sd", requirePositive: true, positiveReason: "mixtures" });
 const t = data.table;
 const runs = Float64Array.from(t.runs.subarray(0, t.offsets[t.count]));
 const offsets = Int32Array.from(t.offsets.subarray(0, t.count + 1));

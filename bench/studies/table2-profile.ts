@@ -4,7 +4,7 @@
 //        [--save record.json]
 // Prints a JSON record; CPU seconds scaled to the full workload (117 maps × 200 reps) are in `extrapolated`.
 import { loadavg } from "node:os";
-import { loadDataset, optionsFromCli } from "../../ts/data/load.js";
+import { loadDataset } from "../../ts/data/load.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
 import { cvPlan, cvTasks, runCvTask, type CvContext } from "../../ts/jobs/cv.js";
 import { backendInfo } from "../../ts/backend/index.js";
@@ -22,7 +22,7 @@ const cpu = (): number => {
 };
 
 const c0 = cpu();
-const ds = await loadDataset(data, optionsFromCli({ preset: "moana" }));
+const ds = await loadDataset(data, { preset: "moana", stat: "sd" });
 const loadCpu = cpu() - c0;
 // Every (117 / K)-th map: a spread over the scheduler pairs and files.
 const step = Math.max(1, Math.floor(ds.maps.length / K));

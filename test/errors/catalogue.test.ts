@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, renderErrorsMarkdown } from "../../ts/errors/catalogue.js";
 import { packageRoot } from "../../ts/package-root.js";
+import { VarmapError } from "../../ts/errors.js";
 
 const root = packageRoot();
 
@@ -25,7 +26,7 @@ function codesUsed(): Map<string, string[]> {
 }
 
 describe("error catalogue", () => {
-  const listed = new Set(ERROR_CATALOGUE.map((e) => e.code));
+  const listed = new Set<string>(ERROR_CATALOGUE.map((e) => e.code));
 
   it("lists each code once, with a meaning and a remedy", () => {
     expect(listed.size).toBe(ERROR_CATALOGUE.length);
@@ -46,5 +47,13 @@ describe("error catalogue", () => {
 
   it("docs/errors.md is up to date (regenerate with `npm run docs:errors`)", () => {
     expect(readFileSync(join(root, "docs", "errors.md"), "utf8")).toBe(renderErrorsMarkdown());
+  });
+});
+
+describe("error codes are a union the compiler checks", () => {
+  it("a code outside the catalogue does not type-check", () => {
+    // @ts-expect-error E_NOT_A_CODE is not in ts/errors/catalogue.ts (npm run typecheck fails if this compiles)
+    const e = new VarmapError("E_NOT_A_CODE", "x");
+    expect(e.code).toBe("E_NOT_A_CODE");
   });
 });

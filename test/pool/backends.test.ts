@@ -1,5 +1,5 @@
 // Outputs do not depend on the kernel backend: a cv job with real predictors run by native workers and by
-// wasm workers writes the same files (values rounded to RESULT_DIGITS, ts/pool/files.ts). Also given splits with
+// wasm workers writes the same files (values rounded to RESULT_DIGITS, ts/data/write.ts). Also given splits with
 // predictions, and the Table-2 cells. Skips, saying why, until a kernel-based predictor is implemented.
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cvAction } from "../../ts/cli/bulk.js";
+import { runCv } from "../../ts/verbs/cv.js";
 import { goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 
 const why = !hasShared ? sharedSkipReason : "";
@@ -18,18 +18,13 @@ function perP(rows: Record<string, number | string>[], col: string, keep: (r: Re
 describe.skipIf(why !== "")(`golden cv through the pool${why ? ` (${why})` : ""}`, () => {
   it("reproduces the per-p ARE of R lm and SHEPPACK on the 180 given divisions", async () => {
     const out = mkdtempSync(join(tmpdir(), "varmap-golden-cv-"));
-    const s = await cvAction(goldenPath("moana-map.csv"), {
-      map: true,
-      id: "index",
-      inputs: "u_freq,u_threads,u_fsize,u_rsize",
-      response: "sd",
+    const s = await runCv(goldenPath("moana-map.csv"), {
+      // the papers' setup: no transforms (the CLI's defaults are auto)
+      data: { map: true, id: "index", inputs: ["u_freq", "u_threads", "u_fsize", "u_rsize"], response: "sd", stat: "sd" },
       splits: goldenPath("moana-splits.json"),
-      methods: "lr,lsp",
-      paper: true, // the papers' setup: no transforms (the defaults are auto)
+      methods: ["lr", "lsp"],
       out,
-      workers: "2",
-      quiet: true,
-      noStdout: true,
+      run: { workers: 2, quiet: true },
     });
     expect(s.tasks).toBe(2 * 9); // 180 splits in chunks of 20, per method
     const table = readCsv(join(out, "table2.csv"));

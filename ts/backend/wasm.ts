@@ -4,6 +4,7 @@
 import { readFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
+import { VarmapError } from "../errors.js";
 import { Status } from "./status.js";
 import type { KernelArg, KernelBackend, KernelSpec } from "./kernel.js";
 
@@ -41,7 +42,10 @@ export class WasmBackend implements KernelBackend {
     let inst = this.instances.get(module);
     if (!inst) {
       const path = wasmModulePath(module);
-      if (!existsSync(path)) throw new Error(`varmap: wasm module ${path} is missing; run \`npm run build:wasm\``);
+      if (!existsSync(path))
+        throw new VarmapError("E_INSTALL", `the wasm module ${path} is missing: varmap is not fully built`, {
+          remedy: "run npm run build:wasm (or npm run build) in the varmap directory",
+        });
       const compiled = new WebAssembly.Module(readFileSync(path));
       inst = new WebAssembly.Instance(compiled, {}).exports as unknown as WasmExports;
       this.instances.set(module, inst);

@@ -2,8 +2,9 @@
 // data is read) and the fit/predict actions. `fit`/`cv` dispatch here on `--target distribution`, `predict` on
 // a distribution models file.
 import { Option, type Command } from "commander";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "./flags.js";
 import { VarmapError } from "../errors.js";
-import { loadDataset, optionsFromCli } from "../data/load.js";
+import { loadDataset } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, tableFormat, writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
 import { parseFamilies } from "../mixture/fit.js";
 import { QUANTILE_LEVELS, QUANTILE_NAMES } from "../data/types.js";
@@ -29,8 +30,8 @@ import { readFileSync } from "node:fs";
 import { readFits, type FitRow } from "../distribution/params.js";
 import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
-import { jobOptionsFromCli, runJob, type JobSummary } from "../pool/job.js";
-import { distCvSetup } from "../distribution/cv-job.js";
+import { runJob, type JobSummary } from "../pool/job.js";
+import { distCvSetup } from "../jobs/distribution-cv.js";
 import { job as distributionCvJob } from "../jobs/distribution-cv.js";
 
 export const TARGETS = ["stat", "distribution"] as const;
@@ -133,7 +134,7 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
 
 export async function fitDistributionAction(file: string, opts: Record<string, unknown>): Promise<void> {
   const o = distributionOptionsFromCli(opts);
-  const load = optionsFromCli(opts);
+  const load = dataOptionsFromFlags(opts);
   const data = await loadDataset(file, { ...load, stat: "sd" });
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
   const fits = o.dists[0] === "params" ? await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]) : undefined;
@@ -341,8 +342,8 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
   if (!opts.out)
     throw new VarmapError("E_USAGE", "cv --target distribution needs --out <dir>", { remedy: "add --out distcv/ (ks.csv, ks-summary.csv, ks.md go there)" });
   const out = String(opts.out);
-  const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "cv --target distribution");
-  const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
+  const jobOpts = jobOptionsFromFlags(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "cv --target distribution");
+  const data = await loadDataset(file, { ...dataOptionsFromFlags(opts), stat: "sd" });
   let fits: { source: string; hash: string; rows: FitRow[] } | undefined;
   if (o.dists.includes("params")) {
     const rows = await readFits(o.fits!, [...data.table.roles.factors, ...data.table.roles.inputs]);

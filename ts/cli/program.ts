@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, CommanderError } from "commander";
-import { isVarmapError, VarmapError } from "../errors.js";
+import { isVarmapError, VarmapError, type ErrorCode } from "../errors.js";
 import { exitStatusOf } from "../errors/catalogue.js";
 import { packageRoot } from "../package-root.js";
 import { commands } from "./commands/index.js";
@@ -60,7 +60,7 @@ export function environmentError(e: unknown): VarmapError | undefined {
   if (!err || typeof err.code !== "string" || !err.syscall) return undefined;
   const path = err.path ?? (err as { dest?: string }).dest;
   const what = path ? `${err.syscall} ${path}` : err.syscall;
-  const table: Record<string, [string, string, string]> = {
+  const table: Record<string, [ErrorCode, string, string]> = {
     EACCES: ["E_PERMISSION", "permission denied", "check the file's and its directory's permissions, or choose another path"],
     EPERM: ["E_PERMISSION", "operation not permitted", "check the file's and its directory's permissions, or choose another path"],
     EROFS: ["E_PERMISSION", "the file system is read-only", "write to a writable directory (--out elsewhere)"],

@@ -5,7 +5,7 @@
 // relative half-width.
 import { counterRng } from "../data/random.js";
 import { tQuantile } from "../data/stats.js";
-import { gammaP } from "../mixture/families.js";
+import { gammaP } from "../util/special.js";
 import { meanRunsNeededCI, runsNeededMonotone } from "../mixture/runs-needed.js";
 
 export type CiKind = "sd" | "mean";

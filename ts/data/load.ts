@@ -1,6 +1,6 @@
-// The data layer's entry point: every verb calls loadDataset(file, optionsFromCli(opts)).
+// The data layer's entry point: every verb calls loadDataset(file, options) (the CLI builds the options from its
+// flags in ts/cli/flags.ts).
 import { VarmapError } from "../errors.js";
-import { splitList } from "./option-values.js";
 import { buildMaps } from "./maps.js";
 import { jackknifeVariances } from "./stat-variance.js";
 import { autoLogInputs, autoLogResponse } from "./auto-transforms.js";
@@ -210,38 +210,6 @@ async function loadToolOutput(path: string, opts: LoadOptions): Promise<Dataset>
     },
     path,
   );
-}
-
-/** Maps the shared CLI flags (addDataOptions) to LoadOptions; notes go to stderr unless --quiet. */
-export function optionsFromCli(opts: Record<string, unknown>): LoadOptions {
-  if (typeof opts.logResponse === "string" && opts.logResponse !== "auto" && opts.logResponse !== "none")
-    throw new VarmapError("E_USAGE", `--log-response takes no value, auto or none, not '${opts.logResponse}'`, {
-      remedy: "write --log-response, --log-response auto or --log-response none (and put the data file before the flags)",
-    });
-  // "none": the explicit no-transform (fit, cv and refit default to auto).
-  const logInputs = typeof opts.logInputs === "string" ? splitList(opts.logInputs) : undefined;
-  if (logInputs?.includes("none") && logInputs.length > 1)
-    throw new VarmapError("E_USAGE", `--log-inputs ${String(opts.logInputs)}: none cannot be combined with column names`, {
-      remedy: "give --log-inputs none alone",
-    });
-  const str = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
-  const list = (k: string) => (typeof opts[k] === "string" ? splitList(opts[k] as string) : undefined);
-  return {
-    preset: str("preset"),
-    format: str("format"),
-    factors: list("factors"),
-    inputs: list("inputs"),
-    response: str("response"),
-    run: str("run"),
-    map: Boolean(opts.map),
-    id: str("id"),
-    where: str("where"),
-    stat: (str("stat") as StatName | undefined) ?? "sd",
-    logInputs: logInputs?.[0] === "none" ? undefined : logInputs,
-    logResponse: opts.logResponse === "auto" ? "auto" : opts.logResponse === "none" ? false : Boolean(opts.logResponse),
-    allowDuplicateRuns: opts.allowDuplicateRuns ? true : undefined,
-    note: opts.quiet ? undefined : (msg) => process.stderr.write(`varmap: note: ${msg}\n`),
-  };
 }
 
 /** The configurations `keep` (indices, ascending) of a table, as a new table. */

@@ -27,7 +27,8 @@
 //    Synthetic per-test medians: mean 2.1e6–3.6e6, cv 0.06–0.43.
 // Runs are rounded to 0.01 kB/s like the real files, and floored at 0.1% of μ so they stay positive (the log
 // families of seed 001 need positive data).
-import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { writeAll } from "./io.js";
 import { Worker } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
@@ -313,12 +314,18 @@ async function writeSynthCsv(out: string, path: string, plan: SynthPlan, opts: S
   const bounds = Array.from({ length: workers + 1 }, (_, k) => Math.round((k * plan.maps.length) / workers));
   const parts = bounds.slice(0, -1).map((_, k) => tempPathFor(out, `.part${k}.csv`));
   const done = new Array<number>(workers).fill(0);
+  const script = new URL("./synth-worker.js", import.meta.url);
+  // Run from the sources (tsx), the worker is synth-worker.ts beside this file.
+  if (!existsSync(script) && !existsSync(fileURLToPath(script).replace(/\.js$/, ".ts")))
+    throw new VarmapError("E_INSTALL", `the worker script ${fileURLToPath(script)} is missing: varmap is not fully built`, {
+      remedy: "run npm run build:ts (or npm run build) in the varmap directory",
+    });
   try {
     await Promise.all(
       parts.map(
         (part, k) =>
           new Promise<void>((resolve, reject) => {
-            const w = new Worker(new URL("./synth-worker.js", import.meta.url), {
+            const w = new Worker(script, {
               workerData: {
                 design: plan.design,
                 seed: opts.seed,

@@ -58,6 +58,40 @@ export async function writeTable(path: string, columns: Column[]): Promise<void>
   });
 }
 
+// Result files of the job engine (results.jsonl's tables: are.csv, ks.csv, …): the same quoting rule, numbers
+// rounded so that native and wasm runs write the same text.
+
+/** Significant digits kept in result values (ARE and its summaries). See formatValue. */
+export const RESULT_DIGITS = 10;
+
+/**
+ * A result value as written: rounded to RESULT_DIGITS significant digits, then the shortest representation that
+ * reads back to that double. Kernels agree across backends to ~1e-12 relative, far below the 5e-11 step, so
+ * native and wasm runs write the same text (a value would have to sit within 1e-12 of a rounding boundary to
+ * differ). Non-finite values are written as NaN / Infinity / -Infinity.
+ */
+export function roundResult(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  return Number(x.toPrecision(RESULT_DIGITS));
+}
+
+export function formatValue(x: number): string {
+  return String(roundResult(x));
+}
+
+/** One CSV field of a result file: numbers rounded (formatValue), text quoted by data/write.ts's rule. */
+export function csvField(v: string | number): string {
+  return csvQuote(typeof v === "number" ? formatValue(v) : v);
+}
+
+export function csvRow(r: readonly (string | number)[]): string {
+  return r.map(csvField).join(",");
+}
+
+export function csvText(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  return [header, ...rows].map(csvRow).join("\n") + "\n";
+}
+
 /** The table as CSV text (header line, then one line per row). */
 export function tableCsv(columns: Column[]): string {
   const rows = columns.length ? columns[0].values.length : 0;

@@ -27,7 +27,7 @@ import { MIN_TRAIN_RUNS, subsetRuns } from "./validate.js";
 import { interpolationWeights, WEIGHT_NAMES, type WeightsName } from "./weights.js";
 import { mapMixtures, predictParams, subsetMixtures, type FitRow, type MapMixtures } from "./params.js";
 import { NormalDistribution } from "./distributions.js";
-import { configKey } from "./cv-job.js";
+import { configKey } from "./params.js";
 
 export const DISTRIBUTION_MODELS_FORMAT = "varmap-distribution-models";
 

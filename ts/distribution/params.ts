@@ -9,6 +9,7 @@ import { VarmapError } from "../errors.js";
 import { csvScan, openDb, queryRows } from "../data/duckdb.js";
 import { FAMILIES, FAMILY_NAMES, type FamilyName } from "../mixture/families.js";
 import { FamilyMixture } from "./distributions.js";
+import type { ConfigTable } from "../data/types.js";
 import type { WeightSet } from "./weights.js";
 
 /** One map's mixture features: family, k and per configuration 3k − 1 features (NaN row when missing). */
@@ -134,4 +135,9 @@ export function predictParams(m: MapMixtures, ws: WeightSet, q: number): FamilyM
   const shapeOk = m.family !== "gamma" || comps.every((c) => c.a > 0);
   if (!comps.every((c) => Number.isFinite(c.w) && c.w >= 0 && Number.isFinite(c.a) && c.b > 0 && Number.isFinite(c.b)) || !shapeOk) return null;
   return new FamilyMixture(comps);
+}
+
+/** The fits-file key of configuration c: its factor values and raw inputs. */
+export function configKey(t: ConfigTable, c: number, nIn: number): string {
+  return fitKey([...t.roles.factors.map((_, f) => t.factorValues[f][c]), ...Array.from({ length: nIn }, (_, j) => t.inputs[c * nIn + j])]);
 }

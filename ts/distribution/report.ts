@@ -4,7 +4,7 @@
 // ks.md (the Table 2 layout: mean KS over maps per method and p).
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { tempPathFor } from "../data/write.js";
-import { csvField, csvRow, roundResult } from "../pool/files.js";
+import { csvField, csvRow, roundResult } from "../data/write.js";
 import { KS_LEVEL_NAMES, KS_LEVELS, ksNoiseFloor, ksThreshold, type KsTest } from "./ks.js";
 import { validateSplit, type DistCvOptions, type DistributionMap } from "./validate.js";
 

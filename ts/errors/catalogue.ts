@@ -6,8 +6,8 @@
 /** Exit status of the CLI: 2 for bad input or usage (the user can fix it). Internal errors (bugs) exit 1. */
 export type ExitStatus = 2;
 
-export interface ErrorCodeEntry {
-  code: string;
+export interface ErrorCodeEntry<C extends string = string> {
+  code: C;
   exit: ExitStatus;
   /** One line: what went wrong. */
   meaning: string;
@@ -29,9 +29,9 @@ export const ERROR_AREAS: readonly ErrorArea[] = [
   "environment",
 ];
 
-const e = (area: ErrorArea, code: string, meaning: string, remedy: string): ErrorCodeEntry => ({ code, exit: 2, meaning, remedy, area });
+const e = <C extends string>(area: ErrorArea, code: C, meaning: string, remedy: string): ErrorCodeEntry<C> => ({ code, exit: 2, meaning, remedy, area });
 
-export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
+export const ERROR_CATALOGUE = [
   // usage: flags and options
   e(
     "usage",
@@ -378,8 +378,8 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
   e(
     "environment",
     "E_INSTALL",
-    "the varmap installation the job scripts would call cannot be found",
-    "install varmap on a file system the compute nodes see, then submit again",
+    "a file of the varmap installation is missing: the built CLI the job scripts call, a worker script, a .wasm module",
+    "build varmap (npm run build) where it runs (for Slurm: on a file system the compute nodes see), then run the command again",
   ),
   e(
     "jobs and outputs",
@@ -447,9 +447,12 @@ export const ERROR_CATALOGUE: readonly ErrorCodeEntry[] = [
     "cv --group-folds asks for more folds than a map has groups",
     "use at most as many folds as groups, or leave --group-folds out for one division per group",
   ),
-];
+] as const satisfies readonly ErrorCodeEntry[];
 
-const BY_CODE = new Map(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));
+/** Every code of the catalogue: a VarmapError takes one of these (the compiler checks each throw site). */
+export type ErrorCode = (typeof ERROR_CATALOGUE)[number]["code"];
+
+const BY_CODE = new Map<string, ErrorCodeEntry>(ERROR_CATALOGUE.map((entry) => [entry.code, entry]));
 
 /** The catalogue entry of a code, or undefined for a code not (yet) catalogued. */
 export function errorCode(code: string): ErrorCodeEntry | undefined {

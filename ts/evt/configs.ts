@@ -2,7 +2,7 @@
 // fits a chunk of configurations in one kernel call, and turns each fit into the row of gev.csv (plus its
 // diagnostics rows). Rows are plain JSON values, so a job task can return them.
 import type { KernelBackend } from "../backend/kernel.js";
-import { VarmapError } from "../errors.js";
+import { VarmapError, type ErrorCode } from "../errors.js";
 import { gevFitBatch } from "../backend/kernels/gev.js";
 import { counterRng } from "../data/random.js";
 import {
@@ -280,7 +280,7 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
   return { n, flag, cells, diag: o.diagnostics ? d.rows : undefined };
 }
 
-const STRICT_CODES: Record<string, [string, string]> = {
+const STRICT_CODES: Record<string, [ErrorCode, string]> = {
   too_few_runs: ["E_TOO_FEW_RUNS", "give more runs, or lower --min-runs (the SEs are meaningless below about 10)"],
   degenerate: ["E_GEV_DEGENERATE", "fewer than 3 distinct values: there is no spread to fit; drop the configuration (--where)"],
   unbounded: ["E_GEV_UNBOUNDED", "the likelihood grows without bound as ξ → −1 (runs piled at an upper endpoint); check the data or use --tail lower"],

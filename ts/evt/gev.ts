@@ -14,7 +14,7 @@
 // short of the optimum (evd/scipy by 3e-8..1e-5 in nllh on the golden samples); varmap's Newton does not.
 import type { KernelBackend } from "../backend/kernel.js";
 import { GEV_OUT, GEV_STATUS_NAMES, GevStatus, gevFitBatch, type GevStatusName } from "../backend/kernels/gev.js";
-import { normCdf } from "../mixture/families.js";
+import { normCdf } from "../util/special.js";
 
 /** χ²₁ 0.95 quantile: the profile-likelihood cut-off of a 95% interval. */
 export const CHI2_1_95 = 3.841458820694124;

@@ -1,7 +1,7 @@
 // JSON reading for the importers: a malformed file is a VarmapError naming the file, the line and the JSON path
 // where reading stopped (a truncated file: the innermost object left open). A file may hold several documents one
 // after the other (a shell loop appending `fio --output-format=json` runs) and warning lines before the first one.
-import { VarmapError } from "../errors.js";
+import { type ErrorCode, VarmapError } from "../errors.js";
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -143,7 +143,7 @@ export class JsonReader {
     readonly produce: string,
   ) {}
 
-  fail(path: (string | number)[], what: string, remedy?: string, code = "E_IMPORT_FORMAT"): never {
+  fail(path: (string | number)[], what: string, remedy?: string, code: ErrorCode = "E_IMPORT_FORMAT"): never {
     throw new VarmapError(code, what, {
       location: { file: this.file, path: jsonPath(path) },
       remedy: remedy ?? `give ${this.tool} output written with ${this.produce}`,

@@ -14,7 +14,7 @@ import { mapLabel, mapView, type SharedMaps } from "../data/shared-maps.js";
 import { calibrateGrouped, conformalIntervalPerQuery, coverage, CV_CONFORMAL_FOLDS, groupedHalfWidths, noveltyKind } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
 import { createPredictor } from "../predict/registry.js";
-import { csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
+import { csvText, formatValue, roundResult, writeFileAtomic } from "../data/write.js";
 
 export interface GroupColumn {
   name: string;

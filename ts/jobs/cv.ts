@@ -8,7 +8,7 @@ import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMA
 import { matrix, takeRows } from "../predict/matrix.js";
 import { createPredictor } from "../predict/registry.js";
 import { gatherValues, mapInputScaling } from "../cv/split.js";
-import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../pool/files.js";
+import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
 import type { CellValue, Column } from "../data/write.js";

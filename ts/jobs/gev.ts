@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { getBackend } from "../backend/index.js";
 import { tableCsv } from "../data/write.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fitGevConfigs, strictCheck, type GevConfigResult, type GevRunOptions } from "../evt/configs.js";
 import { gevDiagColumns, gevTableColumns, type KeyValue } from "../evt/table.js";

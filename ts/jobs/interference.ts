@@ -9,7 +9,7 @@ import { computePairRows, finishInterference, type PreparedInterference, type Pr
 import type { SlicedExecution } from "../interference/slices.js";
 import { appColumns, breakEvenColumns, matrixColumns, pairColumns } from "../interference/tables.js";
 import type { InterferenceOptions, PairRow } from "../interference/types.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 
 /** Rows per task: about 50 ms of bootstrap at B = 2,000 with 5 repetitions. */

@@ -1,7 +1,7 @@
 // `varmap mixture` as a job: every (family, k) mixture of every configuration's runs, in chunks of
 // configurations. Each chunk is fitted with its global configuration ids (they key the random starts), so the fits
 // do not depend on the chunking, the worker count or a resume. `fitMixturesParallel` runs the same tasks without
-// an output directory (the API and the benches); the CLI runs them as a resumable job (ts/cli/commands/mixture.ts).
+// an output directory (the API and the benches); the mixture verb runs them as a resumable job (ts/verbs/mixture.ts).
 import { createHash } from "node:crypto";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { FAMILIES, type FamilyName } from "../mixture/families.js";

@@ -3,7 +3,7 @@
 // restorable with predictorFromJSON), distributions.csv and a short summary.
 import { join } from "node:path";
 import { isVarmapError } from "../errors.js";
-import { csvText, writeFileAtomic } from "../pool/files.js";
+import { csvText, writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import { mapView, type SharedMaps } from "../data/shared-maps.js";
 import { mapInputScaling } from "../cv/split.js";

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { tableCsv } from "../data/write.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fitMixtures } from "../mixture/fit.js";
 import type { FamilyName } from "../mixture/families.js";

@@ -7,7 +7,7 @@ import { autoLogResponse } from "../data/auto-transforms.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isVarmapError } from "../errors.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fingerprint, mapView, packMaps, type SharedMaps } from "../data/shared-maps.js";
 import { buildMaps } from "../data/maps.js";

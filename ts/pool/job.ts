@@ -6,10 +6,9 @@
 // run writes.
 import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { shardTasks, type Shard } from "./plan.js";
-import { parseShardOptions } from "./shard.js";
-import { parseWorkers, runTasks } from "./pool.js";
+import { runTasks } from "./pool.js";
 import { silentProgress, stderrProgress } from "./progress.js";
 import { RESULTS, ResultStore, RUN_LOG } from "./store.js";
 
@@ -71,22 +70,6 @@ export interface JobSummary {
   shard: string | null;
   files: string[];
   summary?: Record<string, unknown>;
-}
-
-/** The run flags every job verb shares (--shard, --workers, --no-resume, --quiet), parsed and checked. */
-export function jobOptionsFromCli(
-  opts: { shard?: string; shards?: unknown; workers?: string; resume?: boolean; quiet?: boolean },
-  out: string,
-  label: string,
-): JobOptions {
-  return {
-    out,
-    shard: parseShardOptions(opts.shard, opts.shards as string | undefined),
-    workers: parseWorkers(opts.workers),
-    resume: opts.resume !== false,
-    quiet: !!opts.quiet,
-    label,
-  };
 }
 
 export function manifestOf(plan: JobPlan, shard: Shard | undefined): Record<string, unknown> {

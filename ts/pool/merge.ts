@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { checkMergeOut, MERGED_NOTE, writeDirAtomic } from "./fresh-dir.js";
 import type { AnyJob, JobPlan } from "./job.js";
 import { parseShard, shardTasks } from "./plan.js";

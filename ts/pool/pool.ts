@@ -1,7 +1,7 @@
 // Runs a job's tasks: on a Piscina pool (default one worker per CPU granted, ts/pool/cpus.ts) or in-process (--workers 0), skipping
 // those the store already holds, appending each finished batch to the store, reporting progress.
 import { Piscina } from "piscina";
-import { VarmapError, type ErrorLocation } from "../errors.js";
+import { VarmapError, type ErrorCode, type ErrorLocation } from "../errors.js";
 import { defaultWorkers } from "./cpus.js";
 import type { JobDefinition, JobContext, JobPlan, JobTask } from "./job.js";
 import type { Progress } from "./progress.js";
@@ -34,7 +34,7 @@ export interface TaskSink {
 
 /** A VarmapError thrown in a worker, as the worker sends it back (see worker.ts). */
 interface WorkerError {
-  varmapError: { code: string; message: string; location: ErrorLocation; remedy: string };
+  varmapError: { code: ErrorCode; message: string; location: ErrorLocation; remedy: string };
 }
 
 function isWorkerError(r: unknown): r is WorkerError {

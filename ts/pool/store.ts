@@ -10,7 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { writeAll } from "../data/io.js";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { writeFileAtomic } from "./files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { DirLock } from "./lock.js";
 
 export interface TaskRecord<R = unknown> {
@@ -92,7 +92,7 @@ export function readManifest(dir: string): Record<string, unknown> | undefined |
   }
 }
 
-/** Temporary files of atomic writes (ts/pool/files.ts, ts/data/write.ts) whose writer is no longer running. */
+/** Temporary files of atomic writes (ts/data/atomic.ts, ts/data/write.ts) whose writer is no longer running. */
 function removeStaleTemporaries(dir: string): void {
   for (const name of readdirSync(dir)) {
     const m = /^\..+\.(\d+)\.tmp$/.exec(name) ?? /^\..+\.tmp-(\d+)-[a-z0-9]+(\.[a-z]+)?$/.exec(name);

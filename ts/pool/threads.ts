@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { VarmapError } from "../errors.js";
 
 /**
  * The worker `name` (without extension) in the folder of the module at `moduleUrl` (pass import.meta.url): the
@@ -11,7 +12,10 @@ export function workerFile(moduleUrl: string, name: string): { filename: string;
   const here = fileURLToPath(moduleUrl);
   if (here.endsWith(".ts")) return { filename: join(dirname(here), `${name}.ts`), execArgv: ["--import", "tsx"] };
   const js = join(dirname(here), `${name}.js`);
-  if (!existsSync(js)) throw new Error(`varmap: the worker ${js} is missing; run \`npm run build:ts\``);
+  if (!existsSync(js))
+    throw new VarmapError("E_INSTALL", `the worker script ${js} is missing: varmap is not fully built`, {
+      remedy: "run npm run build:ts (or npm run build) in the varmap directory",
+    });
   return { filename: js, execArgv: [] };
 }
 

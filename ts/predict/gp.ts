@@ -26,7 +26,7 @@ import { counterRng } from "../data/random.js";
 import { VarmapError } from "../errors.js";
 import { gpLocalPredict, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
 import { knn } from "../backend/kernels/neighbors.js";
-import { normQuantile } from "../mixture/families.js";
+import { normQuantile } from "../util/special.js";
 import { bfgs } from "./bfgs.js";
 import { Predictor, clampPredictions, modelScaleVariances, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";

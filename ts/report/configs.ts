@@ -1,5 +1,5 @@
 // A dataset's configurations as plot rows (factors, inputs, a map label, the chosen statistic), and its runs.
-import { loadDataset, optionsFromCli } from "../data/load.js";
+import { loadDataset, type LoadOptions } from "../data/load.js";
 import { statValues } from "../data/stats.js";
 import type { ConfigTable, StatName } from "../data/types.js";
 import type { Dataset } from "../data/load.js";
@@ -46,9 +46,9 @@ export function configLabel(t: ConfigTable, c: number): string {
   return f ? `${f}; ${x}` : x;
 }
 
-/** The dataset a runs-table plot reads, with the shared data flags. */
+/** The dataset a runs-table plot reads: `opts.load`, the shared data flags as the CLI parsed them (ts/cli/flags.ts). */
 export function loadForPlot(file: string, opts: Record<string, unknown>): Promise<Dataset> {
-  return loadDataset(file, optionsFromCli(opts));
+  return loadDataset(file, (opts.load as LoadOptions | undefined) ?? { stat: "sd" });
 }
 
 /** The value a map figure shows per configuration: the statistic of its runs, or for a map table (--map) its value. */

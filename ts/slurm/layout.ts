@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 
 export interface SbatchOptions {
   partition?: string;

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { CommanderError, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { writeFileAtomic } from "../pool/files.js";
+import { writeFileAtomic } from "../data/atomic.js";
 import { mergeShards } from "../pool/merge.js";
 import { jobFor } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";

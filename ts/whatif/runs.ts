@@ -8,7 +8,7 @@
 // millions of distinct m. Below that (runs needed ≤ 2000, cv up to about 1.14 at ε = 0.05) the answers equal
 // meanRunsNeededCI's exactly.
 import { tQuantile } from "../data/stats.js";
-import { normQuantile } from "../mixture/families.js";
+import { normQuantile } from "../util/special.js";
 import { VarmapError } from "../errors.js";
 
 /** Degrees of freedom from which the Cornish–Fisher expansion replaces the exact bisection. */

@@ -1,6 +1,7 @@
 // Gaussian-process regression kernels (the gp predictor's O(n³) part): the profile negative log marginal
 // likelihood with its gradient, and the predictive mean and variance. Model and formulas: native/include/varmap/gp.h.
 import { VarmapError } from "../../errors.js";
+import type { StatusError } from "../status.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
@@ -100,7 +101,7 @@ const NO_VARIANCES = new Float64Array(0);
 export const GP_NOT_POSITIVE_DEFINITE = 10;
 export const GP_SINGULAR_MEAN = 11;
 
-export const GP_STATUS: Record<number, [string, string, string]> = {
+export const GP_STATUS: Record<number, StatusError> = {
   [GP_NOT_POSITIVE_DEFINITE]: [
     "E_GP_NOT_POSITIVE_DEFINITE",
     "the GP covariance matrix is not positive definite in floating point",

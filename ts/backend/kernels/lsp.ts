@@ -1,5 +1,6 @@
 // The linear Shepard (LSP) kernels: the fit (neighbours + local least squares) and the batched evaluation.
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import type { StatusError } from "../status.js";
 import { checkStatus } from "../status.js";
 import { checkKernelShape } from "../sizes.js";
 
@@ -48,7 +49,7 @@ export const LSP_EVAL: KernelSpec = {
 
 export const LspStatus = { TOO_FEW_POINTS: 10, DUPLICATE_POINTS: 11, LSTSQ_FAILED: 12, BAD_RADIUS: 13 } as const;
 
-export const LSP_STATUS: Record<number, [string, string, string]> = {
+export const LSP_STATUS: Record<number, StatusError> = {
   10: ["E_TOO_FEW_POINTS", "LSP needs more than m + 1 nodes in m dimensions", "add configurations or use fewer inputs"],
   11: [
     "E_DUPLICATE_POINTS",

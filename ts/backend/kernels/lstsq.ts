@@ -1,5 +1,6 @@
 // Batched weighted linear least squares: many small independent problems, minimum-norm when rank-deficient.
 import { VarmapError } from "../../errors.js";
+import type { StatusError } from "../status.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
@@ -26,7 +27,7 @@ export const LSTSQ: KernelSpec = {
 };
 
 /** The kernel's own status codes (>= 10), as [code, message, remedy]. */
-export const LSTSQ_STATUS: Record<number, [string, string, string]> = {
+export const LSTSQ_STATUS: Record<number, StatusError> = {
   10: ["E_LSTSQ_NO_CONVERGENCE", "the SVD of a least-squares problem did not converge", "please report this with the input that triggers it"],
 };
 

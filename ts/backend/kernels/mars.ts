@@ -1,6 +1,7 @@
 // MARS kernels: the whole fit (forward pass, rank fix, backward elimination, GCV selection, coefficients) in
 // one call, and batched prediction. Layouts are documented in native/include/varmap/mars.h.
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import type { StatusError } from "../status.js";
 import { checkStatus } from "../status.js";
 
 /** The option vector's layout, in order (enum MarsOpt in native/include/varmap/mars.h; checked by test/backend/contract.test.ts). */
@@ -66,7 +67,7 @@ export const MARS_PREDICT: KernelSpec = {
   },
 };
 
-const specific: Record<number, [string, string, string]> = {
+const specific: Record<number, StatusError> = {
   11: ["E_MARS_SINGULAR", "the pruning regression is singular", "remove duplicated or constant inputs, or lower nk"],
 };
 

@@ -1,5 +1,6 @@
 // Mixture EM over a batch of configurations × (family, k): one kernel call (native/src/mixture.cc, wasm/mixture.ts).
 import { arg, type KernelArg, type KernelBackend, type KernelSpec } from "../kernel.js";
+import type { StatusError } from "../status.js";
 import { checkStatus } from "../status.js";
 import { VarmapError } from "../../errors.js";
 
@@ -94,7 +95,7 @@ export interface MixtureBatchResult {
   work: Float64Array;
 }
 
-const SPECIFIC: Record<number, [string, string, string]> = {
+const SPECIFIC: Record<number, StatusError> = {
   10: [
     "E_MIXTURE_NONPOSITIVE",
     "a run is zero or negative",

@@ -1,5 +1,6 @@
 // The k nearest neighbours of each query row among data rows (exact; ties by lower index).
 import { VarmapError } from "../../errors.js";
+import type { StatusError } from "../status.js";
 import { arg, type KernelArg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 import { checkKernelShape } from "../sizes.js";
@@ -19,7 +20,7 @@ export const KNN: KernelSpec = {
 /** Status codes of the knn kernel (native/include/varmap/neighbors.h). */
 export const KNN_TOO_FEW_POINTS = 10;
 
-const codes: Record<number, [string, string, string]> = {
+const codes: Record<number, StatusError> = {
   [KNN_TOO_FEW_POINTS]: [
     "E_TOO_FEW_POINTS",
     "k is larger than the number of data points to choose from",

@@ -1,5 +1,6 @@
 // Symmetric eigendecomposition of one dense matrix (the rbf predictor's dense solve).
 import { VarmapError } from "../../errors.js";
+import type { StatusError } from "../status.js";
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import { checkStatus } from "../status.js";
 
@@ -15,7 +16,7 @@ export const SYMEIG: KernelSpec = {
   },
 };
 
-export const SYMEIG_STATUS: Record<number, [string, string, string]> = {
+export const SYMEIG_STATUS: Record<number, StatusError> = {
   10: ["E_SYMEIG_NO_CONVERGENCE", "the QL iteration of a symmetric eigendecomposition did not converge", "please report this with the input that triggers it"],
 };
 

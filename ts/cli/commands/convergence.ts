@@ -1,22 +1,13 @@
-// `varmap convergence <runs> …`: how the confidence interval of the sd (or mean) narrows with the number of runs m,
-// the 75% / 90% convergence points of seed 000 §6 (Fig. 10), the analytic baseline they almost equal, the runs
-// needed for a target precision, and (--predict) the same for configurations left out of a predictor's training.
+// `varmap convergence <runs> …`: the flags become ConvergenceOptions; the verb is ts/verbs/convergence.ts.
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { TABLE_OUTPUT, writeTable } from "../../data/write.js";
+import { TABLE_OUTPUT } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import type { CiKind, ConvergenceOptions, SubsetMode } from "../../convergence/convergence.js";
-import type { CurveMode } from "../../convergence/predict.js";
-import { mapSpec } from "../../convergence/outputs.js";
-import { convergenceFingerprint, convergenceOutputs, job as convergenceJob, measureChunk, type ConvergencePlan } from "../../jobs/convergence.js";
-import { keysOf } from "../../mixture/samplesize-table.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
-import { sharedCopy } from "../../pool/threads.js";
+import type { CiKind, ConvergenceOptions as CurveOptions, SubsetMode } from "../../convergence/convergence.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
-import { choice, integer, level, numberList, positiveNumber } from "../samplesize-options.js";
-
-type Opts = Record<string, unknown>;
+import { runConvergence, type ConvergenceOptions, type ConvergencePredictOptions } from "../../verbs/convergence.js";
+import { choice, integer, level, numberList, positiveNumber } from "../../verbs/samplesize-options.js";
+import { dataOptionsFromFlags, parseShardOptions, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -44,20 +35,15 @@ export function register(program: Command): void {
     .option("--no-resume", "with an --out directory: discard the results already there and start over")
     .option("--json", "print a summary as JSON on stdout")
     .option("--quiet", "no notes on stderr")
-    .action(async (file: string, opts: Opts) => {
-      await convergenceAction(file, opts);
+    .action(async (file: string, opts: Flags) => {
+      const s = await runConvergence(file, convergenceOptionsFromFlags(opts));
+      if (opts.json) process.stdout.write(JSON.stringify(s.json, null, 2) + "\n");
     });
 }
 
-interface PredictOpts {
-  method: string;
-  p: number;
-  reps: number;
-  mode: CurveMode;
-}
-
-export async function convergenceAction(file: string, opts: Opts): Promise<void> {
-  const o: ConvergenceOptions = {
+/** convergence's flags as ConvergenceOptions (every value checked before the data is read). */
+export function convergenceOptionsFromFlags(opts: Flags): ConvergenceOptions {
+  const o: CurveOptions = {
     kind: choice(opts.ci, "--ci", ["sd", "mean"] as const) as CiKind,
     level: level(opts.level, "--level"),
     m0: integer(opts.from, "--from", 2, 1_000_000),
@@ -70,7 +56,7 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
   };
   if (o.to !== undefined && o.to < o.m0 + 2)
     throw new VarmapError("E_USAGE", `--to ${o.to} is below --from ${o.m0} + 2`, { remedy: "give --to at least --from + 2" });
-  let pred: PredictOpts | undefined;
+  let pred: ConvergencePredictOptions | undefined;
   if (opts.predict !== undefined) {
     const method = String(opts.predict);
     if (!METHOD_NAMES.includes(method)) throw new VarmapError("E_METHOD", `unknown method '${method}'`, { remedy: `use one of ${METHOD_NAMES.join(", ")}` });
@@ -78,64 +64,26 @@ export async function convergenceAction(file: string, opts: Opts): Promise<void>
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${String(opts.p)}' is not in (0, 1)`, { remedy: "give a training fraction such as --p 0.9" });
     pred = { method, p, reps: integer(opts.reps, "--reps", 1, 100_000), mode: choice(opts.predictCurve, "--predict-curve", ["per-m", "plug-in"] as const) };
   }
-  if (!opts.out && !opts.json && !opts.curves)
-    throw new VarmapError("E_USAGE", "no output", { remedy: "give --out convergence.csv (and optionally --curves curves.csv), or --json" });
-  // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
-  const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out)) ? String(opts.out) : undefined;
+  return {
+    data: dataOptionsFromFlags(opts),
+    curve: o,
+    ...(pred ? { predict: pred } : {}),
+    ...(opts.out !== undefined ? { out: String(opts.out) } : {}),
+    ...(opts.curves !== undefined ? { curves: String(opts.curves) } : {}),
+    json: !!opts.json,
+    run: runFlags(opts),
+  };
+}
+
+/** --workers and --shard count with a job directory only (a table --out runs in this thread). */
+function runFlags(opts: Flags): ConvergenceOptions["run"] {
+  const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out));
   if (opts.shard !== undefined && !jobDir)
     throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
-  const jobOpts = jobDir
-    ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "convergence")
-    : undefined;
-  const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
-
-  const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "sd" });
-  const t = data.table;
-  const len = (c: number) => Math.min(t.offsets[c + 1] - t.offsets[c], o.to ?? Infinity) - o.m0 + 1;
-  for (let c = 0; c < t.count; c++) {
-    const N = t.offsets[c + 1] - t.offsets[c];
-    if (N < o.m0 + 2)
-      throw new VarmapError("E_TOO_FEW_RUNS", `${N} runs, but convergence from m0 = ${o.m0} needs at least ${o.m0 + 2}`, {
-        location: { file, row: t.firstRow?.[c], configuration: describeConfig(t, c) },
-        remedy: `lower --from (e.g. --from ${Math.max(2, N - 2)}), or select configurations with enough runs using --where`,
-      });
-  }
-  if (pred)
-    for (const map of data.maps) {
-      const ids = map.ids as number[];
-      if (ids.some((c) => len(c) !== len(ids[0])))
-        throw new VarmapError("E_USAGE", `the configurations of map ${JSON.stringify(map.key)} have different run counts`, {
-          remedy: "give --to so that every configuration's curve has the same length",
-        });
-    }
-  const keys = keysOf(t);
-  const plan: ConvergencePlan = {
-    format: "varmap-job",
-    version: 1,
-    verb: "convergence",
-    fingerprint: convergenceFingerprint(t.runs, t.offsets, keys.values),
-    options: o,
-    predict: pred ?? null,
-    maps: pred ? data.maps.map(mapSpec) : null,
-    keys: { factors: keys.factors, inputs: keys.inputs },
-    configs: t.count,
-    chunk: Math.max(16, Math.min(256, Math.ceil(t.count / 64))),
-    curves: opts.curves !== undefined,
+  return {
+    ...(jobDir && opts.workers !== undefined ? { workers: parseWorkers(opts.workers as string) } : {}),
+    ...(jobDir && opts.shard !== undefined ? { shard: parseShardOptions(opts.shard as string, undefined) } : {}),
+    resume: opts.resume !== false,
+    quiet: !!opts.quiet,
   };
-  const ctx = { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values };
-  if (jobDir && jobOpts) {
-    const s = await runJob(convergenceJob, ctx, jobOpts);
-    if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
-    else if (s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
-    return;
-  }
-  const out = convergenceOutputs(plan, measureChunk(ctx, 0, t.count), keys.values);
-  // Everything is computed before anything is written.
-  if (opts.out) await writeTable(String(opts.out), out.table);
-  if (out.curves) await writeTable(String(opts.curves), out.curves);
-  const sm = out.summary;
-  note?.(
-    `${t.count} configuration(s): median ${o.levels.map((l) => `m_${l} = ${sm.median[`m_${l}`]} (analytic ${sm.analyticMedian[`m_${l}`]})`).join(", ")}${sm.predict ? `; ${sm.predict.method} width ARE at N = ${(sm.predict.widthAREatN * 100).toFixed(2)}%` : ""}`,
-  );
-  if (opts.json) process.stdout.write(JSON.stringify(sm, null, 2) + "\n");
 }

@@ -9,7 +9,10 @@ import { writeSynth } from "../../data/synth.js";
 import { parseIntegerSeed } from "../../data/option-values.js";
 import { DEMO_NAMES, PREDICTORS, createPredictor } from "../../predict/registry.js";
 import { fromRows } from "../../predict/matrix.js";
-import { cvAction, refitAction } from "../bulk.js";
+import { runCv } from "../../verbs/cv.js";
+import { runRefit } from "../../verbs/refit.js";
+import { cvOptionsFromFlags, printCv } from "./cv.js";
+import { printJobEnd, refitOptionsFromFlags } from "./refit.js";
 
 /** The default demo: small enough for about a minute on 2 cores. */
 export const DEMO_SMALL = { maps: 2, reps: 10 };
@@ -91,23 +94,18 @@ export function register(program: Command): void {
       const common = { preset: "moana", stat: "sd", paper: true, workers: opts.workers, seed: opts.seed, quiet: opts.quiet, resume: true };
       const refitOut = join(out, "refit");
       const cvOut = join(out, "cv");
-      let refit: Awaited<ReturnType<typeof refitAction>> | undefined;
+      let refit: Awaited<ReturnType<typeof runRefit>> | undefined;
       if (methods.length) {
         say(`refit: every map with ${methods.join(", ")} → ${refitOut}`);
-        refit = await refitAction(data, { ...common, methods: methods.join(","), out: refitOut, noStdout: true });
+        refit = await runRefit(data, refitOptionsFromFlags({ ...common, methods: methods.join(","), out: refitOut }));
+        printJobEnd(refit, common);
       }
       const cvMethods = [...methods, ...PREDICTORS.filter((p) => p.baseline).map((p) => p.name)].join(",");
       say(`cv: ${cvMethods} × 9 training fractions × ${size.reps} divisions per map → ${cvOut}`);
       // cv prints the Table 2 (Markdown) on stdout unless --json.
-      const cv = await cvAction(data, {
-        ...common,
-        methods: cvMethods,
-        p: "0.1:0.9:0.1",
-        reps: String(size.reps),
-        out: cvOut,
-        quiet: opts.quiet,
-        noStdout: !!opts.json,
-      });
+      const cvFlags = { ...common, methods: cvMethods, p: "0.1:0.9:0.1", reps: String(size.reps), out: cvOut, quiet: opts.quiet };
+      const cv = await runCv(data, cvOptionsFromFlags(cvFlags));
+      printCv(cv, cvFlags, !opts.json);
       const report = join(out, "report.html");
       say(`report: figures and tables → ${report}`);
       const { writeReport } = await import("../../report/report.js");

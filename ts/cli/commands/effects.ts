@@ -1,6 +1,6 @@
 // `varmap effects <file>`: ANOVA of each map's statistic on its inputs, and model-based importance (issue 45).
 import { Option, type Command } from "commander";
-import { optionsFromCli } from "../../data/load.js";
+import { dataOptionsFromFlags } from "../flags.js";
 import { splitList } from "../../data/option-values.js";
 import { VarmapError } from "../../errors.js";
 import { runEffects } from "../../verbs/effects.js";
@@ -32,7 +32,7 @@ export function register(program: Command): void {
         return v;
       };
       const s = await runEffects(file, {
-        load: optionsFromCli(opts),
+        load: dataOptionsFromFlags(opts),
         scale: opts.scale === "linear" ? "linear" : "log",
         combine: typeof opts.combine === "string" ? splitList(opts.combine).map((g) => g.split("+").map((c) => c.trim())) : [],
         interactions: opts.interactions !== "none",

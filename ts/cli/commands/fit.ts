@@ -1,18 +1,14 @@
-// `varmap fit <data> … --method lsp|lr --out models.json`: one fitted predictor per map.
+// `varmap fit <data> … --method lsp|lr --out models.json`: the flags become FitOptions; the verb is ts/verbs/fit.ts
+// (`--target distribution`: ts/cli/distribution.ts).
 import type { Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { loadDataset, optionsFromCli } from "../../data/load.js";
-import { writeJsonAtomic } from "../../data/write.js";
-import { mapInputScaling } from "../../cv/split.js";
-import { matrix } from "../../predict/matrix.js";
-import { createPredictor } from "../../predict/registry.js";
 import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
-import type { ModelsFile } from "../../predict/models-file.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
-import { calibrate, calibrateForGroups, CONFORMAL_FOLDS } from "../../predict/conformal.js";
-import { rawNormalization, scaleGuards } from "../../cv/scale-guard.js";
-import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD, withDefaults } from "../defaults.js";
+import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD } from "../../verbs/defaults.js";
+import { runFit } from "../../verbs/fit.js";
+import { CONFORMAL_FOLDS } from "../../predict/conformal.js";
+import { dataOptionsFromFlags, withDefaults } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -32,98 +28,21 @@ export function register(program: Command): void {
       if (given.target === "distribution") return fitDistributionAction(file, given);
       const opts = withDefaults(given, "fit");
       const method = String(opts.method);
-      const hyper = methodOptionsFromCli(opts, method);
+      const methodOptions = methodOptionsFromCli(opts, method);
       const groupCols = typeof opts.conformalGroups === "string" ? opts.conformalGroups.split(",").map((c) => c.trim()) : undefined;
       const folds = opts.conformalFolds === undefined ? (groupCols ? CONFORMAL_FOLDS : undefined) : Number(opts.conformalFolds);
       if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
         throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
-      const load = optionsFromCli(opts);
-      const data = await loadDataset(file, load);
-      // A method that sets aside automatic transforms (lsp: ts/cv/scale-guard.ts) is fitted on the raw scales.
-      const guard = scaleGuards([method], { inputs: opts.logInputs === "auto", response: opts.logResponse === "auto" })?.[method];
-      const response = !guard?.response && (data.resolved?.logResponse ?? load.logResponse) ? "log" : "linear";
-      if (guard && !opts.quiet)
-        process.stderr.write(
-          `varmap: note: ${method} is fitted on the raw scales (the automatic transforms make it collapse; name --log-inputs/--log-response to override)\n`,
-        );
-      // A map the method cannot fit (too few configurations, degenerate data) is skipped with its reason, in the
-      // file and on stderr; the command fails only when no map could be fitted.
-      const maps: ModelsFile["maps"] = [];
-      const skipped: NonNullable<ModelsFile["skipped"]> = [];
-      for (const m of data.maps) {
-        const model = createPredictor(method, {
-          ...hyper,
-          inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization),
-          response,
-        });
-        try {
-          const X = matrix(m.X, m.rows, m.inputNames.length);
-          model.fit(X, m.y, m.yVar);
-          const conformal =
-            folds === undefined
-              ? undefined
-              : groupCols
-                ? calibrateForGroups(
-                    method,
-                    { ...hyper, inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization), response },
-                    X,
-                    m.y,
-                    m.inputNames,
-                    groupCols,
-                    folds,
-                    0,
-                    m.yVar,
-                    model,
-                  )
-                : calibrate(
-                    method,
-                    { ...hyper, inputs: mapInputScaling(guard?.inputs ? rawNormalization(m.X, m.rows, m.inputNames.length) : m.normalization), response },
-                    X,
-                    m.y,
-                    folds,
-                    0,
-                    m.yVar,
-                    model,
-                  );
-          maps.push({ key: m.key, rows: m.rows, inputs: m.inputNames, model: model.toJSON(), ...(conformal ? { conformal } : {}) });
-        } catch (e) {
-          if (!(e instanceof VarmapError)) throw e;
-          if (data.maps.length === 1) {
-            process.stderr.write(`varmap: while fitting ${method} to map ${describeKey(m.key)} of ${file}:\n`);
-            throw e;
-          }
-          skipped.push({ key: m.key, rows: m.rows, code: e.code, reason: e.message });
-          if (!opts.quiet) process.stderr.write(`varmap: skipped map ${describeKey(m.key)} (${m.rows} configurations): [${e.code}] ${e.detail}\n`);
-        }
-      }
-      if (!maps.length)
-        throw new VarmapError("E_NOTHING_FITTED", `${method} could fit none of the ${data.maps.length} maps of ${file}`, {
-          location: { file },
-          remedy: `see the reasons above; e.g. use a method that needs fewer configurations (lr needs inputs + 1, lsp inputs + 2)`,
-        });
-      const out: ModelsFile = {
-        format: "varmap-models",
-        version: 1,
+      const out = opts.out === undefined ? undefined : String(opts.out);
+      const s = await runFit(file, {
+        data: dataOptionsFromFlags(opts),
         method,
-        source: file,
-        stat: data.maps[0]?.stat ?? load.stat ?? "sd",
-        response,
-        factors: data.table.roles.factors,
-        inputs: data.table.roles.inputs,
-        maps,
-        ...(skipped.length ? { skipped } : {}),
-      };
-      if (opts.out) {
-        await writeJsonAtomic(String(opts.out), out);
-        if (!opts.quiet)
-          process.stderr.write(
-            `varmap: fitted ${maps.length} ${method} model(s) into ${opts.out}${skipped.length ? `; ${skipped.length} map(s) skipped (listed under "skipped")` : ""}\n`,
-          );
-      } else process.stdout.write(JSON.stringify(out) + "\n");
+        methodOptions,
+        ...(folds !== undefined ? { conformalFolds: folds } : {}),
+        ...(groupCols ? { conformalGroups: groupCols } : {}),
+        ...(out ? { out } : {}),
+        quiet: !!opts.quiet,
+      });
+      if (!out) process.stdout.write(JSON.stringify(s.models) + "\n");
     });
-}
-
-export function describeKey(key: Record<string, string>): string {
-  const parts = Object.entries(key).map(([k, v]) => `${k}=${v}`);
-  return parts.length ? parts.join(", ") : "(the only map)";
 }

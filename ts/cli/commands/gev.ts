@@ -1,20 +1,11 @@
-// `varmap gev <runs>`: a GEV fit per configuration (seed 002; spec B.3) with standard errors, return levels,
-// the nested Gumbel fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics.
+// `varmap gev <runs>`: the flags become GevOptions; the verb is ts/verbs/gev.ts.
 import { Option, type Command } from "commander";
-import { getBackend } from "../../backend/index.js";
-import { addDataOptions, addRunOptions, splitList } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli } from "../../data/load.js";
-import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable } from "../../data/write.js";
 import { VarmapError } from "../../errors.js";
-import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../../evt/configs.js";
-import { configKeys, gevDiagColumns, gevTableColumns } from "../../evt/table.js";
-import { gevPlan, job as gevJob } from "../../jobs/gev.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
-import { sharedCopy } from "../../pool/threads.js";
+import { DEFAULT_GEV_OPTIONS, type GevRunOptions } from "../../evt/configs.js";
+import { runGev, TABLE_FILE, type GevOptions } from "../../verbs/gev.js";
 import { parseCompare, runGevCompare, runGevCovariates } from "../../verbs/gev-extras.js";
-
-/** An --out ending in a table extension is one file (fitted in this thread); anything else is a job directory. */
-const TABLE_FILE = TABLE_OUTPUT;
+import { addDataOptions, addRunOptions, splitList } from "../options.js";
+import { dataOptionsFromFlags, runOptionsFromFlags, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -51,67 +42,10 @@ export function register(program: Command): void {
       "--diagnostics [path]",
       "plot data (pp, qq, rl_point, rl_curve, density), long format: a file beside a file --out; in a job directory, diagnostics.csv",
     )
-    .action(async (file: string, opts: Record<string, unknown>) => {
+    .action(async (file: string, opts: Flags) => {
       if (opts.compare !== undefined || opts.locCovariates !== undefined) return gevExtras(file, opts);
-      const o = parseGevOptions(opts);
-      const out = opts.out as string | undefined;
-      if (!out)
-        throw new VarmapError("E_USAGE", "--out is required", {
-          remedy: "pass --out gev.csv (one file), or --out DIR (a resumable job: --workers, --shard, merge)",
-        });
-      const direct = TABLE_FILE.test(out);
-      const diagPath = typeof opts.diagnostics === "string" ? opts.diagnostics : undefined;
-      if (direct && opts.diagnostics === true)
-        throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
-      if (direct && diagPath && !TABLE_FILE.test(diagPath))
-        throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: `end it in ${TABLE_OUTPUT_EXTENSIONS}` });
-      if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
-      if (direct && (opts.shard !== undefined || opts.workers !== undefined))
-        throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
-      const chunk = Number(opts.chunk ?? 1000);
-      if (!Number.isInteger(chunk) || chunk < 1) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(opts.chunk)}'`);
-      const jobOpts = direct ? undefined : jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, out, "gev");
-      const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
-      const data = await loadDataset(file, { ...optionsFromCli(opts), stat: "mean", allowNoInputs: true });
-      const t = data.table;
-      if (o.block > 1) {
-        for (let c = 0; c < t.count; c++) {
-          const blocks = Math.floor((t.offsets[c + 1] - t.offsets[c]) / o.block);
-          if (blocks < 10)
-            throw new VarmapError(
-              "E_USAGE",
-              `--block ${o.block} leaves ${blocks} block(s) of ${t.offsets[c + 1] - t.offsets[c]} runs (at least 10 are needed)`,
-              {
-                location: { file, configuration: describeConfig(t, c) },
-                remedy: "use a smaller --block, or select configurations with more runs (--where)",
-              },
-            );
-        }
-      }
-      note?.(`fitting a GEV to ${t.count} configuration(s)${o.block > 1 ? ` (maxima of blocks of ${o.block})` : ""}, tail ${o.tail}`);
-      const keys = configKeys(t);
-      if (jobOpts) {
-        // The job engine: chunks of configurations per task, journal/resume, --shard, `varmap merge`.
-        const ctx = { runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values };
-        const plan = gevPlan(ctx, keys.names, o, Boolean(opts.strict), chunk);
-        const s = await runJob(gevJob, { ...ctx, plan }, jobOpts);
-        note?.(s.shard === null ? `wrote ${gevJob.files(plan).join(", ")} in ${out}` : `shard ${s.shard} done in ${out}`);
-        if (s.summary) warnFlags(s.summary.flags as Record<string, number>, note);
-        if (opts.json) process.stdout.write(JSON.stringify({ verb: "gev", ...s }, null, 2) + "\n");
-        return;
-      }
-      const results = fitGevConfigs(getBackend(), t.runs, t.offsets, 0, t.count, o);
-      if (opts.strict) strictCheck(results, (c) => describeConfig(t, c), file);
-      const counts: Record<string, number> = {};
-      for (const r of results) counts[r.flag || "ok"] = (counts[r.flag || "ok"] ?? 0) + 1;
-      if (diagPath) await writeTable(diagPath, gevDiagColumns(keys.names, keys.values, results));
-      await writeTable(out, gevTableColumns(keys.names, keys.values, results, o));
-      note?.(`wrote ${results.length} row(s) to ${out}${diagPath ? ` and diagnostics to ${diagPath}` : ""}`);
-      warnFlags(counts, note);
-      if (opts.json)
-        process.stdout.write(
-          JSON.stringify({ verb: "gev", configurations: results.length, flags: counts, out, diagnostics: diagPath ?? null }, null, 2) + "\n",
-        );
+      const s = await runGev(file, gevOptionsFromFlags(opts));
+      if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
     });
 }
 
@@ -128,7 +62,7 @@ async function gevExtras(file: string, opts: Record<string, unknown>): Promise<v
     if (!Number.isInteger(boot) || boot < 0 || boot > 100000)
       throw new VarmapError("E_USAGE", `--boot must be an integer from 0 to 100000, got '${String(opts.boot)}'`);
     const s = await runGevCompare(file, {
-      load: optionsFromCli(opts),
+      load: dataOptionsFromFlags(opts),
       ...parseCompare(String(opts.compare)),
       out: String(opts.out ?? ""),
       level,
@@ -147,7 +81,7 @@ async function gevExtras(file: string, opts: Record<string, unknown>): Promise<v
       remedy: "add --loc-covariates (an empty location model is the stationary GEV)",
     });
   const s = await runGevCovariates(file, {
-    load: { ...optionsFromCli(opts), allowNoInputs: false },
+    load: { ...dataOptionsFromFlags(opts), allowNoInputs: false },
     loc: splitList(String(opts.locCovariates)),
     scale: opts.scaleCovariates === undefined ? [] : splitList(String(opts.scaleCovariates)),
     out: String(opts.out ?? ""),
@@ -164,15 +98,25 @@ async function gevExtras(file: string, opts: Record<string, unknown>): Promise<v
   if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
 }
 
-/** The row flags on stderr: how many configurations have no valid fit and why. */
-function warnFlags(counts: Record<string, number>, note: ((m: string) => void) | undefined): void {
-  note?.(
-    `rows: ${Object.entries(counts)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(", ")}`,
-  );
-  if (counts.irregular)
-    note?.(`warning: ${counts.irregular} configuration(s) with shape <= -0.5: the estimates exist but their SEs are not valid (Smith 1985)`);
+/** gev's flags as GevOptions: every option validated before anything is read or written. */
+export function gevOptionsFromFlags(opts: Flags): GevOptions {
+  const fit = parseGevOptions(opts);
+  const out = opts.out as string | undefined;
+  // A table file --out takes neither --shard nor --workers (the verb says so); a job directory parses them.
+  const direct = out !== undefined && TABLE_FILE.test(out);
+  const given = opts.shard !== undefined || opts.workers !== undefined;
+  const run = direct ? { quiet: !!opts.quiet, resume: opts.resume !== false, ...(given ? { workers: 0 } : {}) } : runOptionsFromFlags(opts);
+  const chunk = Number(opts.chunk ?? 1000);
+  if (out && (!Number.isInteger(chunk) || chunk < 1)) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(opts.chunk)}'`);
+  return {
+    data: dataOptionsFromFlags(opts),
+    out: out ?? "",
+    fit,
+    ...(opts.diagnostics !== undefined && opts.diagnostics !== false ? { diagnostics: opts.diagnostics as string | true } : {}),
+    strict: Boolean(opts.strict),
+    chunk,
+    run,
+  };
 }
 
 /** Validates every gev option before anything is read or written. */

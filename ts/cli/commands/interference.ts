@@ -1,15 +1,10 @@
-// `varmap interference <runs>`: throughput degradation (or runtime dilation) of each probe against each signal,
-// the probe × signal matrix, per-app sensitivity/aggressiveness and classes, break-even points along a swept
-// factor, and time-slice analysis (seed 003; spec C).
+// `varmap interference <runs>`: the flags become InterferenceOptions; the verb is ts/verbs/interference.ts.
 import { Option, type Command } from "commander";
-import { dirname, join, relative, resolve } from "node:path";
 import { VarmapError } from "../../errors.js";
-import { prepareInterference } from "../../interference/analyze.js";
-import { readRuns, readSlices } from "../../interference/read.js";
-import { interferenceContext, job } from "../../jobs/interference.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
-import { DEFAULT_OPTIONS, type Aggregate, type InterferenceOptions, type Metric } from "../../interference/types.js";
+import { DEFAULT_OPTIONS, type Aggregate, type Metric } from "../../interference/types.js";
+import { runInterference, type InterferenceOptions } from "../../verbs/interference.js";
 import { splitList } from "../options.js";
+import { runOptionsFromFlags, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   program
@@ -50,115 +45,59 @@ export function register(program: Command): void {
     .option("--no-resume", "discard the job journal a previous run left beside --out and start over")
     .option("--json", "print a machine-readable summary on stdout")
     .option("--quiet", "no notes on stderr")
-    .action(async (file: string, o: Record<string, string | boolean | undefined>) => {
-      const str = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
-      const num = (k: string, flag: string, ok: (x: number) => boolean, what: string) => {
-        const x = Number(str(k));
-        if (!(str(k)?.trim() && Number.isFinite(x) && ok(x)))
-          throw new VarmapError("E_USAGE", `${flag} must be ${what} (got '${str(k)}')`, {
-            remedy: `e.g. ${flag} ${String(DEFAULT_OPTIONS[k as keyof typeof DEFAULT_OPTIONS] ?? 1)}`,
-          });
-        return x;
-      };
-      // Every option is validated before anything is read or written.
-      for (const [k, flag] of [
-        ["experiment", "--experiment"],
-        ["app", "--app"],
-      ] as const)
-        if (!str(k))
-          throw new VarmapError("E_USAGE", `interference needs ${flag} COL`, {
-            remedy: "name the execution-id column with --experiment and the app column with --app",
-          });
-      if (!str("metric"))
-        throw new VarmapError("E_USAGE", "interference needs --metric throughput|time", {
-          remedy: "say whether --response is a bandwidth (throughput: higher is better) or a completion time (time: lower is better)",
-        });
-      if (!str("response") && !str("slices"))
-        throw new VarmapError("E_USAGE", "interference needs --response COL (or --slices FILE)", {
-          remedy: "name the bandwidth or time column with --response",
-        });
-      const out = str("out");
-      if (!out) throw new VarmapError("E_USAGE", "interference needs --out PATH for the pair table", { remedy: "e.g. --out pairs.csv" });
-      const factors = splitList(str("factors"));
-      const sweep = str("sweep");
-      if (sweep !== undefined && !factors.includes(sweep))
-        throw new VarmapError("E_USAGE", `--sweep ${sweep} is not one of the --factors (${factors.join(", ") || "none"})`, {
-          remedy: "list the swept column in --factors too",
-        });
-      const breakevenPath = sweep === undefined ? undefined : (str("breakeven") ?? join(dirname(out), "breakeven.csv"));
-      const outputs = [out, str("matrix"), str("apps"), breakevenPath].filter((p): p is string => p !== undefined);
-      for (const p of outputs)
-        if (!/\.csv$/i.test(p))
-          throw new VarmapError("E_USAGE", `interference writes CSV tables: '${p}' does not end in .csv`, {
-            remedy: "give --out, --matrix, --apps and --breakeven paths ending in .csv",
-          });
-      for (const [flag, p] of [
-        ["--matrix", str("matrix")],
-        ["--apps", str("apps")],
-        ["--breakeven", breakevenPath],
-      ] as const)
-        if (p !== undefined && resolve(dirname(p)) !== resolve(dirname(out)))
-          throw new VarmapError("E_USAGE", `${flag} ${p} is not in the directory of --out ${out}`, {
-            remedy: `the tables and the job journal live together: put them beside --out, e.g. ${join(dirname(out), `${flag.slice(2)}.csv`)}`,
-          });
-      const dup = outputs.find((p, i) => outputs.findIndex((q) => resolve(q) === resolve(p)) !== i);
-      if (dup)
-        throw new VarmapError("E_USAGE", `two outputs would be written to ${dup}`, { remedy: "give --out, --matrix, --apps and --breakeven different paths" });
-      const seed = /^-?\d+$/.test(String(o.seed)) ? Number(o.seed) : String(o.seed);
-      // The job journal (manifest.json, results.jsonl) lives beside --out; the other tables are placed relative to it.
-      const dir = dirname(out);
-      const jobOpts = jobOptionsFromCli(o as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "interference");
-      const note = o.quiet ? undefined : (m: string) => process.stderr.write(`varmap: note: ${m}\n`);
-      const opts: InterferenceOptions = {
-        ...DEFAULT_OPTIONS,
-        metric: str("metric") as Metric,
-        aggregate: (str("aggregate") ?? "best") as Aggregate,
-        factorNames: factors,
-        noiseMax: num("noiseMax", "--noise-max", (x) => x >= 0, "a number ≥ 0"),
-        sliceSeconds: num("sliceSeconds", "--slice-seconds", (x) => x > 0, "a positive number of seconds"),
-        dominanceGap: num("dominanceGap", "--dominance-gap", (x) => x >= 0, "a number of points ≥ 0"),
-        negligible: num("negligible", "--negligible", (x) => x >= 0, "a percentage ≥ 0"),
-        classThreshold: num("classThreshold", "--class-threshold", () => true, "a percentage"),
-        bootstrap: num("bootstrap", "--bootstrap", (x) => Number.isInteger(x) && x >= 2 && x <= 1e7, "an integer from 2 to 10^7"),
-        mixtureMinRuns: num("mixtureMinRuns", "--mixture-min-runs", (x) => Number.isInteger(x) && x >= 0, "an integer ≥ 0"),
-        mixtureKmax: num("mixtureKmax", "--mixture-kmax", (x) => Number.isInteger(x) && x >= 1 && x <= 5, "an integer from 1 to 5"),
-        sweep,
-        seed,
-        note,
-        file,
-        slicesFile: str("slices"),
-      };
-      if (str("slices") && opts.metric !== "throughput")
-        throw new VarmapError("E_USAGE", "time slices give throughput: --slices needs --metric throughput", {
-          remedy: "use --metric throughput with --slices",
-        });
-
-      const runs = await readRuns(file, {
-        experiment: str("experiment")!,
-        app: str("app")!,
-        instance: str("instance"),
-        factors,
-        run: str("run"),
-        response: str("response"),
-        noise: str("noise"),
-        where: str("where"),
-      });
-      const slices = str("slices")
-        ? await readSlices(str("slices")!, { experiment: str("experiment")!, app: str("app")!, instance: str("instance") })
-        : undefined;
-      const t0 = performance.now();
-      const prep = prepareInterference(runs, opts, slices);
-      const rel = (p: string | undefined) => (p === undefined ? undefined : relative(dir, p));
-      const ctx = interferenceContext(prep, opts, { pairs: rel(out)!, matrix: rel(str("matrix")), apps: rel(str("apps")), breakeven: rel(breakevenPath) });
-      const s = await runJob(job, ctx, jobOpts);
-      const seconds = (performance.now() - t0) / 1000;
-      if (s.shard !== null) {
-        note?.(`shard ${s.shard}: ${s.ran} task(s) computed into ${dir}; combine the shards with varmap merge`);
-        if (o.json) process.stdout.write(JSON.stringify(s) + "\n");
-        return;
-      }
-      const sum = prep.meta.summary;
-      note?.(`${prep.pairs.length} pair rows (${sum.pairExecutions} pair and ${sum.standaloneExecutions} standalone executions) → ${outputs.join(", ")}`);
-      if (o.json) process.stdout.write(JSON.stringify({ ...sum, ...s.summary, metric: opts.metric, aggregate: opts.aggregate, outputs, seconds }) + "\n");
+    .action(async (file: string, o: Flags) => {
+      const s = await runInterference(file, interferenceOptionsFromFlags(o));
+      if (o.json) process.stdout.write(JSON.stringify(s.shard ? s.job : s.summary) + "\n");
     });
+}
+
+/** interference's flags as InterferenceOptions (the numbers checked here, with their flags in the messages). */
+export function interferenceOptionsFromFlags(o: Flags): InterferenceOptions {
+  const str = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
+  const num = (k: string, flag: string, ok: (x: number) => boolean, what: string) => {
+    const x = Number(str(k));
+    if (!(str(k)?.trim() && Number.isFinite(x) && ok(x)))
+      throw new VarmapError("E_USAGE", `${flag} must be ${what} (got '${str(k)}')`, {
+        remedy: `e.g. ${flag} ${String(DEFAULT_OPTIONS[k as keyof typeof DEFAULT_OPTIONS] ?? 1)}`,
+      });
+    return x;
+  };
+  const numbers = () => ({
+    noiseMax: num("noiseMax", "--noise-max", (x) => x >= 0, "a number ≥ 0"),
+    sliceSeconds: num("sliceSeconds", "--slice-seconds", (x) => x > 0, "a positive number of seconds"),
+    dominanceGap: num("dominanceGap", "--dominance-gap", (x) => x >= 0, "a number of points ≥ 0"),
+    negligible: num("negligible", "--negligible", (x) => x >= 0, "a percentage ≥ 0"),
+    classThreshold: num("classThreshold", "--class-threshold", () => true, "a percentage"),
+    bootstrap: num("bootstrap", "--bootstrap", (x) => Number.isInteger(x) && x >= 2 && x <= 1e7, "an integer from 2 to 10^7"),
+    mixtureMinRuns: num("mixtureMinRuns", "--mixture-min-runs", (x) => Number.isInteger(x) && x >= 0, "an integer ≥ 0"),
+    mixtureKmax: num("mixtureKmax", "--mixture-kmax", (x) => Number.isInteger(x) && x >= 1 && x <= 5, "an integer from 1 to 5"),
+  });
+  const options: InterferenceOptions = {
+    columns: {
+      experiment: str("experiment"),
+      app: str("app"),
+      instance: str("instance"),
+      factors: splitList(str("factors")),
+      run: str("run"),
+      response: str("response"),
+      noise: str("noise"),
+      where: str("where"),
+    },
+    metric: str("metric") as Metric | undefined,
+    slices: str("slices"),
+    sweep: str("sweep"),
+    out: str("out") ?? "",
+    matrix: str("matrix"),
+    apps: str("apps"),
+    breakeven: str("breakeven"),
+  };
+  return {
+    ...options,
+    analysis: {
+      aggregate: (str("aggregate") ?? "best") as Aggregate,
+      seed: /^-?\d+$/.test(String(o.seed)) ? Number(o.seed) : String(o.seed),
+      ...numbers(),
+    },
+    run: runOptionsFromFlags(o),
+  };
 }

@@ -2,6 +2,7 @@
 // plot kind in ts/report/plots/index.ts.
 import type { Command } from "commander";
 import { addDataOptions } from "../options.js";
+import { dataOptionsFromFlags } from "../flags.js";
 import { PLOT_KINDS } from "../../report/plots/index.js";
 import { VarmapError } from "../../errors.js";
 
@@ -25,7 +26,7 @@ export function register(program: Command): void {
           throw new VarmapError("E_USAGE", "--width applies to PNG output only", { remedy: "drop --width, or write a .png" });
         if (width !== undefined && !(Number.isInteger(width) && width >= 16 && width <= 20000))
           throw new VarmapError("E_USAGE", `--width '${opts.width}' is not a pixel width from 16 to 20000`, { remedy: "e.g. --width 1200" });
-        const spec = await k.fromFile(table, opts);
+        const spec = await k.fromFile(table, k.dataFlags ? { ...opts, load: dataOptionsFromFlags(opts) } : opts);
         const warnings = await writeFigure(spec, out, { width });
         if (!opts.quiet) {
           for (const w of warnings) process.stderr.write(`varmap: note: renderer: ${w}\n`);

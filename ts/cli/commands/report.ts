@@ -1,10 +1,10 @@
 // `varmap report <dir> --out report.html`: one self-contained HTML page (inline SVG, no requests) for the output
 // directory of refit, cv or demo (spec F.3).
 import type { Command } from "commander";
+import { dataOptionsFromFlags } from "../flags.js";
 import { resolve } from "node:path";
 import { VarmapError } from "../../errors.js";
 import { addDataOptions } from "../options.js";
-import { optionsFromCli } from "../../data/load.js";
 
 export function register(program: Command): void {
   addDataOptions(
@@ -38,7 +38,7 @@ export function register(program: Command): void {
     const explicitRoles = ["preset", "format", "factors", "inputs", "response", "map", "where"].some((k) => opts[k] !== undefined);
     const r = await writeReport(dir, out, {
       data: opts.data as string | undefined,
-      dataOptions: explicitRoles ? optionsFromCli(opts) : undefined,
+      dataOptions: explicitRoles ? dataOptionsFromFlags(opts) : undefined,
       maps: String(opts.maps),
       configs,
       p,

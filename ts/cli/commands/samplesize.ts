@@ -1,25 +1,14 @@
-// `varmap samplesize <runs> …` / `varmap samplesize --mixture JSON …`: how many runs does each configuration need?
-// Γ_q(n) of the BIC-selected mixture by the delta method (seed 001 §4, App. A; spec A.2, A.4), runs needed per
-// quantile level and threshold, and for the mean, sd and variance.
+// `varmap samplesize <runs> …` / `varmap samplesize --mixture JSON …`: the flags become SamplesizeOptions; the
+// verb is ts/verbs/samplesize.ts.
 import type { Command } from "commander";
 import { addDataOptions, splitList } from "../options.js";
-import { describeConfig, loadDataset, optionsFromCli, subsetTable } from "../../data/load.js";
-import { TABLE_OUTPUT, tableCsv, writeTable, type Column } from "../../data/write.js";
-import type { ConfigTable } from "../../data/types.js";
 import { VarmapError } from "../../errors.js";
-import { parseFamilies, parseStarts, type MixtureFitRow } from "../../mixture/fit.js";
-import { fitMixturesParallel } from "../../jobs/mixture.js";
-import { configKey, readFitsFile } from "../../mixture/fits-file.js";
-import { chooseFit, parseModelChoice, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../../mixture/samplesize-config.js";
-import { curveColumns, keysOf, samplesizeColumns } from "../../mixture/samplesize-table.js";
-import { deltaQuantileSE, gammaQ, quantileRunsNeeded, type CenterKind, type InformationKind } from "../../mixture/samplesize.js";
-import { parseWorkers } from "../../pool/pool.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
-import { sharedCopy } from "../../pool/threads.js";
-import { job as samplesizeJob, samplesizeChunk, samplesizeFingerprint, toFitJSON, type FitJSON, type SampleSizePlan } from "../../jobs/samplesize.js";
-import { choice, integer, level, parseMixtureJSON, positiveNumber, quantileLevels, runCounts, thresholds } from "../samplesize-options.js";
-
-type Opts = Record<string, unknown>;
+import { parseFamilies, parseStarts } from "../../mixture/fit.js";
+import { parseModelChoice, type SampleSizeOptions } from "../../mixture/samplesize-config.js";
+import type { CenterKind, InformationKind } from "../../mixture/samplesize.js";
+import { runSamplesize, type SamplesizeOptions } from "../../verbs/samplesize.js";
+import { choice, integer, level, positiveNumber, quantileLevels, runCounts, thresholds } from "../../verbs/samplesize-options.js";
+import { dataOptionsFromFlags, parseShardOptions, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -57,8 +46,10 @@ export function register(program: Command): void {
     .option("--seed <s>", "seed (k-means++ starts, bootstrap draws)", "1")
     .option("--json", "print a summary as JSON on stdout")
     .option("--quiet", "no notes on stderr")
-    .action(async (file: string | undefined, opts: Opts) => {
-      await samplesizeAction(file, opts);
+    .action(async (file: string | undefined, opts: Flags) => {
+      const s = await runSamplesize(file, samplesizeOptionsFromFlags(opts));
+      if (opts.json) process.stdout.write(JSON.stringify(s.json, null, 2) + "\n");
+      else process.stdout.write(s.text);
     });
 }
 
@@ -68,7 +59,7 @@ interface Parsed {
   pilot?: number;
 }
 
-function parseOptions(opts: Opts): Parsed {
+function parseOptions(opts: Flags): Parsed {
   const qs = quantileLevels(opts.q);
   const taus = thresholds(opts.threshold);
   const ns = runCounts(opts.n);
@@ -95,221 +86,35 @@ function parseOptions(opts: Opts): Parsed {
   return { ss, ns, pilot };
 }
 
-export async function samplesizeAction(file: string | undefined, opts: Opts): Promise<void> {
+/** samplesize's flags as SamplesizeOptions, checked in the order the verb always checked them. */
+export function samplesizeOptionsFromFlags(opts: Flags): SamplesizeOptions {
   const p = parseOptions(opts);
-  const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
-  if (opts.mixture !== undefined) {
-    if (file)
-      throw new VarmapError("E_USAGE", "give either a runs table or --mixture, not both", { remedy: "drop the runs table to evaluate a model given by hand" });
-    return mixtureMode(String(opts.mixture), p, opts);
-  }
-  if (!file) throw new VarmapError("E_USAGE", "no runs table", { remedy: "give a runs table, or a model with --mixture '{…}'" });
-  if (!opts.out && !opts.json)
-    throw new VarmapError("E_USAGE", "no output", { remedy: "give --out samplesize.csv (and optionally --curves curves.csv), or --json" });
-  const families = parseFamilies(opts.families as string);
-  const kmax = integer(opts.kmax, "--kmax", 1, 16);
-  const restarts = integer(opts.restarts, "--restarts", 1, 1000);
-  const starts = parseStarts(opts.starts);
-  const workers = parseWorkers(opts.workers as string | undefined);
-  if (opts.fits && p.pilot !== undefined)
-    throw new VarmapError("E_USAGE", "--pilot refits the first M runs; it cannot reuse --fits", { remedy: "drop --fits or --pilot" });
-  // An --out without a table extension is a job directory: journal, resume, --shard, `varmap merge`.
-  const jobDir = opts.out !== undefined && !TABLE_OUTPUT.test(String(opts.out)) ? String(opts.out) : undefined;
-  if (opts.shard !== undefined && !jobDir)
-    throw new VarmapError("E_USAGE", "--shard needs an --out directory", { remedy: "give --out DIR (no .csv extension)" });
-  const jobOpts = jobDir ? jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, jobDir, "samplesize") : undefined;
-  if (jobDir && opts.curves !== undefined && /[\\/]/.test(String(opts.curves)))
-    throw new VarmapError("E_USAGE", "with an --out directory, --curves names a file inside it", { remedy: "e.g. --curves curves.csv" });
-
-  const data = await loadDataset(file, {
-    ...optionsFromCli(opts),
-    stat: "mean",
-    requirePositive: true,
-    positiveReason: "mixtures of positive families (runs are divided by their mean)",
-  });
-  let t = data.table;
-  const keep: number[] = [];
-  for (let c = 0; c < t.count; c++) if (t.offsets[c + 1] - t.offsets[c] >= 2) keep.push(c);
-  if (keep.length < t.count) note?.(`${t.count - keep.length} configuration(s) with fewer than 2 runs skipped`);
-  if (keep.length === 0)
-    throw new VarmapError("E_NO_DATA", "no configuration has 2 or more runs", { location: { file }, remedy: "give at least 2 runs per configuration" });
-  if (keep.length < t.count) t = subsetTable(t, keep);
-
-  if (jobDir && jobOpts) {
-    let fits: FitJSON[][] | undefined;
-    if (opts.fits) {
-      const byKey = await readFitsFile(String(opts.fits), t, p.ss.model);
-      fits = Array.from({ length: t.count }, (_, c) => (byKey.get(configKey(t, c)) ?? []).map(toFitJSON));
-    }
-    const keys = keysOf(t);
-    const plan: SampleSizePlan = {
-      format: "varmap-job",
-      version: 1,
-      verb: "samplesize",
-      fingerprint: samplesizeFingerprint(t.runs, t.offsets, keys.values, fits),
-      options: p.ss,
-      fit: fits ? null : { families, kmax, restarts, seed: p.ss.seed, starts },
-      pilot: p.pilot ?? null,
-      curves: opts.curves ? p.ns : null,
-      keys: { factors: keys.factors, inputs: keys.inputs },
-      configs: t.count,
-      chunk: samplesizeChunk(t.count, !fits),
-    };
-    const s = await runJob(samplesizeJob, { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values, fits }, jobOpts);
-    if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
-    else if (s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
-    return;
-  }
-
-  const pilotRuns = (c: number) => t.runs.subarray(t.offsets[c], Math.min(t.offsets[c + 1], t.offsets[c] + (p.pilot ?? Infinity)));
-  const fitOpts = { families, kmax, restarts, seed: p.ss.seed, starts, workers };
-  let candidates: (c: number) => CandidateFit[];
-  let fullCandidates: ((c: number) => CandidateFit[]) | undefined;
-  if (opts.fits) {
-    const byKey = await readFitsFile(String(opts.fits), t, p.ss.model);
-    candidates = (c) => byKey.get(configKey(t, c)) ?? [];
-    const missing = Array.from({ length: t.count }, (_, c) => c).filter((c) => !byKey.has(configKey(t, c)));
-    if (missing.length)
-      note?.(`${missing.length} configuration(s) have no fit in ${opts.fits} (first: ${describeConfig(t, missing[0])}); they fall back to the order statistic`);
-  } else {
-    note?.(`fitting ${families.length} families × k = 1..${kmax} to ${t.count} configurations${p.pilot ? ` (pilot: first ${p.pilot} runs)` : ""}`);
-    candidates = await fitCandidates(t, pilotRuns, fitOpts);
-    if (p.pilot !== undefined) fullCandidates = await fitCandidates(t, (c) => t.runs.subarray(t.offsets[c], t.offsets[c + 1]), fitOpts);
-  }
-
-  const rows: SampleSizeRow[] = [];
-  const full: SampleSizeRow[] = [];
-  for (let c = 0; c < t.count; c++) {
-    const nAll = t.offsets[c + 1] - t.offsets[c];
-    const fit = chooseFit(candidates(c), p.ss.model);
-    const row = sampleSizeRow(Float64Array.from(pilotRuns(c)), nAll, fit, p.ss, c);
-    if (row.singularInformation && opts.strict)
-      throw new VarmapError("E_SINGULAR_INFORMATION", `the Fisher information of the ${row.family}:${row.k} fit is singular`, {
-        location: { file, configuration: describeConfig(t, c) },
-        remedy: "drop --strict to flag the row instead, or choose a smaller model with --model FAMILY:K",
-      });
-    rows.push(row);
-    if (fullCandidates) full.push(sampleSizeRow(t.runs.slice(t.offsets[c], t.offsets[c + 1]), nAll, chooseFit(fullCandidates(c), p.ss.model), p.ss, c));
-  }
-  const keys = keysOf(t);
-  const columns = samplesizeColumns(keys, rows, p.ss, full.length ? full : undefined);
-  const curves = opts.curves ? curveColumns(keys, rows, p.ns) : undefined;
-  // Everything is computed before anything is written.
-  if (opts.out) await writeTable(String(opts.out), columns);
-  if (curves) await writeTable(String(opts.curves), curves);
-  const summary = summarize(rows, p.ss);
-  if (opts.out)
-    note?.(
-      `wrote ${rows.length} configuration(s) to ${opts.out}; median runs needed ${p.ss.taus.map((tau, i) => `τ=${tau}: ${summary.medianNeeded[i]}`).join(", ")}`,
-    );
-  if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-}
-
-async function fitCandidates(
-  t: ConfigTable,
-  runsOf: (c: number) => Float64Array,
-  o: Parameters<typeof fitMixturesParallel>[2],
-): Promise<(c: number) => CandidateFit[]> {
-  const parts: Float64Array[] = [];
-  const offsets = new Int32Array(t.count + 1);
-  for (let c = 0; c < t.count; c++) {
-    parts.push(runsOf(c));
-    offsets[c + 1] = offsets[c] + parts[c].length;
-  }
-  const runs = new Float64Array(offsets[t.count]);
-  parts.forEach((r, c) => runs.set(r, offsets[c]));
-  const fit = await fitMixturesParallel(runs, offsets, { ...o, configIds: Int32Array.from({ length: t.count }, (_, i) => i) });
-  const per: MixtureFitRow[][] = Array.from({ length: t.count }, () => []);
-  for (const r of fit.rows) per[r.config].push(r);
-  return (c) => per[c].map((r) => ({ family: r.family, k: r.k, bic: r.bic, floorBound: r.floorBound, best: r.best, mixture: r.mixture }));
-}
-
-const num = (v: number) => (Number.isFinite(v) ? v : null);
-
-function median(v: number[]): number {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
-}
-
-function summarize(rows: SampleSizeRow[], o: SampleSizeOptions) {
+  const mixtureMode = opts.mixture !== undefined;
   return {
-    configurations: rows.length,
-    thresholds: o.taus,
-    medianNeeded: o.taus.map((_, j) => median(rows.map((r) => r.needed[j]))),
-    medianNeededMean: median(rows.map((r) => r.neededMean)),
-    fallback: rows.filter((r) => r.fallback).length,
-    singularInformation: rows.filter((r) => r.singularInformation).length,
-    tooFewRuns: rows.filter((r) => r.tooFewRuns).length,
+    data: dataOptionsFromFlags(opts),
+    settings: p.ss,
+    ns: p.ns,
+    ...(p.pilot !== undefined ? { pilot: p.pilot } : {}),
+    ...(mixtureMode ? { mixture: String(opts.mixture) } : {}),
+    ...(typeof opts.fits === "string" ? { fits: opts.fits } : {}),
+    ...(mixtureMode
+      ? {}
+      : {
+          families: parseFamilies(opts.families as string),
+          kmax: integer(opts.kmax, "--kmax", 1, 16),
+          restarts: integer(opts.restarts, "--restarts", 1, 1000),
+          starts: parseStarts(opts.starts),
+        }),
+    strict: !!opts.strict,
+    details: !!opts.details,
+    ...(opts.curves !== undefined ? { curves: String(opts.curves) } : {}),
+    ...(opts.out !== undefined ? { out: String(opts.out) } : {}),
+    json: !!opts.json,
+    run: {
+      ...(opts.workers !== undefined ? { workers: parseWorkers(opts.workers as string) } : {}),
+      ...(opts.shard !== undefined ? { shard: parseShardOptions(opts.shard as string, undefined) } : {}),
+      resume: opts.resume !== false,
+      quiet: !!opts.quiet,
+    },
   };
-}
-
-/** --mixture: one model given by hand; the long table q, n, x_q, se1_q, gamma_q to stdout (or --out). */
-async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
-  const m = parseMixtureJSON(json);
-  const o = p.ss;
-  if (o.method !== "delta" || o.information !== "expected")
-    throw new VarmapError("E_USAGE", "--mixture evaluates the delta method with the expected information", {
-      remedy: "drop --method/--information with --mixture",
-    });
-  const r = deltaQuantileSE(m, o.qs, { center: o.center });
-  if (r.singular && opts.strict)
-    throw new VarmapError("E_SINGULAR_INFORMATION", "the Fisher information of the --mixture model is singular", {
-      location: { configuration: "--mixture" },
-      remedy: "check the model: two identical components make it singular",
-    });
-  const qcol: number[] = [],
-    ncol: number[] = [],
-    x: (number | null)[] = [],
-    se: (number | null)[] = [],
-    g: (number | null)[] = [];
-  for (const qa of r.quantiles)
-    for (const n of p.ns) {
-      qcol.push(qa.q);
-      ncol.push(n);
-      x.push(num(qa.xq));
-      se.push(num(qa.se1));
-      g.push(num(gammaQ(qa.se1, qa.xq, r.center, n)));
-    }
-  const columns: Column[] = [
-    { name: "q", values: qcol },
-    { name: "n", values: Int32Array.from(ncol), type: "int" },
-    { name: "x_q", values: x },
-    { name: "se1_q", values: se },
-    { name: "gamma_q", values: g },
-  ];
-  const needed = o.taus.map((tau) => ({
-    threshold: tau,
-    perLevel: r.quantiles.map((qa) => ({ q: qa.q, n: quantileRunsNeeded(qa.se1, qa.xq, r.center, tau) })),
-  }));
-  if (opts.details) {
-    const P = r.info.P;
-    const lines = [`Fisher information (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k), reciprocal condition ${r.rcond.toExponential(3)}:`];
-    for (let i = 0; i < P; i++) lines.push("  " + Array.from(r.info.I.subarray(i * P, i * P + P), (v) => v.toExponential(15)).join(" "));
-    for (const qa of r.quantiles) lines.push(`q=${qa.q}: x_q=${qa.xq} f(x_q)=${qa.f} g=[${Array.from(qa.g).join(", ")}] se1=${qa.se1}`);
-    process.stderr.write(lines.join("\n") + "\n");
-  }
-  if (opts.out) await writeTable(String(opts.out), columns);
-  else if (!opts.json) process.stdout.write(tableCsv(columns));
-  if (!opts.quiet)
-    for (const nd of needed)
-      process.stderr.write(
-        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n}`).join(", ")}; max ${Math.max(...nd.perLevel.map((v) => v.n))}\n`,
-      );
-  if (opts.json)
-    process.stdout.write(
-      JSON.stringify(
-        {
-          family: m.family.name,
-          k: m.k,
-          center: r.center,
-          singular: r.singular,
-          rcond: r.rcond,
-          quantiles: r.quantiles.map((qa) => ({ q: qa.q, x_q: qa.xq, se1: qa.se1, gamma1: gammaQ(qa.se1, qa.xq, r.center, 1) })),
-          needed,
-        },
-        null,
-        2,
-      ) + "\n",
-    );
 }

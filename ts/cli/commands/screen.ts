@@ -1,6 +1,6 @@
 // `varmap screen <runs>`: normality, modality and drift of every configuration's runs (issue 45).
 import type { Command } from "commander";
-import { optionsFromCli } from "../../data/load.js";
+import { dataOptionsFromFlags } from "../flags.js";
 import { VarmapError } from "../../errors.js";
 import { runScreen } from "../../verbs/screen.js";
 
@@ -26,7 +26,7 @@ export function register(program: Command): void {
       const alpha = Number(opts.alpha);
       if (!Number.isFinite(alpha)) throw new VarmapError("E_USAGE", `--alpha must be a number in (0, 1), got '${String(opts.alpha)}'`);
       const s = await runScreen(file, {
-        load: optionsFromCli(opts),
+        load: dataOptionsFromFlags(opts),
         out: opts.out as string,
         mapsOut: opts.mapsOut as string | undefined,
         alpha,

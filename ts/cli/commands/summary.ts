@@ -3,7 +3,8 @@
 // GCV and R², LSP neighbourhoods), and — given the data the models were fitted on — the in-sample R², RMSE and
 // mean absolute relative error.
 import type { Command } from "commander";
-import { loadDataset, optionsFromCli } from "../../data/load.js";
+import { dataOptionsFromFlags } from "../flags.js";
+import { loadDataset } from "../../data/load.js";
 import type { VariabilityMap } from "../../data/types.js";
 import { VarmapError } from "../../errors.js";
 import { LinearRegression } from "../../predict/lr.js";
@@ -17,7 +18,7 @@ import { Gp } from "../../predict/gp.js";
 import { Rbf } from "../../predict/rbf.js";
 import { AutoMethod, type AutoState } from "../../predict/auto.js";
 import { addDataOptions } from "../options.js";
-import { describeKey } from "./fit.js";
+import { describeKey } from "../../verbs/common.js";
 
 interface InSample {
   rsq: number;
@@ -47,7 +48,7 @@ export function register(program: Command): void {
       const sets = readModelSets(path);
       let maps: Map<string, VariabilityMap> | undefined;
       if (typeof opts.data === "string") {
-        const data = await loadDataset(opts.data, optionsFromCli(opts));
+        const data = await loadDataset(opts.data, dataOptionsFromFlags(opts));
         maps = new Map(data.maps.map((m) => [mapKey(sets[0].factors, m.key), m]));
       }
       const out = sets.flatMap((set) => set.maps.map((m) => summarizeMap(set, m, maps)));

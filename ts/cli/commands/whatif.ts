@@ -3,11 +3,12 @@
 // constraints and Pareto fronts; or validate such rankings against measurements (--validate FILE) or held-out
 // configurations (--holdout p: every method fitted on the rest).
 import { basename, dirname, join } from "node:path";
+import { jobOptionsFromFlags, dataOptionsFromFlags } from "../flags.js";
 import { Option, type Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { loadDataset, optionsFromCli } from "../../data/load.js";
+import { loadDataset } from "../../data/load.js";
 import { tableCsv, tableFormat, writeTable } from "../../data/write.js";
-import { jobOptionsFromCli, runJob } from "../../pool/job.js";
+import { runJob } from "../../pool/job.js";
 import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
 import { METHOD_NAMES, MODEL_NAMES } from "../../predict/registry.js";
 import { QUANTILE_NAMES } from "../../data/types.js";
@@ -139,7 +140,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   if (maxCv !== undefined && spreadKind.startsWith("q"))
     throw usage("--max-cv needs a cv, but the spread models predict a quantile", "fit the spread models with --stat sd");
   const evalOpts: EvaluateOptions = { spreadKind, precision, level, responseKind, secondsPerRun, objective, pareto, maxCost, maxCv, minMean };
-  const load = optionsFromCli(opts);
+  const load = dataOptionsFromFlags(opts);
   const note = (s: string) => opts.quiet || process.stderr.write(`varmap: ${s}\n`);
 
   const summaries: Record<string, unknown>[] = [];
@@ -148,7 +149,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
   if (holdout !== undefined) {
     // On the job engine: one task per map and method, in worker threads, resumable, shardable.
     const dir = dirname(out!);
-    const jobOpts = jobOptionsFromCli(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "whatif");
+    const jobOpts = jobOptionsFromFlags(opts as { shard?: string; workers?: string; resume?: boolean; quiet?: boolean }, dir, "whatif");
     if (!/\.csv$/i.test(out!)) throw usage(`--holdout writes CSV: '${out}' does not end in .csv`, "give --out whatif.csv");
     const dataset = await loadDataset(data!, { ...load, stat: "sd" });
     // --log-response auto is resolved on the mean and spread maps the job models (not read as plain --log-response),

@@ -1,5 +1,3 @@
-import { DEFAULT_SETUP } from "../mixture/select.js";
-
 // The defaults of `fit`, `cv` and `refit` (issue 16, item 5): the settings that predict best on the real data
 // (the fread map of ../shared, golden splits: gp with log2 inputs and a log response), and the source papers' setup
 // (lsp/lr on the raw scales) one flag away, `--paper`, so every published figure stays reproducible.
@@ -30,9 +28,8 @@ export const DEFAULTS_HELP =
   "defaults: the best settings on the real data (--log-inputs auto --log-response auto, " +
   `--methods ${BEST_METHODS}, without ${HEAVY_METHODS.join(" and ")} when a run fits each method more than ${HEAVY_DEFAULT_FITS.toLocaleString("en")} times); --paper: the papers' setup (--methods ${PAPER_METHODS}, fit --method ${PAPER_METHOD}, --log-inputs none --log-response none; refit's mixtures --families all --prior-strength 0 --guard off)`;
 
-/** The method list to run: the default set lightened for a large run (and why), else as given. */
-export function lightenDefaultMethods(given: Record<string, unknown>, methods: string[], fits: number): { methods: string[]; note?: string } {
-  const byDefault = given.methods === undefined && given.method === undefined && !given.paper;
+/** The method list to run: the default set (`byDefault`: no methods asked for, no --paper) lightened for a large run (and why), else as given. */
+export function lightenDefaultMethods(byDefault: boolean, methods: string[], fits: number): { methods: string[]; note?: string } {
   if (!byDefault || fits <= HEAVY_DEFAULT_FITS) return { methods };
   const kept = methods.filter((m) => !HEAVY_METHODS.includes(m));
   if (kept.length === methods.length) return { methods };
@@ -43,20 +40,4 @@ export function lightenDefaultMethods(given: Record<string, unknown>, methods: s
       `the default methods without ${dropped.join(" and ")}: this run fits each method ${fits.toLocaleString("en")} times ` +
       `(more than ${HEAVY_DEFAULT_FITS.toLocaleString("en")}) and ${dropped.join("/")} take seconds per fit; ask for them with --methods ${methods.join(",")}`,
   };
-}
-
-/** The options with the verb's defaults filled in (`verb` fit takes one --method, cv and refit --methods). */
-export function withDefaults<T extends Record<string, unknown>>(opts: T, verb: "fit" | "cv" | "refit"): T {
-  const paper = Boolean(opts.paper);
-  const out: Record<string, unknown> = { ...opts };
-  if (out.logInputs === undefined) out.logInputs = paper ? "none" : "auto";
-  if (out.logResponse === undefined) out.logResponse = paper ? "none" : "auto";
-  if (verb === "fit") out.method ??= paper ? PAPER_METHOD : BEST_METHOD;
-  else if (out.methods === undefined && out.method === undefined) out.methods = paper ? PAPER_METHODS : BEST_METHODS;
-  if (verb === "refit") {
-    out.families ??= paper ? "all" : DEFAULT_SETUP.families.join(",");
-    out.priorStrength ??= paper ? "0" : String(DEFAULT_SETUP.priorStrength);
-    out.guard ??= paper ? "off" : DEFAULT_SETUP.guard;
-  }
-  return out as T;
 }
