@@ -35,6 +35,8 @@ const FORBIDDEN: Record<string, string[]> = {
   mixture: ["cli", "jobs", "pool", "bench", "benchmarks"],
   evt: ["cli", "jobs", "pool", "bench", "benchmarks"],
   whatif: ["cli", "jobs", "pool", "bench", "benchmarks"],
+  plan: ["cli", "jobs", "pool", "verbs", "bench", "benchmarks"],
+  verbs: ["cli", "bench"],
   backend: ["cli", "jobs", "pool", "bench", "benchmarks", "cv", "data", "predict", "mixture"],
   benchmarks: ["cli", "jobs", "pool", "bench"],
   // Leaf utilities (generator, special functions): import nothing of ts/.

@@ -20,6 +20,7 @@ import { register as samplesize } from "./samplesize.js";
 import { register as convergence } from "./convergence.js";
 import { register as plot } from "./plot.js";
 import { register as report } from "./report.js";
+import { register as plan } from "./plan.js";
 
 export const commands: ((program: Command) => void)[] = [
   doctor,
@@ -42,4 +43,5 @@ export const commands: ((program: Command) => void)[] = [
   convergence,
   plot,
   report,
+  plan,
 ];
