@@ -154,8 +154,12 @@ export function runsHeader(space: ConfigSpace, cols: RunsColumns): string {
 export function runsLine(space: ConfigSpace, c: number, run: number, value: number): string {
   const d = space.inputs.length;
   return (
-    [...space.factors.map((_, f) => csvQuote(space.factorValues[f][c])), ...Array.from(space.X.subarray(c * d, c * d + d), (x) => String(x)), String(run), String(value)].join(",") +
-    "\n"
+    [
+      ...space.factors.map((_, f) => csvQuote(space.factorValues[f][c])),
+      ...Array.from(space.X.subarray(c * d, c * d + d), (x) => String(x)),
+      String(run),
+      String(value),
+    ].join(",") + "\n"
   );
 }
 
@@ -186,7 +190,10 @@ export function readJournal(path: string): JournalEntry[] {
       try {
         out.push(JSON.parse(line) as JournalEntry);
       } catch {
-        throw new VarmapError("E_PLAN_JOURNAL", `line ${i + 1} of the journal is not JSON`, { location: { file: path, row: i + 1 }, remedy: "remove the journal to start over" });
+        throw new VarmapError("E_PLAN_JOURNAL", `line ${i + 1} of the journal is not JSON`, {
+          location: { file: path, row: i + 1 },
+          remedy: "remove the journal to start over",
+        });
       }
     });
   return out;

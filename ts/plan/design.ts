@@ -38,7 +38,15 @@ export function proportional(k: number, sizes: number[]): number[] {
 }
 
 /** A maximin LHS of k configurations among `members` (avoiding `taken`, spread away from `fixed`). */
-export function maximinLhs(space: ConfigSpace, members: readonly number[], k: number, rng: CounterRng, taken: ReadonlySet<number>, fixed: readonly number[] = [], tries = 20): number[] {
+export function maximinLhs(
+  space: ConfigSpace,
+  members: readonly number[],
+  k: number,
+  rng: CounterRng,
+  taken: ReadonlySet<number>,
+  fixed: readonly number[] = [],
+  tries = 20,
+): number[] {
   const d = space.inputs.length;
   const free = members.filter((c) => !taken.has(c));
   if (k >= free.length) return [...free];
@@ -107,7 +115,14 @@ export function farthestPointOrder(space: ConfigSpace, members: readonly number[
  * (the first, when nothing is fixed, drawn at random). On a grid it reaches the boundary first, where predictors
  * extrapolate worst; the replays measured it ahead of the snapped Latin hypercube.
  */
-export function greedyMaximin(space: ConfigSpace, members: readonly number[], k: number, rng: CounterRng, taken: ReadonlySet<number>, fixed: readonly number[] = []): number[] {
+export function greedyMaximin(
+  space: ConfigSpace,
+  members: readonly number[],
+  k: number,
+  rng: CounterRng,
+  taken: ReadonlySet<number>,
+  fixed: readonly number[] = [],
+): number[] {
   const d = space.inputs.length;
   const free = members.filter((c) => !taken.has(c));
   if (k >= free.length) return [...free];

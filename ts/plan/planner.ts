@@ -32,6 +32,8 @@ export interface PlanStepOptions {
   source: UncertaintySource;
   method: string;
   seed: string | number;
+  /** Damp new configurations' gain near measured ones (default true). */
+  damping?: boolean;
   /** Per configuration, the most runs it can have (replay: the runs the dataset holds); default rule.maxRuns. */
   caps?: Int32Array;
 }
@@ -121,9 +123,13 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
     const want = members.map((m, i) => Math.max(0, Math.min(m.length, designSize(space)) - measuredIn[i].length));
     const minimum = want.reduce((a, b) => a + b, 0) * rule.minRuns;
     if (minimum > budgetLeft)
-      throw new VarmapError("E_PLAN_BUDGET", `the first batch needs ${minimum} runs (${designSize(space)} configurations per map × ${rule.minRuns} runs), but the budget leaves ${budgetLeft}`, {
-        remedy: `raise --budget-runs to at least ${runsSpent + minimum}, or lower --min-runs, or narrow the space`,
-      });
+      throw new VarmapError(
+        "E_PLAN_BUDGET",
+        `the first batch needs ${minimum} runs (${designSize(space)} configurations per map × ${rule.minRuns} runs), but the budget leaves ${budgetLeft}`,
+        {
+          remedy: `raise --budget-runs to at least ${runsSpent + minimum}, or lower --min-runs, or narrow the space`,
+        },
+      );
     const k = Math.max(
       want.reduce((a, b) => a + b, 0),
       Math.floor(Math.max(limit, minimum) / rule.minRuns),
@@ -168,7 +174,8 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   });
   if (o.mapError !== undefined) {
     const err = mapError();
-    const pending = rule.precision !== undefined && space.count > 0 && [...Array(space.count).keys()].some((c) => est.n[c] > 0 && !est.converged[c] && !failed[c]);
+    const pending =
+      rule.precision !== undefined && space.count > 0 && [...Array(space.count).keys()].some((c) => est.n[c] > 0 && !est.converged[c] && !failed[c]);
     if (err <= o.mapError && !pending) return result([], "map-error");
   }
   if (budgetLeft === 0) return result([], "budget");
@@ -207,6 +214,24 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   const gain = Float64Array.from(actions, (a) => a.gain);
   const byConfig = new Map<number, number>();
   actions.forEach((a, i) => byConfig.set(a.config, i));
+  // Measured configurations damp their unmeasured neighbours' gain as chosen ones do (the model's spread alone
+  // piles a batch up where the map is rough, leaving gaps it does not see).
+  if (o.damping !== false)
+    members.forEach((m, mi) => {
+      const done = m.filter((c) => est.n[c] > 0);
+      const l2 = 2 * ell[mi] * ell[mi];
+      for (const c of m) {
+        const j = byConfig.get(c);
+        if (j === undefined || !actions[j].fresh) continue;
+        let near = Infinity;
+        for (const b of done) {
+          let s = 0;
+          for (let q = 0; q < d; q++) s += (space.U[c * d + q] - space.U[b * d + q]) ** 2;
+          near = Math.min(near, s);
+        }
+        if (Number.isFinite(near)) gain[j] *= 1 - Math.exp(-near / l2);
+      }
+    });
   const batch: BatchRow[] = [];
   let used = 0;
   const done = new Uint8Array(actions.length);

@@ -53,7 +53,14 @@ function runsOf(t: ConfigTable, c: number): Float64Array {
 }
 
 /** ARE over unmeasured configurations of the map predicted from the measured ones (statistic `est`). */
-export function unmeasuredAre(space: ConfigSpace, truth: Float64Array, value: Float64Array, measured: Uint8Array, method: string, seed: string | number): number {
+export function unmeasuredAre(
+  space: ConfigSpace,
+  truth: Float64Array,
+  value: Float64Array,
+  measured: Uint8Array,
+  method: string,
+  seed: string | number,
+): number {
   const d = space.inputs.length;
   let sum = 0,
     k = 0;
@@ -69,7 +76,15 @@ export function unmeasuredAre(space: ConfigSpace, truth: Float64Array, value: Fl
     if (train.length === 0) pred = new Float64Array(test.length).fill(NaN);
     else
       pred = pointPredict(
-        { X, rows: train.length, d, y: Float64Array.from(train, (c) => value[c]), log2: space.log2.flatMap((l, j) => (l ? [j] : [])), method, seed: `${seed}/${i}` },
+        {
+          X,
+          rows: train.length,
+          d,
+          y: Float64Array.from(train, (c) => value[c]),
+          log2: space.log2.flatMap((l, j) => (l ? [j] : [])),
+          method,
+          seed: `${seed}/${i}`,
+        },
         Xq,
         test.length,
       ).mean;
@@ -131,7 +146,8 @@ export function replay(space: ConfigSpace, table: ConfigTable, o: ReplayOptions)
         pts.push({ runs: s.runsSpent, are, measured: s.measured });
         o.progress?.(rep, s.runsSpent, are);
       }
-      if (s.batch.length === 0) break;
+      // Once every configuration is measured no ARE is left to score: the replay ends there.
+      if (s.batch.length === 0 || s.estimate.n.every((k, c) => k > 0 || failed[c])) break;
       for (const row of s.batch) {
         const all = runsOf(table, row.config);
         const have = runs[row.config].length;
@@ -206,7 +222,6 @@ export function replay(space: ConfigSpace, table: ConfigTable, o: ReplayOptions)
  */
 export function stoppingReplay(table: ConfigTable, rule: StoppingRule): StoppingReplay {
   const n = table.count;
-  const full = Float64Array.from(statValues(configStats(table), rule.stat));
   let spent = 0,
     within = 0,
     counted = 0;

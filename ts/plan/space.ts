@@ -3,7 +3,7 @@
 // columns take values as strings (a combination of them is a map); input columns are numbers, normalized to [0, 1]
 // (log2 first where asked) for distances and designs.
 import { VarmapError } from "../errors.js";
-import { gridSize, parseAxes } from "../whatif/grid.js";
+import { gridSize, parseAxes, type GridAxis } from "../whatif/grid.js";
 import type { ConfigTable } from "../data/types.js";
 
 export interface ConfigSpace {
@@ -33,7 +33,14 @@ export function configKey(factorValues: readonly string[], inputs: ArrayLike<num
 const EMPTY_REMEDY = 'give at least one value per column, e.g. --grid "threads=1,2,4,8;rsize_kb=4,64,1024"';
 
 /** Builds a space from per-configuration factor values and inputs (duplicates are an error). */
-export function makeSpace(factors: string[], inputs: string[], factorValues: string[][], X: Float64Array, logInputs: readonly string[] = [], where = "the space"): ConfigSpace {
+export function makeSpace(
+  factors: string[],
+  inputs: string[],
+  factorValues: string[][],
+  X: Float64Array,
+  logInputs: readonly string[] = [],
+  where = "the space",
+): ConfigSpace {
   const d = inputs.length;
   const count = d ? X.length / d : (factorValues[0]?.length ?? 0);
   if (count === 0) throw new VarmapError("E_PLAN_EMPTY_SPACE", `${where} has no configuration`, { remedy: EMPTY_REMEDY });
@@ -78,9 +85,13 @@ export function makeSpace(factors: string[], inputs: string[], factorValues: str
     map[c] = m;
     const key = configKey(fv, X.subarray(c * d, c * d + d));
     if (index.has(key))
-      throw new VarmapError("E_DUPLICATE_CONFIGURATION", `${where} lists the configuration ${describe(factors, inputs, fv, X.subarray(c * d, c * d + d))} twice`, {
-        remedy: "list each configuration once",
-      });
+      throw new VarmapError(
+        "E_DUPLICATE_CONFIGURATION",
+        `${where} lists the configuration ${describe(factors, inputs, fv, X.subarray(c * d, c * d + d))} twice`,
+        {
+          remedy: "list each configuration once",
+        },
+      );
     index.set(key, c);
   }
   return { factors, inputs, count, factorValues, X, U, log2, map, maps, index };
@@ -118,7 +129,7 @@ export function gridSpace(spec: string, factors: readonly string[], logInputs: r
   const names = gridColumns(spec);
   if (names.length === 0) throw new VarmapError("E_PLAN_EMPTY_SPACE", "--grid lists no column", { remedy: EMPTY_REMEDY });
   const inputNames = names.filter((c) => !factors.includes(c));
-  let axes;
+  let axes: GridAxis[];
   try {
     axes = parseAxes(spec, "--grid", names, inputNames);
   } catch (e) {
@@ -155,10 +166,14 @@ export function gridSpace(spec: string, factors: readonly string[], logInputs: r
 
 /** The space of candidate rows (a table read with every cell as text): `factors` and `inputs` name the columns. */
 export function rowsSpace(rows: Record<string, unknown>[], factors: string[], inputs: string[], logInputs: readonly string[], file: string): ConfigSpace {
-  if (rows.length === 0) throw new VarmapError("E_PLAN_EMPTY_SPACE", `${file} has no candidate row`, { location: { file }, remedy: "list configurations, one per row" });
+  if (rows.length === 0)
+    throw new VarmapError("E_PLAN_EMPTY_SPACE", `${file} has no candidate row`, { location: { file }, remedy: "list configurations, one per row" });
   for (const c of [...factors, ...inputs])
     if (!(c in rows[0]))
-      throw new VarmapError("E_COLUMN", `column '${c}' is missing`, { location: { file, column: c }, remedy: `give the columns ${[...factors, ...inputs].join(", ")}` });
+      throw new VarmapError("E_COLUMN", `column '${c}' is missing`, {
+        location: { file, column: c },
+        remedy: `give the columns ${[...factors, ...inputs].join(", ")}`,
+      });
   const d = inputs.length;
   const X = new Float64Array(rows.length * d);
   const factorValues = factors.map((f) => rows.map((r) => String(r[f] ?? "")));

@@ -49,10 +49,12 @@ export function zOf(level: number): number {
 
 export function checkRule(rule: StoppingRule): void {
   const bad = (flag: string, v: unknown, remedy: string) => new VarmapError("E_USAGE", `${flag} ${String(v)} is not valid`, { remedy });
-  if (rule.precision !== undefined && !(rule.precision > 0 && rule.precision < 1)) throw bad("--precision", rule.precision, "give a relative half-width in (0, 1), e.g. --precision 0.1");
+  if (rule.precision !== undefined && !(rule.precision > 0 && rule.precision < 1))
+    throw bad("--precision", rule.precision, "give a relative half-width in (0, 1), e.g. --precision 0.1");
   if (!(rule.level > 0 && rule.level < 1)) throw bad("--level", rule.level, "give a confidence level in (0, 1), e.g. --level 0.9");
   if (!(Number.isInteger(rule.minRuns) && rule.minRuns >= 3)) throw bad("--min-runs", rule.minRuns, "give an integer ≥ 3 (the jackknife needs 3 runs)");
-  if (!(Number.isInteger(rule.maxRuns) && rule.maxRuns >= rule.minRuns)) throw bad("--max-runs", rule.maxRuns, `give an integer ≥ --min-runs (${rule.minRuns})`);
+  if (!(Number.isInteger(rule.maxRuns) && rule.maxRuns >= rule.minRuns))
+    throw bad("--max-runs", rule.maxRuns, `give an integer ≥ --min-runs (${rule.minRuns})`);
 }
 
 /** Estimates of every configuration from its runs (runs[c] in recorded order). */

@@ -51,7 +51,10 @@ const FOLDS = 5;
 export function pointPredict(train: MapTraining, Xq: Float64Array, q: number): { mean: Float64Array; log: boolean; fitted: boolean } {
   const log = train.y.every((v) => v > 0);
   try {
-    const p = fitModel(train, Array.from({ length: train.rows }, (_, i) => i));
+    const p = fitModel(
+      train,
+      Array.from({ length: train.rows }, (_, i) => i),
+    );
     return { mean: p.predict(matrix(Xq, q, train.d)), log, fitted: true };
   } catch (e) {
     if (!(e instanceof VarmapError)) throw e;
@@ -88,7 +91,12 @@ function fitModel(train: MapTraining, rows: number[]) {
 const toScale = (v: number, log: boolean) => (log ? Math.log(Math.max(v, 1e-300)) : v);
 
 /** Cross-validated residuals and fold-model predictions (model scale) at the queries; undefined when folds cannot be fitted. */
-function folds(train: MapTraining, Xq: Float64Array, q: number, log: boolean): { resid: Float64Array; spreadTrain: Float64Array; spreadQ: Float64Array } | undefined {
+function folds(
+  train: MapTraining,
+  Xq: Float64Array,
+  q: number,
+  log: boolean,
+): { resid: Float64Array; spreadTrain: Float64Array; spreadQ: Float64Array } | undefined {
   const n = train.rows;
   const K = Math.min(FOLDS, n);
   if (K < 2) return undefined;
@@ -100,7 +108,7 @@ function folds(train: MapTraining, Xq: Float64Array, q: number, log: boolean): {
   for (let k = 0; k < K; k++) {
     const rows: number[] = [];
     for (let i = 0; i < n; i++) if (fold[i] !== k) rows.push(i);
-    let model;
+    let model: ReturnType<typeof fitModel>;
     try {
       model = fitModel(train, rows);
     } catch (e) {

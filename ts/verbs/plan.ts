@@ -119,25 +119,31 @@ function checkOptions(o: PlanOptions): StoppingRule {
     if (o.grid !== undefined || o.at !== undefined) throw usage("--replay takes its space from the dataset", "drop --grid / --at");
     if (o.runs !== undefined) throw usage("--runs does not apply with --replay", "the replay reveals the dataset's runs itself");
   } else {
-    if ((o.grid === undefined) === (o.at === undefined)) throw usage("give the configuration space once: --grid SPEC or --at FILE", 'e.g. --grid "threads=1,2,4,8;rsize_kb=4,64,1024"');
+    if ((o.grid === undefined) === (o.at === undefined))
+      throw usage("give the configuration space once: --grid SPEC or --at FILE", 'e.g. --grid "threads=1,2,4,8;rsize_kb=4,64,1024"');
     if (o.budgetRuns === undefined && o.budgetSeconds === undefined)
       throw usage("a budget is required", "give --budget-runs N, or --budget-seconds S with --seconds-per-run");
   }
-  if (o.exec !== undefined && o.runs === undefined) throw usage("--exec needs --runs FILE", "name the campaign's runs file (created when absent), e.g. --runs campaign.csv");
+  if (o.exec !== undefined && o.runs === undefined)
+    throw usage("--exec needs --runs FILE", "name the campaign's runs file (created when absent), e.g. --runs campaign.csv");
   if (o.exec !== undefined && o.runs && !/\.csv$/i.test(o.runs)) throw usage(`--runs ${o.runs}: a campaign's runs file is CSV`, "give --runs campaign.csv");
   if (o.dryRun && o.exec === undefined) throw usage("--dry-run applies to --exec", "add --exec TEMPLATE, or drop --dry-run");
-  if (o.budgetRuns !== undefined && !(Number.isInteger(o.budgetRuns) && o.budgetRuns >= 1)) throw usage(`--budget-runs ${o.budgetRuns} is not valid`, "give a positive integer");
+  if (o.budgetRuns !== undefined && !(Number.isInteger(o.budgetRuns) && o.budgetRuns >= 1))
+    throw usage(`--budget-runs ${o.budgetRuns} is not valid`, "give a positive integer");
   if (o.budgetSeconds !== undefined) {
     if (o.budgetRuns !== undefined) throw usage("--budget-runs and --budget-seconds both given", "give one budget");
     if (!(o.budgetSeconds > 0)) throw usage(`--budget-seconds ${o.budgetSeconds} is not valid`, "give a positive number of seconds");
     if (o.secondsPerRun === undefined) throw usage("--budget-seconds needs --seconds-per-run", "give the seconds one run takes, e.g. --seconds-per-run 30");
   }
   if (o.secondsPerRun !== undefined && !(o.secondsPerRun > 0)) throw usage(`--seconds-per-run ${o.secondsPerRun} is not valid`, "give a positive number");
-  if (o.batchRuns !== undefined && !(Number.isInteger(o.batchRuns) && o.batchRuns >= 1)) throw usage(`--batch-runs ${o.batchRuns} is not valid`, "give a positive integer");
+  if (o.batchRuns !== undefined && !(Number.isInteger(o.batchRuns) && o.batchRuns >= 1))
+    throw usage(`--batch-runs ${o.batchRuns} is not valid`, "give a positive integer");
   if (o.mapError !== undefined && !(o.mapError > 0)) throw usage(`--map-error ${o.mapError} is not valid`, "give a relative error, e.g. --map-error 0.1");
   if (!(Number.isInteger(o.reps) && o.reps >= 1)) throw usage(`--reps ${o.reps} is not valid`, "give a positive integer");
-  if (o.replayFraction !== undefined && !(o.replayFraction > 0 && o.replayFraction <= 1)) throw usage(`--replay-fraction ${o.replayFraction} is not valid`, "give a share in (0, 1]");
-  if (!["sd", "var", "mean", "cv", "q10", "q90", "ci90"].includes(o.target)) throw usage(`--target ${o.target} is not a statistic`, "use sd, var, mean, cv, q10, q90 or ci90");
+  if (o.replayFraction !== undefined && !(o.replayFraction > 0 && o.replayFraction <= 1))
+    throw usage(`--replay-fraction ${o.replayFraction} is not valid`, "give a share in (0, 1]");
+  if (!["sd", "var", "mean", "cv", "q10", "q90", "ci90"].includes(o.target))
+    throw usage(`--target ${o.target} is not a statistic`, "use sd, var, mean, cv, q10, q90 or ci90");
   createPredictor(o.method, {}); // unknown method: a coded error now
   uncertaintySource(o.uncertainty);
   if (o.out) tableFormat(o.out, "--out");
@@ -231,7 +237,17 @@ export function parseTemplate(template: string, space: ConfigSpace): (c: number,
   return (c, run, seed) =>
     template.replace(/\{([^{}]+)\}/g, (_, n: string) => {
       if (n === "run") return String(run);
-      if (n === "seed") return String(counterRng(seed, configKey(space.factors.map((_, f) => space.factorValues[f][c]), space.X.subarray(c * d, c * d + d)), run).uint32());
+      if (n === "seed")
+        return String(
+          counterRng(
+            seed,
+            configKey(
+              space.factors.map((_, f) => space.factorValues[f][c]),
+              space.X.subarray(c * d, c * d + d),
+            ),
+            run,
+          ).uint32(),
+        );
       const f = space.factors.indexOf(n);
       return f >= 0 ? space.factorValues[f][c] : String(space.X[c * d + space.inputs.indexOf(n)]);
     });
@@ -250,16 +266,29 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
   else if (o.runs !== undefined && o.exec === undefined) missingRuns(o.runs);
   else runs = Array.from({ length: space.count }, () => []);
   if (runs.every((r) => r.length === 0) && budgetRuns < minimum)
-    throw new VarmapError("E_PLAN_BUDGET", `the budget of ${budgetRuns} runs is smaller than the first batch: ${minimum} runs (d + 2 = ${space.inputs.length + 2} configurations per map × --min-runs ${rule.minRuns})`, {
-      remedy: `give --budget-runs ${minimum} or more, lower --min-runs, or narrow the space`,
-    });
+    throw new VarmapError(
+      "E_PLAN_BUDGET",
+      `the budget of ${budgetRuns} runs is smaller than the first batch: ${minimum} runs (d + 2 = ${space.inputs.length + 2} configurations per map × --min-runs ${rule.minRuns})`,
+      {
+        remedy: `give --budget-runs ${minimum} or more, lower --min-runs, or narrow the space`,
+      },
+    );
   if (o.exec !== undefined && !o.dryRun) return execCampaign(o, rule, space, budgetRuns, command!, cols);
   const failed = new Uint8Array(space.count);
-  if (o.exec !== undefined && o.runs !== undefined) for (const e of readJournal(`${o.runs}.journal`)) if (e.type === "failed-config") markFailed(space, failed, e.key);
-  const s = planStep(space, runs, failed, o.exec !== undefined && o.runs ? readJournal(`${o.runs}.journal`).filter((e) => e.type === "batch").length : 0, stepOptions(o, rule, space, budgetRuns));
+  if (o.exec !== undefined && o.runs !== undefined)
+    for (const e of readJournal(`${o.runs}.journal`)) if (e.type === "failed-config") markFailed(space, failed, e.key);
+  const s = planStep(
+    space,
+    runs,
+    failed,
+    o.exec !== undefined && o.runs ? readJournal(`${o.runs}.journal`).filter((e) => e.type === "batch").length : 0,
+    stepOptions(o, rule, space, budgetRuns),
+  );
   const batch = batchColumns(space, s);
   if (o.out) await writeTable(o.out, batch);
-  const commands = command ? s.batch.flatMap((r) => Array.from({ length: r.runs }, (_, i) => command(r.config, s.estimate.n[r.config] + i + 1, o.seed))) : undefined;
+  const commands = command
+    ? s.batch.flatMap((r) => Array.from({ length: r.runs }, (_, i) => command(r.config, s.estimate.n[r.config] + i + 1, o.seed)))
+    : undefined;
   return {
     mode: "plan",
     out: o.out ?? null,
@@ -282,14 +311,16 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
 }
 
 function missingRuns(path: string): never {
-  throw new VarmapError("E_READ", `the runs file ${path} does not exist`, { location: { file: path }, remedy: "give the runs measured so far, or drop --runs for an empty campaign" });
+  throw new VarmapError("E_READ", `the runs file ${path} does not exist`, {
+    location: { file: path },
+    remedy: "give the runs measured so far, or drop --runs for an empty campaign",
+  });
 }
 
 function markFailed(space: ConfigSpace, failed: Uint8Array, key: string): void {
   const c = space.index.get(key);
   if (c !== undefined) failed[c] = 1;
 }
-
 
 async function runReplay(o: PlanOptions, rule: StoppingRule): Promise<PlanReplaySummary> {
   const ds = await loadDataset(o.replay!, { ...o.load, stat: o.target, logInputs: undefined, logResponse: false });
@@ -313,7 +344,16 @@ async function runReplay(o: PlanOptions, rule: StoppingRule): Promise<PlanReplay
       { name: "are", values: r.curve.map((p) => p.are) },
       { name: "measured", values: r.curve.map((p) => p.measured) },
     ]);
-  return { mode: "replay", out: o.out ?? null, configurations: t.count, totalRuns, reps: o.reps, curve: r.curve, ...compareCurves(r.curve, totalRuns), stopping: r.stopping ?? null };
+  return {
+    mode: "replay",
+    out: o.out ?? null,
+    configurations: t.count,
+    totalRuns,
+    reps: o.reps,
+    curve: r.curve,
+    ...compareCurves(r.curve, totalRuns),
+    stopping: r.stopping ?? null,
+  };
 }
 
 /** The replay figures: adaptive at B/2 against random at B (10–60 %), and adaptive against the best baseline. */
@@ -383,7 +423,11 @@ async function execCampaign(
   }
   if (pending) note(`resuming batch ${pending.step + 1} from the journal`);
   const d = space.inputs.length;
-  const keyOf = (c: number) => configKey(space.factors.map((_, f) => space.factorValues[f][c]), space.X.subarray(c * d, c * d + d));
+  const keyOf = (c: number) =>
+    configKey(
+      space.factors.map((_, f) => space.factorValues[f][c]),
+      space.X.subarray(c * d, c * d + d),
+    );
   const opts = stepOptions(o, rule, space, budgetRuns);
   let executed = 0,
     failedAttempts = 0,
@@ -408,7 +452,11 @@ async function execCampaign(
     }
     for (const row of pending.rows) {
       const c = space.index.get(row.key);
-      if (c === undefined) throw new VarmapError("E_PLAN_JOURNAL", `the journal's batch names a configuration not in the space`, { location: { file: journalPath }, remedy: "remove the journal to start over" });
+      if (c === undefined)
+        throw new VarmapError("E_PLAN_JOURNAL", `the journal's batch names a configuration not in the space`, {
+          location: { file: journalPath },
+          remedy: "remove the journal to start over",
+        });
       while (runs[c].length < row.target && !failed[c]) {
         const run = runs[c].length + 1;
         const fk = `${row.key}#${run}`;

@@ -25,11 +25,15 @@ export function register(program: Command): void {
     .option("--run <col>", "run index column (default: the preset's, else run)")
     .option("--where <sql>", "with --replay: SQL predicate selecting rows")
     .option("--log-inputs <cols>", "inputs to log2 before normalizing (default: power-of-two inputs spanning more than 8×; none)")
-    .addOption(new Option("--target <stat>", "statistic of each configuration the map is of").choices(["sd", "var", "mean", "cv", "q10", "q90", "ci90"]).default("sd"))
+    .addOption(
+      new Option("--target <stat>", "statistic of each configuration the map is of").choices(["sd", "var", "mean", "cv", "q10", "q90", "ci90"]).default("sd"),
+    )
     .option("--precision <eps>", "stop a configuration when its statistic's CI has this relative half-width (e.g. 0.1)")
     .option("--level <1-alpha>", "confidence level of that interval", "0.9")
     .addOption(
-      new Option("--against <ref>", "precision of the statistic at --max-runs runs (cap: finite-population corrected) or of its true value").choices(["cap", "true"]).default("cap"),
+      new Option("--against <ref>", "precision of the statistic at --max-runs runs (cap: finite-population corrected) or of its true value")
+        .choices(["cap", "true"])
+        .default("cap"),
     )
     .option("--map-error <e>", "stop when the predicted map error (mean relative error over the space) is at most e")
     .option("--budget-runs <n>", "total runs the campaign may spend (measured runs included)")
@@ -45,7 +49,13 @@ export function register(program: Command): void {
     .option("--reps <n>", "with --replay: replays to average", "10")
     .option("--replay-fraction <p>", "with --replay: stop each replay at this share of the dataset's runs", "1")
     .option("--exec <template>", "run the campaign here: the command of one run, with {column}, {run} and {seed} placeholders")
-    .option("--result <reader>", `with --exec: how to read a run's number (${resultReaderKinds().map((r) => (r.kind === "json" ? "json:PATH" : r.kind)).join(", ")})`, "stdout")
+    .option(
+      "--result <reader>",
+      `with --exec: how to read a run's number (${resultReaderKinds()
+        .map((r) => (r.kind === "json" ? "json:PATH" : r.kind))
+        .join(", ")})`,
+      "stdout",
+    )
     .option("--dry-run", "with --exec: print the next batch's commands, run nothing")
     .option("--out <path>", "the batch (or, with --replay, the learning curves): .csv, .tsv, .json or .parquet; default CSV on stdout")
     .option("--json", "print the summary as JSON on stdout")
@@ -60,7 +70,9 @@ function number(opts: Opts, key: string, flag: string, integer = false): number 
   if (v === undefined) return undefined;
   const x = Number(v);
   if (String(v).trim() === "" || !Number.isFinite(x) || (integer && !Number.isInteger(x)))
-    throw new VarmapError("E_USAGE", `${flag} ${String(v)} is not ${integer ? "an integer" : "a number"}`, { remedy: `give ${flag} a ${integer ? "whole " : ""}number` });
+    throw new VarmapError("E_USAGE", `${flag} ${String(v)} is not ${integer ? "an integer" : "a number"}`, {
+      remedy: `give ${flag} a ${integer ? "whole " : ""}number`,
+    });
   return x;
 }
 
@@ -110,7 +122,9 @@ async function planAction(opts: Opts): Promise<void> {
     if (s.out) note(`wrote ${s.out}`);
   } else if (s.mode === "replay") {
     for (const h of s.halfBudget)
-      note(`random order at ${pct(h.fraction)} of the runs: ARE ${h.random.toFixed(4)}; adaptive at half those runs: ${h.adaptiveAtHalf.toFixed(4)} ${h.met ? "(met)" : "(not met)"}`);
+      note(
+        `random order at ${pct(h.fraction)} of the runs: ARE ${h.random.toFixed(4)}; adaptive at half those runs: ${h.adaptiveAtHalf.toFixed(4)} ${h.met ? "(met)" : "(not met)"}`,
+      );
     note(`adaptive against the best baseline: largest excess ${s.worstExcess.toFixed(4)} (≤ 0: never worse)`);
     if (s.stopping)
       note(
@@ -133,7 +147,10 @@ async function planAction(opts: Opts): Promise<void> {
       `campaign: ${s.runsSpent} run(s) in ${s.runsFile} (${s.runsExecuted} executed now in ${s.batches} batch(es)), budget ${s.budgetRuns}; ${s.failedAttempts} failed attempt(s), ${s.failedConfigurations} configuration(s) failed; predicted map error ${pct(s.predictedMapError)}; stop: ${s.stop}`,
     );
   }
-  if (opts.json) process.stdout.write(JSON.stringify(s.mode === "plan" ? { ...s, batch: undefined } : s, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n");
+  if (opts.json)
+    process.stdout.write(
+      JSON.stringify(s.mode === "plan" ? { ...s, batch: undefined } : s, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)) + "\n",
+    );
 }
 
 function pct(x: number | null): string {
