@@ -32,6 +32,11 @@ export interface PlanStepOptions {
   source: UncertaintySource;
   method: string;
   seed: string | number;
+  /**
+   * "uncertainty" (default): a new configuration's gain is its predictive variance u²; "net": u² less the sampling
+   * variance its r0 runs will have (at least u²/10), and measured configurations may get runs without --precision.
+   */
+  gain?: "uncertainty" | "net";
   /** Damp new configurations' gain near measured ones (default true). */
   damping?: boolean;
   /** Per configuration, the most runs it can have (replay: the runs the dataset holds); default rule.maxRuns. */
@@ -183,15 +188,23 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   type Action = { config: number; runs: number; gain: number; reason: string; fresh: boolean };
   const actions: Action[] = [];
   const r0 = rule.minRuns;
+  // The sampling variance a new configuration's statistic will have at r0 runs (median per-run relative variance).
+  const perRun = measuredIn
+    .flat()
+    .map((c) => est.relVar[c] * est.n[c])
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const noise0 = o.gain === "net" && perRun.length ? perRun[Math.floor(perRun.length / 2)] / r0 : 0;
   for (let c = 0; c < space.count; c++) {
     if (failed[c]) continue;
     if (est.n[c] === 0) {
       const u = uncertainty[c];
-      if (Number.isFinite(u)) actions.push({ config: c, runs: Math.min(r0, cap(c)), gain: (u * u) / Math.min(r0, cap(c)), reason: "", fresh: true });
+      if (Number.isFinite(u))
+        actions.push({ config: c, runs: Math.min(r0, cap(c)), gain: Math.max(u * u - noise0, 0.1 * u * u) / Math.min(r0, cap(c)), reason: "", fresh: true });
       continue;
     }
     if (est.converged[c]) continue;
-    const delta = est.n[c] < r0 ? r0 - est.n[c] : rule.precision !== undefined ? topUp(est, c, { ...rule, maxRuns: cap(c) }) : 0;
+    const delta = est.n[c] < r0 ? r0 - est.n[c] : rule.precision !== undefined ? topUp(est, c, { ...rule, maxRuns: cap(c) }) : o.gain === "net" ? r0 : 0;
     const add = Math.min(delta, cap(c) - est.n[c]);
     if (add <= 0) continue;
     const rv = Number.isFinite(est.relVar[c]) ? est.relVar[c] : 1;

@@ -43,6 +43,8 @@ export interface PlanOptions {
   maxRuns: number;
   method: string;
   uncertainty: string;
+  /** Gain of a new configuration: its predictive variance ("uncertainty", default) or that less its sampling variance ("net"). */
+  gain?: "uncertainty" | "net";
   seed: string;
   /** Inputs to log2; default: power-of-two inputs spanning more than 8×. */
   logInputs?: string[];
@@ -201,6 +203,7 @@ function stepOptions(o: PlanOptions, rule: StoppingRule, space: ConfigSpace, bud
     source: uncertaintySource(o.uncertainty),
     method: o.method,
     seed: o.seed,
+    gain: o.gain,
   };
 }
 

@@ -44,6 +44,11 @@ export function register(program: Command): void {
     .option("--max-runs <n>", "most runs a configuration gets", "40")
     .option("--method <name>", "predictor of the map", "rbf")
     .addOption(new Option("--uncertainty <source>", "where the model's uncertainty comes from").choices(uncertaintySourceNames()).default("committee"))
+    .addOption(
+      new Option("--gain <kind>", "a new configuration's gain: its predictive variance (uncertainty) or that less its runs' sampling variance (net)")
+        .choices(["uncertainty", "net"])
+        .default("uncertainty"),
+    )
     .option("--seed <s>", "seed of the designs and replays", "1")
     .option("--replay <runs>", "simulate a campaign on this complete runs table and write learning curves (adaptive, random, space-filling)")
     .option("--reps <n>", "with --replay: replays to average", "10")
@@ -99,6 +104,7 @@ async function planAction(opts: Opts): Promise<void> {
     maxRuns: number(opts, "maxRuns", "--max-runs", true)!,
     method: String(opts.method),
     uncertainty: String(opts.uncertainty),
+    gain: String(opts.gain) as PlanOptions["gain"],
     seed: String(opts.seed),
     logInputs,
     out: str("out"),
