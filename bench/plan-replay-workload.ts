@@ -43,7 +43,7 @@ const cpu = process.cpuUsage(c0);
 console.log(`${data}: ${s.configurations} configurations, ${s.totalRuns} runs, ${reps} replay(s)`);
 for (const h of s.halfBudget)
   console.log(
-    `B = ${(100 * h.fraction).toFixed(1)} %: random ${h.random.toFixed(4)}  adaptive at B/2 ${h.adaptiveAtHalf.toFixed(4)}  ${h.met ? "met" : "NOT met"}`,
+    `B = ${(100 * h.fraction).toFixed(1)} %: random ${h.random.toFixed(4)}  adaptive at B/2 ${h.allMeasured ? "(every configuration measured)" : h.adaptiveAtHalf.toFixed(4)}  ${h.met ? "met" : "NOT met"}`,
   );
 console.log(`half-budget figure: ${s.halfBudget.every((h) => h.met) ? "met" : "not met"} at every B in 10-60 %`);
 console.log(`largest excess of adaptive over the best baseline: ${s.worstExcess.toFixed(4)} (${s.worstExcess <= 0 ? "never worse" : "worse somewhere"})`);

@@ -15,6 +15,7 @@ import { gridSpace, tableSpace } from "../../ts/plan/space.js";
 import { uncertaintySource } from "../../ts/plan/uncertainty.js";
 import { compareCurves } from "../../ts/verbs/plan.js";
 import { parseJsonPath, resultReader } from "../../ts/plan/results.js";
+import { planSpec } from "../../ts/report/plots/plan.js";
 import { cliBuilt, cliIn, cliPath } from "../helpers/cli.js";
 
 const rule = { stat: "sd" as const, precision: 0.1, level: 0.9, minRuns: 10, maxRuns: 40, against: "cap" as const };
@@ -118,6 +119,20 @@ describe("planner", () => {
       maxSpent: 1000,
     });
     expect(again2.curve).toEqual(again.curve);
+  });
+});
+
+describe("plot plan", () => {
+  it("draws one line per strategy from the replay's curves table", () => {
+    const rows = [
+      { strategy: "adaptive", fraction: 0.1, are: 0.08 },
+      { strategy: "random", fraction: 0.1, are: 0.1 },
+      { strategy: "adaptive", fraction: 0.2, are: 0.06 },
+    ];
+    const spec = planSpec(rows) as unknown as { data: { values: { strategy: string; are: number }[] } };
+    expect(spec.data.values.map((v) => v.strategy)).toEqual(["adaptive", "random", "adaptive"]);
+    expect(spec.data.values[0].are).toBeCloseTo(8);
+    expect(() => planSpec([])).toThrow(/no finite ARE/);
   });
 });
 

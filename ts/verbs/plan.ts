@@ -91,7 +91,7 @@ export interface PlanReplaySummary {
   reps: number;
   curve: CurvePoint[];
   /** For each random-order budget B in 10–60 % of the runs: adaptive ARE at B/2 against random ARE at B. */
-  halfBudget: { fraction: number; random: number; adaptiveAtHalf: number; met: boolean }[];
+  halfBudget: { fraction: number; random: number; adaptiveAtHalf: number; met: boolean; allMeasured: boolean }[];
   /** Largest excess of the adaptive ARE over the best baseline's at any budget both reach (≤ 0: never worse). */
   worstExcess: number;
   stopping: StoppingReplay | null;
@@ -377,7 +377,9 @@ export function compareCurves(curve: CurvePoint[], totalRuns: number): Pick<Plan
     .filter((p) => p.fraction >= 0.1 - 1e-9 && p.fraction <= 0.6 + 1e-9)
     .map((p) => {
       const a = at(adaptive, p.runs / 2);
-      return { fraction: p.fraction, random: p.are, adaptiveAtHalf: a, met: a <= p.are };
+      // The adaptive replays end once every configuration is measured: past that nothing is left to predict.
+      const allMeasured = Number.isNaN(a) && adaptive.length > 0 && p.runs / 2 > adaptive[adaptive.length - 1].runs;
+      return { fraction: p.fraction, random: p.are, adaptiveAtHalf: a, met: allMeasured || a <= p.are, allMeasured };
     });
   let worstExcess = -Infinity;
   for (const p of adaptive) {

@@ -13,6 +13,7 @@ import { plot as interference } from "./interference.js";
 import { plot as convergence } from "./convergence.js";
 import { plot as samplesize } from "./samplesize.js";
 import { plot as ks } from "./ks.js";
+import { plot as plan } from "./plan.js";
 
 export const PLOT_KINDS: PlotKind[] = [
   heatmap,
@@ -27,6 +28,7 @@ export const PLOT_KINDS: PlotKind[] = [
   convergence,
   samplesize,
   ks,
+  plan,
 ];
 
 export function plotKind(name: string): PlotKind | undefined {
