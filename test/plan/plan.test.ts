@@ -2,7 +2,7 @@
 // (the looser bars of bench/plan-replay-workload.ts), and `--exec` end to end: a benchmark script drawing from a
 // known variability model, SIGKILLed mid-campaign and restarted, ends with the same runs file as an uninterrupted
 // campaign; bad input exits 2 with a coded error and writes nothing.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -210,6 +210,28 @@ describe.skipIf(!cliBuilt)("plan --exec", () => {
     // A third run has nothing left to do and appends nothing.
     expect(varmap(...campaign("killed.csv"), "--quiet").code).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(wholeText);
+  }, 120_000);
+
+  it("--slurm-dir: each batch becomes a job array; the campaign continues from the tasks' results, as if run here", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-plan-"));
+    const varmap = cliIn(dir);
+    const args = [...campaign("slurm.csv"), "--slurm-dir", "jobs", "--quiet"];
+    let batches = 0;
+    for (;;) {
+      const r = varmap(...args);
+      expect(r.code, r.err).toBe(0);
+      const script = join(dir, "jobs", `batch-${batches + 1}.sh`);
+      if (!existsSync(script)) break;
+      const tasks = Number(/--array=0-(\d+)/.exec(readFileSync(script, "utf8"))![1]) + 1;
+      // Slurm's part: every array task, here one after the other.
+      for (let t = 0; t < tasks; t++) expect(spawnSync("bash", [script], { cwd: dir, env: { ...process.env, SLURM_ARRAY_TASK_ID: String(t) } }).status).toBe(0);
+      batches++;
+      expect(batches).toBeLessThan(20);
+    }
+    expect(batches).toBeGreaterThanOrEqual(2);
+    const here = varmap(...campaign("here.csv"), "--quiet");
+    expect(here.code, here.err).toBe(0);
+    expect(readFileSync(join(dir, "slurm.csv"), "utf8")).toBe(readFileSync(join(dir, "here.csv"), "utf8"));
   }, 120_000);
 
   it("--dry-run prints the commands and runs nothing", () => {

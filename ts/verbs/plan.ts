@@ -3,12 +3,14 @@
 //   --replay RUNS:  a whole campaign simulated on a complete dataset, learning curves against baselines;
 //   --exec TEMPLATE: the campaign run on this machine, each run appended to the --runs file (crash-safe).
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { shellQuote } from "../slurm/script.js";
 import { VarmapError } from "../errors.js";
 import { loadDataset, resolveRoles, type LoadOptions } from "../data/load.js";
 import { readRows } from "../whatif/candidates.js";
 import { counterRng } from "../data/random.js";
-import { tableFormat, writeTable, type Column } from "../data/write.js";
+import { tableFormat, writeTable, writeTextAtomic, type Column } from "../data/write.js";
 import type { StatName } from "../data/types.js";
 import { presetOf } from "../data/presets.js";
 import { defaultLogInputs, describeConfiguration, gridSpace, rowsSpace, tableSpace, configKey, type ConfigSpace } from "../plan/space.js";
@@ -55,6 +57,8 @@ export interface PlanOptions {
   /** Replay: stop at this share of the dataset's runs (default 1). */
   replayFraction?: number;
   exec?: string;
+  /** With exec: run each batch as a Slurm job array written to this directory (submit it, then rerun to continue). */
+  slurmDir?: string;
   result: string;
   dryRun: boolean;
   /** Progress lines (stderr in the CLI). */
@@ -129,6 +133,8 @@ function checkOptions(o: PlanOptions): StoppingRule {
   if (o.exec !== undefined && o.runs === undefined)
     throw usage("--exec needs --runs FILE", "name the campaign's runs file (created when absent), e.g. --runs campaign.csv");
   if (o.exec !== undefined && o.runs && !/\.csv$/i.test(o.runs)) throw usage(`--runs ${o.runs}: a campaign's runs file is CSV`, "give --runs campaign.csv");
+  if (o.slurmDir !== undefined && (o.exec === undefined || o.dryRun))
+    throw usage("--slurm-dir applies to --exec (without --dry-run)", "add --exec TEMPLATE --runs FILE");
   if (o.dryRun && o.exec === undefined) throw usage("--dry-run applies to --exec", "add --exec TEMPLATE, or drop --dry-run");
   if (o.budgetRuns !== undefined && !(Number.isInteger(o.budgetRuns) && o.budgetRuns >= 1))
     throw usage(`--budget-runs ${o.budgetRuns} is not valid`, "give a positive integer");
@@ -440,7 +446,9 @@ async function execCampaign(
     stop = "budget",
     mapErr = NaN;
   if (!existsSync(failuresPath)) appendLines(failuresPath, [...space.factors, ...space.inputs, cols.run, "attempt", "error"].map(csvQuote).join(",") + "\n");
+  let slurmResults: Map<string, { stdout: string; stderr: string; status: number | null; error?: undefined; signal?: undefined }> | undefined;
   for (;;) {
+    slurmResults = undefined;
     if (!pending) {
       const s = planStep(space, runs, failed, step, opts);
       mapErr = s.predictedMapError;
@@ -455,6 +463,34 @@ async function execCampaign(
         `batch ${pending.step + 1}: ${s.batch.length} configuration(s), ${s.batch.reduce((a, r) => a + r.runs, 0)} run(s); spent ${s.runsSpent}/${budgetRuns}, predicted map error ${Number.isFinite(s.predictedMapError) ? (100 * s.predictedMapError).toFixed(1) + "%" : "unknown"}`,
       );
     }
+    if (o.slurmDir !== undefined) {
+      // Slurm: the batch runs as a job array (one task per configuration); this command continues once every
+      // task has left its results (stdout and exit status per run) in the batch's directory.
+      const dir = join(o.slurmDir, `batch-${pending.step + 1}`);
+      const script = `${dir}.sh`;
+      const tasks = pending.rows.map((row) => {
+        const c = space.index.get(row.key)!;
+        const first = runs[c].length + 1;
+        return { c, runs: Array.from({ length: Math.max(0, row.target - runs[c].length) }, (_, i) => first + i) };
+      });
+      if (!existsSync(script)) {
+        mkdirSync(dir, { recursive: true });
+        await writeTextAtomic(
+          script,
+          slurmArrayScript(tasks, dir, (c, run) => command(c, run, o.seed), pending.step + 1),
+        );
+        note(`batch ${pending.step + 1} written as a Slurm job array: sbatch ${script}; run this command again once it has finished`);
+        stop = "slurm-submitted";
+        break;
+      }
+      const missing = tasks.reduce((a, t, i) => a + t.runs.filter((r) => !failed[t.c] && !existsSync(join(dir, `${i}-${r}.rc`))).length, 0);
+      if (missing > 0) {
+        note(`batch ${pending.step + 1}: ${missing} run(s) of the Slurm job array have no result yet (${dir}); run this command again once it has finished`);
+        stop = "slurm-pending";
+        break;
+      }
+      slurmResults = new Map(tasks.flatMap((t, i) => t.runs.map((r) => [`${t.c}#${r}`, readSlurmResult(dir, i, r)] as const)));
+    }
     for (const row of pending.rows) {
       const c = space.index.get(row.key);
       if (c === undefined)
@@ -468,7 +504,9 @@ async function execCampaign(
         const attempt = (failCount.get(fk) ?? 0) + 1;
         appendJournal(journalPath, [{ type: "start", key: row.key, run, attempt }]);
         const cmd = command(c, run, o.seed);
-        const p = spawnSync("/bin/sh", ["-c", cmd], { encoding: "utf8", maxBuffer: 64 << 20 });
+        // A result the Slurm task left counts as the first attempt; a retry runs here.
+        const fromSlurm = attempt === 1 ? slurmResults?.get(`${c}#${run}`) : undefined;
+        const p = fromSlurm ?? spawnSync("/bin/sh", ["-c", cmd], { encoding: "utf8", maxBuffer: 64 << 20 });
         const out: CommandOutput = { stdout: p.stdout ?? "", stderr: p.stderr ?? "", status: p.status };
         let value: number | undefined;
         let error = "";
@@ -518,4 +556,34 @@ async function execCampaign(
     predictedMapError: Number.isFinite(mapErr) ? mapErr : null,
     stop,
   };
+}
+
+/** A Slurm array script: task i runs its configuration's planned runs, each leaving i-RUN.out, .err and .rc in dir. */
+function slurmArrayScript(tasks: { c: number; runs: number[] }[], dir: string, command: (c: number, run: number) => string, batch: number): string {
+  const lines = [
+    "#!/bin/bash",
+    `#SBATCH --job-name=varmap-plan-${batch}`,
+    `#SBATCH --array=0-${tasks.length - 1}`,
+    `#SBATCH --output=${shellQuote(dir)}/slurm-%a.log`,
+    `# Batch ${batch} of a varmap plan campaign: one task per configuration; written by \`varmap plan --exec … --slurm-dir\`.`,
+    "set -u",
+    'case "$SLURM_ARRAY_TASK_ID" in',
+  ];
+  tasks.forEach((t, i) => {
+    lines.push(`${i})`);
+    for (const r of t.runs) {
+      const base = shellQuote(join(dir, `${i}-${r}`));
+      lines.push(`  ( ${command(t.c, r)} ) > ${base}.out 2> ${base}.err; echo $? > ${base}.rc.tmp && mv ${base}.rc.tmp ${base}.rc`);
+    }
+    lines.push("  ;;");
+  });
+  lines.push("esac", "");
+  return lines.join("\n");
+}
+
+function readSlurmResult(dir: string, task: number, run: number): { stdout: string; stderr: string; status: number | null } {
+  const base = join(dir, `${task}-${run}`);
+  const read = (ext: string) => (existsSync(base + ext) ? readFileSync(base + ext, "utf8") : "");
+  const status = Number(read(".rc").trim());
+  return { stdout: read(".out"), stderr: read(".err"), status: Number.isInteger(status) ? status : null };
 }

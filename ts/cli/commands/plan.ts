@@ -62,6 +62,10 @@ export function register(program: Command): void {
       "stdout",
     )
     .option("--dry-run", "with --exec: print the next batch's commands, run nothing")
+    .option(
+      "--slurm-dir <dir>",
+      "with --exec: write each batch as a Slurm job array (one task per configuration) in DIR; submit it, then run the same command again to continue",
+    )
     .option("--out <path>", "the batch (or, with --replay, the learning curves): .csv, .tsv, .json or .parquet; default CSV on stdout")
     .option("--json", "print the summary as JSON on stdout")
     .option("--quiet", "no progress on stderr")
@@ -114,6 +118,7 @@ async function planAction(opts: Opts): Promise<void> {
     exec: str("exec"),
     result: String(opts.result),
     dryRun: Boolean(opts.dryRun),
+    slurmDir: str("slurmDir"),
     note,
   };
   if (opts.json && !options.out && options.exec === undefined)
