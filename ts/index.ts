@@ -311,3 +311,27 @@ export { runInterference, type InterferenceOptions as InterferenceVerbOptions, t
 export { runSummarize, type SummarizeOptions, type SummarizeSummary } from "./verbs/summarize.js";
 export { runSynth, type SynthOptions, type SynthSummary } from "./verbs/synth.js";
 export { runFit, type FitOptions, type FitSummary } from "./verbs/fit.js";
+// plan (issue 43)
+export {
+  runPlan,
+  parseTemplate,
+  compareCurves,
+  type PlanOptions,
+  type PlanSummary,
+  type PlanBatchSummary,
+  type PlanReplaySummary,
+  type PlanExecSummary,
+} from "./verbs/plan.js";
+export { planStep, firstBatchMinimum, type PlanStep, type PlanStepOptions, type BatchRow } from "./plan/planner.js";
+export { gridSpace, rowsSpace, tableSpace, makeSpace, configKey, type ConfigSpace } from "./plan/space.js";
+export { estimate as planEstimate, topUp, type StoppingRule, type ConfigEstimate } from "./plan/stopping.js";
+export {
+  registerUncertaintySource,
+  uncertaintySource,
+  uncertaintySourceNames,
+  type UncertaintySource,
+  type MapTraining,
+  type MapPrediction,
+} from "./plan/uncertainty.js";
+export { registerResultReader, resultReader, ResultUnreadable, type ResultReader, type CommandOutput } from "./plan/results.js";
+export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type CurvePoint } from "./plan/replay.js";

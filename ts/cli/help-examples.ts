@@ -75,6 +75,13 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
     ],
     guide: "docs/guide/explain.md",
   },
+  plan: {
+    examples: [
+      'varmap plan --grid "threads=1,2,4,8,16;rsize_kb=4,64,1024" --budget-runs 300 --min-runs 5 --out batch.csv',
+      "varmap plan --replay runs.csv --preset moana --reps 3 --out curves.csv",
+    ],
+    guide: "docs/guide/plan.md",
+  },
   samplesize: { examples: ["varmap samplesize runs.csv --preset iozone --out ss.csv --curves ss-curves.csv"], guide: "docs/guide/runs-needed.md" },
   convergence: { examples: ["varmap convergence runs.csv --preset moana --out conv.csv --curves conv-curves.csv"], guide: "docs/guide/runs-needed.md" },
   gev: { examples: ["varmap gev runs.csv --preset moana --out gev.csv --diagnostics diag.csv"], guide: "docs/guide/gev.md" },

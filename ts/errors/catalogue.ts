@@ -447,6 +447,37 @@ export const ERROR_CATALOGUE = [
     "cv --group-folds asks for more folds than a map has groups",
     "use at most as many folds as groups, or leave --group-folds out for one division per group",
   ),
+  // plan (issue 43): experiment campaigns
+  e(
+    "usage",
+    "E_PLAN_EMPTY_SPACE",
+    "the configuration space of `varmap plan` (--grid or --at) has no configuration",
+    "give at least one value per column in --grid, or candidate rows in --at",
+  ),
+  e(
+    "usage",
+    "E_PLAN_BUDGET",
+    "the budget of `varmap plan` is smaller than the first (space-filling) batch",
+    "raise --budget-runs (or --budget-seconds), lower --min-runs, or narrow the space",
+  ),
+  e(
+    "usage",
+    "E_PLAN_TEMPLATE",
+    "the --exec command template names a column that is not in the configuration space, or has no placeholder",
+    "use {column} placeholders of the space's columns (and {run}, {seed})",
+  ),
+  e(
+    "input data",
+    "E_PLAN_SPACE_MISMATCH",
+    "the runs file of a campaign holds configurations or columns that are not in the planned space",
+    "give the runs file of this space, or the space those runs were measured on",
+  ),
+  e(
+    "jobs and outputs",
+    "E_PLAN_JOURNAL",
+    "the campaign journal beside the runs file belongs to another campaign or is unreadable",
+    "use a new --runs file for a new campaign, or remove the journal to start this one over",
+  ),
 ] as const satisfies readonly ErrorCodeEntry[];
 
 /** Every code of the catalogue: a VarmapError takes one of these (the compiler checks each throw site). */

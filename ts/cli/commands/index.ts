@@ -23,6 +23,7 @@ import { register as report } from "./report.js";
 import { register as importTool } from "./import.js";
 import { register as screen } from "./screen.js";
 import { register as effects } from "./effects.js";
+import { register as plan } from "./plan.js";
 
 export const commands: ((program: Command) => void)[] = [
   doctor,
@@ -48,4 +49,5 @@ export const commands: ((program: Command) => void)[] = [
   importTool,
   screen,
   effects,
+  plan,
 ];

@@ -18,6 +18,7 @@ import { plot as lines } from "./lines.js";
 import { plot as box } from "./box.js";
 import { plot as design } from "./design.js";
 import { plot as mixtureSample } from "./mixture-sample.js";
+import { plot as plan } from "./plan.js";
 
 export const PLOT_KINDS: PlotKind[] = [
   heatmap,
@@ -37,6 +38,7 @@ export const PLOT_KINDS: PlotKind[] = [
   box,
   design,
   mixtureSample,
+  plan,
 ];
 
 export function plotKind(name: string): PlotKind | undefined {
