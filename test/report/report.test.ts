@@ -193,17 +193,18 @@ describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm 
     const r = varmap("report", demo, "--out", out, "--json", "--quiet");
     expect(r.status, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
-    // ARE + 2 heatmaps (with click histograms) + design, lines, box, change in variance + 2 predicted-vs-measured +
-    // best counts + histograms + probability plots + samples from a mixture.
-    expect(s).toMatchObject({ kind: "demo", figures: 13, warnings: [] });
+    // ARE + 2 heatmaps (with click histograms) + design, effects (ANOVA), lines, box, change in variance + 2
+    // predicted-vs-measured + best counts + histograms + probability plots + samples from a mixture.
+    expect(s).toMatchObject({ kind: "demo", figures: 14, warnings: [] });
     const html = readFileSync(out, "utf8");
-    expect((html.match(/<figure /g) ?? []).length).toBe(13);
+    expect((html.match(/<figure /g) ?? []).length).toBe(14);
+    expect(html).toContain("(ANOVA, type II)");
     for (const id of ["table2", "maps", "inputs", "pvm", "distributions", "refit"]) expect(html).toContain(`<section id="${id}">`);
     expect(html).not.toMatch(/<(link|img|iframe)\b/i);
     expect(html).not.toMatch(/<script[^>]*\bsrc=/i);
     expect(html).not.toMatch(/(src|href)="(?!#)/);
     // One Vega spec per figure, the runtime and the page's script.
-    expect((html.match(/<script type="application\/json" class="vega-spec">/g) ?? []).length).toBe(13);
+    expect((html.match(/<script type="application\/json" class="vega-spec">/g) ?? []).length).toBe(14);
     expect((html.match(/<script>/g) ?? []).length).toBe(2);
     expect(s.bytes).toBeLessThan(5e6);
     console.log(`demo report: ${(s.bytes / 1e6).toFixed(2)} MB, ${s.seconds} s (${s.cpuSeconds} s CPU)`);
@@ -233,7 +234,7 @@ describe.skipIf(!built)(`varmap report${built ? "" : " (dist not built: run npm 
       "--json",
     );
     expect(b.status, b.stderr).toBe(0);
-    expect(JSON.parse(b.stdout)).toMatchObject({ kind: "refit", figures: 10 });
+    expect(JSON.parse(b.stdout)).toMatchObject({ kind: "refit", figures: 11 });
     const c = varmap("report", join(demo, "cv"), "--out", join(root, "cv.html"), "--json");
     expect(c.status, c.stderr).toBe(0);
     expect(JSON.parse(c.stdout)).toMatchObject({ kind: "cv", figures: 1 });
@@ -301,11 +302,11 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
       expect(errors).toEqual([]);
       expect(failed).toEqual([]);
       expect(requests).toEqual([url]); // the page itself, nothing else
-      expect(await page.locator("figure.live").count()).toBe(13);
+      expect(await page.locator("figure.live").count()).toBe(14);
       const boxes = await page
         .locator("figure svg")
         .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { width: number; height: number; right: number }));
-      expect(boxes).toHaveLength(13);
+      expect(boxes).toHaveLength(14);
       for (const b of boxes) {
         expect(b.width).toBeGreaterThan(50);
         expect(b.height).toBeGreaterThan(50);
@@ -365,7 +366,7 @@ describe.skipIf(!!browserSkip)(`the report in headless Chromium${browserSkip ? `
       const shown = await off
         .locator("figure .static svg")
         .evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().width > 50 && e.getBoundingClientRect().height > 50).length);
-      expect(shown).toBe(13);
+      expect(shown).toBe(14);
       await ctx.close();
     } finally {
       await browser.close();

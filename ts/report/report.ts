@@ -30,6 +30,9 @@ import { boxSpec, boxesOf } from "./plots/box.js";
 import { designPoints, designSpec } from "./plots/design.js";
 import { diffRows } from "./plots/heatmap.js";
 import { samplePanels } from "./plots/mixture-sample.js";
+import { effectsSpec } from "./plots/effects.js";
+import { anova } from "../effects/anova.js";
+import { mapFactors } from "../effects/map-factors.js";
 import { statTitle, titleOf } from "./units.js";
 
 export interface ReportOptions {
@@ -541,6 +544,21 @@ async function inputFigures(
   const i0 = shown[0];
   const m = ds.maps[i0];
   const label = describe(m);
+  // What drives the map's statistic (issue 45): an ANOVA of its log on the inputs, partial η² per term.
+  try {
+    const positive = Array.from(m.y).every((v) => v > 0);
+    const table = anova(Float64Array.from(m.y, (v) => (positive ? Math.log(v) : v)), mapFactors(m, [], 20), { interactions: true });
+    const effectRows = table.rows.map((e) => ({ term: e.term, df: e.df, partial_eta2: e.partialEta2, p_type2: e.pType2 }));
+    parts.push(
+      await figure(
+        effectsSpec(effectRows, { title: `Effects on the ${positive ? "log " : ""}${m.stat} of ${label} (ANOVA, type II)` }),
+        `How much of the variation of the ${m.stat} across configurations each input and each pair of inputs explains (partial η², type II sums of squares; the bar's shade is its p-value). \`varmap effects\` writes the table, \`varmap plot effects\` draws it.`,
+      ),
+    );
+  } catch (e) {
+    if (!isVarmapError(e)) throw e;
+    notes.push(`no effects figure for ${label}: ${e.message}`);
+  }
   const rows = configRows(ds, "mean", ds.stats.mean, positions[i0]);
   const { x: along, y: series } = defaultAxes(rows, inputs);
   try {

@@ -3,7 +3,9 @@
 // be combined into one factor, e.g. the (file size, record size) pair), type I and II sums of squares with F, p
 // and partial η²; given a models file, each model's permutation importance, gp length scales, MARS term counts
 // and partial-dependence curves.
-import { anova, covariateOf, factorOf, type AnovaFactor, type AnovaRow } from "../effects/anova.js";
+import { anova, type AnovaRow } from "../effects/anova.js";
+import { mapFactors } from "../effects/map-factors.js";
+export { mapFactors };
 import { inputImportance, partialDependence, type InputImportance, type PdPoint } from "../effects/importance.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import type { VariabilityMap } from "../data/types.js";
@@ -80,34 +82,6 @@ export function validateEffectsOptions(o: EffectsOptions): void {
       throw new VarmapError("E_USAGE", `--combine takes groups of two or more inputs joined by '+', got '${g.join("+")}'`, {
         remedy: "e.g. --combine fsize_kb+rsize_kb",
       });
-}
-
-/** The map's ANOVA factors: inputs in map order, a combined group in the place of its first member. */
-export function mapFactors(map: VariabilityMap, combine: string[][], maxLevels: number): AnovaFactor[] {
-  const d = map.inputNames.length;
-  const col = (j: number) => Float64Array.from({ length: map.rows }, (_, i) => map.X[i * d + j]);
-  const groupOf = (name: string) => combine.find((g) => g.includes(name));
-  const done = new Set<string>();
-  const factors: AnovaFactor[] = [];
-  map.inputNames.forEach((name, j) => {
-    const g = groupOf(name);
-    if (g) {
-      if (done.has(g.join("+"))) return;
-      done.add(g.join("+"));
-      const members = g.map((m) => map.inputNames.indexOf(m)).filter((k) => k >= 0);
-      if (members.length === 1) {
-        factors.push(factorOf(map.inputNames[members[0]], col(members[0])));
-        return;
-      }
-      const values = Array.from({ length: map.rows }, (_, i) => members.map((k) => map.X[i * d + k]).join("|"));
-      factors.push(factorOf(members.map((k) => map.inputNames[k]).join("+"), values));
-      return;
-    }
-    const c = col(j);
-    const levels = new Set(c).size;
-    factors.push(levels <= maxLevels ? factorOf(name, c) : covariateOf(name, c));
-  });
-  return factors;
 }
 
 export async function runEffects(file: string, options: EffectsOptions): Promise<EffectsSummary> {
