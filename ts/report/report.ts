@@ -547,7 +547,11 @@ async function inputFigures(
   // What drives the map's statistic (issue 45): an ANOVA of its log on the inputs, partial η² per term.
   try {
     const positive = Array.from(m.y).every((v) => v > 0);
-    const table = anova(Float64Array.from(m.y, (v) => (positive ? Math.log(v) : v)), mapFactors(m, [], 20), { interactions: true });
+    const table = anova(
+      Float64Array.from(m.y, (v) => (positive ? Math.log(v) : v)),
+      mapFactors(m, [], 20),
+      { interactions: true },
+    );
     const effectRows = table.rows.map((e) => ({ term: e.term, df: e.df, partial_eta2: e.partialEta2, p_type2: e.pType2 }));
     parts.push(
       await figure(
