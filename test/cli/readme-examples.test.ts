@@ -223,7 +223,7 @@ describe.skipIf(!built)(`README examples${why}`, () => {
     const { ran, work } = await runPage("README.md", commands);
     expect(ran.length).toBeGreaterThanOrEqual(8);
     // What the tour promises: a prediction of an unmeasured configuration with its interval and trust columns.
-    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,lo,hi,extrapolated,distance,clamped$/);
+    expect(readFileSync(join(work, "predictions.csv"), "utf8").split("\n")[0]).toMatch(/,prediction,lo,hi,novel,extrapolated,distance,clamped$/);
   }, 300_000);
 });
 

@@ -143,7 +143,7 @@ describe("result readers", () => {
     expect(parseJsonPath("jobs[0].read.bw")).toEqual(["jobs", 0, "read", "bw"]);
     expect(resultReader("json:jobs[0].read.bw")({ stdout: JSON.stringify({ jobs: [{ read: { bw: 123 } }] }), stderr: "", status: 0 })).toBe(123);
     expect(() => resultReader("json:jobs[1].read.bw")({ stdout: "{}", stderr: "", status: 0 })).toThrow(/no jobs\[1\]/);
-    expect(() => resultReader("fio:read.bw")).toThrow(/no result reader 'fio'/);
+    expect(() => resultReader("nosuch:read.bw")).toThrow(/no result reader 'nosuch'/);
   });
 });
 
