@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { TWO_HOST_COLUMNS, writeTwoHostRuns } from "../helpers/runs.js";
+import { onceReason, secondBackendRun } from "../helpers/once.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-"));
@@ -16,7 +17,7 @@ const varmap = cliIn(dir);
 
 const code = (r: { err: string }) => /\[(E_[A-Z_]+)\]/.exec(r.err)?.[1];
 
-describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
+describe.skipIf(secondBackendRun || !built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js missing: run npm run build"}`, () => {
   const runs = join(dir, "runs.csv");
   writeTwoHostRuns(runs);
   const cols = TWO_HOST_COLUMNS;
@@ -251,4 +252,8 @@ describe.skipIf(!built)(`whatif CLI${built ? "" : " — dist/ts/cli/main.js miss
       expect(v.find((x) => x.method === "delaunay")!.candidates).toBe(432);
     });
   });
+});
+
+describe.runIf(secondBackendRun)(`this file${onceReason}`, () => {
+  it.skip("skipped on the wasm run", () => {});
 });
