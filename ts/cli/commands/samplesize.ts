@@ -10,8 +10,16 @@ import { VarmapError } from "../../errors.js";
 import { parseFamilies, parseStarts, type MixtureFitRow } from "../../mixture/fit.js";
 import { fitMixturesParallel } from "../../jobs/mixture.js";
 import { configKey, readFitsFile } from "../../mixture/fits-file.js";
-import { chooseFit, parseModelChoice, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../../mixture/samplesize-config.js";
-import { curveColumns, keysOf, samplesizeColumns } from "../../mixture/samplesize-table.js";
+import {
+  chooseFit,
+  parseModelChoice,
+  runsFloor,
+  sampleSizeRow,
+  type CandidateFit,
+  type SampleSizeOptions,
+  type SampleSizeRow,
+} from "../../mixture/samplesize-config.js";
+import { curveColumns, keysOf, samplesizeColumns, samplesizeHeadline, samplesizeSummary } from "../../mixture/samplesize-table.js";
 import { deltaQuantileSE, gammaQ, quantileRunsNeeded, type CenterKind, type InformationKind } from "../../mixture/samplesize.js";
 import { parseWorkers } from "../../pool/pool.js";
 import { jobOptionsFromCli, runJob } from "../../pool/job.js";
@@ -33,7 +41,10 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts per model (as `mixture`)", "5")
     .option("--starts <s>", "full | raced | partitions (as `mixture`)", "full")
-    .option("--model <m>", "best-unfloored (best BIC among fits whose tie floor does not bind) | best | FAMILY:K", "best-unfloored")
+    .option(
+      "--model <m>",
+      "best-unfloored (best BIC among fits whose tie floor does not bind; the default without --fits) | best (with --fits, the default: the fit the table marks best) | FAMILY:K",
+    )
     .option("--q <levels>", "quantile levels", "0.1,0.9")
     .option("--threshold <taus>", "targets for |Γ_q(n)| (relative standard error of the quantile)", "0.5,0.1")
     .option("--n <range>", "run counts of the curves: a:b or a list", "1:900")
@@ -88,7 +99,8 @@ function parseOptions(opts: Opts): Parsed {
     stats,
     precision: positiveNumber(opts.precision, "--precision", "give a relative precision such as --precision 0.05"),
     level: level(opts.level, "--level"),
-    model: parseModelChoice(opts.model as string),
+    // With --fits, the model the fits table chose (its `best` column, e.g. `varmap mixture`'s guarded selection).
+    model: parseModelChoice((opts.model as string | undefined) ?? (opts.fits !== undefined ? "best" : "best-unfloored")),
     moments: choice(opts.moments ?? "sample", "--moments", ["sample", "model"] as const),
   };
   const pilot = opts.pilot === undefined ? undefined : integer(opts.pilot, "--pilot", 2, 1_000_000);
@@ -101,6 +113,20 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   if (opts.mixture !== undefined) {
     if (file)
       throw new VarmapError("E_USAGE", "give either a runs table or --mixture, not both", { remedy: "drop the runs table to evaluate a model given by hand" });
+    // Every accepted output or input flag is used or refused (issue 44): these belong to the data mode.
+    for (const [flag, key] of [
+      ["--curves", "curves"],
+      ["--fits", "fits"],
+      ["--pilot", "pilot"],
+      ["--shard", "shard"],
+    ] as const)
+      if (opts[key] !== undefined)
+        throw new VarmapError("E_USAGE", `${flag} is not used with --mixture`, {
+          remedy:
+            flag === "--curves"
+              ? "with --mixture the table printed (or written with --out) is the curve: q, n, x_q, se1_q, gamma_q; drop --curves"
+              : `drop ${flag}: it applies to a runs table`,
+        });
     return mixtureMode(String(opts.mixture), p, opts);
   }
   if (!file) throw new VarmapError("E_USAGE", "no runs table", { remedy: "give a runs table, or a model with --mixture '{…}'" });
@@ -157,7 +183,8 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
     };
     const s = await runJob(samplesizeJob, { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values, fits }, jobOpts);
     if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
-    else if (s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
+    else if (s.summary)
+      note?.(`wrote ${s.files.join(", ")} in ${jobDir}; ${samplesizeHeadline(s.summary as unknown as ReturnType<typeof samplesizeSummary>, p.ss)}`);
     return;
   }
 
@@ -197,11 +224,8 @@ export async function samplesizeAction(file: string | undefined, opts: Opts): Pr
   // Everything is computed before anything is written.
   if (opts.out) await writeTable(String(opts.out), columns);
   if (curves) await writeTable(String(opts.curves), curves);
-  const summary = summarize(rows, p.ss);
-  if (opts.out)
-    note?.(
-      `wrote ${rows.length} configuration(s) to ${opts.out}; median runs needed ${p.ss.taus.map((tau, i) => `τ=${tau}: ${summary.medianNeeded[i]}`).join(", ")}`,
-    );
+  const summary = samplesizeSummary(rows, p.ss);
+  if (opts.out) note?.(`wrote ${rows.length} configuration(s) to ${opts.out}; ${samplesizeHeadline(summary, p.ss)}`);
   if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
 }
 
@@ -225,24 +249,6 @@ async function fitCandidates(
 }
 
 const num = (v: number) => (Number.isFinite(v) ? v : null);
-
-function median(v: number[]): number {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
-}
-
-function summarize(rows: SampleSizeRow[], o: SampleSizeOptions) {
-  return {
-    configurations: rows.length,
-    thresholds: o.taus,
-    medianNeeded: o.taus.map((_, j) => median(rows.map((r) => r.needed[j]))),
-    medianNeededMean: median(rows.map((r) => r.neededMean)),
-    fallback: rows.filter((r) => r.fallback).length,
-    singularInformation: rows.filter((r) => r.singularInformation).length,
-    tooFewRuns: rows.filter((r) => r.tooFewRuns).length,
-  };
-}
 
 /** --mixture: one model given by hand; the long table q, n, x_q, se1_q, gamma_q to stdout (or --out). */
 async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
@@ -280,8 +286,20 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
   ];
   const needed = o.taus.map((tau) => ({
     threshold: tau,
-    perLevel: r.quantiles.map((qa) => ({ q: qa.q, n: quantileRunsNeeded(qa.se1, qa.xq, r.center, tau) })),
+    perLevel: r.quantiles.map((qa) => {
+      const n = quantileRunsNeeded(qa.se1, qa.xq, r.center, tau);
+      // The same floor as the data mode: no answer below what can refit the model (3k − 1 parameters).
+      return { q: qa.q, n: Number.isFinite(n) ? Math.max(n, runsFloor(m.k)) : null, floored: Number.isFinite(n) && n < runsFloor(m.k) };
+    }),
   }));
+  const undefinedAt = r.quantiles.filter((qa) => !Number.isFinite(qa.se1) || !Number.isFinite(qa.xq)).map((qa) => qa.q);
+  const notes: string[] = [];
+  if (undefinedAt.length)
+    notes.push(
+      `the quantile SE is not finite at q = ${undefinedAt.join(", ")} (${r.singular ? "singular Fisher information: two components alike or a weight near 0" : "zero density at the quantile"}): those cells are empty and no runs needed is given`,
+    );
+  if (needed.some((nd) => nd.perLevel.some((v) => v.floored)))
+    notes.push(`runs needed raised to ${runsFloor(m.k)}, the fewest that can refit a ${m.k}-component mixture (3k − 1 parameters)`);
   if (opts.details) {
     const P = r.info.P;
     const lines = [`Fisher information (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k), reciprocal condition ${r.rcond.toExponential(3)}:`];
@@ -294,8 +312,11 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
   if (!opts.quiet)
     for (const nd of needed)
       process.stderr.write(
-        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n}`).join(", ")}; max ${Math.max(...nd.perLevel.map((v) => v.n))}\n`,
+        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n ?? "n/a"}`).join(", ")}; max ${
+          nd.perLevel.some((v) => v.n === null) ? "n/a" : Math.max(...nd.perLevel.map((v) => v.n as number))
+        }\n`,
       );
+  for (const n of notes) process.stderr.write(`varmap: warning: ${n}\n`);
   if (opts.json)
     process.stdout.write(
       JSON.stringify(
@@ -307,6 +328,7 @@ async function mixtureMode(json: string, p: Parsed, opts: Opts): Promise<void> {
           rcond: r.rcond,
           quantiles: r.quantiles.map((qa) => ({ q: qa.q, x_q: qa.xq, se1: qa.se1, gamma1: gammaQ(qa.se1, qa.xq, r.center, 1) })),
           needed,
+          notes,
         },
         null,
         2,
