@@ -1,5 +1,6 @@
 // `varmap gev <runs>`: a GEV fit per configuration (seed 002; spec B.3) with standard errors, return levels,
 // the nested Gumbel fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics.
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { getBackend } from "../../backend/index.js";
 import { addDataOptions, addRunOptions, splitList } from "../options.js";
@@ -55,6 +56,10 @@ export function register(program: Command): void {
         throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
       if (direct && diagPath && !TABLE_FILE.test(diagPath))
         throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: `end it in ${TABLE_OUTPUT_EXTENSIONS}` });
+      if (direct && diagPath && resolve(diagPath) === resolve(out))
+        throw new VarmapError("E_USAGE", `--out and --diagnostics name the same file '${out}': one would overwrite the other`, {
+          remedy: "give --diagnostics another file, e.g. --diagnostics diag.csv",
+        });
       if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
       if (direct && (opts.shard !== undefined || opts.workers !== undefined))
         throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
