@@ -1,5 +1,6 @@
 // The map verbs' actions (cv, refit), shared by their CLI files and by `varmap demo`: check the options, load the
 // data, pack the maps for the workers, run the job (ts/jobs/) into --out, print the summary.
+import type { VariabilityMap } from "../data/types.js";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +59,26 @@ function positiveInt(name: string, v: unknown, dflt: number): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new VarmapError("E_USAGE", `${name} '${v}' is not a positive integer`, { remedy: `e.g. ${name} ${dflt}` });
   return n;
+}
+
+/**
+ * cv: maps with one configuration (or no input that varies) cannot be cross-validated; they are skipped, named
+ * and counted (issue 44: one such map of 24 used to stop the whole job with an E_SHAPE naming none). An error only
+ * when no map is left.
+ */
+function unscorableMapsSkipped<T extends { maps: VariabilityMap[] }>(ds: T, file: string, warn?: (m: string) => void): T {
+  const bad = ds.maps.filter((m) => m.rows < 2 || m.inputNames.length === 0);
+  if (!bad.length) return ds;
+  const names = bad.map((m) => `${describeKey(m.key)} (${m.rows} configuration${m.rows === 1 ? "" : "s"})`);
+  if (bad.length === ds.maps.length)
+    throw new VarmapError("E_TOO_FEW_POINTS", `no map can be cross-validated: each has one configuration or no input that varies: ${names.join("; ")}`, {
+      location: { file },
+      remedy: "widen --where, or give maps with at least 2 configurations that differ in an input",
+    });
+  warn?.(
+    `${bad.length} of ${ds.maps.length} map(s) skipped: one configuration or no input that varies, nothing to cross-validate: ${names.slice(0, 10).join("; ")}${bad.length > 10 ? "; …" : ""}`,
+  );
+  return { ...ds, maps: ds.maps.filter((m) => !bad.includes(m)) };
 }
 
 async function loadMaps(file: string, opts: Opts) {
@@ -132,7 +153,7 @@ export async function cvAction(file: string, given: Opts): Promise<JobSummary> {
   if (interval !== undefined && !(interval > 0 && interval < 1))
     throw new VarmapError("E_USAGE", `--interval ${String(opts.interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
   jobOptions(opts, "", "cv"); // usage errors before the (possibly long) load
-  const ds = await loadMaps(file, opts);
+  const ds = unscorableMapsSkipped(await loadMaps(file, opts), file, opts.quiet ? undefined : (m) => process.stderr.write(`varmap: warning: ${m}\n`));
   const maps = packMaps(ds.maps);
   const lightened = lightenDefaultMethods(given, requested, divisionsPerMap * ds.maps.length);
   methods = lightened.methods;
