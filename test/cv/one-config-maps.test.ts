@@ -1,7 +1,7 @@
 // Issue 44 item 16: a map with one configuration (after --where) cannot be cross-validated: cv skips it, names it
 // and counts it, instead of stopping the whole job with an E_SHAPE that names no map; with no map left it is an
 // error naming them all, with nothing written.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,6 +54,44 @@ describe.skipIf(secondBackendRun || !cliBuilt)("cv with maps of one configuratio
     expect(r.err).toMatch(/E_TOO_FEW_POINTS.*host=a.*host=b.*host=c/);
     expect(r.err).not.toMatch(/E_SHAPE/);
     expect(existsSync(join(dir, "cv2"))).toBe(false);
+  });
+});
+
+describe.skipIf(secondBackendRun || !cliBuilt)("cv --stat sd with a configuration whose runs are all equal (issue 44 item 14)", () => {
+  it("its infinite AREs are flagged in are.csv's reason and in a warning, not left unexplained", () => {
+    const lines = ["host,freq,threads,run,tput"];
+    for (const f of [1, 2, 3])
+      for (const t of [1, 2, 4]) for (let k = 0; k < 4; k++) lines.push(`a,${f},${t},${k},${f === 1 && t === 1 ? 100 : 100 * f + 20 * t + k * t}`);
+    writeFileSync(join(dir, "sd0.csv"), lines.join("\n") + "\n");
+    const r = varmap(
+      "cv",
+      "sd0.csv",
+      "--factors",
+      "host",
+      "--inputs",
+      "freq,threads",
+      "--response",
+      "tput",
+      "--run",
+      "run",
+      "--stat",
+      "sd",
+      "--methods",
+      "lr",
+      "--p",
+      "0.5",
+      "--reps",
+      "6",
+      "--out",
+      "sd0",
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/warning: 1 of 1 cell\(s\) of are.csv have an infinite ARE with no division failed.*measured statistic is 0/);
+    const [head, row] = readFileSync(join(dir, "sd0", "are.csv"), "utf8")
+      .trim()
+      .split("\n");
+    expect(head.split(",").slice(-1)).toEqual(["reason"]);
+    expect(row).toMatch(/,0,Infinity,.*relative error is infinite/);
   });
 });
 

@@ -258,7 +258,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       mean(c.clamped),
       sd(c.clamped),
       skippedCount(c),
-      cellReason(c),
+      cellReason(c) || (infiniteAre(c.values) ? INFINITE_ARE_REASON : ""),
     ]);
     writeFileAtomic(
       join(dir, "are.csv"),
@@ -359,6 +359,17 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       ]),
     );
     const warningLines = plan.methods.flatMap((m) => trustWarnings(warnings[m], m));
+    // A held-out configuration whose measured statistic is 0 (sd 0: all its runs equal) has an infinite relative
+    // error: every such ARE is Infinity with nothing failed. Said once, with the cells it touches (issue 44).
+    const infinite = cs.filter((c) => infiniteAre(c.values));
+    if (infinite.length)
+      warningLines.push(
+        `${infinite.length} of ${cs.length} cell(s) of are.csv have an infinite ARE with no division failed: ${INFINITE_ARE_REASON} (maps ${[
+          ...new Set(infinite.map((c) => mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[c.map].values[i]]))) || `map ${c.map + 1}`)),
+        ]
+          .slice(0, 5)
+          .join("; ")}); drop those configurations (--where) or fit another statistic`,
+      );
     const baselines = plan.methods.includes("mean")
       ? ["`mean` is the constant baseline (every held-out configuration predicted by the training mean), not an average of the other columns."]
       : [];
@@ -479,6 +490,13 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     };
   },
 };
+
+const INFINITE_ARE_REASON = "a held-out configuration's measured statistic is 0 (e.g. sd 0: all its runs equal), so its relative error is infinite";
+
+/** Some scored division's ARE is ±Infinity (a zero truth; not a failure). */
+function infiniteAre(values: readonly (number | null)[]): boolean {
+  return values.some((v) => v !== null && !Number.isFinite(v) && !Number.isNaN(v));
+}
 
 /** Table 2's accounting in Markdown: maps and divisions behind each row, and the maps left out with their reasons. */
 function coverageLines(plan: CvPlan, honest: ReturnType<typeof honestTable2>, table: readonly Record<string, number>[]): string[] {
