@@ -243,7 +243,7 @@ describe.skipIf(secondBackendRun || !built)(`whatif CLI${built ? "" : " — dist
       const r = varmap("whatif", dataPath("moana-cfq-noop-fread.csv"), "--preset", "moana", "--holdout", "0.5", "--seed", "1", "--out", out, "--quiet");
       expect(r.code, r.err).toBe(0);
       const v = readCsv(join(dir, "fread", "whatif-validation.csv"));
-      expect(v.map((x) => x.method)).toEqual(["lr", "lsp", "delaunay", "mars", "rbf"]);
+      expect(v.map((x) => x.method)).toEqual(["lr", "lsp", "delaunay", "mars", "rbf", "gp"]); // cv's defaults (issue 44: gp was left out)
       for (const x of v) {
         expect([0, 1]).toContain(x.top1);
         expect(x.spearman as number).toBeGreaterThan(0.5);
