@@ -106,6 +106,18 @@ export function planSubmission(req: SubmitRequest, program: Command): SlurmJob {
   for (const [k, v] of Object.entries({ partition: s.partition, time: s.time, mem: s.mem, account: s.account, qos: s.qos }))
     if (v !== undefined && !/^[^\s'"\\]+$/.test(v))
       throw new VarmapError("E_USAGE", `--${k} '${v}' holds spaces or quotes`, { remedy: `give --${k} as Slurm expects it, e.g. --time 2:00:00 --mem 4G` });
+  for (const x of s.extra ?? []) {
+    // A newline (or any control character) would end the #SBATCH line and put a shell line into both scripts.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    if (/[\u0000-\u001f\u007f]/.test(x))
+      throw new VarmapError("E_USAGE", `--sbatch ${JSON.stringify(x)} holds a control character (a newline, tab, …)`, {
+        remedy: "give one sbatch option per --sbatch, on one line, e.g. --sbatch=--constraint=avx2",
+      });
+    if (/^(--array\b|-a$|-a\S|--dependency\b|-d$|-d\S)/.test(x))
+      throw new VarmapError("E_USAGE", `--sbatch '${x}': the array and the merge's dependency are varmap's own`, {
+        remedy: "give the number of tasks with --shards N; drop this --sbatch",
+      });
+  }
   for (const x of s.extra ?? [])
     if (!/^--?[A-Za-z]/.test(x))
       throw new VarmapError("E_USAGE", `--sbatch '${x}' is not an sbatch option`, { remedy: "e.g. --sbatch --constraint=avx2 (one option per --sbatch)" });

@@ -8,7 +8,6 @@ import { mapFactors } from "../effects/map-factors.js";
 export { mapFactors };
 import { inputImportance, partialDependence, type InputImportance, type PdPoint } from "../effects/importance.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
-import type { VariabilityMap } from "../data/types.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable, type Column } from "../data/write.js";
 import { VarmapError } from "../errors.js";
 import { mapKey, readModelSets } from "../predict/models-file.js";

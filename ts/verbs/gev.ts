@@ -2,6 +2,7 @@
 // fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics; one table file fitted in
 // this thread, or a job directory on the engine (ts/jobs/gev.ts: resume, shards, merge). The CLI
 // (ts/cli/commands/gev.ts) parses the flags into GevOptions and prints the summary.
+import { resolve } from "node:path";
 import { getBackend } from "../backend/index.js";
 import { describeConfig, loadDataset, type LoadOptions } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable } from "../data/write.js";
@@ -60,6 +61,10 @@ export async function runGev(file: string, options: GevOptions): Promise<GevSumm
     throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
   if (direct && diagPath && !TABLE_FILE.test(diagPath))
     throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: `end it in ${TABLE_OUTPUT_EXTENSIONS}` });
+  if (direct && diagPath && resolve(diagPath) === resolve(out))
+    throw new VarmapError("E_USAGE", `--out and --diagnostics name the same file '${out}': one would overwrite the other`, {
+      remedy: "give --diagnostics another file, e.g. --diagnostics diag.csv",
+    });
   if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
   if (direct && (run.shard !== undefined || run.workers !== undefined))
     throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });

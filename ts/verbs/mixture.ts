@@ -263,7 +263,9 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdError
   cols.push({ name: "se", values: stdErrors, type: "string" });
   if (selection) {
     // Only with non-default selection flags, so the default table keeps its columns.
-    cols.push({ name: criterion ?? "score", values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
+    // Named selection_<criterion>: with --criterion bic a second `bic` column made the table unloadable by name
+    // (pandas, R and DuckDB rename or refuse duplicates; issue 44). It holds the criterion the guard ranked by.
+    cols.push({ name: `selection_${criterion ?? "score"}`, values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
     cols.push({ name: "guard", values: selection.verdict, type: "string" });
   }
   cols.push({ name: "best", values: rows.map((r) => String(r.best)), type: "string" });

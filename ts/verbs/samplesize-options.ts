@@ -92,6 +92,7 @@ export function parseMixtureJSON(text: string): Mixture {
     a = arr("a"),
     b = arr("b");
   if (a.length !== w.length || b.length !== w.length) throw bad("a/b", `have ${a.length}/${b.length} entries for ${w.length} weights`);
+  if (w.length > 16) throw bad("w", `has ${w.length} components; at most 16 are supported (as --kmax)`);
   if (w.some((x) => x < 0)) throw bad("w", "has a negative weight");
   const sum = w.reduce((s, x) => s + x, 0);
   if (Math.abs(sum - 1) > 1e-9) throw bad("w", `sums to ${sum}, not 1 ± 1e-9`);

@@ -22,7 +22,10 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts per model (as `mixture`)", "5")
     .option("--starts <s>", "full | raced | partitions (as `mixture`)", "full")
-    .option("--model <m>", "best-unfloored (best BIC among fits whose tie floor does not bind) | best | FAMILY:K", "best-unfloored")
+    .option(
+      "--model <m>",
+      "best-unfloored (best BIC among fits whose tie floor does not bind; the default without --fits) | best (with --fits, the default: the fit the table marks best) | FAMILY:K",
+    )
     .option("--q <levels>", "quantile levels", "0.1,0.9")
     .option("--threshold <taus>", "targets for |Γ_q(n)| (relative standard error of the quantile)", "0.5,0.1")
     .option("--n <range>", "run counts of the curves: a:b or a list", "1:900")
@@ -79,7 +82,8 @@ function parseOptions(opts: Flags): Parsed {
     stats,
     precision: positiveNumber(opts.precision, "--precision", "give a relative precision such as --precision 0.05"),
     level: level(opts.level, "--level"),
-    model: parseModelChoice(opts.model as string),
+    // With --fits, the model the fits table chose (its `best` column, e.g. `varmap mixture`'s guarded selection).
+    model: parseModelChoice((opts.model as string | undefined) ?? (opts.fits !== undefined ? "best" : "best-unfloored")),
     moments: choice(opts.moments ?? "sample", "--moments", ["sample", "model"] as const),
   };
   const pilot = opts.pilot === undefined ? undefined : integer(opts.pilot, "--pilot", 2, 1_000_000);

@@ -10,7 +10,8 @@ import { loadDataset } from "../../data/load.js";
 import { tableCsv, tableFormat, writeTable } from "../../data/write.js";
 import { runJob } from "../../pool/job.js";
 import { holdoutJob, job as whatifJob, VALIDATION_FILE } from "../../jobs/whatif.js";
-import { METHOD_NAMES, MODEL_NAMES } from "../../predict/registry.js";
+import { METHOD_NAMES } from "../../predict/registry.js";
+import { BEST_METHODS } from "../../verbs/defaults.js";
 import { QUANTILE_NAMES } from "../../data/types.js";
 import { addDataOptions, splitList } from "../options.js";
 import { fileCandidates, gridCandidates, type Candidates } from "../../whatif/candidates.js";
@@ -57,7 +58,7 @@ export function register(program: Command): void {
       "measured configurations (runs table with the data flags, or a map table with --map and columns mean, sd): rank them and compare",
     )
     .option("--holdout <p>", "hold out this share of each map's configurations of [data], fit every --methods on the rest, rank and compare")
-    .option("--methods <list>", `with --holdout: predictors to compare (default ${MODEL_NAMES.join(",")})`)
+    .option("--methods <list>", `with --holdout: predictors to compare (default ${BEST_METHODS}, as cv; with --log-inputs auto --log-response auto)`)
     .option("--spread-stat <stat>", "with --holdout: spread statistic to model (sd, var, cv, q05…q95)", "sd")
     .option("--seed <s>", "seed of the held-out selection", "1")
     .option("--workers <n>", "with --holdout: worker threads (default one per core; 0 = this thread); results never depend on it")
@@ -112,7 +113,10 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
           `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply with --holdout`,
           "--holdout fits its own models on the training configurations of [data]",
         );
-    methods = opts.methods === undefined ? [...MODEL_NAMES] : splitList(String(opts.methods));
+    // The defaults of fit and cv (issue 44: --holdout left out gp and worked on a linear scale, unsaid).
+    methods = opts.methods === undefined ? BEST_METHODS.split(",") : splitList(String(opts.methods));
+    if (opts.logInputs === undefined) opts.logInputs = "auto";
+    if (opts.logResponse === undefined) opts.logResponse = "auto";
     const bad = methods.find((m) => !METHOD_NAMES.includes(m));
     if (bad || methods.length === 0) throw usage(`--methods names '${bad ?? ""}'`, `use some of ${METHOD_NAMES.join(", ")}`);
     spreadKind = spreadKindOf(String(opts.spreadStat), "--spread-stat");
@@ -167,6 +171,8 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
       source: data!,
     });
     if (load.logResponse === "auto") note(`--log-response auto: the mean and the spread are modelled on a ${ctx.plan.response} scale`);
+    // Say where the defaults differ from fit's (issue 44): fit's default method is gp, --holdout compares cv's set.
+    if (opts.methods === undefined) note(`--holdout compares ${methods.join(", ")} (cv's default methods; --methods chooses others)`);
     const s = await runJob(whatifJob, ctx, jobOpts);
     if (s.shard !== null) {
       if (opts.json) process.stdout.write(JSON.stringify(s) + "\n");
