@@ -83,7 +83,7 @@ function skipReason(c: ReadmeCommand, shared: boolean): string | undefined {
 
 /** The files a command writes (`--out f`, `> f`), so that what reads them can be skipped when it is. */
 function outputsOf(c: ReadmeCommand): string[] {
-  return [...c.text.matchAll(/(?:--out\s+|(?:^|\s)>\s*)([^\s;|&]+)/g)].map((m) => m[1]);
+  return [...c.text.matchAll(/(?:--out\s+|(?:^|\s)>\s*)([^\s;|&]+)/g)].map((m) => m[1].replace(/(.)\/+$/, "$1")); // a directory without its slash
 }
 
 /** Why a command cannot run because it reads a file that a skipped example would have written (file → its line). */
@@ -101,8 +101,6 @@ function dependsOnSkipped(c: ReadmeCommand, unwritten: Map<string, number>): str
 const SLOW: [RegExp, string][] = [
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--methods lr,lsp,delaunay,mars,rbf/, "> 5 min: rbf's O(n³) solve on 180 splits"],
   [/cv \.\.\/shared\/data\/moana-cfq-noop-fread\.csv .*--target distribution/, "minutes: 180 splits × 4 distribution methods"],
-  // 60-80 s (a third of the suite's README time): test/distribution/extensions-cli.test.ts runs cv --truth on a small design.
-  [/cv synth\.parquet --preset moana --target distribution .*--truth/, "about a minute: 13 maps × 20 splits × 4 distribution methods"],
   [/--methods lr,lsp,mars,delaunay --predictions pred4\.csv/, "about 20 s: 4 methods × 180 splits with every prediction's trust columns"],
   [/mixture \.\.\/shared\/data\/iozone-2018\.csv/, "24 s and more: 274 configurations × 6 families × k = 1..5"],
   [/samplesize \.\.\/shared\/data\/iozone-2018\.csv/, "about 50 s"],
