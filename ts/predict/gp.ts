@@ -14,8 +14,10 @@
 // unknown v_i, gives the one-nugget model above, bit for bit). A new observation's noise is σ² (g + τ), the average.
 //
 // Size: the hyperparameter search runs on at most `hyperPoints` training points (default GP_HYPER_POINTS, a fixed
-// pseudo-random subset keyed by n): each likelihood evaluation is O(n³), and 400 points pin down d + 1
-// hyperparameters well; the final solve at the chosen θ uses every point. Above GP_MAX_POINTS (or with local: true)
+// pseudo-random subset keyed by n): each likelihood evaluation is O(n³), and 300 points pin down d + 1
+// hyperparameters well; the final solve at the chosen θ uses every point. On a search set of at least twice
+// GP_SCREEN_POINTS, the starts are screened on a subset of that size and only the best are refined on the search set
+// (issue 46, docs/studies/gp-speed.md). Above GP_MAX_POINTS (or with local: true)
 // the final solve is not done: β and σ² come from the subset's solve, and each query is predicted by the exact
 // equations on its GP_LOCAL_NEIGHBOURS nearest training points (nearest in the inputs scaled by the fitted length
 // scales; nearest-neighbour kriging), O(m³) per query, so fit and prediction stay linear in n (the local solves are
@@ -110,11 +112,13 @@ export const GP_MAX_POINTS = 3000;
 /** Training points of a local prediction (each query's nearest, by the fitted length scales). */
 export const GP_LOCAL_NEIGHBOURS = 100;
 /** Default largest subset of the hyperparameter search. */
-export const GP_HYPER_POINTS = 400;
+export const GP_HYPER_POINTS = 300;
 /** Default screening subset: every start's search runs on this many points when the search set has twice as many. */
-export const GP_SCREEN_POINTS = 150;
+export const GP_SCREEN_POINTS = 100;
 /** BFGS iterations each screened optimum gets on the whole search set (warm), before the best of them continues. */
 const GP_PROBE_ITERATIONS = 3;
+/** Screened optima closer than this in every unbounded search coordinate are one optimum (probed once). */
+const GP_SAME_OPTIMUM = 0.25;
 /** Largest number of BFGS iterations of that continuation. */
 const GP_REFINE_ITERATIONS = 60;
 /** Relative change of the likelihood that ends the continuation (the screened starts keep bfgs's 1e-10). */
@@ -155,7 +159,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     if (theta !== undefined && !(Array.isArray(theta) && theta.every((t) => typeof t === "number")))
       throw new VarmapError("E_OPTION", "gp: theta must be an array of numbers", { remedy: "leave theta unset" });
     if (screenPoints !== undefined && !(Number.isInteger(screenPoints) && screenPoints >= 10))
-      throw new VarmapError("E_OPTION", `gp: screenPoints must be an integer >= 10, got ${String(screenPoints)}`, { remedy: "use screenPoints: 150" });
+      throw new VarmapError("E_OPTION", `gp: screenPoints must be an integer >= 10, got ${String(screenPoints)}`, { remedy: "use screenPoints: 100" });
     if (neighbours !== undefined && !(Number.isInteger(neighbours) && neighbours >= 2 && neighbours <= 1000))
       throw new VarmapError("E_OPTION", `gp: neighbours must be an integer in 2…1000, got ${String(neighbours)}`, { remedy: "use neighbours: 100" });
     if (local !== undefined && typeof local !== "boolean")
@@ -173,7 +177,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     if (nuggetMin !== undefined && !(typeof nuggetMin === "number" && nuggetMin > 0 && nuggetMin < 10))
       throw new VarmapError("E_OPTION", `gp: nuggetMin must be a number in (0, 10), got ${String(nuggetMin)}`, { remedy: "use nuggetMin: 1e-6" });
     if (hyperPoints !== undefined && !(Number.isInteger(hyperPoints) && hyperPoints >= 10))
-      throw new VarmapError("E_OPTION", `gp: hyperPoints must be an integer >= 10, got ${String(hyperPoints)}`, { remedy: "use hyperPoints: 400" });
+      throw new VarmapError("E_OPTION", `gp: hyperPoints must be an integer >= 10, got ${String(hyperPoints)}`, { remedy: "use hyperPoints: 300" });
   }
 
   private get meanKind(): GpMean {
@@ -278,8 +282,15 @@ export class Gp extends Predictor<GpState, GpOptions> {
         stats.stages.push(probe);
         const full = objectiveOn(undefined, probe);
         let lead: BfgsResult | undefined;
-        for (const start of found) {
-          const res = bfgs(full, start.x, { inverseHessian: start.inverseHessian, maxIterations: GP_PROBE_ITERATIONS });
+        // The negative log likelihood grows about in proportion to the points: the screened inverse Hessian is scaled
+        // down by the ratio. Starts that ended at the same screened optimum (within GP_SAME_OPTIMUM in every
+        // unbounded coordinate) are probed once.
+        const scale = screen.length / ns;
+        const distinct: BfgsResult[] = [];
+        for (const r of [...found].sort((a, b) => a.f - b.f))
+          if (!distinct.some((q) => q.x.every((z, i) => Math.abs(z - r.x[i]) < GP_SAME_OPTIMUM))) distinct.push(r);
+        for (const start of distinct) {
+          const res = bfgs(full, start.x, { inverseHessian: start.inverseHessian.map((h) => h * scale), maxIterations: GP_PROBE_ITERATIONS });
           if (!res) continue;
           probe.starts++;
           probe.iterations += res.iterations;
