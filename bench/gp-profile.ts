@@ -1,7 +1,7 @@
 // Where a gp fit's time goes (issue 46): one fit on a fread golden split (default p = 0.9, ≈ 778 training points,
-// 4 inputs), with the search as it was (--screen-points 100000: every start on the whole 400-point search set) and as
-// it is (the default screening), printing starts, likelihood evaluations and BFGS iterations per stage and CPU; then one
-// likelihood evaluation on the 400-point search set without and with its gradient (the gradient's share: L⁻¹, the
+// 4 inputs), with the search as it was before issue 46 (every start on a 400-point search set) and as it is (the
+// default screening), printing starts, likelihood evaluations and BFGS iterations per stage and CPU; then one
+// likelihood evaluation at n = 100, 300 and 400 without and with its gradient (the gradient's share: L⁻¹, the
 // inverse's Gram product and the derivative sums).
 //   node dist/bench/gp-profile.js [--p 0.9] [--split 0] [--repeats 20]
 import { gpNll } from "../ts/backend/kernels/gp.js";
@@ -31,11 +31,11 @@ const cpu = (fn: () => void): number => {
   return (c.user + c.system) / 1e6;
 };
 console.log(`p = ${p}, split ${split}: ${rows.train.length} training points, ${map.cols} inputs`);
-for (const [label, screenPoints] of [
-  ["every start on the search set (before)", 100000],
-  ["screened (now)", undefined],
+for (const [label, extra] of [
+  ["every start on a 400-point search set (before issue 46)", { screenPoints: 100000, hyperPoints: 400 }],
+  ["screened (now)", {}],
 ] as const) {
-  const gp = new Gp({ inputs, response: "log", ...(screenPoints ? { screenPoints } : {}) });
+  const gp = new Gp({ inputs, response: "log", ...extra });
   const t = cpu(() => gp.fit(Xt, yt, vt));
   const h = gp.hyperparametersFitted;
   console.log(
@@ -44,25 +44,26 @@ for (const [label, screenPoints] of [
   for (const s of gp.lastSearch!.stages)
     console.log(`  stage: ${s.points} points, ${s.starts} starts, ${s.evaluations} likelihood evaluations, ${s.iterations} BFGS iterations`);
 }
-// One evaluation at the 400-point search set's size, without and with the gradient.
+// One evaluation at the screening, search and old search sizes, without and with the gradient.
 const backend = getBackend();
-const n = 400,
-  d = map.cols;
+const d = map.cols;
 const Z = InputScaler.fit(Xt, inputs).transform(Xt);
-const Xs = Z.data.slice(0, n * d);
-const ys = Float64Array.from(yt.slice(0, n), Math.log);
-const H = new Float64Array(n * (d + 1));
-for (let i = 0; i < n; i++) {
-  H[i * (d + 1)] = 1;
-  for (let k = 0; k < d; k++) H[i * (d + 1) + 1 + k] = Xs[i * d + k];
+for (const n of [100, 300, 400]) {
+  const Xs = Z.data.slice(0, n * d);
+  const ys = Float64Array.from(yt.slice(0, n), Math.log);
+  const H = new Float64Array(n * (d + 1));
+  for (let i = 0; i < n; i++) {
+    H[i * (d + 1)] = 1;
+    for (let k = 0; k < d; k++) H[i * (d + 1) + 1 + k] = Xs[i * d + k];
+  }
+  const theta = Float64Array.from([...Array(d).fill(Math.log(0.3)), Math.log(0.01)]);
+  const f = cpu(() => {
+    for (let r = 0; r < repeats; r++) gpNll(backend, Xs, ys, H, n, d, d + 1, "matern32", theta, false);
+  });
+  const fg = cpu(() => {
+    for (let r = 0; r < repeats; r++) gpNll(backend, Xs, ys, H, n, d, d + 1, "matern32", theta, true);
+  });
+  console.log(
+    `one likelihood evaluation at n = ${n}: ${((1000 * f) / repeats).toFixed(2)} ms without the gradient (matrix, Cholesky, solves), ${((1000 * fg) / repeats).toFixed(2)} ms with it: the gradient is ${((100 * (fg - f)) / fg).toFixed(0)} %`,
+  );
 }
-const theta = Float64Array.from([...Array(d).fill(Math.log(0.3)), Math.log(0.01)]);
-const f = cpu(() => {
-  for (let r = 0; r < repeats; r++) gpNll(backend, Xs, ys, H, n, d, d + 1, "matern32", theta, false);
-});
-const fg = cpu(() => {
-  for (let r = 0; r < repeats; r++) gpNll(backend, Xs, ys, H, n, d, d + 1, "matern32", theta, true);
-});
-console.log(
-  `one likelihood evaluation at n = ${n}: ${((1000 * f) / repeats).toFixed(2)} ms without the gradient (matrix, Cholesky, solves), ${((1000 * fg) / repeats).toFixed(2)} ms with it: the gradient is ${((100 * (fg - f)) / fg).toFixed(0)} %`,
-);
