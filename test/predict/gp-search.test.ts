@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { counterRng } from "../../ts/data/random.js";
 import { Gp, GP_SCREEN_POINTS } from "../../ts/predict/gp.js";
+import { Hybrid } from "../../ts/predict/hybrid.js";
 import { matrix } from "../../ts/predict/matrix.js";
 import { expectCode } from "./conformance.js";
 
@@ -51,5 +52,15 @@ describe("gp hyperparameter search", () => {
     // The saved model records the fitted θ in its state, not as an option.
     expect(again.toJSON().options).not.toHaveProperty("theta");
     expectCode(() => new Gp({ inputs: { kind: "none" }, theta: [0, 0] }).fit(train.X, train.y), "E_OPTION");
+  });
+
+  it("hybrid given its seen gp's θ (cv's interval calibration): the same predictions to the bit, θ not saved as an option", () => {
+    const small = sample(60, 5, noise);
+    const first = new Hybrid({ inputs: { kind: "none" } }).fit(small.X, small.y);
+    const seenTheta = first.seenTheta!;
+    expect(seenTheta).toHaveLength(4);
+    const again = new Hybrid({ inputs: { kind: "none" }, seenTheta }).fit(small.X, small.y);
+    expect(Array.from(again.predict(test.X))).toEqual(Array.from(first.predict(test.X)));
+    expect(again.toJSON().options).not.toHaveProperty("seenTheta");
   });
 });

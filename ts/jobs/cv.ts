@@ -830,10 +830,11 @@ function coverOf(
       const options = { ...hyper, inputs: mapInputScaling(map.meta.normalization), response };
       const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
       // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
-      // (the scored predictions came from that same deterministic fit). gp: that fit's θ, recorded with its
-      // predictions, is given back, so this refit of the same training rows is one solve instead of a new search.
-      const theta = method === "gp" ? detailsOf(r.pred)?.gpTheta : undefined;
-      const full = method === "gp" || method === "hybrid" ? createPredictor(method, theta ? { ...options, theta } : options).fit(Xt, yt, vt) : undefined;
+      // (the scored predictions came from that same deterministic fit). That fit's gp θ (hybrid: its seen gp's),
+      // recorded with its predictions, is given back, so this refit of the same rows is one solve, not a new search.
+      const theta = method === "gp" || method === "hybrid" ? detailsOf(r.pred)?.gpTheta : undefined;
+      const given = theta ? (method === "gp" ? { theta } : { seenTheta: theta }) : {};
+      const full = method === "gp" || method === "hybrid" ? createPredictor(method, { ...options, ...given }).fit(Xt, yt, vt) : undefined;
       const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
       const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
       return roundResult(
