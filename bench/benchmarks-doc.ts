@@ -58,6 +58,15 @@ const WORKLOADS: Workload[] = [
     quick: ["dist/bench/lsp-workload.js", "--backend", "native", "--reps", "1", "--only", "synthetic"],
   },
   {
+    id: "gp-sklearn",
+    title:
+      "gp against scikit-learn's GaussianProcessRegressor per fit (Matern ν = 1.5 + WhiteKernel, 4 starts; fread golden splits, one run side by side; issue 46)",
+    goal: "gp ≥ 5× faster than scikit-learn per fit at p = 0.9 at equal or better ARE",
+    baseline: "varmap 0.10 / 2.80 / 2.55 s, sklearn 0.10 / 1.24 / 4.76 s per fit at p = 0.1 / 0.5 / 0.9 (the issue's own measurement): 1.9× at p = 0.9",
+    full: ["dist/bench/gp-sklearn-workload.js", "--reps", "20"],
+    quick: ["dist/bench/gp-sklearn-workload.js", "--reps", "2"],
+  },
+  {
     id: "delaunay-native",
     title: "Delaunay location against DelaunaySparse (native)",
     goal: "(no speed goal of its own: it sets most of the Table-2 time)",

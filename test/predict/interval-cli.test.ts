@@ -111,9 +111,10 @@ describe.skipIf(secondBackendRun || !built || !hasShared)(
         expect(c.coverage, `gp p = ${p}`).toBeGreaterThanOrEqual(0.88);
         expect(c.coverage, `gp p = ${p}`).toBeLessThanOrEqual(0.92);
       }
-      // The scored predictions are the final fits' (the calibration does not touch them): issue 16's figures.
+      // The scored predictions are the final fits' (the calibration does not touch them): issue 16's figures (5.87 /
+      // 5.54 % before issue 46's screened search; bench/gp-workload.ts --log-inputs freq_khz,threads,fsize_kb,rsize_kb).
       const table = readCsv(join(dir, "cv-gp", "table2.csv"));
-      expect(table.map((row) => Math.round(10000 * (row.are_gp as number)) / 100)).toEqual([5.87, 5.54]);
+      expect(table.map((row) => Math.round(10000 * (row.are_gp as number)) / 100)).toEqual([5.88, 5.55]);
     }, 600_000);
   },
 );

@@ -7,7 +7,7 @@ import { isVarmapError, VarmapError } from "../errors.js";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMAL_FOLDS } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
 import { createPredictor } from "../predict/registry.js";
-import { gatherValues, mapInputScaling } from "../cv/split.js";
+import { detailsOf, gatherValues, mapInputScaling } from "../cv/split.js";
 import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
@@ -879,8 +879,11 @@ function coverOf(
       const options = { ...hyper, inputs: mapInputScaling(map.meta.normalization), response };
       const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
       // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
-      // (the scored predictions came from that same deterministic fit).
-      const full = method === "gp" || method === "hybrid" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
+      // (the scored predictions came from that same deterministic fit). That fit's gp θ (hybrid: its seen gp's),
+      // recorded with its predictions, is given back, so this refit of the same rows is one solve, not a new search.
+      const theta = method === "gp" || method === "hybrid" ? detailsOf(r.pred)?.gpTheta : undefined;
+      const given = theta ? (method === "gp" ? { theta } : { seenTheta: theta }) : {};
+      const full = method === "gp" || method === "hybrid" ? createPredictor(method, { ...options, ...given }).fit(Xt, yt, vt) : undefined;
       const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
       const q = conformalHalfWidth(cal.residuals, level);
       if (!Number.isFinite(q)) {

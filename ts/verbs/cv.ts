@@ -20,7 +20,7 @@ import { checkMethods, describeKey, jobOptions, loadMaps, type RunOptions } from
 export interface CvOptions {
   /** Column roles, statistic and transforms of the data (ts/data/load.ts). */
   data: LoadOptions;
-  /** Predictors; default: the best set (without gp and rbf when a run would fit each more than 1,000 times). */
+  /** Predictors; default: the best set (without rbf above 1,000 fits per method, gp/hybrid above 4,000: HEAVY_DEFAULT_FITS). */
   methods?: string[];
   /** Hyperparameters per method (the registry's options, e.g. { lsp: { neighbors: 8 } }). */
   methodOptions?: Record<string, Record<string, unknown>>;

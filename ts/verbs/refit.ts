@@ -82,7 +82,7 @@ export async function runRefit(file: string, options: RefitOptions): Promise<Ref
   if (!ds.maps.length)
     throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
-  // One fit per map: the default set keeps gp and rbf up to HEAVY_DEFAULT_FITS maps.
+  // One fit per map: the default set keeps each costly method up to its HEAVY_DEFAULT_FITS maps.
   const lightened = lightenDefaultMethods(options.methods === undefined, requested, ds.maps.length);
   const methods = lightened.methods;
   if (lightened.note && !run.quiet) process.stderr.write(`varmap: note: ${lightened.note}\n`);
