@@ -81,11 +81,11 @@ export function register(program: Command): void {
     .option("--setup <line>", 'a shell line both scripts run before varmap, e.g. --setup "module load nodejs/20" (repeatable, in order)', collect, [])
     .option("--no-check", "do not build the verb's plan at submit (skips reading the data here; a bad value then fails in every task)")
     .option("--wait", "after submitting, block until the job is merged (as `varmap slurm wait`); exit 2 when it cannot be")
-    .option("--timeout <s>", "with --wait: give up after this many seconds (the job goes on)")
-    .option("--interval <s>", "with --wait: seconds between looks at the job", "10")
+    .option("--wait-timeout <s>", "with --wait: give up after this many seconds (the job goes on)")
+    .option("--wait-interval <s>", "with --wait: seconds between looks at the job", "10")
     .option("--dry-run", "write the scripts and job.json, submit nothing")
     .option("--json", "print a machine-readable summary on stdout")
-    .action(async (verb: string, args: string[], opts: SubmitOpts & { timeout?: string; interval?: string }) => {
+    .action(async (verb: string, args: string[], opts: SubmitOpts & { waitTimeout?: string; waitInterval?: string }) => {
       // Every verb's definition, to check the verb's arguments (imported here: index.ts imports this file).
       const { commands } = await import("./index.js");
       const newProgram = () => {
@@ -95,8 +95,9 @@ export function register(program: Command): void {
       };
       if (opts.wait && opts.dryRun)
         throw new VarmapError("E_USAGE", "--wait and --dry-run: a dry run submits nothing to wait for", { remedy: "drop one of them" });
-      seconds("--timeout", opts.timeout);
-      seconds("--interval", opts.interval);
+      const waitOpts = { timeout: opts.waitTimeout, interval: opts.waitInterval };
+      seconds("--wait-timeout", waitOpts.timeout);
+      seconds("--wait-interval", waitOpts.interval);
       const r = await submit(
         {
           verb,
@@ -129,7 +130,7 @@ export function register(program: Command): void {
             2,
           ) + "\n",
         );
-        if (opts.wait) await waitAndSay(job.out, { ...opts, quiet: true });
+        if (opts.wait) await waitAndSay(job.out, { ...waitOpts, quiet: true });
         return;
       }
       const lines = [`wrote ${r.arrayScript} (${job.shards} array tasks) and ${r.mergeScript}`];
@@ -148,7 +149,7 @@ export function register(program: Command): void {
         );
       process.stdout.write(lines.join("\n") + "\n");
       if (opts.wait) {
-        const w = await waitAndSay(job.out, opts);
+        const w = await waitAndSay(job.out, waitOpts);
         process.stdout.write(`merged after ${w.seconds.toFixed(0)} s: ${w.merged}/\n`);
       }
     });
