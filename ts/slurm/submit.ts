@@ -148,12 +148,13 @@ function positive(name: string, v: string | number | undefined, dflt: number): n
 
 /** One shell line per --setup: no control characters (a newline would hide a second line in one flag). */
 function checkSetup(lines: readonly string[]): string[] {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  for (const l of lines)
+  for (const l of lines) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
     if (/[\u0000-\u001f\u007f]/.test(l) || !l.trim())
       throw new VarmapError("E_USAGE", `--setup ${JSON.stringify(l)} is empty or holds a control character (a newline, tab, …)`, {
         remedy: 'give one shell line per --setup, e.g. --setup "module load nodejs/20" --setup "source ~/venv/bin/activate"',
       });
+  }
   return [...lines];
 }
 
