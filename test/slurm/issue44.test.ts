@@ -57,7 +57,6 @@ describe.skipIf(!built || !hasShared)(
         [["cv", data(), "--preset", "moana", "--methods", "lr", "--reps", "-3"], /E_USAGE.*--reps '-3' is not a positive integer/],
         [["cv", data(), "--preset", "moana", "--methods", "lr", "--interval", "2"], /E_USAGE.*--interval 2 is not a coverage level/],
         [["cv", data(), "--preset", "moana", "--response", "nope", "--methods", "lr"], /E_[A-Z_]+.*nope/],
-        [["refit", data(), "--preset", "moana", "--methods", "lr,foo"], /E_METHOD.*unknown method 'foo'/],
         [cv("--p", "0.5"), /E_USAGE.*--shards 4 is more than the 2 task\(s\) of this cv.*give --shards 2 or fewer/],
         [["gev", data(), "--preset", "moana", "--compare", "vm_sched=CFQ,NOOP"], /E_NOT_SHARDABLE.*gev --compare/],
       ];
@@ -80,32 +79,33 @@ describe.skipIf(!built || !hasShared)(
       const st = varmap(["slurm", "status", out]);
       expect(st.stdout).toMatch(/^1 +failed +- +failed before starting; last error: \[E_METHOD\]: unknown method 'foo'.*shard-1-900\.log\)$/m);
       expect(st.stdout).toMatch(/^2 +missing +- +not started$/m);
+      expect(oneLine(st.stdout)).toMatch(/Shard\(s\) 1 stopped at an error before their first task .* fix its cause first/);
       expect(JSON.parse(varmap(["slurm", "status", out, "--json"]).stdout).shards[0].state).toBe("failed");
     });
 
     it("S2: status and merge read the directory given: a copy is merged from its own shards, a moved job is found where it is", () => {
       const parent = tmp();
       const out = join(parent, "job");
-      expect(varmap(["slurm", "submit", ...cv(), "--shards", "3", "--out", out, "--dry-run"]).status).toBe(0);
-      for (const i of [1, 2]) expect(task(out, i).status).toBe(0);
+      expect(varmap(["slurm", "submit", ...cv(), "--shards", "2", "--out", out, "--dry-run"]).status).toBe(0);
+      expect(task(out, 1).status).toBe(0);
       const copy = join(parent, "copy");
       cpSync(out, copy, { recursive: true });
-      expect(task(out, 3).status).toBe(0); // the original completes; the copy does not have shard 3
+      expect(task(out, 2).status).toBe(0); // the original completes; the copy does not have shard 2
       const m = varmap(["slurm", "merge", copy]);
       expect(m.status, m.stdout).toBe(2);
-      expect(oneLine(m.stderr)).toMatch(/E_SHARDS_INCOMPLETE.*shard\(s\) 3 of 3 not done/);
+      expect(oneLine(m.stderr)).toMatch(/E_SHARDS_INCOMPLETE.*shard\(s\) 2 of 2 not done/);
       expect(m.stderr).toContain(`submitted as ${out}, not here (moved or copied)`);
       expect(existsSync(join(copy, "merged"))).toBe(false);
       expect(existsSync(join(out, "merged"))).toBe(false); // the original was not merged behind the user's back
       const cst = varmap(["slurm", "status", copy]).stdout;
-      expect(cst).toMatch(/^3 +missing/m);
+      expect(cst).toMatch(/^2 +missing/m);
       expect(cst).not.toMatch(/J=\$\(sbatch/); // its scripts write into the original: no resubmit command from here
       expect(oneLine(cst)).toMatch(/resubmit from there, or submit the job again into a new --out/);
       // mv: every shard is found where it is now, and the merge writes here.
       const moved = join(parent, "moved");
       renameSync(out, moved);
       const mst = varmap(["slurm", "status", moved]).stdout;
-      expect(mst).toMatch(/3 done, 0 running, 0 pending, 0 failed, 0 missing/);
+      expect(mst).toMatch(/2 done, 0 running, 0 pending, 0 failed, 0 missing/);
       const mm = varmap(["slurm", "merge", moved]);
       expect(mm.status, mm.stderr).toBe(0);
       expect(existsSync(join(moved, "merged", "are.csv"))).toBe(true);

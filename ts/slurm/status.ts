@@ -185,6 +185,11 @@ export function statusText(job: SlurmJob, st: JobStatus): string {
   const count = (k: ShardState) => st.shards.filter((s) => s.state === k).length;
   lines.push(`${count("done")} done, ${count("running")} running, ${count("pending")} pending, ${count("failed")} failed, ${count("missing")} missing`);
   lines.push(st.merged ? `merged outputs: ${mergedDir(job.out)}` : `not merged yet (${mergedDir(job.out)})`);
+  const early = st.shards.filter((s) => s.detail.startsWith("failed before starting")).map((s) => s.index);
+  if (early.length)
+    lines.push(
+      `Shard(s) ${indexRanges(early)} stopped at an error before their first task (see the last error above): a resubmit runs the same command, so fix its cause first (for an argument, submit again into a new --out).`,
+    );
   if (st.resubmitCommand) {
     lines.push(`To resubmit shard(s) ${indexRanges(st.resubmit)} and the merge after them, run:`);
     lines.push(`  ${st.resubmitCommand}`);
