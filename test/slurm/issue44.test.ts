@@ -99,6 +99,9 @@ describe.skipIf(!built || !hasShared)(
       expect(existsSync(join(out, "merged"))).toBe(false); // the original was not merged behind the user's back
       const cst = varmap(["slurm", "status", copy]).stdout;
       expect(cst).toMatch(/^2 +missing/m);
+      const w = varmap(["slurm", "wait", copy, "--timeout", "5"]);
+      expect(w.status).toBe(2);
+      expect(oneLine(w.stderr)).toMatch(/E_SLURM_MOVED.*was submitted as .*job \(moved or copied\)/);
       expect(cst).not.toMatch(/J=\$\(sbatch/); // its scripts write into the original: no resubmit command from here
       expect(oneLine(cst)).toMatch(/resubmit from there, or submit the job again into a new --out/);
       // mv: every shard is found where it is now, and the merge writes here.

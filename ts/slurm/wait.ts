@@ -39,6 +39,11 @@ export async function waitForMerge(dir: string, opts: WaitOptions = {}): Promise
     if (line !== lastLine) opts.onChange?.(line, st);
     lastLine = line;
     if (st.merged) return { out: job.out, merged: mergedDir(job.out), seconds: (Date.now() - t0) / 1000 };
+    // The queued tasks of a moved or copied job write into the original: nothing would ever arrive here.
+    if (job.submittedAs)
+      throw new VarmapError("E_SLURM_MOVED", `${job.out} was submitted as ${job.submittedAs} (moved or copied): its tasks write there, not here`, {
+        remedy: `wait on the original (varmap slurm wait ${job.submittedAs}), or merge what is here: varmap slurm merge ${job.out}`,
+      });
     const active = count("running") + count("pending") > 0 || (merges?.length ?? 0) > 0;
     // Without squeue (no Slurm client here), "missing" may be pending: only the merge or the timeout ends the wait.
     if (!active && merges !== undefined) {
