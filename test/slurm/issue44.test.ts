@@ -15,8 +15,10 @@ const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const built = existsSync(cli);
 const tmp = (): string => mkdtempSync(join(tmpdir(), "varmap-slurm-44-"));
 const basePath = dirname(process.execPath) + ":/usr/bin:/bin";
+/** This process's environment without Slurm's variables (the tests set them where a task would have them). */
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SLURM_")));
 const varmap = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, PATH: basePath, ...env } });
+  spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...baseEnv, PATH: basePath, ...env } });
 const oneLine = (s: string) => s.replace(/\s+/g, " ");
 
 /** A directory of stand-in Slurm commands. squeue prints the lines of $FAKE_SQUEUE (a file), whatever is asked. */
@@ -43,7 +45,7 @@ describe.skipIf(!built || !hasShared)(
     const task = (out: string, i: number, env: NodeJS.ProcessEnv = {}) => {
       const r = spawnSync("bash", [join(out, "slurm", "array.sh")], {
         encoding: "utf8",
-        env: { ...process.env, PATH: basePath, SLURM_ARRAY_TASK_ID: String(i), ...env },
+        env: { ...baseEnv, PATH: basePath, SLURM_ARRAY_TASK_ID: String(i), ...env },
       });
       writeFileSync(join(out, "slurm", "logs", `shard-${i}-900.log`), r.stdout + r.stderr);
       return r;
@@ -145,10 +147,16 @@ describe.skipIf(!built || !hasShared)(
       const rerun = task(out, 2, { PATH: fake.path, FAKE_SQUEUE: queue });
       expect(rerun.status, rerun.stderr).toBe(0);
       expect(rerun.stderr).toMatch(/replacing the stale lock .*its Slurm job 4243 has ended/);
-      // A requeued task (same job id, another node) takes its own earlier lock over too.
+      // Another process of the same running job (another node, same restart count) is refused: the lock is live.
       writeFileSync(join(s2, ".varmap.lock"), JSON.stringify(lock));
       writeFileSync(queue, "RUNNING\n");
-      const requeued = task(out, 2, { PATH: fake.path, FAKE_SQUEUE: queue, SLURM_JOB_ID: "4243" });
+      const twin = task(out, 2, { PATH: fake.path, FAKE_SQUEUE: queue, SLURM_JOB_ID: "4243" });
+      expect(twin.status).toBe(2);
+      expect(twin.stderr).toMatch(/E_OUT_LOCKED/);
+      // A requeued task (same job id, restarted, another node) takes its own earlier lock over.
+      writeFileSync(join(s2, ".varmap.lock"), JSON.stringify(lock));
+      writeFileSync(queue, "RUNNING\n");
+      const requeued = task(out, 2, { PATH: fake.path, FAKE_SQUEUE: queue, SLURM_JOB_ID: "4243", SLURM_RESTART_COUNT: "1" });
       expect(requeued.status, requeued.stderr).toBe(0);
       expect(requeued.stderr).toMatch(/earlier run of this Slurm job/);
     });
@@ -229,7 +237,7 @@ describe.skipIf(!built || !hasShared)(
       expect(merge).not.toMatch(/--constraint|--array/);
       for (const s of [array, merge]) expect(s).toMatch(/^set -e\n# setup \(--setup\):\nmodule load nodejs\/20\nexport FOO=1\nset -u\n/m);
       // The setup lines run before varmap (a task by hand: `module` is not a command here, so the task stops there).
-      const t = spawnSync("bash", [join(out, "slurm", "array.sh")], { encoding: "utf8", env: { ...process.env, PATH: basePath, SLURM_ARRAY_TASK_ID: "1" } });
+      const t = spawnSync("bash", [join(out, "slurm", "array.sh")], { encoding: "utf8", env: { ...baseEnv, PATH: basePath, SLURM_ARRAY_TASK_ID: "1" } });
       expect(t.status).not.toBe(0);
       expect(t.stderr).toMatch(/module: command not found/);
       expect(existsSync(join(out, "shards", "1"))).toBe(false);

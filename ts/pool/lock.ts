@@ -7,7 +7,8 @@
 // SIGTERM, SIGINT and SIGHUP (scancel, Ctrl-C, a closed terminal) remove the lock before the process exits.
 // Under Slurm the lock also records the task's job id (SLURM_JOB_ID, and the array task A_i): a lock whose job
 // squeue no longer lists as running (a task SIGKILLed on another node, an out-of-memory kill) is stale at once,
-// and so is a lock left by an earlier run of the same job id (a requeued task), instead of after STALE_MS.
+// and so is a lock left by an earlier run of the same job id (a requeued task: a higher SLURM_RESTART_COUNT),
+// instead of after STALE_MS.
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
@@ -24,7 +25,7 @@ export interface LockInfo {
   started: string;
   command: string;
   /** The Slurm job of the holder: its job id and, for an array task, "<array job>_<index>". */
-  slurm?: { job: string; task?: string };
+  slurm?: { job: string; task?: string; restart?: number };
 }
 
 /** The Slurm job this process runs in, from the environment sbatch sets. */
@@ -33,7 +34,8 @@ export function slurmOfEnv(env: NodeJS.ProcessEnv = process.env): LockInfo["slur
   if (!job || !/^\d+$/.test(job)) return undefined;
   const a = env.SLURM_ARRAY_JOB_ID;
   const i = env.SLURM_ARRAY_TASK_ID;
-  return { job, ...(a && i ? { task: `${a}_${i}` } : {}) };
+  const restart = Number(env.SLURM_RESTART_COUNT ?? 0);
+  return { job, ...(a && i ? { task: `${a}_${i}` } : {}), ...(restart > 0 ? { restart } : {}) };
 }
 
 /**
@@ -84,7 +86,11 @@ export function staleReason(lock: { info: LockInfo | undefined; ageMs: number })
   if (info && info.host === hostname()) return alive(info.pid) ? undefined : `process ${info.pid} on ${info.host} has ended`;
   if (info?.slurm) {
     const who = `pid ${info.pid} on ${info.host}, Slurm job ${info.slurm.task ?? info.slurm.job}`;
-    if (info.slurm.job === process.env.SLURM_JOB_ID) return `it was left by an earlier run of this Slurm job (${who}; requeued)`;
+    // The same job restarted (requeued after a node failure): SLURM_RESTART_COUNT grew. The same job and count is
+    // another process of this very run (another node of a multi-node job): alive as long as the job runs.
+    const mine = slurmOfEnv();
+    if (mine && info.slurm.job === mine.job && (mine.restart ?? 0) > (info.slurm.restart ?? 0))
+      return `it was left by an earlier run of this Slurm job (${who}; requeued)`;
     const ended = slurmJobEnded(info.slurm.job);
     if (ended) return `${ended} (${who})`;
   }
