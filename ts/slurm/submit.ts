@@ -124,7 +124,7 @@ async function checkVerbPlan(program: Command, verb: string, args: readonly stri
         "E_USAGE",
         `--shards ${shards} is more than the ${found.tasks} task(s) of this ${verb}: ${shards - found.tasks} array task(s) would do nothing`,
         {
-          remedy: `give --shards ${found.tasks} or fewer`,
+          remedy: `give --shards ${found.tasks} or fewer${verb === "gev" ? ", or smaller tasks (gev --chunk N: configurations per task, default 1000)" : ""}`,
         },
       );
     return found.tasks;
