@@ -335,3 +335,7 @@ export {
 } from "./plan/uncertainty.js";
 export { registerResultReader, resultReader, ResultUnreadable, type ResultReader, type CommandOutput } from "./plan/results.js";
 export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type CurvePoint } from "./plan/replay.js";
+
+// slurm (issue 44): wait until merged; submit is async and takes a factory of fresh programs (values checked by the plan)
+export { waitForMerge as slurmWait, type WaitOptions as SlurmWaitOptions, type WaitSummary as SlurmWaitSummary } from "./slurm/wait.js";
+export type { ProgramFactory as SlurmProgramFactory } from "./slurm/submit.js";

@@ -44,6 +44,7 @@ describe.skipIf(secondBackendRun || why !== "")(`Slurm cluster${why}`, () => {
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toMatch(/run1: 1 worker per task \(--cpus-per-task 1\); merged outputs byte-identical/);
       expect(r.stdout).toMatch(/run2: shard \d resumed \d+ task\(s\) from its journal; merged outputs byte-identical again/);
+      expect(r.stdout).toMatch(/run3: status named the killed task.s ended job; wait ended with the resubmit command, then with the merge/);
       expect(r.stdout).toMatch(/stopped slurmd .*\n.*stopped slurmctld/);
     } finally {
       rmSync(work, { recursive: true, force: true });
