@@ -177,3 +177,92 @@ export function symeig(A: usize, m: i32, w: usize): i32 {
   if (s != OK) return s;
   return allFinite(w, M) ? OK : INTERNAL;
 }
+
+// Householder tridiagonalization without forming Q (mirror of native/src/symeig.cc's symtrid; see
+// native/include/varmap/symeig.h): d, e the tridiagonal, row i of A (entries 0..i-1) the unit vector v_i.
+
+function householderLast(x: usize, r: usize, v: usize, alphaAt: usize): void {
+  let sigma = 0.0;
+  for (let k: usize = 0; k + 1 < r; ++k) sigma += ld(x, k) * ld(x, k);
+  const last = ld(x, r - 1);
+  if (sigma == 0.0) {
+    for (let k: usize = 0; k < r; ++k) st(v, k, 0.0);
+    store<f64>(alphaAt, last);
+    return;
+  }
+  const norm = Math.sqrt(sigma + last * last);
+  const a = last > 0 ? -norm : norm;
+  const vl = last - a;
+  const inv = 1.0 / Math.sqrt(sigma + vl * vl);
+  for (let k: usize = 0; k + 1 < r; ++k) st(v, k, ld(x, k) * inv);
+  st(v, r - 1, vl * inv);
+  store<f64>(alphaAt, a);
+}
+
+// @ts-ignore: decorator
+@inline function symvRow(a: usize, j: usize, v: usize, p: usize): void {
+  const vj = ld(v, j);
+  let s = 0.0;
+  for (let k: usize = 0; k < j; ++k) {
+    const ak = ld(a, k);
+    s += ak * ld(v, k);
+    st(p, k, ld(p, k) + ak * vj);
+  }
+  st(p, j, ld(p, j) + (s + ld(a, j) * vj));
+}
+
+// @ts-ignore: decorator
+@inline function rank2Row(a: usize, j: usize, v: usize, w: usize): void {
+  const vj = ld(v, j), wj = ld(w, j);
+  for (let k: usize = 0; k <= j; ++k) st(a, k, ld(a, k) - (vj * ld(w, k) + wj * ld(v, k)));
+}
+
+export function symtrid(A: usize, m: i32, d: usize, e: usize): i32 {
+  if (m < 0) return BAD_ARGUMENT;
+  if (m == 0) return OK;
+  const M = <usize>m;
+  if (!allFinite(A, M * M)) return NONFINITE;
+  const work = heap.alloc((4 * M + 1) << 3);
+  if (!work) return NO_MEMORY;
+  let v = work;
+  let vn = work + (M << 3);
+  const p = work + ((2 * M) << 3);
+  const w = work + ((3 * M) << 3);
+  st(e, 0, 0.0);
+  if (m >= 3) {
+    const r0 = M - 1;
+    householderLast(A + ((r0 * M) << 3), r0, v, e + (r0 << 3));
+    for (let k: usize = 0; k < r0; ++k) st(p, k, 0.0);
+    for (let j: usize = 0; j < r0; ++j) symvRow(A + ((j * M) << 3), j, v, p);
+    for (let ii = m - 1; ii >= 2; --ii) {
+      const r = <usize>ii;
+      let vp = 0.0;
+      for (let k: usize = 0; k < r; ++k) vp += ld(v, k) * ld(p, k);
+      for (let k: usize = 0; k < r; ++k) st(w, k, 2.0 * ld(p, k) - 2.0 * vp * ld(v, k));
+      const last = A + (((r - 1) * M) << 3);
+      rank2Row(last, r - 1, v, w);
+      const next = ii - 1 >= 2;
+      if (next) {
+        householderLast(last, r - 1, vn, e + ((r - 1) << 3));
+        for (let k: usize = 0; k + 1 < r; ++k) st(p, k, 0.0);
+      }
+      for (let j: usize = 0; j + 1 < r; ++j) {
+        const a = A + ((j * M) << 3);
+        rank2Row(a, j, v, w);
+        if (next) symvRow(a, j, vn, p);
+      }
+      const row = A + ((r * M) << 3);
+      for (let k: usize = 0; k < r; ++k) st(row, k, ld(v, k));
+      if (next) {
+        const t = v;
+        v = vn;
+        vn = t;
+      }
+    }
+  }
+  if (m >= 2) st(e, 1, ld(A, M));
+  for (let k: usize = 0; k < M; ++k) st(d, k, ld(A, k * M + k));
+  if (m >= 2) st(A, M, 0.0);
+  heap.free(work);
+  return allFinite(d, M) && allFinite(e, M) ? OK : INTERNAL;
+}

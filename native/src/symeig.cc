@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace varmap {
@@ -174,6 +175,95 @@ int symeig(double* A, int32_t m, double* w, double* work) {
   const int st = tql2(A, m, w, e);
   if (st != OK) return st;
   return all_finite(w, size_t(m)) ? OK : INTERNAL;
+}
+
+
+namespace {
+
+// The Householder vector of x[0..r-1] that maps x onto its last coordinate: v (unit, written to v[0..r-1]) and
+// the value alpha left there. Returns false (v = 0, alpha = x[r-1]) when x[0..r-2] is already zero.
+bool householder_last(const double* x, int r, double* v, double* alpha) {
+  double sigma = 0.0;
+  for (int k = 0; k < r - 1; ++k) sigma += x[k] * x[k];
+  const double last = x[r - 1];
+  if (sigma == 0.0) {
+    for (int k = 0; k < r; ++k) v[k] = 0.0;
+    *alpha = last;
+    return false;
+  }
+  const double norm = std::sqrt(sigma + last * last);
+  const double a = last > 0 ? -norm : norm;
+  const double vl = last - a;
+  const double inv = 1.0 / std::sqrt(sigma + vl * vl);
+  for (int k = 0; k < r - 1; ++k) v[k] = x[k] * inv;
+  v[r - 1] = vl * inv;
+  *alpha = a;
+  return true;
+}
+
+// p[0..j] += contributions of row j (entries 0..j) of a symmetric matrix stored by its lower triangle, times v.
+inline void symv_row(const double* a, int j, const double* v, double* p) {
+  const double vj = v[j];
+  double s = 0.0;
+  for (int k = 0; k < j; ++k) {
+    s += a[k] * v[k];
+    p[k] += a[k] * vj;
+  }
+  p[j] += s + a[j] * vj;
+}
+
+// Row j (entries 0..j) minus the symmetric rank-2 term v wᵀ + w vᵀ.
+inline void rank2_row(double* a, int j, const double* v, const double* w) {
+  const double vj = v[j], wj = w[j];
+  for (int k = 0; k <= j; ++k) a[k] -= vj * w[k] + wj * v[k];
+}
+
+}  // namespace
+
+int symtrid(double* A, int32_t m, double* d, double* e, double* work) {
+  if (m < 0) return BAD_ARGUMENT;
+  if (m == 0) return OK;
+  if (!all_finite(A, size_t(m) * m)) return NONFINITE;
+  const size_t M = size_t(m);
+  double* v = work;
+  double* vn = work + M;
+  double* p = work + 2 * M;
+  double* w = work + 3 * M;
+  e[0] = 0.0;
+  if (m >= 3) {
+    // Step i = m-1: its reflector from row m-1, p = A0 v by one pass over the leading block.
+    const int r0 = m - 1;
+    householder_last(A + size_t(r0) * M, r0, v, &e[r0]);
+    for (int k = 0; k < r0; ++k) p[k] = 0.0;
+    for (int j = 0; j < r0; ++j) symv_row(A + size_t(j) * M, j, v, p);
+    for (int i = m - 1; i >= 2; --i) {
+      const int r = i;  // the leading r x r block is reflected
+      double vp = 0.0;
+      for (int k = 0; k < r; ++k) vp += v[k] * p[k];
+      for (int k = 0; k < r; ++k) w[k] = 2.0 * p[k] - 2.0 * vp * v[k];
+      // Row r-1 first: it gives the next reflector; then the other rows, each updated and at once multiplied by
+      // the next reflector (one pass over the block per step).
+      double* last = A + size_t(r - 1) * M;
+      rank2_row(last, r - 1, v, w);
+      const bool next = i - 1 >= 2;
+      if (next) {
+        householder_last(last, r - 1, vn, &e[r - 1]);
+        for (int k = 0; k < r - 1; ++k) p[k] = 0.0;
+      }
+      for (int j = 0; j < r - 1; ++j) {
+        double* a = A + size_t(j) * M;
+        rank2_row(a, j, v, w);
+        if (next) symv_row(a, j, vn, p);
+      }
+      double* row = A + size_t(i) * M;
+      for (int k = 0; k < r; ++k) row[k] = v[k];
+      if (next) std::swap(v, vn);
+    }
+  }
+  if (m >= 2) e[1] = A[M];
+  for (size_t k = 0; k < M; ++k) d[k] = A[k * M + k];
+  if (m >= 2) A[M] = 0.0;
+  return all_finite(d, M) && all_finite(e, M) ? OK : INTERNAL;
 }
 
 }  // namespace varmap
