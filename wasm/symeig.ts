@@ -199,22 +199,82 @@ function householderLast(x: usize, r: usize, v: usize, alphaAt: usize): void {
   store<f64>(alphaAt, a);
 }
 
-// @ts-ignore: decorator
-@inline function symvRow(a: usize, j: usize, v: usize, p: usize): void {
+// The dot products sum in 8 interleaved partial sums combined in a fixed order, as native/src/symeig.cc does.
+function symvRow(a: usize, j: usize, v: usize, p: usize): void {
   const vj = ld(v, j);
-  let s = 0.0;
-  for (let k: usize = 0; k < j; ++k) {
+  let s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
+  const j8 = j & ~(<usize>7);
+  for (let k: usize = 0; k < j8; k += 8) {
+    const a0 = ld(a, k), a1 = ld(a, k + 1), a2 = ld(a, k + 2), a3 = ld(a, k + 3);
+    const a4 = ld(a, k + 4), a5 = ld(a, k + 5), a6 = ld(a, k + 6), a7 = ld(a, k + 7);
+    s0 += a0 * ld(v, k); s1 += a1 * ld(v, k + 1); s2 += a2 * ld(v, k + 2); s3 += a3 * ld(v, k + 3);
+    s4 += a4 * ld(v, k + 4); s5 += a5 * ld(v, k + 5); s6 += a6 * ld(v, k + 6); s7 += a7 * ld(v, k + 7);
+    st(p, k, ld(p, k) + a0 * vj); st(p, k + 1, ld(p, k + 1) + a1 * vj);
+    st(p, k + 2, ld(p, k + 2) + a2 * vj); st(p, k + 3, ld(p, k + 3) + a3 * vj);
+    st(p, k + 4, ld(p, k + 4) + a4 * vj); st(p, k + 5, ld(p, k + 5) + a5 * vj);
+    st(p, k + 6, ld(p, k + 6) + a6 * vj); st(p, k + 7, ld(p, k + 7) + a7 * vj);
+  }
+  const acc = memory.data(64);
+  store<f64>(acc, s0); store<f64>(acc, s1, 8); store<f64>(acc, s2, 16); store<f64>(acc, s3, 24);
+  store<f64>(acc, s4, 32); store<f64>(acc, s5, 40); store<f64>(acc, s6, 48); store<f64>(acc, s7, 56);
+  for (let k = j8; k < j; ++k) {
     const ak = ld(a, k);
-    s += ak * ld(v, k);
+    st(acc, k - j8, ld(acc, k - j8) + ak * ld(v, k));
     st(p, k, ld(p, k) + ak * vj);
   }
-  st(p, j, ld(p, j) + (s + ld(a, j) * vj));
+  st(p, j, ld(p, j) + (combine8(acc) + ld(a, j) * vj));
+}
+
+// @ts-ignore: decorator
+@inline function combine8(acc: usize): f64 {
+  return ((ld(acc, 0) + ld(acc, 1)) + (ld(acc, 2) + ld(acc, 3))) + ((ld(acc, 4) + ld(acc, 5)) + (ld(acc, 6) + ld(acc, 7)));
 }
 
 // @ts-ignore: decorator
 @inline function rank2Row(a: usize, j: usize, v: usize, w: usize): void {
   const vj = ld(v, j), wj = ld(w, j);
   for (let k: usize = 0; k <= j; ++k) st(a, k, ld(a, k) - (vj * ld(w, k) + wj * ld(v, k)));
+}
+
+function rank2SymvRow(a: usize, j: usize, v: usize, w: usize, vn: usize, p: usize): void {
+  const vj = ld(v, j), wj = ld(w, j), vnj = ld(vn, j);
+  const VJ = f64x2.splat(vj), WJ = f64x2.splat(wj), VNJ = f64x2.splat(vnj);
+  // Lanes (0,1), (2,3), (4,5), (6,7) of native's 8 partial sums.
+  let c0 = f64x2.splat(0.0), c1 = f64x2.splat(0.0), c2 = f64x2.splat(0.0), c3 = f64x2.splat(0.0);
+  const j8 = j & ~(<usize>7);
+  for (let k: usize = 0; k < j8; k += 8) {
+    const o = k << 3;
+    let x = f64x2.sub(v128.load(a + o), f64x2.add(f64x2.mul(VJ, v128.load(w + o)), f64x2.mul(WJ, v128.load(v + o))));
+    v128.store(a + o, x);
+    c0 = f64x2.add(c0, f64x2.mul(x, v128.load(vn + o)));
+    v128.store(p + o, f64x2.add(v128.load(p + o), f64x2.mul(x, VNJ)));
+    x = f64x2.sub(v128.load(a + o + 16), f64x2.add(f64x2.mul(VJ, v128.load(w + o + 16)), f64x2.mul(WJ, v128.load(v + o + 16))));
+    v128.store(a + o + 16, x);
+    c1 = f64x2.add(c1, f64x2.mul(x, v128.load(vn + o + 16)));
+    v128.store(p + o + 16, f64x2.add(v128.load(p + o + 16), f64x2.mul(x, VNJ)));
+    x = f64x2.sub(v128.load(a + o + 32), f64x2.add(f64x2.mul(VJ, v128.load(w + o + 32)), f64x2.mul(WJ, v128.load(v + o + 32))));
+    v128.store(a + o + 32, x);
+    c2 = f64x2.add(c2, f64x2.mul(x, v128.load(vn + o + 32)));
+    v128.store(p + o + 32, f64x2.add(v128.load(p + o + 32), f64x2.mul(x, VNJ)));
+    x = f64x2.sub(v128.load(a + o + 48), f64x2.add(f64x2.mul(VJ, v128.load(w + o + 48)), f64x2.mul(WJ, v128.load(v + o + 48))));
+    v128.store(a + o + 48, x);
+    c3 = f64x2.add(c3, f64x2.mul(x, v128.load(vn + o + 48)));
+    v128.store(p + o + 48, f64x2.add(v128.load(p + o + 48), f64x2.mul(x, VNJ)));
+  }
+  const acc = memory.data(64);
+  v128.store(acc, c0);
+  v128.store(acc, c1, 16);
+  v128.store(acc, c2, 32);
+  v128.store(acc, c3, 48);
+  for (let k = j8; k < j; ++k) {
+    const x = ld(a, k) - (vj * ld(w, k) + wj * ld(v, k));
+    st(a, k, x);
+    st(acc, k - j8, ld(acc, k - j8) + x * ld(vn, k));
+    st(p, k, ld(p, k) + x * vnj);
+  }
+  const x = ld(a, j) - (vj * ld(w, j) + wj * ld(v, j));
+  st(a, j, x);
+  st(p, j, ld(p, j) + (combine8(acc) + x * vnj));
 }
 
 export function symtrid(A: usize, m: i32, d: usize, e: usize): i32 {
@@ -248,8 +308,8 @@ export function symtrid(A: usize, m: i32, d: usize, e: usize): i32 {
       }
       for (let j: usize = 0; j + 1 < r; ++j) {
         const a = A + ((j * M) << 3);
-        rank2Row(a, j, v, w);
-        if (next) symvRow(a, j, vn, p);
+        if (next) rank2SymvRow(a, j, v, w, vn, p);
+        else rank2Row(a, j, v, w);
       }
       const row = A + ((r * M) << 3);
       for (let k: usize = 0; k < r; ++k) st(row, k, ld(v, k));

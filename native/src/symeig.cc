@@ -201,21 +201,58 @@ bool householder_last(const double* x, int r, double* v, double* alpha) {
   return true;
 }
 
+#define SYMTRID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
+// The dot products below sum in 8 interleaved partial sums, combined in a fixed order (wasm/symeig.ts does the
+// same): the compiler can keep them in vector registers, and both backends round alike.
+inline double combine8(const double* acc) {
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
 // p[0..j] += contributions of row j (entries 0..j) of a symmetric matrix stored by its lower triangle, times v.
-inline void symv_row(const double* a, int j, const double* v, double* p) {
+SYMTRID_CLONES void symv_row(const double* a, int j, const double* v, double* p) {
   const double vj = v[j];
-  double s = 0.0;
-  for (int k = 0; k < j; ++k) {
-    s += a[k] * v[k];
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const int j8 = j & ~7;
+  for (int k = 0; k < j8; k += 8)
+    for (int l = 0; l < 8; ++l) {
+      acc[l] += a[k + l] * v[k + l];
+      p[k + l] += a[k + l] * vj;
+    }
+  for (int k = j8; k < j; ++k) {
+    acc[k - j8] += a[k] * v[k];
     p[k] += a[k] * vj;
   }
-  p[j] += s + a[j] * vj;
+  p[j] += combine8(acc) + a[j] * vj;
 }
 
 // Row j (entries 0..j) minus the symmetric rank-2 term v wᵀ + w vᵀ.
-inline void rank2_row(double* a, int j, const double* v, const double* w) {
+SYMTRID_CLONES void rank2_row(double* a, int j, const double* v, const double* w) {
   const double vj = v[j], wj = w[j];
   for (int k = 0; k <= j; ++k) a[k] -= vj * w[k] + wj * v[k];
+}
+
+// Both at once on one row: the rank-2 update, then the updated row's share of p += A vn (one read, one write).
+SYMTRID_CLONES void rank2_symv_row(double* a, int j, const double* v, const double* w, const double* vn, double* p) {
+  const double vj = v[j], wj = w[j], vnj = vn[j];
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const int j8 = j & ~7;
+  for (int k = 0; k < j8; k += 8)
+    for (int l = 0; l < 8; ++l) {
+      const double x = a[k + l] - (vj * w[k + l] + wj * v[k + l]);
+      a[k + l] = x;
+      acc[l] += x * vn[k + l];
+      p[k + l] += x * vnj;
+    }
+  for (int k = j8; k < j; ++k) {
+    const double x = a[k] - (vj * w[k] + wj * v[k]);
+    a[k] = x;
+    acc[k - j8] += x * vn[k];
+    p[k] += x * vnj;
+  }
+  const double x = a[j] - (vj * w[j] + wj * v[j]);
+  a[j] = x;
+  p[j] += combine8(acc) + x * vnj;
 }
 
 }  // namespace
@@ -252,8 +289,10 @@ int symtrid(double* A, int32_t m, double* d, double* e, double* work) {
       }
       for (int j = 0; j < r - 1; ++j) {
         double* a = A + size_t(j) * M;
-        rank2_row(a, j, v, w);
-        if (next) symv_row(a, j, vn, p);
+        if (next)
+          rank2_symv_row(a, j, v, w, vn, p);
+        else
+          rank2_row(a, j, v, w);
       }
       double* row = A + size_t(i) * M;
       for (int k = 0; k < r; ++k) row[k] = v[k];
