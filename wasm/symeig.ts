@@ -326,3 +326,97 @@ export function symtrid(A: usize, m: i32, d: usize, e: usize): i32 {
   heap.free(work);
   return allFinite(d, M) && allFinite(e, M) ? OK : INTERNAL;
 }
+
+// The rbf predictor's projected kernel matrix (mirror of native/src/symeig.cc's rbfgram; see
+// native/include/varmap/symeig.h).
+// @ts-ignore: decorator
+@inline function rbfPhi(cubic: i32, s: f64): f64 {
+  const r = Math.sqrt(s);
+  if (cubic) return r * r * r;
+  return r > 0 ? r * r * Math.log(r) : 0.0;
+}
+
+export function rbfgram(X: usize, n: i32, d: i32, cubic: i32, V: usize, q: i32, K: usize, B: usize): i32 {
+  if (n < 0 || d < 0 || q < 0 || q > n) return BAD_ARGUMENT;
+  const N = <usize>n, D = <usize>d, Q = <usize>q, M = N - Q;
+  if (!allFinite(X, N * D) || !allFinite(V, N * Q)) return NONFINITE;
+  const work = heap.alloc((2 * N * Q + 3 * Q * Q + 1) << 3);
+  if (!work) return NO_MEMORY;
+  const KV = work;
+  const T = KV + ((N * Q) << 3);
+  const A = T + ((Q * Q) << 3);
+  const C = A + ((N * Q) << 3);
+  const tmp = C + ((Q * Q) << 3);
+  for (let k: usize = 0; k < N * Q; ++k) st(KV, k, 0.0);
+  for (let i: usize = 0; i < N; ++i) {
+    st(K, i * N + i, 0.0);
+    for (let j: usize = 0; j < i; ++j) {
+      let s = 0.0;
+      for (let t: usize = 0; t < D; ++t) {
+        const e = ld(X, i * D + t) - ld(X, j * D + t);
+        s += e * e;
+      }
+      const v = rbfPhi(cubic, s);
+      st(K, i * N + j, v);
+      st(K, j * N + i, v);
+    }
+  }
+  for (let i: usize = 0; i < N; ++i)
+    for (let j: usize = 0; j < N; ++j) {
+      const kij = ld(K, i * N + j);
+      for (let t: usize = 0; t < Q; ++t) st(KV, i * Q + t, ld(KV, i * Q + t) + kij * ld(V, j * Q + t));
+    }
+  for (let k: usize = 0; k < Q * Q; ++k) st(T, k, 0.0);
+  for (let i: usize = 0; i < Q; ++i) {
+    for (let r: usize = 0; r < i; ++r) {
+      let g = 0.0;
+      for (let j: usize = 0; j < N; ++j) g += ld(V, j * Q + r) * ld(V, j * Q + i);
+      st(tmp, r, g);
+    }
+    for (let r: usize = 0; r < i; ++r) {
+      let s = 0.0;
+      for (let c = r; c < i; ++c) s += ld(T, r * Q + c) * ld(tmp, c);
+      st(T, r * Q + i, -2.0 * s);
+    }
+    st(T, i * Q + i, 2.0);
+  }
+  for (let r: usize = 0; r < Q; ++r)
+    for (let c: usize = 0; c < Q; ++c) {
+      let s = 0.0;
+      for (let j: usize = 0; j < N; ++j) s += ld(V, j * Q + r) * ld(KV, j * Q + c);
+      st(C, r * Q + c, s);
+    }
+  for (let r: usize = 0; r < Q; ++r)
+    for (let c: usize = 0; c < Q; ++c) {
+      let s = 0.0;
+      for (let t: usize = 0; t < Q; ++t) s += ld(C, r * Q + t) * ld(T, t * Q + c);
+      st(tmp, r * Q + c, s);
+    }
+  for (let r: usize = 0; r < Q; ++r)
+    for (let c: usize = 0; c < Q; ++c) {
+      let s = 0.0;
+      for (let t: usize = 0; t < Q; ++t) s += ld(T, t * Q + r) * ld(tmp, t * Q + c);
+      st(C, r * Q + c, s);
+    }
+  for (let i: usize = 0; i < N; ++i)
+    for (let c: usize = 0; c < Q; ++c) {
+      let g = 0.0, h = 0.0;
+      for (let t: usize = 0; t < Q; ++t) {
+        g += ld(KV, i * Q + t) * ld(T, t * Q + c);
+        h += ld(V, i * Q + t) * ld(C, t * Q + c);
+      }
+      st(A, i * Q + c, g - 0.5 * h);
+    }
+  for (let i: usize = 0; i < M; ++i) {
+    const I = Q + i;
+    for (let j: usize = 0; j <= i; ++j) {
+      const J = Q + j;
+      let s = ld(K, I * N + J);
+      for (let t: usize = 0; t < Q; ++t) s -= ld(A, I * Q + t) * ld(V, J * Q + t) + ld(V, I * Q + t) * ld(A, J * Q + t);
+      st(B, i * M + j, s);
+    }
+    for (let j = i + 1; j < M; ++j) st(B, i * M + j, 0.0);
+  }
+  heap.free(work);
+  return allFinite(B, M * M) ? OK : INTERNAL;
+}

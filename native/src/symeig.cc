@@ -305,4 +305,105 @@ int symtrid(double* A, int32_t m, double* d, double* e, double* work) {
   return all_finite(d, M) && all_finite(e, M) ? OK : INTERNAL;
 }
 
+
+namespace {
+
+// φ(r) of the rbf predictor (ts/predict/rbf.ts): r² log r (thin plate) or r³, from the squared distance.
+inline double rbf_phi(int cubic, double s) {
+  const double r = std::sqrt(s);
+  if (cubic) return r * r * r;
+  return r > 0 ? r * r * std::log(r) : 0.0;
+}
+
+}  // namespace
+
+int rbfgram(const double* X, int32_t n, int32_t d, int32_t cubic, const double* V, int32_t q, double* K, double* B, double* work) {
+  if (n < 0 || d < 0 || q < 0 || q > n) return BAD_ARGUMENT;
+  if (!all_finite(X, size_t(n) * d) || !all_finite(V, size_t(n) * q)) return NONFINITE;
+  const size_t N = size_t(n), Q = size_t(q), M = N - Q;
+  double* KV = work;           // n x q
+  double* T = work + N * Q;    // q x q, upper triangular
+  double* A = T + Q * Q;       // n x q
+  double* C = A + N * Q;       // q x q
+  double* tmp = C + Q * Q;     // q x q
+  for (size_t k = 0; k < N * Q; ++k) KV[k] = 0.0;
+  for (size_t i = 0; i < N; ++i) {
+    double* Ki = K + i * N;
+    Ki[i] = 0.0;
+    for (size_t j = 0; j < i; ++j) {
+      double s = 0.0;
+      for (int32_t t = 0; t < d; ++t) {
+        const double e = X[i * d + t] - X[j * d + t];
+        s += e * e;
+      }
+      const double v = rbf_phi(cubic, s);
+      Ki[j] = v;
+      K[j * N + i] = v;
+    }
+  }
+  // K V, row by row (K full and symmetric).
+  for (size_t i = 0; i < N; ++i) {
+    const double* Ki = K + i * N;
+    double* out = KV + i * Q;
+    for (size_t j = 0; j < N; ++j)
+      for (size_t t = 0; t < Q; ++t) out[t] += Ki[j] * V[j * Q + t];
+  }
+  // Q = H_1 ⋯ H_q = I − V T Vᵀ (H_t = I − 2 v_t v_tᵀ): dlarft's forward recurrence.
+  for (size_t k = 0; k < Q * Q; ++k) T[k] = 0.0;
+  for (size_t i = 0; i < Q; ++i) {
+    for (size_t r = 0; r < i; ++r) {
+      double g = 0.0;
+      for (size_t j = 0; j < N; ++j) g += V[j * Q + r] * V[j * Q + i];
+      tmp[r] = g;
+    }
+    for (size_t r = 0; r < i; ++r) {
+      double s = 0.0;
+      for (size_t c = r; c < i; ++c) s += T[r * Q + c] * tmp[c];
+      T[r * Q + i] = -2.0 * s;
+    }
+    T[i * Q + i] = 2.0;
+  }
+  // C = Tᵀ (Vᵀ K V) T; A = K V T − ½ V C; then Qᵀ K Q = K − A Vᵀ − V Aᵀ.
+  for (size_t r = 0; r < Q; ++r)
+    for (size_t c = 0; c < Q; ++c) {
+      double s = 0.0;
+      for (size_t j = 0; j < N; ++j) s += V[j * Q + r] * KV[j * Q + c];
+      C[r * Q + c] = s;
+    }
+  for (size_t r = 0; r < Q; ++r)  // tmp = (VᵀKV) T
+    for (size_t c = 0; c < Q; ++c) {
+      double s = 0.0;
+      for (size_t t = 0; t < Q; ++t) s += C[r * Q + t] * T[t * Q + c];
+      tmp[r * Q + c] = s;
+    }
+  for (size_t r = 0; r < Q; ++r)  // C = Tᵀ tmp
+    for (size_t c = 0; c < Q; ++c) {
+      double s = 0.0;
+      for (size_t t = 0; t < Q; ++t) s += T[t * Q + r] * tmp[t * Q + c];
+      C[r * Q + c] = s;
+    }
+  for (size_t i = 0; i < N; ++i)
+    for (size_t c = 0; c < Q; ++c) {
+      double g = 0.0, h = 0.0;
+      for (size_t t = 0; t < Q; ++t) {
+        g += KV[i * Q + t] * T[t * Q + c];
+        h += V[i * Q + t] * C[t * Q + c];
+      }
+      A[i * Q + c] = g - 0.5 * h;
+    }
+  for (size_t i = 0; i < M; ++i) {
+    const size_t I = Q + i;
+    const double* Ki = K + I * N + Q;
+    double* Bi = B + i * M;
+    for (size_t j = 0; j <= i; ++j) {
+      const size_t J = Q + j;
+      double s = Ki[j];
+      for (size_t t = 0; t < Q; ++t) s -= A[I * Q + t] * V[J * Q + t] + V[I * Q + t] * A[J * Q + t];
+      Bi[j] = s;
+    }
+    for (size_t j = i + 1; j < M; ++j) Bi[j] = 0.0;
+  }
+  return all_finite(B, M * M) ? OK : INTERNAL;
+}
+
 }  // namespace varmap

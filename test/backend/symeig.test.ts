@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyQ, applyQt, SYMEIG, SYMTRID, symeig, symtrid } from "../../ts/backend/kernels/symeig.js";
+import { applyQ, applyQt, RBFGRAM, rbfgram, SYMEIG, SYMTRID, symeig, symtrid } from "../../ts/backend/kernels/symeig.js";
 import { tridiagonalFit, tridiagonalSpectrum } from "../../ts/predict/rbf.js";
 import { Status } from "../../ts/backend/status.js";
 import { nativeBackend, nativeSkipReason, rng, selected, wasmBackend } from "../helpers/backends.js";
@@ -184,6 +184,86 @@ describe("symtrid parity native vs wasm", () => {
         expect(Math.abs(a.e[k] - b.e[k])).toBeLessThanOrEqual(1e-12 * scale);
       }
       for (let k = 0; k < m * m; k++) expect(Math.abs(a.reflectors[k] - b.reflectors[k])).toBeLessThanOrEqual(1e-10);
+    }
+  });
+});
+
+/** Householder vectors (n × q row-major, unit) of the tail [1, X] as rbf.ts builds them, for rbfgram's tests. */
+function tailReflectors(X: Float64Array, n: number, d: number): { V: Float64Array; q: number } {
+  const q = d + 1;
+  const V = new Float64Array(n * q);
+  const cols = Array.from({ length: q }, (_, j) => Float64Array.from({ length: n }, (_, i) => (j === 0 ? 1 : X[i * d + j - 1])));
+  for (let t = 0; t < q; t++) {
+    const col = cols[t];
+    for (let r = 0; r < t; r++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += V[i * q + r] * col[i];
+      for (let i = 0; i < n; i++) col[i] -= 2 * s * V[i * q + r];
+    }
+    let norm = 0;
+    for (let i = t; i < n; i++) norm += col[i] * col[i];
+    const alpha = col[t] >= 0 ? -Math.sqrt(norm) : Math.sqrt(norm);
+    col[t] -= alpha;
+    let vn = 0;
+    for (let i = t; i < n; i++) vn += col[i] * col[i];
+    for (let i = t; i < n; i++) V[i * q + t] = col[i] / Math.sqrt(vn);
+  }
+  return { V, q };
+}
+
+describe(`rbfgram on ${selected.name}`, () => {
+  it("K is φ of the distances; B is (H_q ⋯ H_1 K H_1 ⋯ H_q)[q:, q:] applied reflector by reflector, to 1e-12", () => {
+    const n = 40,
+      d = 3,
+      r = rng(9);
+    const X = Float64Array.from({ length: n * d }, r);
+    const { V, q } = tailReflectors(X, n, d);
+    for (const cubic of [false, true]) {
+      const { K, B } = rbfgram(selected, X, n, d, cubic, V, q);
+      const M = new Float64Array(n * n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let t = 0; t < d; t++) s += (X[i * d + t] - X[j * d + t]) ** 2;
+          const rr = Math.sqrt(s);
+          M[i * n + j] = cubic ? rr ** 3 : rr > 0 ? rr * rr * Math.log(rr) : 0;
+        }
+      for (let k = 0; k < n * n; k++) expect(Math.abs(K[k] - M[k])).toBeLessThan(1e-14);
+      for (let t = 0; t < q; t++) {
+        // M ← H M H, H = I − 2 v vᵀ
+        const v = Float64Array.from({ length: n }, (_, i) => V[i * q + t]);
+        const w = Float64Array.from({ length: n }, (_, i) => v.reduce((s, vj, j) => s + M[i * n + j] * vj, 0));
+        const vMv = v.reduce((s, vi, i) => s + vi * w[i], 0);
+        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) M[i * n + j] += -2 * v[i] * w[j] - 2 * w[i] * v[j] + 4 * vMv * v[i] * v[j];
+      }
+      const m = n - q;
+      for (let i = 0; i < m; i++) for (let j = 0; j <= i; j++) expect(Math.abs(B[i * m + j] - M[(q + i) * n + q + j])).toBeLessThan(1e-12);
+    }
+  });
+
+  it("returns status codes for NaN, a bad q and short buffers", () => {
+    const X = Float64Array.from([0, 0, 1, 0, 0, 1]);
+    expect(selected.run(RBFGRAM, [Float64Array.from([0, NaN, 1, 0, 0, 1]), 3, 2, 0, new Float64Array(3), 1, new Float64Array(9), new Float64Array(4)])).toBe(
+      Status.NONFINITE,
+    );
+    expect(selected.run(RBFGRAM, [X, 3, 2, 0, new Float64Array(3), 4, new Float64Array(9), new Float64Array(4)])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(RBFGRAM, [X, 3, 2, 0, new Float64Array(3), 1, new Float64Array(8), new Float64Array(4)])).toBe(Status.BAD_ARGUMENT);
+    expect(selected.run(RBFGRAM, [new Float64Array(0), 0, 2, 0, new Float64Array(0), 0, new Float64Array(0), new Float64Array(0)])).toBe(Status.OK);
+  });
+});
+
+describe("rbfgram parity native vs wasm", () => {
+  it.skipIf(!nativeBackend)(`the same K and B to 1e-13${nativeBackend ? "" : " — " + nativeSkipReason}`, () => {
+    const n = 120,
+      d = 4,
+      r = rng(11);
+    const X = Float64Array.from({ length: n * d }, r);
+    const { V, q } = tailReflectors(X, n, d);
+    for (const cubic of [false, true]) {
+      const a = rbfgram(nativeBackend!, X, n, d, cubic, V, q),
+        b = rbfgram(wasmBackend, X, n, d, cubic, V, q);
+      for (let k = 0; k < n * n; k++) expect(Math.abs(a.K[k] - b.K[k])).toBeLessThanOrEqual(1e-13);
+      for (let k = 0; k < a.B.length; k++) expect(Math.abs(a.B[k] - b.B[k])).toBeLessThanOrEqual(1e-12);
     }
   });
 });

@@ -19,7 +19,7 @@
 // Above RBF_MAX_POINTS training points (or with `local: true`) the local variant of rbf-local.ts applies: exact
 // splines on overlapping patches of RBF_PATCH_POINTS points, each with its own λ chosen the same way, blended by a
 // partition of unity: linear in n instead of cubic.
-import { applyQ, applyQt, symtrid } from "../backend/kernels/symeig.js";
+import { applyQ, applyQt, rbfgram, symtrid } from "../backend/kernels/symeig.js";
 import { patchLayout, patchWeights } from "./rbf-local.js";
 import { VarmapError } from "../errors.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
@@ -233,67 +233,16 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
 
     // K (kept: the tail's residual needs K c) and B, the trailing m × m block of Qᵀ K Q (lower triangle: all that
     // symtrid reads), through the compact form Q = H_1 ⋯ H_q = I − V T Vᵀ (V: the unit reflectors as columns, T
-    // upper triangular): Qᵀ K Q = K − A Vᵀ − V Aᵀ with A = K V T − ½ V Tᵀ (Vᵀ K V) T. K V is summed as K is built.
+    // upper triangular): Qᵀ K Q = K − A Vᵀ − V Aᵀ with A = K V T − ½ V Tᵀ (Vᵀ K V) T (the `rbfgram` kernel).
     const V = new Float64Array(n * q);
     reflectors.forEach((h, t) => {
       for (let i = h.k; i < n; i++) V[i * q + t] = h.v[i];
     });
-    const K = new Float64Array(n * n);
-    const KV = new Float64Array(n * q);
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j < i; j++) {
-        let s = 0;
-        for (let t = 0; t < d; t++) {
-          const e = X.data[i * d + t] - X.data[j * d + t];
-          s += e * e;
-        }
-        const v = phi(kernel, Math.sqrt(s));
-        K[i * n + j] = v;
-        K[j * n + i] = v;
-        for (let t = 0; t < q; t++) {
-          KV[i * q + t] += v * V[j * q + t];
-          KV[j * q + t] += v * V[i * q + t];
-        }
-      }
-    const T = new Float64Array(q * q); // row-major, upper triangular (dlarft's forward recurrence, τ = 2)
-    for (let i = 0; i < q; i++) {
-      const g = new Float64Array(i);
-      for (let r = 0; r < i; r++) for (let j = 0; j < n; j++) g[r] += V[j * q + r] * V[j * q + i];
-      for (let r = 0; r < i; r++) {
-        let s = 0;
-        for (let c = r; c < i; c++) s += T[r * q + c] * g[c];
-        T[r * q + i] = -2 * s;
-      }
-      T[i * q + i] = 2;
-    }
-    const mul = (M: Float64Array, rows: number, N: Float64Array): Float64Array => {
-      // (rows × q) · (q × q)
-      const out = new Float64Array(rows * q);
-      for (let i = 0; i < rows; i++) for (let c = 0; c < q; c++) for (let t = 0; t < q; t++) out[i * q + c] += M[i * q + t] * N[t * q + c];
-      return out;
-    };
-    const G = mul(KV, n, T);
-    const VtKV = new Float64Array(q * q);
-    for (let j = 0; j < n; j++) for (let r = 0; r < q; r++) for (let c = 0; c < q; c++) VtKV[r * q + c] += V[j * q + r] * KV[j * q + c];
-    const Tt = new Float64Array(q * q);
-    for (let r = 0; r < q; r++) for (let c = 0; c < q; c++) Tt[r * q + c] = T[c * q + r];
-    const C = mul(mul(Tt, q, VtKV), q, T);
-    const VC = mul(V, n, C);
-    const A = G.map((v, k) => v - 0.5 * VC[k]);
-    const B = new Float64Array(m * m);
-    for (let i = 0; i < m; i++) {
-      const I = q + i;
-      for (let j = 0; j <= i; j++) {
-        const J = q + j;
-        let s = K[I * n + J];
-        for (let t = 0; t < q; t++) s -= A[I * q + t] * V[J * q + t] + V[I * q + t] * A[J * q + t];
-        B[i * m + j] = s;
-      }
-    }
+    const { K, B } = rbfgram(this.backend, X.data, n, d, kernel === "cubic", V, q);
     const qy = Float64Array.from(y);
     for (const h of reflectors) applyReflector(h.v, h.k, qy);
     // T = Q_Tᵀ B Q_T tridiagonal (the `symtrid` kernel): every λ of the grid then costs O(m) (tridiagonalFit).
-    const tri = symtrid(this.backend, B, m);
+    const tri = symtrid(this.backend, B, m, true);
     const z = qy.slice(q);
     applyQt(tri, z);
     const { min: muMin, max: muMaxSigned, absSum: muSum } = tridiagonalSpectrum(tri.d, tri.e);

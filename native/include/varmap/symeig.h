@@ -30,4 +30,11 @@ int symeig(double* A, int32_t m, double* w, double* work);
 // work: 4 m doubles.
 int symtrid(double* A, int32_t m, double* d, double* e, double* work);
 
+// The rbf predictor's projected kernel matrix (ts/predict/rbf.ts). X: n x d points; cubic: φ(r) = r³ (else
+// r² log r); V: n x q, column t the unit Householder vector of H_t (Q = H_1 ⋯ H_q, whose last n − q columns span
+// the complement of the polynomial tail). Writes K (n x n, K_ij = φ(‖x_i − x_j‖), full) and the lower triangle of
+// B = (Qᵀ K Q)[q:, q:] (m x m, m = n − q; its upper triangle is set to 0), through Q = I − V T Vᵀ:
+// Qᵀ K Q = K − A Vᵀ − V Aᵀ, A = K V T − ½ V Tᵀ (Vᵀ K V) T. work: 2 n q + 3 q² doubles.
+int rbfgram(const double* X, int32_t n, int32_t d, int32_t cubic, const double* V, int32_t q, double* K, double* B, double* work);
+
 }  // namespace varmap
