@@ -8,10 +8,13 @@
 // comparison used; r³ is offered as the smoother-near-the-data alternative).
 //
 // The smoothing λ is chosen by generalized cross-validation from a log-spaced grid, or fixed (a number, e.g. the
-// sampling variance of the modelled response: 1/(2(R−1)) for log sd from R runs, which `runs: R` sets). One
-// symmetric eigendecomposition of the projected kernel B = Q₂ᵀ K Q₂ (Q₂: an orthonormal basis of the complement of
-// span P, from a Householder QR of P; the `symeig` kernel) gives the fit at every λ in O(n) each:
-//   residual = λ Q₂ U diag(1/(μ + λ)) Uᵀ Q₂ᵀ y,   tr(I − A_λ) = Σ λ / (μ_i + λ),   GCV(λ) = n · RSS / tr².
+// sampling variance of the modelled response: 1/(2(R−1)) for log sd from R runs, which `runs: R` sets). The
+// projected kernel B = Q₂ᵀ K Q₂ (Q₂: an orthonormal basis of the complement of span P, from a Householder QR of
+// P; the `rbfgram` kernel) is reduced once to tridiagonal form T = Hᵀ B H (the `symtrid` kernel, about (4/3) m³
+// flops, no eigenvectors; issue 46), after which every λ costs O(m): with w = Hᵀ Q₂ᵀ y and (T + λI) u = w,
+//   residual = λ Q₂ H u,   tr(I − A_λ) = λ tr (T + λI)⁻¹ (= Σ λ / (μ_i + λ)),   GCV(λ) = n · RSS / tr²,
+// the trace from the forward and backward LDLᵀ pivots of T + λI; the spectrum's extremes and Σ|μ| (for the
+// floor and the grid) from Sturm bisection. Before issue 46 a full eigendecomposition gave the same numbers.
 // Stability: λ is never below the value that keeps (μ_max + λ)/(μ_min + λ) ≤ 1e12, so near-duplicate inputs
 // (two frequencies 0.04 % apart on the MOANA grid) cannot produce a garbage solve; when a requested λ is raised
 // for that reason, or an input is constant (its linear term dropped), the model records why in `notes`.
@@ -503,20 +506,6 @@ function applyReflector(v: Float64Array, k: number, x: Float64Array): void {
   for (let i = k; i < x.length; i++) s += v[i] * x[i];
   s *= 2;
   for (let i = k; i < x.length; i++) x[i] -= s * v[i];
-}
-
-/** M ← H M H for the reflector H = I − 2 v vᵀ (M symmetric n × n, row-major). */
-function reflectSymmetric(v: Float64Array, k: number, M: Float64Array, n: number): void {
-  // H M H = M − 2 v wᵀ − 2 w vᵀ + 4 (vᵀ M v) v vᵀ with w = M v.
-  const w = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = k; j < n; j++) s += M[i * n + j] * v[j];
-    w[i] = s;
-  }
-  let vMv = 0;
-  for (let i = k; i < n; i++) vMv += v[i] * w[i];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) M[i * n + j] += -2 * v[i] * w[j] - 2 * w[i] * v[j] + 4 * vMv * v[i] * v[j];
 }
 
 /**
