@@ -81,6 +81,15 @@ const WORKLOADS: Workload[] = [
     full: ["dist/bench/delaunay-workload.js", "--backend", "wasm"],
     quick: ["dist/bench/delaunay-workload.js", "--backend", "wasm", "--quick", "--repeats", "1"],
   },
+  {
+    id: "rbf-scipy",
+    title:
+      "rbf against scipy's RBFInterpolator on the fread golden splits (thin plate, λ by GCV over varmap's grid — scipy's side through one scipy.linalg.eigh — and at a fixed λ; per fit, process CPU, one BLAS thread)",
+    goal: "≥ 3× scipy RBFInterpolator with GCV per fit at p = 0.9, same predictions (issue 46)",
+    baseline: "varmap 0.007 / 0.18 / 1.25 s per fit at p = 0.1 / 0.5 / 0.9 (one eigendecomposition) against scipy's 0.003 / 0.013 / 0.036 s at a fixed λ",
+    full: ["dist/bench/rbf-scipy-workload.js", "--reps", "5", "--repeats", "3"],
+    quick: ["dist/bench/rbf-scipy-workload.js", "--reps", "2", "--repeats", "1"],
+  },
 ];
 
 function recordPath(id: string): string {
