@@ -335,3 +335,5 @@ export {
 } from "./plan/uncertainty.js";
 export { registerResultReader, resultReader, ResultUnreadable, type ResultReader, type CommandOutput } from "./plan/results.js";
 export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type CurvePoint } from "./plan/replay.js";
+// merge (issue 39)
+export { runMerge, type MergeOptions, type MergeSummary } from "./verbs/merge.js";
