@@ -337,3 +337,16 @@ export { registerResultReader, resultReader, ResultUnreadable, type ResultReader
 export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type CurvePoint } from "./plan/replay.js";
 // merge (issue 39)
 export { runMerge, type MergeOptions, type MergeSummary } from "./verbs/merge.js";
+// predict and the distribution target (issue 39)
+export { runPredict, type PredictOptions, type PredictSummary } from "./verbs/predict.js";
+export {
+  runFitDistribution,
+  runPredictDistribution,
+  runCvDistribution,
+  type DistributionMethodOptions,
+  type FitDistributionOptions,
+  type FitDistributionSummary,
+  type PredictDistributionOptions,
+  type PredictDistributionSummary,
+  type CvDistributionOptions,
+} from "./verbs/distribution.js";

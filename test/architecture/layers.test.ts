@@ -75,8 +75,6 @@ const ALLOWED = new Set<string>();
 const CLI_ENGINE_LEFT = new Set([
   "ts/cli/commands/whatif.ts -> ts/jobs/whatif.ts",
   "ts/cli/commands/whatif.ts -> ts/pool/job.ts",
-  "ts/cli/distribution.ts -> ts/jobs/distribution-cv.ts",
-  "ts/cli/distribution.ts -> ts/pool/job.ts",
   "ts/cli/flags.ts -> ts/pool/job.ts",
   "ts/cli/flags.ts -> ts/pool/pool.ts",
   "ts/cli/flags.ts -> ts/pool/shard.ts",
