@@ -350,3 +350,5 @@ export {
   type PredictDistributionSummary,
   type CvDistributionOptions,
 } from "./verbs/distribution.js";
+// summary (issue 39)
+export { runSummary, type SummaryOptions, type SummarySummary, type MapSummary as ModelMapSummary, type InSample } from "./verbs/summary.js";
