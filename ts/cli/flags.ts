@@ -4,7 +4,7 @@
 import { VarmapError } from "../errors.js";
 import type { LoadOptions } from "../data/load.js";
 import type { StatName } from "../data/types.js";
-import { parseIntegerSeed, parseSeedText, splitList } from "../data/option-values.js";
+import { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, splitList } from "../data/option-values.js";
 import { parseShardOptions } from "../pool/shard.js";
 import { parseWorkers } from "../pool/pool.js";
 import { METHOD_NAMES } from "../predict/registry.js";
@@ -14,7 +14,7 @@ import { BEST_METHOD, BEST_METHODS, PAPER_METHOD, PAPER_METHODS } from "../verbs
 import { DEFAULT_SETUP } from "../mixture/select.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
 
-export { parseIntegerSeed, parseSeedText, parseShardOptions, parseWorkers, splitList };
+export { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, parseShardOptions, parseWorkers, splitList };
 
 /** The bag commander hands an action. */
 export type Flags = Record<string, unknown>;
@@ -61,12 +61,9 @@ export function runOptionsFromFlags(opts: Flags): RunOptions {
   };
 }
 
-/** A flag that must be a positive integer, `dflt` when absent. */
+/** A flag that must be a positive integer, `dflt` when absent (ts/data/option-values.ts parseInteger). */
 export function positiveInt(name: string, v: unknown, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new VarmapError("E_USAGE", `${name} '${v}' is not a positive integer`, { remedy: `e.g. ${name} ${dflt}` });
-  return n;
+  return parsePositiveInteger(v, name, dflt);
 }
 
 /** --methods a,b,c: names from the predictor registry (or `extra`), each once. */
