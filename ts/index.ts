@@ -352,3 +352,5 @@ export {
 } from "./verbs/distribution.js";
 // summary (issue 39)
 export { runSummary, type SummaryOptions, type SummarySummary, type MapSummary as ModelMapSummary, type InSample } from "./verbs/summary.js";
+// report and plot (issue 39)
+export { runReport, runPlot, type ReportOptions as ReportVerbOptions, type ReportSummary, type PlotOptions, type PlotSummary } from "./verbs/report.js";
