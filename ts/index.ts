@@ -354,3 +354,5 @@ export {
 export { runSummary, type SummaryOptions, type SummarySummary, type MapSummary as ModelMapSummary, type InSample } from "./verbs/summary.js";
 // report and plot (issue 39)
 export { runReport, runPlot, type ReportOptions as ReportVerbOptions, type ReportSummary, type PlotOptions, type PlotSummary } from "./verbs/report.js";
+// doctor (issue 39)
+export { runDoctor, type DoctorReport, type DoctorSummary, type TestResult as DoctorTestResult } from "./verbs/doctor.js";
