@@ -356,3 +356,5 @@ export { runSummary, type SummaryOptions, type SummarySummary, type MapSummary a
 export { runReport, runPlot, type ReportOptions as ReportVerbOptions, type ReportSummary, type PlotOptions, type PlotSummary } from "./verbs/report.js";
 // doctor (issue 39)
 export { runDoctor, type DoctorReport, type DoctorSummary, type TestResult as DoctorTestResult } from "./verbs/doctor.js";
+// demo (issue 39)
+export { runDemo, availableMethods, type DemoOptions, type DemoSummary } from "./verbs/demo.js";
