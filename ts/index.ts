@@ -358,3 +358,5 @@ export { runReport, runPlot, type ReportOptions as ReportVerbOptions, type Repor
 export { runDoctor, type DoctorReport, type DoctorSummary, type TestResult as DoctorTestResult } from "./verbs/doctor.js";
 // demo (issue 39)
 export { runDemo, availableMethods, type DemoOptions, type DemoSummary } from "./verbs/demo.js";
+// bench (issue 39)
+export { runBench, BENCH_TARGETS, type BenchOptions, type BenchSummary, type BenchTarget } from "./verbs/bench.js";
