@@ -1,15 +1,12 @@
 // The one flag-parsing module: commander's string bag → the typed options of ts/verbs/. Everything below cli/
 // takes typed options; the primitives (lists, seeds, workers, shards) live where the library checks them too
-// (ts/data/option-values.ts, ts/pool/pool.ts, ts/pool/shard.ts) and are re-exported here for the commands.
+// (ts/data/option-values.ts; workers and shards: ts/verbs/common.ts) and are re-exported here for the commands.
 import { VarmapError } from "../errors.js";
 import type { LoadOptions } from "../data/load.js";
 import type { StatName } from "../data/types.js";
 import { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, splitList } from "../data/option-values.js";
-import { parseShardOptions } from "../pool/shard.js";
-import { parseWorkers } from "../pool/pool.js";
 import { METHOD_NAMES } from "../predict/registry.js";
-import { checkMethods, jobOptions, type RunOptions } from "../verbs/common.js";
-import type { JobOptions } from "../pool/job.js";
+import { checkMethods, jobOptions, parseShardOptions, parseWorkers, type RunOptions } from "../verbs/common.js";
 import { BEST_METHOD, BEST_METHODS, PAPER_METHOD, PAPER_METHODS } from "../verbs/defaults.js";
 import { DEFAULT_SETUP } from "../mixture/select.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
@@ -116,6 +113,6 @@ export function withDefaults<T extends Record<string, unknown>>(opts: T, verb: "
 }
 
 /** The engine's options for a job verb whose flags are still read here: run flags, output directory, progress label. */
-export function jobOptionsFromFlags(opts: Flags, out: string, label: string): JobOptions {
+export function jobOptionsFromFlags(opts: Flags, out: string, label: string): ReturnType<typeof jobOptions> {
   return jobOptions(runOptionsFromFlags(opts), out, label);
 }

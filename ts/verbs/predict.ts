@@ -20,6 +20,7 @@ import {
 import { Hybrid } from "../predict/hybrid.js";
 import { Gp } from "../predict/gp.js";
 import { firstNonPositiveLogInput, logInputError } from "../predict/scaling.js";
+import { isDistributionModelsFile } from "../distribution/model.js";
 
 export interface PredictOptions {
   /** Configurations (.csv, .tsv or .parquet): the map's factor columns and input columns. */
@@ -42,6 +43,11 @@ export interface PredictSummary {
   csv?: string;
   /** Warnings and notes, once per run: "warning: …" / "note: …". */
   messages: string[];
+}
+
+/** What a models file holds: the map statistic's models (runPredict) or distribution models (runPredictDistribution). */
+export function modelsKind(path: string): "statistic" | "distribution" {
+  return isDistributionModelsFile(path) ? "distribution" : "statistic";
 }
 
 export async function runPredict(modelsPath: string, options: PredictOptions): Promise<PredictSummary> {

@@ -2,9 +2,8 @@
 // The flags become PredictOptions; the verb is ts/verbs/predict.ts (distribution models: ts/verbs/distribution.ts).
 import type { Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { runPredict } from "../../verbs/predict.js";
+import { modelsKind, runPredict } from "../../verbs/predict.js";
 import { addDistributionPredictOptions, predictDistributionAction } from "../distribution.js";
-import { isDistributionModelsFile } from "../../distribution/model.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -20,7 +19,7 @@ export function register(program: Command): void {
       "also columns lo, hi: a prediction interval of this coverage, e.g. 0.9 (conformal from `fit --conformal-folds`; gp without it: its own)",
     );
   addDistributionPredictOptions(cmd).action(async (modelsPath: string, opts: Record<string, unknown>) => {
-    if (isDistributionModelsFile(modelsPath)) return predictDistributionAction(modelsPath, opts);
+    if (modelsKind(modelsPath) === "distribution") return predictDistributionAction(modelsPath, opts);
     if (opts.json && !opts.out)
       throw new VarmapError("E_USAGE", "--json needs --out (without it the predictions are the CSV on stdout)", {
         remedy: "add --out predictions.csv, or drop --json",
