@@ -2,7 +2,7 @@
 // data is read); the verbs are ts/verbs/distribution.ts. `fit`/`cv` dispatch here on `--target distribution`,
 // `predict` on a distribution models file.
 import { Option, type Command } from "commander";
-import { dataOptionsFromFlags, runOptionsFromFlags } from "./flags.js";
+import { dataOptionsFromFlags, parseInteger, parsePositiveInteger, runOptionsFromFlags } from "./flags.js";
 import { VarmapError } from "../errors.js";
 import { parseFamilies } from "../mixture/fit.js";
 import { checkDistributionOptions } from "../distribution/model.js";
@@ -132,7 +132,8 @@ export async function fitDistributionAction(file: string, opts: Record<string, u
     quiet: !!opts.quiet,
   });
   if (s.out) {
-    if (!opts.quiet) process.stderr.write(`varmap: ${s.models.maps.length} distribution model(s) (${s.models.dist}, ${s.models.weights} weights) written to ${s.out}\n`);
+    if (!opts.quiet)
+      process.stderr.write(`varmap: ${s.models.maps.length} distribution model(s) (${s.models.dist}, ${s.models.weights} weights) written to ${s.out}\n`);
   } else process.stdout.write(JSON.stringify(s.models) + "\n");
 }
 
@@ -148,13 +149,10 @@ export function addDistributionPredictOptions(cmd: Command): Command {
 
 /** Predicted distributions at the rows of `--at`: quantiles / CDF / mixture table, plus `<out>-summary`. */
 export async function predictDistributionAction(modelsPath: string, opts: Record<string, unknown>): Promise<void> {
-  const gridPoints = Number(opts.gridPoints ?? 200);
-  if (!(Number.isInteger(gridPoints) && gridPoints >= 2 && gridPoints <= 100_000))
-    throw new VarmapError("E_USAGE", `--grid-points ${opts.gridPoints} is out of range`, { remedy: "give a whole number from 2 to 100,000" });
+  const gridPoints = parseInteger(opts.gridPoints, "--grid-points", { min: 2, max: 100_000, default: 200 });
   const levels = opts.levels === undefined ? undefined : Number(opts.levels);
   const families = parseFamilies(opts.families as string | undefined);
-  const kmax = Number(opts.kmax ?? 3);
-  if (!(Number.isInteger(kmax) && kmax >= 1 && kmax <= 5)) throw new VarmapError("E_USAGE", `--kmax ${opts.kmax} is out of range`, { remedy: "give 1 … 5" });
+  const kmax = parseInteger(opts.kmax, "--kmax", { min: 1, max: 5, default: 3 });
   const s = await runPredictDistribution(modelsPath, {
     at: String(opts.at),
     output: String(opts.output ?? "quantiles") as PredictDistributionOptions["output"],
@@ -178,13 +176,10 @@ export async function predictDistributionAction(modelsPath: string, opts: Record
  */
 export async function cvDistributionAction(file: string, opts: Record<string, unknown>): Promise<JobSummary> {
   const o = distributionOptionsFromCli(opts);
-  const folds = opts.folds === undefined ? undefined : Number(opts.folds);
-  if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
-    throw new VarmapError("E_USAGE", `--folds '${opts.folds}' is not a whole number >= 2`, { remedy: "e.g. --folds 10" });
+  const folds = opts.folds === undefined ? undefined : parseInteger(opts.folds, "--folds", { min: 2, example: 10 });
   const splits = typeof opts.splits === "string" ? opts.splits : undefined;
   const p = splits !== undefined ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
-  const reps = Number(opts.reps ?? 20);
-  if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps '${opts.reps}' is not a positive integer`, { remedy: "e.g. --reps 20" });
+  const reps = parsePositiveInteger(opts.reps, "--reps", 20);
   const s = await runCvDistribution(file, {
     data: dataOptionsFromFlags(opts),
     dists: o.dists,

@@ -41,26 +41,32 @@ export function parseIntegerSeed(v: unknown, flag = "--seed"): number {
 
 /**
  * The one integer primitive of the flags and the typed options: `v` (flag text or a number) must be a whole number
- * from `min` to `max`; `dflt` when absent (undefined). Every integer flag parses through it, so one message shape:
- * "--reps 'x' is not an integer from 1 to 100000" (or "… an integer >= 1" without a maximum).
+ * from `min` to `max`; `default` when absent (undefined). Every integer flag parses through it, so one message
+ * shape: "--kmax must be an integer from 1 to 16, got '17'" ("… an integer >= 2 …", "… a positive integer …"),
+ * `why` appended in parentheses.
  */
-export function parseInteger(v: unknown, flag: string, o: { min?: number; max?: number; default?: number; example?: number | string } = {}): number {
+export function parseInteger(
+  v: unknown,
+  flag: string,
+  o: { min?: number; max?: number; default?: number; example?: number | string; why?: string } = {},
+): number {
   if (v === undefined && o.default !== undefined) return o.default;
   const min = o.min ?? Number.MIN_SAFE_INTEGER;
   const max = o.max ?? Number.MAX_SAFE_INTEGER;
   const text = typeof v === "number" ? String(v) : String(v ?? "").trim();
   const n = typeof v === "number" ? v : text === "" ? Number.NaN : Number(text);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    const range =
-      o.max !== undefined && o.min !== undefined
-        ? `from ${min} to ${max}`
-        : o.min !== undefined
-          ? `>= ${min}`
-          : o.max !== undefined
-            ? `<= ${max}`
-            : "";
-    const what = o.min === 1 && o.max === undefined ? "a positive integer" : `an integer${range ? ` ${range}` : ""}`;
-    throw new VarmapError("E_USAGE", `${flag} '${String(v)}' is not ${what}`, {
+    const what =
+      o.min === 1 && o.max === undefined
+        ? "a positive integer"
+        : o.min !== undefined && o.max !== undefined
+          ? `an integer from ${min} to ${max}`
+          : o.min !== undefined
+            ? `an integer >= ${min}`
+            : o.max !== undefined
+              ? `an integer <= ${max}`
+              : "an integer";
+    throw new VarmapError("E_USAGE", `${flag} must be ${what}${o.why ? ` (${o.why})` : ""}, got '${String(v)}'`, {
       remedy: `e.g. ${flag} ${o.example ?? o.default ?? (o.min !== undefined && o.min > 0 ? o.min : 1)}`,
     });
   }

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
+import { parseInteger, parsePositiveInteger } from "../data/option-values.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, tableFormat, writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
 import { QUANTILE_LEVELS, QUANTILE_NAMES } from "../data/types.js";
@@ -122,14 +123,13 @@ type Row = Record<string, unknown>;
 export async function runPredictDistribution(modelsPath: string, options: PredictDistributionOptions): Promise<PredictDistributionSummary> {
   const output = options.output ?? "quantiles";
   const gridPoints = options.gridPoints ?? 200;
-  if (!(Number.isInteger(gridPoints) && gridPoints >= 2 && gridPoints <= 100_000))
-    throw new VarmapError("E_USAGE", `--grid-points ${gridPoints} is out of range`, { remedy: "give a whole number from 2 to 100,000" });
+  parseInteger(gridPoints, "--grid-points", { min: 2, max: 100_000, example: 200 });
   const file = readDistributionModels(modelsPath);
   const levels = options.levels === undefined ? file.levels : options.levels;
   checkDistributionOptions({ dists: [file.dist], weights: file.weights, moments: file.moments, levels, needFits: false });
   const families = options.families;
   const kmax = options.kmax ?? 3;
-  if (!(Number.isInteger(kmax) && kmax >= 1 && kmax <= 5)) throw new VarmapError("E_USAGE", `--kmax ${kmax} is out of range`, { remedy: "give 1 … 5" });
+  parseInteger(kmax, "--kmax", { min: 1, max: 5, example: 3 });
   if (options.out) tableFormat(options.out, "--out");
 
   const at = options.at;
@@ -291,8 +291,7 @@ export async function runCvDistribution(file: string, options: CvDistributionOpt
   const o = options;
   checkDistributionOptions({ dists: o.dists, weights: o.weights, moments: o.moments, levels: o.levels, fits: o.fits, needFits: true });
   const folds = o.folds;
-  if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
-    throw new VarmapError("E_USAGE", `--folds '${folds}' is not a whole number >= 2`, { remedy: "e.g. --folds 10" });
+  if (folds !== undefined) parseInteger(folds, "--folds", { min: 2, example: 10 });
   if (folds !== undefined && o.splits !== undefined)
     throw new VarmapError("E_USAGE", "--folds and --splits both choose the divisions", { remedy: "give one of them" });
   const truthPath = o.truth;
@@ -303,7 +302,7 @@ export async function runCvDistribution(file: string, options: CvDistributionOpt
   const splits = o.splits !== undefined ? readSplitsFile(o.splits) : undefined;
   const ps = splits ? undefined : (o.p ?? parseFractions("0.1:0.9:0.1"));
   const reps = o.reps ?? 20;
-  if (!Number.isInteger(reps) || reps < 1) throw new VarmapError("E_USAGE", `--reps '${reps}' is not a positive integer`, { remedy: "e.g. --reps 20" });
+  parsePositiveInteger(reps, "--reps", 20);
   if (!o.out)
     throw new VarmapError("E_USAGE", "cv --target distribution needs --out <dir>", { remedy: "add --out distcv/ (ks.csv, ks-summary.csv, ks.md go there)" });
   const out = o.out;

@@ -92,7 +92,8 @@ export async function runPlot(kind: string, table: string, options: PlotOptions)
   const out = options.out;
   const format = figureFormat(out);
   const width = options.width;
-  if (width !== undefined && format !== "png") throw new VarmapError("E_USAGE", "--width applies to PNG output only", { remedy: "drop --width, or write a .png" });
+  if (width !== undefined && format !== "png")
+    throw new VarmapError("E_USAGE", "--width applies to PNG output only", { remedy: "drop --width, or write a .png" });
   if (width !== undefined) parseInteger(width, "--width", { min: 16, max: 20000, example: 1200 });
   const opts = options.options ?? {};
   const spec = await k.fromFile(table, k.dataFlags ? { ...opts, load: options.load } : opts);

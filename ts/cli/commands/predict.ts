@@ -34,8 +34,7 @@ export function register(program: Command): void {
     });
     if (s.csv !== undefined) process.stdout.write(s.csv);
     if (!opts.quiet) {
-      if (opts.out)
-        process.stderr.write(`varmap: ${s.predictions} prediction(s) of ${s.stat} (${Object.keys(s.methods).join(", ")}) written to ${opts.out}\n`);
+      if (opts.out) process.stderr.write(`varmap: ${s.predictions} prediction(s) of ${s.stat} (${Object.keys(s.methods).join(", ")}) written to ${opts.out}\n`);
       for (const m of s.messages) process.stderr.write(`varmap: ${m}\n`);
     }
     if (opts.json)
