@@ -360,3 +360,5 @@ export { runDoctor, type DoctorReport, type DoctorSummary, type TestResult as Do
 export { runDemo, availableMethods, type DemoOptions, type DemoSummary } from "./verbs/demo.js";
 // bench (issue 39)
 export { runBench, BENCH_TARGETS, type BenchOptions, type BenchSummary, type BenchTarget } from "./verbs/bench.js";
+// whatif (issue 39)
+export { runWhatif, type WhatifOptions, type WhatifSummary, type WhatifJson } from "./verbs/whatif.js";

@@ -68,15 +68,8 @@ const MAY_IMPORT: Record<string, string[]> = {
 // Known exceptions, each to be removed once fixed ("from -> to"); none today.
 const ALLOWED = new Set<string>();
 
-/**
- * cli/ -> the engine (pool/, jobs/): only the verbs not yet moved to ts/verbs/ (issue 39). Each entry goes when its
- * verb moves; none may be added.
- */
-const CLI_ENGINE_LEFT = new Set([
-  // whatif's job, --holdout and outputs still run from its command (the last verb of issue 39 to move).
-  "ts/cli/commands/whatif.ts -> ts/jobs/whatif.ts",
-  "ts/cli/commands/whatif.ts -> ts/pool/job.ts",
-]);
+/** cli/ -> the engine (pool/, jobs/): none since every verb but slurm moved to ts/verbs/ (issue 39); none may be added. */
+const CLI_ENGINE_LEFT = new Set<string>();
 
 /**
  * What cli/ may take from the science (and the report, slurm and benchmark folders, and the data loaders): option
@@ -90,15 +83,6 @@ const LOADERS = ["ts/data/load.ts", "ts/data/duckdb.ts", "ts/data/synth.ts"];
 const CLI_LOGIC_LEFT: Record<string, string> = {
   // The composition root wires the layers: --log-inputs auto's candidates (data) are judged by a spline (predict).
   "ts/cli/program.ts -> ts/predict/log-inputs-judge.ts": "splineGcvJudge",
-  // whatif: the last verb of issue 39 still in cli/ (its --holdout path is being changed this round).
-  "ts/cli/commands/whatif.ts -> ts/data/load.ts": "loadDataset",
-  "ts/cli/commands/whatif.ts -> ts/jobs/whatif.ts": "VALIDATION_FILE holdoutJob job",
-  "ts/cli/commands/whatif.ts -> ts/pool/job.ts": "runJob",
-  "ts/cli/commands/whatif.ts -> ts/whatif/candidates.ts": "fileCandidates gridCandidates",
-  "ts/cli/commands/whatif.ts -> ts/whatif/models.ts": "loadModelFiles spreadKindOf",
-  "ts/cli/commands/whatif.ts -> ts/whatif/report.ts": "candidateColumns outputOrder readExpectedAre validationColumns",
-  "ts/cli/commands/whatif.ts -> ts/whatif/run.ts": "expectedAreOf rankCandidates readTruth summaryOf validationRows",
-  "ts/cli/commands/whatif.ts -> ts/whatif/runs.ts": "RunsNeededTable",
   // slurm: its verb's move belongs to the slurm work of this round (another change owns ts/slurm and its command).
   "ts/cli/commands/slurm.ts -> ts/slurm/script.ts": "shellLine",
   "ts/cli/commands/slurm.ts -> ts/slurm/layout.ts": "logDir mergedDir readJob",

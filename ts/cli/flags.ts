@@ -6,7 +6,7 @@ import type { LoadOptions } from "../data/load.js";
 import type { StatName } from "../data/types.js";
 import { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, splitList } from "../data/option-values.js";
 import { METHOD_NAMES } from "../predict/registry.js";
-import { checkMethods, jobOptions, parseShardOptions, parseWorkers, type RunOptions } from "../verbs/common.js";
+import { checkMethods, parseShardOptions, parseWorkers, type RunOptions } from "../verbs/common.js";
 import { BEST_METHOD, BEST_METHODS, PAPER_METHOD, PAPER_METHODS } from "../verbs/defaults.js";
 import { DEFAULT_SETUP } from "../mixture/select.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
@@ -110,9 +110,4 @@ export function withDefaults<T extends Record<string, unknown>>(opts: T, verb: "
     out.guard ??= paper ? "off" : DEFAULT_SETUP.guard;
   }
   return out as T;
-}
-
-/** The engine's options for a job verb whose flags are still read here: run flags, output directory, progress label. */
-export function jobOptionsFromFlags(opts: Flags, out: string, label: string): ReturnType<typeof jobOptions> {
-  return jobOptions(runOptionsFromFlags(opts), out, label);
 }
