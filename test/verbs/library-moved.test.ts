@@ -1,5 +1,5 @@
 // The verbs issue 39 moved out of ts/cli last (merge, predict, the distribution target, summary, report, plot,
-// demo, doctor, bench) run from the library with typed options, like test/verbs/library.test.ts: on one synthetic
+// demo, doctor, bench, whatif) run from the library with typed options, like test/verbs/library.test.ts: on one synthetic
 // MOANA map sliced to 90 configurations. Outputs are checked against what the verb wrote and against each other.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import {
   runReport,
   runSummarize,
   runSummary,
+  runWhatif,
   type CvOptions,
   type LoadOptions,
   type PredictOptions,
@@ -131,6 +132,23 @@ describe("the moved verbs from the library", () => {
     const p = await runPlot("are", join(dir, "merged", "are.csv"), { out: join(dir, "are.vl.json") });
     expect(JSON.parse(readFileSync(p.out, "utf8")).$schema).toMatch(/vega-lite/);
     await expect(runPlot("are", join(dir, "merged", "are.csv"), { out: join(dir, "are.svg"), width: 800 })).rejects.toMatchObject({ code: "E_USAGE" });
+  });
+
+  it("runWhatif: candidates ranked from fitted models, and the holdout job validating lr on the engine", async () => {
+    const mean = join(dir, "mean.json");
+    const sd = join(dir, "sd.json");
+    await runFit(runs, { data: { ...slice, stat: "mean" }, method: "lr", out: mean, quiet: true });
+    await runFit(runs, { data: { ...slice, stat: "sd" }, method: "lr", out: sd, quiet: true });
+    const ranked = await runWhatif(undefined, { mean, spread: sd, at, top: 5, quiet: true });
+    if (ranked.shard !== null) throw new Error("not a shard");
+    expect(ranked.json.runs[0].candidates).toBe(90);
+    expect(ranked.csv?.trim().split("\n")).toHaveLength(6);
+    const out = join(dir, "holdout", "whatif.csv");
+    const h = await runWhatif(runs, { data: slice, holdout: 0.3, methods: ["lr"], seed: "5", out, run: { workers: 0 }, quiet: true });
+    if (h.shard !== null) throw new Error("not a shard");
+    expect(h.json.metrics?.map((m) => m.method)).toEqual(["lr"]);
+    expect(existsSync(join(dir, "holdout", "whatif-validation.csv"))).toBe(true);
+    await expect(runWhatif(undefined, { mean, spread: sd, at, top: 0 })).rejects.toMatchObject({ code: "E_USAGE" });
   });
 
   it("runDoctor: every self-test passes on this install, the text says so", async () => {
