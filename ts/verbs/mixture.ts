@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { tableFormat, writeTable, type Column } from "../data/write.js";
 import { VarmapError } from "../errors.js";
+import { parseInteger } from "../data/option-values.js";
 import { parseFamilies, parsePriorStrength, parseStarts, type MixtureFitResult } from "../mixture/fit.js";
 import { assembleFits, job as mixtureJob, mixtureContext } from "../jobs/mixture.js";
 import { runJob } from "../pool/job.js";
@@ -92,9 +93,9 @@ export interface MixtureSummary {
 export async function runMixture(file: string, options: MixtureOptions): Promise<MixtureSummary> {
   const run = options.run ?? {};
   const families = options.families ? parseFamilies(options.families.join(",")) : [...DEFAULT_SETUP.families];
-  let kmax = intOption(options.kmax ?? 5, "--kmax", 1, 16);
-  const restarts = intOption(options.restarts ?? 5, "--restarts", 1, 1000);
-  const seed = intOption(options.seed ?? 1, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  let kmax = parseInteger(options.kmax ?? 5, "--kmax", { min: 1, max: 16 });
+  const restarts = parseInteger(options.restarts ?? 5, "--restarts", { min: 1, max: 1000 });
+  const seed = parseInteger(options.seed ?? 1, "--seed", { min: 0, max: Number.MAX_SAFE_INTEGER });
   const starts = parseStarts(options.starts);
   const criterion = parseCriterion(options.criterion);
   const guard = parseGuard(options.guard);
@@ -103,7 +104,7 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
     .toLowerCase();
   const prior = parsePriorStrength(options.priorStrength, DEFAULT_PRIOR_STRENGTH);
   const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
-  const folds = intOption(options.folds ?? 5, "--folds", 2, 50);
+  const folds = parseInteger(options.folds ?? 5, "--folds", { min: 2, max: 50 });
   const split = parseSplit(options.split);
   const validate = !!options.validate;
   const validateOut = options.validateOut;
@@ -202,13 +203,6 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   if (!given) rmSync(dir, { recursive: true, force: true });
   const summary = summarizeFits(fit, families, kmax);
   return { fits: summary, text: formatTables(summary) };
-}
-
-/** An integer option in [lo, hi] (its flag's message). */
-export function intOption(v: unknown, name: string, lo: number, hi: number): number {
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < lo || x > hi) throw new VarmapError("E_USAGE", `${name} must be an integer from ${lo} to ${hi}, got '${String(v)}'`);
-  return x;
 }
 
 /** One row per (configuration, family, k): key columns, then the fit. */

@@ -52,12 +52,6 @@ export function level(spec: unknown, flag: string): number {
   return v;
 }
 
-export function integer(spec: unknown, flag: string, lo: number, hi: number): number {
-  const v = Number(spec);
-  if (!Number.isInteger(v) || v < lo || v > hi) throw new VarmapError("E_USAGE", `${flag} must be an integer from ${lo} to ${hi}, got '${String(spec)}'`);
-  return v;
-}
-
 export function choice<T extends string>(spec: unknown, flag: string, options: readonly T[]): T {
   const v = String(spec);
   if (!(options as readonly string[]).includes(v))

@@ -18,7 +18,8 @@ import { runJob } from "../pool/job.js";
 import { sharedCopy } from "../pool/threads.js";
 import { job as samplesizeJob, samplesizeChunk, samplesizeFingerprint, toFitJSON, type FitJSON, type SampleSizePlan } from "../jobs/samplesize.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
-import { integer, parseMixtureJSON } from "./samplesize-options.js";
+import { parseMixtureJSON } from "./samplesize-options.js";
+import { parseInteger } from "../data/option-values.js";
 import { jobOptions, type RunOptions } from "./common.js";
 
 export interface SamplesizeOptions {
@@ -92,8 +93,8 @@ export async function runSamplesize(file: string | undefined, options: Samplesiz
   if (!options.out && !options.json)
     throw new VarmapError("E_USAGE", "no output", { remedy: "give --out samplesize.csv (and optionally --curves curves.csv), or --json" });
   const families = options.families ?? [...FAMILY_NAMES];
-  const kmax = integer(options.kmax ?? 5, "--kmax", 1, 16);
-  const restarts = integer(options.restarts ?? 5, "--restarts", 1, 1000);
+  const kmax = parseInteger(options.kmax ?? 5, "--kmax", { min: 1, max: 16 });
+  const restarts = parseInteger(options.restarts ?? 5, "--restarts", { min: 1, max: 1000 });
   const starts = parseStarts(options.starts);
   const workers = run.workers ?? parseWorkers(undefined);
   if (options.fits && p.pilot !== undefined)
