@@ -88,6 +88,7 @@ const CLI_LOGIC_LEFT: Record<string, string> = {
   "ts/cli/commands/slurm.ts -> ts/slurm/layout.ts": "logDir mergedDir readJob",
   "ts/cli/commands/slurm.ts -> ts/slurm/status.ts": "jobStatus statusText",
   "ts/cli/commands/slurm.ts -> ts/slurm/submit.ts": "mergeSubmitted submit",
+  "ts/cli/commands/slurm.ts -> ts/slurm/wait.ts": "waitForMerge",
 };
 
 /** The names a file imports from each relative module: "type" marks a type-only name; "*" a whole module. */
