@@ -56,7 +56,7 @@ describe.skipIf(!built || !hasShared)(
       const out = join(parent, "job");
       const cases: [string[], RegExp][] = [
         [["cv", data(), "--preset", "moana", "--methods", "lr,foo"], /E_METHOD.*unknown method 'foo'/],
-        [["cv", data(), "--preset", "moana", "--methods", "lr", "--reps", "-3"], /E_USAGE.*--reps '-3' is not a positive integer/],
+        [["cv", data(), "--preset", "moana", "--methods", "lr", "--reps", "-3"], /E_USAGE.*--reps must be a positive integer, got '-3'/],
         [["cv", data(), "--preset", "moana", "--methods", "lr", "--interval", "2"], /E_USAGE.*--interval 2 is not a coverage level/],
         [["cv", data(), "--preset", "moana", "--response", "nope", "--methods", "lr"], /E_[A-Z_]+.*nope/],
         [cv("--p", "0.5"), /E_USAGE.*--shards 4 is more than the 2 task\(s\) of this cv.*give --shards 2 or fewer/],
