@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
+import { HOST_FREQ_THREADS_ROLES } from "../helpers/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-coverage-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,28 +20,7 @@ describe.skipIf(!cliBuilt)("cv --interval: unbounded intervals apart, widths bes
     for (const f of [1, 2, 3, 4, 5])
       for (const t of [1, 2, 4, 8, 16]) for (let k = 0; k < 6; k++) lines.push(`a,${f},${t},${k},${100 * f + 20 * t + (3 + t) * (r() + r() - 1)}`);
     writeFileSync(join(dir, "runs.csv"), lines.join("\n") + "\n");
-    const c = varmap(
-      "cv",
-      "runs.csv",
-      "--factors",
-      "host",
-      "--inputs",
-      "freq,threads",
-      "--response",
-      "tput",
-      "--run",
-      "run",
-      "--methods",
-      "lr",
-      "--p",
-      "0.2,0.5",
-      "--reps",
-      "5",
-      "--interval",
-      "0.9",
-      "--out",
-      "cov",
-    );
+    const c = varmap("cv", "runs.csv", ...HOST_FREQ_THREADS_ROLES, "--methods", "lr", "--p", "0.2,0.5", "--reps", "5", "--interval", "0.9", "--out", "cov");
     expect(c.code, c.err).toBe(0);
     const [head, ...rows] = readFileSync(join(dir, "cov", "coverage.csv"), "utf8")
       .trim()

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { onceReason, secondBackendRun } from "../helpers/once.js";
+import { HOST_FREQ_THREADS_ROLES } from "../helpers/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-one-config-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,14 +22,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("cv with maps of one configuratio
   const args = (where: string, out: string) => [
     "cv",
     "runs.csv",
-    "--factors",
-    "host",
-    "--inputs",
-    "freq,threads",
-    "--response",
-    "tput",
-    "--run",
-    "run",
+    ...HOST_FREQ_THREADS_ROLES,
     "--where",
     where,
     "--methods",
@@ -63,28 +57,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("cv --stat sd with a configuratio
     for (const f of [1, 2, 3])
       for (const t of [1, 2, 4]) for (let k = 0; k < 4; k++) lines.push(`a,${f},${t},${k},${f === 1 && t === 1 ? 100 : 100 * f + 20 * t + k * t}`);
     writeFileSync(join(dir, "sd0.csv"), lines.join("\n") + "\n");
-    const r = varmap(
-      "cv",
-      "sd0.csv",
-      "--factors",
-      "host",
-      "--inputs",
-      "freq,threads",
-      "--response",
-      "tput",
-      "--run",
-      "run",
-      "--stat",
-      "sd",
-      "--methods",
-      "lr",
-      "--p",
-      "0.5",
-      "--reps",
-      "6",
-      "--out",
-      "sd0",
-    );
+    const r = varmap("cv", "sd0.csv", ...HOST_FREQ_THREADS_ROLES, "--stat", "sd", "--methods", "lr", "--p", "0.5", "--reps", "6", "--out", "sd0");
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/warning: 1 of 1 cell\(s\) of are.csv have an infinite ARE with no division failed.*measured statistic is 0/);
     const [head, row] = readFileSync(join(dir, "sd0", "are.csv"), "utf8")

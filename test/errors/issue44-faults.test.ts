@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
 import { onceReason, secondBackendRun } from "../helpers/once.js";
+import { HOST_FREQ_THREADS_ROLES } from "../helpers/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-issue44-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,14 +29,7 @@ function runs(): string {
 const cv = (out: string) => [
   "cv",
   runs(),
-  "--factors",
-  "host",
-  "--inputs",
-  "freq,threads",
-  "--response",
-  "tput",
-  "--run",
-  "run",
+  ...HOST_FREQ_THREADS_ROLES,
   "--target",
   "distribution",
   "--p",
@@ -111,26 +105,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("issue 44: full disk, bad input, 
   it("slurm submit --sbatch with a newline or its own --array: E_USAGE, no scripts written", () => {
     for (const bad of ["--constraint=avx2\necho pwned", "--array=1-4%2"]) {
       const out = join(dir, `slurm-${bad.length}`);
-      const r = varmap(
-        "slurm",
-        "submit",
-        "cv",
-        runs(),
-        "--factors",
-        "host",
-        "--inputs",
-        "freq,threads",
-        "--response",
-        "tput",
-        "--run",
-        "run",
-        "--shards",
-        "2",
-        "--out",
-        out,
-        "--dry-run",
-        `--sbatch=${bad}`,
-      );
+      const r = varmap("slurm", "submit", "cv", runs(), ...HOST_FREQ_THREADS_ROLES, "--shards", "2", "--out", out, "--dry-run", `--sbatch=${bad}`);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toMatch(/E_USAGE.*--sbatch/);
       expect(existsSync(join(out, "slurm"))).toBe(false);

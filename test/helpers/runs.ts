@@ -30,3 +30,6 @@ export function writeTwoHostRuns(path: string, opts: TwoHostRunsOptions = {}): v
 
 /** The column flags of the tests' own small runs tables with columns g (factor), x (input), run and y (response). */
 export const G_X_ROLES = ["--factors", "g", "--inputs", "x", "--run", "run", "--response", "y"];
+
+/** The column flags of the tests' small host × freq × threads runs tables (columns host, freq, threads, run, tput). */
+export const HOST_FREQ_THREADS_ROLES = ["--factors", "host", "--inputs", "freq,threads", "--response", "tput", "--run", "run"];

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
 import { rng } from "../helpers/backends.js";
 import { onceReason, secondBackendRun } from "../helpers/once.js";
+import { HOST_FREQ_THREADS_ROLES } from "../helpers/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-whatif-defaults-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,24 +21,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("whatif --holdout defaults", () =
       for (const t of [1, 2, 4, 8, 16]) for (let k = 0; k < 5; k++) lines.push(`a,${f},${t},${k},${100 * f + 20 * t + (3 + t) * (r() + r() - 1)}`);
     writeFileSync(join(dir, "runs.csv"), lines.join("\n") + "\n");
     mkdirSync(join(dir, "w"));
-    const w = varmap(
-      "whatif",
-      "runs.csv",
-      "--factors",
-      "host",
-      "--inputs",
-      "freq,threads",
-      "--response",
-      "tput",
-      "--run",
-      "run",
-      "--holdout",
-      "0.5",
-      "--seed",
-      "1",
-      "--out",
-      "w/whatif.csv",
-    );
+    const w = varmap("whatif", "runs.csv", ...HOST_FREQ_THREADS_ROLES, "--holdout", "0.5", "--seed", "1", "--out", "w/whatif.csv");
     expect(w.code, w.err).toBe(0);
     expect(w.err).toMatch(/--holdout compares lr, lsp, delaunay, mars, rbf, hybrid/);
     expect(w.err).toMatch(/the mean and the spread are modelled on a log scale/);
