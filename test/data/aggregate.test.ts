@@ -18,7 +18,7 @@ const ROLES = { factors: ["g"], inputs: ["x", "z"], run: "run", response: "y" };
 function runs(): string[] {
   const lines: string[] = [];
   let s = 12345;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (const g of ["a", "b"])
     for (let x = 1; x <= 6; x++)
       for (let z = 0; z < 3; z++) {
@@ -50,7 +50,8 @@ describe("summarize's DuckDB aggregate", () => {
     expect(Array.from(a.min)).toEqual(Array.from(b.min));
     expect(Array.from(a.max)).toEqual(Array.from(b.max));
     for (const q of QUANTILE_NAMES) expect(Array.from(a.quantiles[q])).toEqual(Array.from(b.quantiles[q]));
-    const rel = (u: Float64Array, v: Float64Array) => Math.max(...Array.from(u, (x, i) => (Number.isNaN(x) && Number.isNaN(v[i]) ? 0 : Math.abs(x - v[i]) / Math.abs(v[i]))));
+    const rel = (u: Float64Array, v: Float64Array) =>
+      Math.max(...Array.from(u, (x, i) => (Number.isNaN(x) && Number.isNaN(v[i]) ? 0 : Math.abs(x - v[i]) / Math.abs(v[i]))));
     for (const k of ["mean", "sd", "var", "ci90"] as const) expect(rel(a[k], b[k])).toBeLessThan(1e-12);
     // Skewness is dimensionless and may be near 0: absolute, scaled by |mean| / sd (a last-bit change of the mean
     // moves every deviation by |mean|·1e-16, i.e. the skewness by about 3·1e-16·|mean|/sd).
@@ -63,9 +64,15 @@ describe("summarize's DuckDB aggregate", () => {
 
   it("writes the same bytes whether the rows are grouped by configuration or shuffled", async () => {
     const rows = runs();
-    const shuffled = rows.map((r, i) => [(i * 7919) % rows.length, r] as const).sort((p, q) => p[0] - q[0]).map((p) => p[1]);
+    const shuffled = rows
+      .map((r, i) => [(i * 7919) % rows.length, r] as const)
+      .sort((p, q) => p[0] - q[0])
+      .map((p) => p[1]);
     const outs: string[] = [];
-    for (const [name, rs] of [["grouped.csv", rows], ["shuffled.csv", shuffled]] as const) {
+    for (const [name, rs] of [
+      ["grouped.csv", rows],
+      ["shuffled.csv", shuffled],
+    ] as const) {
       const out = join(dir, `${name}.summary.csv`);
       const s = await runSummarize(write(name, rs), { data: { ...ROLES }, out, quiet: true });
       expect(s.runs).toBe(rows.length);
@@ -118,7 +125,12 @@ describe("JSON tables written row by row", () => {
       { name: "v", values: Float64Array.from([1.5, Number.NaN, -0.1]) },
       { name: "n", values: Int32Array.from([1, 2, 3]) },
     ]);
-    const want = JSON.stringify(names.map((s, i) => ({ name: s, v: [1.5, null, -0.1][i], n: i + 1 })), null, 1) + "\n";
+    const want =
+      JSON.stringify(
+        names.map((s, i) => ({ name: s, v: [1.5, null, -0.1][i], n: i + 1 })),
+        null,
+        1,
+      ) + "\n";
     expect(readFileSync(out, "utf8")).toBe(want);
     await writeTable(out, [{ name: "x", values: [] }]);
     expect(readFileSync(out, "utf8")).toBe("[]\n");

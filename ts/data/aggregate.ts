@@ -132,14 +132,21 @@ async function aggregate(file: string, roles: ColumnRoles, opts: AggregateOption
     let factorValues: string[][] = [];
     if (f.length) {
       const fl = f.join(", ");
-      await con.run(`CREATE TEMP TABLE fk AS SELECT (row_number() OVER (ORDER BY ${fl}) - 1)::INTEGER AS __fid, ${fl} FROM (SELECT DISTINCT ${fl} FROM agg WHERE n >= ${need})`);
+      await con.run(
+        `CREATE TEMP TABLE fk AS SELECT (row_number() OVER (ORDER BY ${fl}) - 1)::INTEGER AS __fid, ${fl} FROM (SELECT DISTINCT ${fl} FROM agg WHERE n >= ${need})`,
+      );
       const combos = (await con.runAndReadAll(`SELECT ${fl} FROM fk ORDER BY __fid`)).getRowsJS() as string[][];
       const fid = new Int32Array(count);
       let pos = 0;
-      await forEachChunk(con, `SELECT __fid FROM agg JOIN fk USING (${fl}) WHERE n >= ${need} ORDER BY ${keys.map((k) => `agg.${k}`).join(", ")}`, ["i32"], (cols, k) => {
-        fid.set((cols[0] as Int32Array).subarray(0, k), pos);
-        pos += k;
-      });
+      await forEachChunk(
+        con,
+        `SELECT __fid FROM agg JOIN fk USING (${fl}) WHERE n >= ${need} ORDER BY ${keys.map((k) => `agg.${k}`).join(", ")}`,
+        ["i32"],
+        (cols, k) => {
+          fid.set((cols[0] as Int32Array).subarray(0, k), pos);
+          pos += k;
+        },
+      );
       factorValues = f.map((_, i) => Array.from(fid, (k) => combos[k][i]));
     }
     const offsets = new Int32Array(count + 1);

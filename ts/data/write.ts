@@ -135,7 +135,10 @@ function writeCsvFile(path: string, columns: Column[], rows: number, sep: "," | 
  * one object per row, took 200 MB more than the table at 95,000 rows).
  */
 function writeJsonTableFile(path: string, columns: Column[], rows: number): void {
-  if (rows === 0) return writeFileAll(path, tableJson(columns, 0));
+  if (rows === 0) {
+    writeFileAll(path, tableJson(columns, 0));
+    return;
+  }
   const fd = openSync(path, "w");
   try {
     let buf = "[\n";

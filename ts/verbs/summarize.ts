@@ -3,6 +3,7 @@
 import { loadDataset, resolveRolesFor, type Dataset, type LoadOptions } from "../data/load.js";
 import { aggregateConfigs, type AggregatedDataset } from "../data/aggregate.js";
 import { presetOf } from "../data/presets.js";
+import type { ColumnRoles } from "../data/types.js";
 import { QUANTILE_NAMES } from "../data/types.js";
 import { writeTable, type Column } from "../data/write.js";
 
@@ -42,7 +43,7 @@ type Summarized = Pick<Dataset, "table" | "maps" | "stats" | "dropped"> & { runs
 async function aggregated(file: string, opts: LoadOptions): Promise<AggregatedDataset | undefined> {
   // --format imports a tool's files; --map reads one row per configuration; "auto" transforms judge the runs.
   if (opts.format || opts.map || opts.logResponse === "auto" || opts.logInputs?.includes("auto")) return undefined;
-  let roles;
+  let roles: ColumnRoles;
   try {
     roles = await resolveRolesFor(file, opts);
   } catch {
