@@ -62,6 +62,16 @@ describe("summarize's DuckDB aggregate", () => {
     expect(agg!.maps.map((m) => [m.key, m.rows, m.inputNames])).toEqual(full.maps.map((m) => [m.key, m.rows, m.inputNames]));
   });
 
+  it("aggregates in slices of configurations when the file is large: the same statistics", async () => {
+    for (const file of [write("slices.csv", runs())]) {
+      const one = await aggregateConfigs(file, ROLES, { stat: "sd", allowDuplicateRuns: false });
+      const sliced = await aggregateConfigs(file, ROLES, { stat: "sd", allowDuplicateRuns: false, rowsPerPass: 40 });
+      expect(sliced!.stats).toEqual(one!.stats);
+      expect(sliced!.table.factorValues).toEqual(one!.table.factorValues);
+      expect(Array.from(sliced!.table.inputs)).toEqual(Array.from(one!.table.inputs));
+    }
+  });
+
   it("writes the same bytes whether the rows are grouped by configuration or shuffled", async () => {
     const rows = runs();
     const shuffled = rows

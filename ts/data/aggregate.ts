@@ -16,7 +16,9 @@
 // it returns undefined and the caller reads the file the full way (readConfigTable), which reports the problem
 // with its file row and column exactly as before.
 import { VarmapError } from "../errors.js";
-import { forEachChunk, openDb, queryRows, streamColumns } from "./duckdb.js";
+import { statSync } from "node:fs";
+import { forEachChunk, literal, openDb, queryRows, streamColumns, type Db } from "./duckdb.js";
+import { headOfFile } from "./csv-lines.js";
 import { buildMaps } from "./maps.js";
 import { formatOf } from "./duckdb.js";
 import { roleSelect, roleTypes, scanOf } from "./read.js";
@@ -33,6 +35,8 @@ export interface AggregateOptions {
   allowDuplicateRuns: boolean;
   logInputs?: string[];
   note?: (msg: string) => void;
+  /** Runs per aggregation pass (default ROWS_PER_PASS; tests make it small to exercise the sliced path). */
+  rowsPerPass?: number;
 }
 
 /** What the aggregate gives: the table has no runs (`runs` is empty); `offsets` still count each configuration's. */
@@ -43,6 +47,24 @@ export interface AggregatedDataset {
   dropped: number;
   /** Kept runs (the sum of the kept configurations' n). */
   runs: number;
+}
+
+/** Runs aggregated in one pass: beyond it, slices of configurations are aggregated one after the other. */
+export const ROWS_PER_PASS = 4_000_000;
+
+/** The file's rows: Parquet's from its metadata; a text file's from its size and the length of its first lines. */
+async function estimateRows(con: Db["con"], file: string): Promise<number> {
+  if (formatOf(file) === "parquet") {
+    const [{ rows }] = await queryRows(con, `SELECT count(*) AS rows FROM read_parquet(${literal(file)})`);
+    return Number(rows);
+  }
+  const head = headOfFile(file);
+  const size = statSync(file).size;
+  if (!head || head.length === 0) return size / 8; // a zstd file: compressed about 8 bytes per row at most
+  const lines = head.toString("latin1").split("\n").length - 1;
+  const perRow = head.length / Math.max(1, lines);
+  // A gzip head is its decompressed bytes: the file holds about 5 times as many as its size.
+  return (size * (/\.gz$/i.test(file) ? 5 : 1)) / perRow;
 }
 
 /** Statistics per configuration from DuckDB, or undefined when the full read must decide (see above). */
@@ -81,15 +103,27 @@ async function aggregate(file: string, roles: ColumnRoles, opts: AggregateOption
       return `ys[${lo}] + (${h} - floor(${h})) * (ys[${hi}] - ys[${lo}]) AS q${k}`;
     });
     const scan = scanOf(file, isCsv ? roleTypes(roles, {}) : undefined);
-    await con.run(
-      `CREATE TEMP TABLE agg AS WITH g AS (SELECT ${keys.join(", ")}, count(*)::INTEGER AS n, list_sort(list(__y)) AS ys, ` +
-        `${roles.run ? "len(list_distinct(list(__run)))" : "count(*)"}::INTEGER AS nd, count_if(${bad.map((b) => `(${b})`).join(" OR ")})::INTEGER AS bad ` +
-        `FROM (SELECT ${sel.join(", ")} FROM ${scan}) WHERE __keep GROUP BY ALL), ` +
-        `m AS (SELECT *, list_sum(ys) / n AS mu FROM g) ` +
-        `SELECT ${keys.join(", ")}, n, nd, bad, mu, list_sum(list_transform(ys, v -> (v - mu) * (v - mu))) AS m2, ` +
-        `list_sum(list_transform(ys, v -> (v - mu) * (v - mu) * (v - mu))) AS m3, ys[1] AS lo, ys[n] AS hi, ${quantiles.join(", ")} ` +
-        `FROM m ORDER BY ${keys.join(", ")}`,
-    );
+    const query = (source: string) =>
+      `WITH g AS (SELECT ${keys.join(", ")}, count(*)::INTEGER AS n, list_sort(list(__y)) AS ys, ` +
+      `${roles.run ? "len(list_distinct(list(__run)))" : "count(*)"}::INTEGER AS nd, count_if(${bad.map((b) => `(${b})`).join(" OR ")})::INTEGER AS bad ` +
+      `FROM ${source} WHERE __keep GROUP BY ALL), ` +
+      `m AS (SELECT *, list_sum(ys) / n AS mu FROM g) ` +
+      `SELECT ${keys.join(", ")}, n, nd, bad, mu, list_sum(list_transform(ys, v -> (v - mu) * (v - mu))) AS m2, ` +
+      `list_sum(list_transform(ys, v -> (v - mu) * (v - mu) * (v - mu))) AS m3, ys[1] AS lo, ys[n] AS hi, ${quantiles.join(", ")} FROM m`;
+    const passes = Math.max(1, Math.ceil((await estimateRows(con, file)) / (opts.rowsPerPass ?? ROWS_PER_PASS)));
+    if (passes === 1) await con.run(`CREATE TEMP TABLE agg AS ${query(`(SELECT ${sel.join(", ")} FROM ${scan})`)}`);
+    else {
+      // Many runs: the lists of every configuration at once would outgrow memory (and more so when the rows are not
+      // grouped by configuration, as each thread then holds partial lists of every configuration). The scan is kept
+      // in a temporary table (spilled to disk beyond the memory limit), then aggregated one slice of configurations
+      // (by key hash) at a time, so memory is that of ROWS_PER_PASS runs whatever the file's size and order.
+      await con.run(`CREATE TEMP TABLE s AS SELECT *, hash(${keys.join(", ")}) % ${passes} AS __p FROM (SELECT ${sel.join(", ")} FROM ${scan})`);
+      for (let p = 0; p < passes; p++) {
+        const slice = `(SELECT * FROM s WHERE __p = ${p})`;
+        await con.run(p === 0 ? `CREATE TEMP TABLE agg AS ${query(slice)}` : `INSERT INTO agg ${query(slice)}`);
+      }
+      await con.run("DROP TABLE s");
+    }
     if (isCsv) {
       const [{ rejected }] = await queryRows(con, `SELECT count(*) AS rejected FROM reject_errors`);
       if (Number(rejected) > 0) return undefined;
