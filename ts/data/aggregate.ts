@@ -73,9 +73,12 @@ export async function aggregateConfigs(file: string, roles: ColumnRoles, opts: A
   let result: AggregatedDataset | undefined;
   try {
     result = await aggregate(file, roles, opts, (m) => notes.push(m));
-  } catch {
+  } catch (e) {
+    // VARMAP_TRACE=1 says why summarize read the file the full way.
+    if (process.env.VARMAP_TRACE) process.stderr.write(`[aggregate] full read: ${String((e as Error)?.message ?? e).split("\n")[0]}\n`);
     return undefined;
   }
+  if (!result && process.env.VARMAP_TRACE) process.stderr.write("[aggregate] full read: the data needs it (bad values, repeated runs, extremes)\n");
   if (result) for (const m of notes) opts.note?.(m);
   return result;
 }
