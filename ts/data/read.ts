@@ -79,7 +79,7 @@ function checkFile(file: string): void {
  * The scan of a file. For CSV with `typed`, the role columns get their types; with `allColumns` (when DuckDB's
  * sniffer cannot make sense of the file, e.g. ragged rows) no sniffing at all: every other column is VARCHAR.
  */
-function scanOf(file: string, typed?: Record<string, string>, allColumns?: string[]): string {
+export function scanOf(file: string, typed?: Record<string, string>, allColumns?: string[]): string {
   if (!typed || formatOf(file) === "parquet") return fileScan(file);
   const entries = (allColumns ?? Object.keys(typed)).map((c) => `${literal(c)}: '${typed[c] ?? "VARCHAR"}'`).join(", ");
   // store_rejects: a value that does not parse as its type is recorded with its file line instead of failing
@@ -135,6 +135,33 @@ const trace = process.env.VARMAP_TRACE
     }
   : undefined;
 
+/** The SQL types the role columns are read as (CSV scans declare them). */
+export function roleTypes(roles: ColumnRoles, opts: Pick<ReadOptions, "idColumn">): Record<string, string> {
+  const typed: Record<string, string> = {};
+  for (const c of roles.factors) typed[c] = "VARCHAR";
+  for (const c of [...roles.inputs, roles.response, ...(roles.run ? [roles.run] : [])]) typed[c] = "DOUBLE";
+  if (opts.idColumn) typed[opts.idColumn] = "VARCHAR";
+  return typed;
+}
+
+/**
+ * The role columns as the scan selects them: factors as text (__f0, …; NULL becomes ''), inputs (__x0, …), run
+ * index (__run) and response (__y) as DOUBLE (NULL where a value does not convert), __id, and __keep (--where).
+ */
+export function roleSelect(roles: ColumnRoles, opts: Pick<ReadOptions, "idColumn" | "where">): { f: string[]; x: string[]; sel: string[] } {
+  const f = roles.factors.map((_, i) => `__f${i}`);
+  const x = roles.inputs.map((_, i) => `__x${i}`);
+  const sel = [
+    ...roles.factors.map((c, i) => `COALESCE(CAST(${ident(c)} AS VARCHAR), '') AS ${f[i]}`),
+    ...roles.inputs.map((c, i) => `TRY_CAST(${ident(c)} AS DOUBLE) AS ${x[i]}`),
+    roles.run ? `TRY_CAST(${ident(roles.run)} AS DOUBLE) AS __run` : `NULL::DOUBLE AS __run`,
+    `TRY_CAST(${ident(roles.response)} AS DOUBLE) AS __y`,
+    opts.idColumn ? `CAST(${ident(opts.idColumn)} AS VARCHAR) AS __id` : `NULL::VARCHAR AS __id`,
+    opts.where ? `COALESCE((${opts.where}), false) AS __keep` : `true AS __keep`,
+  ];
+  return { f, x, sel };
+}
+
 async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOptions): Promise<ConfigTable> {
   const { con } = db;
   const t0 = performance.now();
@@ -175,22 +202,10 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
     }
   }
 
-  const typed: Record<string, string> = {};
-  for (const c of roles.factors) typed[c] = "VARCHAR";
-  for (const c of [...roles.inputs, roles.response, ...(roles.run ? [roles.run] : [])]) typed[c] = "DOUBLE";
-  if (opts.idColumn) typed[opts.idColumn] = "VARCHAR";
+  const typed = roleTypes(roles, opts);
 
   let newlines: Promise<NewlineCount | undefined> | undefined; // started beside the scan (below)
-  const f = roles.factors.map((_, i) => `__f${i}`);
-  const x = roles.inputs.map((_, i) => `__x${i}`);
-  const sel = [
-    ...roles.factors.map((c, i) => `COALESCE(CAST(${ident(c)} AS VARCHAR), '') AS ${f[i]}`),
-    ...roles.inputs.map((c, i) => `TRY_CAST(${ident(c)} AS DOUBLE) AS ${x[i]}`),
-    roles.run ? `TRY_CAST(${ident(roles.run)} AS DOUBLE) AS __run` : `NULL::DOUBLE AS __run`,
-    `TRY_CAST(${ident(roles.response)} AS DOUBLE) AS __y`,
-    opts.idColumn ? `CAST(${ident(opts.idColumn)} AS VARCHAR) AS __id` : `NULL::VARCHAR AS __id`,
-    opts.where ? `COALESCE((${opts.where}), false) AS __keep` : `true AS __keep`,
-  ];
+  const { f, x, sel } = roleSelect(roles, opts);
   try {
     // __h: a 64-bit hash of the configuration key, computed during the parallel scan, so grouping uses one
     // integer key instead of seven columns and runs are matched to configurations in JS; __h2 (the key's columns

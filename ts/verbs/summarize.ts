@@ -1,6 +1,9 @@
 // `summarize`: every map and configuration with the statistics of its runs. The CLI
 // (ts/cli/commands/summarize.ts) parses the flags into SummarizeOptions and prints the summary.
-import { loadDataset, type Dataset, type LoadOptions } from "../data/load.js";
+import { loadDataset, resolveRolesFor, type Dataset, type LoadOptions } from "../data/load.js";
+import { aggregateConfigs, type AggregatedDataset } from "../data/aggregate.js";
+import { presetOf } from "../data/presets.js";
+import type { ColumnRoles } from "../data/types.js";
 import { QUANTILE_NAMES } from "../data/types.js";
 import { writeTable, type Column } from "../data/write.js";
 
@@ -25,7 +28,7 @@ export interface SummarizeSummary {
 }
 
 export async function runSummarize(file: string, options: SummarizeOptions): Promise<SummarizeSummary> {
-  const data = await loadDataset(file, options.data);
+  const data = (await aggregated(file, options.data)) ?? (await loadDataset(file, options.data));
   const columns = summaryColumns(data);
   const out = options.out;
   if (out) await writeTable(out, columns);
@@ -34,8 +37,35 @@ export async function runSummarize(file: string, options: SummarizeOptions): Pro
   return { ...mapSummary(data, file, out), text };
 }
 
+/** A summary needs no runs in JS: DuckDB aggregates them (ts/data/aggregate.ts), unless the options need the full read. */
+type Summarized = Pick<Dataset, "table" | "maps" | "stats" | "dropped"> & { runs?: number };
+
+async function aggregated(file: string, opts: LoadOptions): Promise<AggregatedDataset | undefined> {
+  // --format imports a tool's files; --map reads one row per configuration; "auto" transforms judge the runs.
+  if (opts.format || opts.map || opts.logResponse === "auto" || opts.logInputs?.includes("auto")) return undefined;
+  let roles: ColumnRoles;
+  try {
+    roles = await resolveRolesFor(file, opts);
+  } catch {
+    return undefined; // loadDataset reports it
+  }
+  return aggregateConfigs(file, roles, {
+    stat: opts.stat ?? "sd",
+    where: opts.where,
+    requirePositive: Boolean(opts.logResponse || opts.requirePositive),
+    allowDuplicateRuns: opts.allowDuplicateRuns ?? (opts.preset ? presetOf(opts.preset).allowDuplicateRuns : false),
+    logInputs: opts.logInputs,
+    note: opts.note,
+  });
+}
+
+/** Runs kept: the aggregate's count, or the loaded runs. */
+function runCount(data: Summarized): number {
+  return data.runs ?? data.table.runs.length;
+}
+
 /** One row per configuration: factors and inputs under their own names, then the statistics. */
-export function summaryColumns(data: Dataset): Column[] {
+export function summaryColumns(data: Pick<Dataset, "table" | "stats">): Column[] {
   const { table, stats } = data;
   const d = table.roles.inputs.length;
   const cols: Column[] = [];
@@ -50,20 +80,20 @@ export function summaryColumns(data: Dataset): Column[] {
   return cols;
 }
 
-function mapSummary(data: Dataset, file: string, out?: string) {
+function mapSummary(data: Summarized, file: string, out?: string) {
   return {
     file,
     out: out ?? null,
     configurations: data.table.count,
-    runs: data.table.runs.length,
+    runs: runCount(data),
     dropped: data.dropped,
     maps: data.maps.map((m) => ({ key: m.key, rows: m.rows, inputs: m.inputNames, normalization: m.normalization, stat: m.stat })),
   };
 }
 
-function formatMaps(data: Dataset): string {
+function formatMaps(data: Summarized): string {
   const lines = [
-    `${data.maps.length} map(s), ${data.table.count} configuration(s), ${data.table.runs.length} run(s)${data.dropped ? `, ${data.dropped} dropped` : ""}`,
+    `${data.maps.length} map(s), ${data.table.count} configuration(s), ${runCount(data)} run(s)${data.dropped ? `, ${data.dropped} dropped` : ""}`,
   ];
   for (const m of data.maps) {
     const key =
