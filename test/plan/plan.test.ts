@@ -60,6 +60,19 @@ describe("planner", () => {
     expect(rs).toContain(1024);
   });
 
+  it("--fill-first: space-filling batches, away from the measured configurations, until that share is measured", () => {
+    const runs = Array.from({ length: space.count }, () => [] as number[]);
+    const r = counterRng(5, "plan-fill");
+    const measured = [0, 6, 12, 18, 24, 4, 20, 25, 31, 37, 43, 49, 29, 45];
+    for (const c of measured) for (let i = 0; i < 10; i++) runs[c].push(100 + (c === 0 ? 40 : 2) * r.normal());
+    const fill = planStep(space, runs, new Uint8Array(space.count), 1, { ...opts, fillFirst: 0.5 });
+    expect(fill.firstBatch).toBe(true);
+    expect(fill.batch.length).toBeGreaterThan(0);
+    expect(fill.batch.every((b) => b.reason.startsWith("space-filling") && !measured.includes(b.config))).toBe(true);
+    // 14 of 50 measured: below 0.5 it fills, at 0.25 the model plans.
+    expect(planStep(space, runs, new Uint8Array(space.count), 1, { ...opts, fillFirst: 0.25 }).firstBatch).toBe(false);
+  });
+
   it("later batches explore by uncertainty and top up configurations short of the precision; converged ones get nothing", () => {
     const runs = Array.from({ length: space.count }, () => [] as number[]);
     const r = counterRng(5, "plan-runs");

@@ -37,6 +37,8 @@ export interface PlanStepOptions {
    * variance its r0 runs will have (at least u²/10), and measured configurations may get runs without --precision.
    */
   gain?: "uncertainty" | "net";
+  /** Keep planning space-filling batches until this share of the configurations is measured (default 0). */
+  fillFirst?: number;
   /** Damp new configurations' gain near measured ones (default true). */
   damping?: boolean;
   /** Per configuration, the most runs it can have (replay: the runs the dataset holds); default rule.maxRuns. */
@@ -128,7 +130,12 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   const measured = measuredIn.reduce((a, m) => a + m.length, 0);
   const predicted = new Float64Array(space.count).fill(NaN);
   const uncertainty = new Float64Array(space.count).fill(NaN);
-  const firstBatch = measuredIn.some((m, i) => m.length < Math.min(designSize(space), members[i].length));
+  // Space-filling while a map has fewer than d + 2 measured configurations, or (fillFirst) while fewer than that
+  // share of the space is measured.
+  const fillFirst = o.fillFirst ?? 0;
+  const firstBatch =
+    measuredIn.some((m, i) => m.length < Math.min(designSize(space), members[i].length)) ||
+    (fillFirst > 0 && measuredIn.reduce((a, m) => a + m.length, 0) < fillFirst * space.count && budgetLeft > 0);
   let failedCount = 0;
   for (let c = 0; c < space.count; c++) failedCount += failed[c];
   const result = (batch: BatchRow[], stop?: PlanStep["stop"]): PlanStep => ({

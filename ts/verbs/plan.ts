@@ -49,6 +49,8 @@ export interface PlanOptions {
   uncertainty: string;
   /** Gain of a new configuration: its predictive variance ("uncertainty", default) or that less its sampling variance ("net"). */
   gain?: "uncertainty" | "net";
+  /** Space-filling batches until this share of the configurations is measured (default 0: only the first). */
+  fillFirst?: number;
   seed: string;
   /** Inputs to log2; default: power-of-two inputs spanning more than 8×. */
   logInputs?: string[];
@@ -167,6 +169,7 @@ function checkOptions(o: PlanOptions): StoppingRule {
   if (o.batchRuns !== undefined && !(Number.isInteger(o.batchRuns) && o.batchRuns >= 1))
     throw usage(`--batch-runs ${o.batchRuns} is not valid`, "give a positive integer");
   if (o.mapError !== undefined && !(o.mapError > 0)) throw usage(`--map-error ${o.mapError} is not valid`, "give a relative error, e.g. --map-error 0.1");
+  if (o.fillFirst !== undefined && !(o.fillFirst >= 0 && o.fillFirst <= 1)) throw usage(`--fill-first ${o.fillFirst} is not valid`, "give a share in [0, 1]");
   if (!(Number.isInteger(o.reps) && o.reps >= 1)) throw usage(`--reps ${o.reps} is not valid`, "give a positive integer");
   if (o.replayFraction !== undefined && !(o.replayFraction > 0 && o.replayFraction <= 1))
     throw usage(`--replay-fraction ${o.replayFraction} is not valid`, "give a share in (0, 1]");
@@ -230,6 +233,7 @@ function stepOptions(o: PlanOptions, rule: StoppingRule, space: ConfigSpace, bud
     method: o.method,
     seed: o.seed,
     gain: o.gain,
+    fillFirst: o.fillFirst,
   };
 }
 

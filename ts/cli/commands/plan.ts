@@ -50,6 +50,7 @@ export function register(program: Command): void {
         .choices(["uncertainty", "net"])
         .default("uncertainty"),
     )
+    .option("--fill-first <p>", "plan space-filling batches until this share of the configurations is measured", "0")
     .option("--seed <s>", "seed of the designs and replays", "1")
     .option("--replay <runs>", "simulate a campaign on this complete runs table and write learning curves (adaptive, random, space-filling)")
     .option("--reps <n>", "with --replay: replays to average", "10")
@@ -111,6 +112,7 @@ async function planAction(opts: Opts): Promise<void> {
     method: String(opts.method),
     uncertainty: String(opts.uncertainty),
     gain: String(opts.gain) as PlanOptions["gain"],
+    fillFirst: number(opts, "fillFirst", "--fill-first"),
     seed: String(opts.seed),
     logInputs,
     out: str("out"),
