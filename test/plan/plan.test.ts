@@ -60,6 +60,19 @@ describe("planner", () => {
     expect(rs).toContain(1024);
   });
 
+  it("--fill-first: space-filling batches, away from the measured configurations, until that share is measured", () => {
+    const runs = Array.from({ length: space.count }, () => [] as number[]);
+    const r = counterRng(5, "plan-fill");
+    const measured = [0, 6, 12, 18, 24, 4, 20, 25, 31, 37, 43, 49, 29, 45];
+    for (const c of measured) for (let i = 0; i < 10; i++) runs[c].push(100 + (c === 0 ? 40 : 2) * r.normal());
+    const fill = planStep(space, runs, new Uint8Array(space.count), 1, { ...opts, fillFirst: 0.5 });
+    expect(fill.firstBatch).toBe(true);
+    expect(fill.batch.length).toBeGreaterThan(0);
+    expect(fill.batch.every((b) => b.reason.startsWith("space-filling") && !measured.includes(b.config))).toBe(true);
+    // 14 of 50 measured: below 0.5 it fills, at 0.25 the model plans.
+    expect(planStep(space, runs, new Uint8Array(space.count), 1, { ...opts, fillFirst: 0.25 }).firstBatch).toBe(false);
+  });
+
   it("later batches explore by uncertainty and top up configurations short of the precision; converged ones get nothing", () => {
     const runs = Array.from({ length: space.count }, () => [] as number[]);
     const r = counterRng(5, "plan-runs");
@@ -242,6 +255,69 @@ describe.skipIf(!cliBuilt)("plan --exec", () => {
     expect(lines.length).toBe(20);
     expect(lines[0]).toMatch(new RegExp(`^sh ${script} \\d+ \\d+ 1 2$`));
     expect(existsSync(join(dir, "dry.csv"))).toBe(false);
+  });
+
+  it("--budget-seconds with --time-column: gain per second favours cheap configurations, the batch fits the seconds left", () => {
+    const dir = mkdtempSync(join(tmpdir(), "varmap-plan-"));
+    const varmap = cliIn(dir);
+    // Ten measured configurations of a 7 × 5 grid; a run costs rsize_kb / 64 seconds (0.06 s to 16 s).
+    const measured = [
+      [1, 4],
+      [1, 1024],
+      [64, 4],
+      [64, 1024],
+      [8, 64],
+      [2, 16],
+      [32, 256],
+      [4, 1024],
+      [16, 4],
+      [8, 256],
+    ];
+    const lines = ["threads,rsize_kb,run,result,seconds"];
+    let spent = 0;
+    for (const [t, k] of measured) {
+      const r = counterRng(5, "time-budget", t * 10000 + k);
+      for (let i = 1; i <= 5; i++) {
+        const sec = (k / 64) * (1 + 0.05 * r.next());
+        spent += sec;
+        lines.push(`${t},${k},${i},${1000 * t * (1 + 0.2 * r.next())},${sec}`);
+      }
+    }
+    writeFileSync(join(dir, "m.csv"), lines.join("\n") + "\n");
+    const grid = ["--grid", "threads=1,2,4,8,16,32,64;rsize_kb=4,16,64,256,1024", "--runs", "m.csv", "--min-runs", "5", "--batch-runs", "50"];
+    const read = (f: string) => {
+      const [h, ...rows] = readFileSync(join(dir, f), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(","));
+      return rows.map((r) => Object.fromEntries(h.map((c, i) => [c, r[i]])));
+    };
+    const perRun = (rows: Record<string, string>[]) =>
+      rows.reduce((a, r) => a + Number(r.runs) * (Number(r.rsize_kb) / 64), 0) / rows.reduce((a, r) => a + Number(r.runs), 0);
+    const t = varmap("plan", ...grid, "--budget-seconds", String(spent + 2000), "--time-column", "seconds", "--out", "t.csv", "--json");
+    expect(t.code, t.err).toBe(0);
+    const s = JSON.parse(t.out);
+    expect(s.seconds.spent).toBeCloseTo(spent, 6);
+    const r = varmap("plan", ...grid, "--budget-runs", "400", "--out", "r.csv");
+    expect(r.code, r.err).toBe(0);
+    const timed = read("t.csv"),
+      byRuns = read("r.csv");
+    expect(timed.length).toBeGreaterThan(0);
+    // The same batch size in runs, at a lower cost per run than the run-budget plan's.
+    expect(perRun(timed)).toBeLessThan(perRun(byRuns));
+    expect(s.seconds.batch).toBeCloseTo(
+      timed.reduce((a, x) => a + Number(x.seconds), 0),
+      6,
+    );
+    // Few seconds left: the batch fits them.
+    const few = varmap("plan", ...grid, "--budget-seconds", String(spent + 3), "--time-column", "seconds", "--out", "f.csv", "--json");
+    expect(few.code, few.err).toBe(0);
+    expect(JSON.parse(few.out).seconds.batch).toBeLessThanOrEqual(3 + 1e-9);
+    const none = varmap("plan", ...grid, "--budget-seconds", String(spent - 1), "--time-column", "seconds", "--json", "--out", "n.csv");
+    expect(JSON.parse(none.out)).toMatchObject({ batchRuns: 0, stop: "budget" });
+    const bad = varmap("plan", ...grid, "--budget-seconds", "100", "--out", "x.csv");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/E_USAGE.*--time-column/);
   });
 
   it("bad input: exit 2, a coded error, nothing written", () => {

@@ -3,7 +3,7 @@
 // Chromium as a person would see it (Debian's chromium, driven by playwright-core; no browser download).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../ts/package-root.js";
@@ -258,6 +258,34 @@ describe.skipIf(secondBackendRun || !built)(`varmap report${built ? "" : " (dist
       expect(r.configs).toBe(m.rows);
       expect(Math.abs(r.score - median) / median).toBeLessThan(1e-9);
     }
+  });
+
+  it("the plan (issue 43): a directory with plan's curves and batch gets their figure and tables", () => {
+    const dir = join(root, "with-plan");
+    cpSync(join(demo, "cv"), dir, { recursive: true });
+    const grid = "threads=1,2,4,8,16;rsize_kb=4,64,1024";
+    const p = varmap("plan", "--grid", grid, "--budget-runs", "200", "--min-runs", "5", "--out", join(dir, "next.csv"), "--quiet");
+    expect(p.status, p.stderr).toBe(0);
+    // Learning curves in the columns `plan --replay --out` writes (a fixture: the replay itself is tested in test/plan).
+    const curve = [["strategy", "runs", "fraction", "are", "measured"].join(",")];
+    for (const [s, k] of [
+      ["adaptive", 0.6],
+      ["random", 1],
+      ["space-filling", 0.8],
+    ] as const)
+      for (let i = 1; i <= 12; i++) curve.push([s, 100 * i, (0.05 * i).toFixed(2), (0.2 * k * Math.pow(i, -0.5)).toFixed(5), 10 * i].join(","));
+    writeFileSync(join(dir, "curves.csv"), curve.join("\n") + "\n");
+    const r = varmap("report", dir, "--out", join(root, "plan.html"), "--json", "--quiet");
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ kind: "cv", figures: 2, warnings: [] });
+    const html = readFileSync(join(root, "plan.html"), "utf8");
+    expect(html).toContain('<section id="plan">');
+    expect(html).toContain("Replayed campaign");
+    // Random at 10 % (ARE 0.2/√2) against adaptive at 5 % (0.12): met.
+    expect(html).toMatch(/<td>10\.0<\/td><td>14\.14<\/td><td>12\.00<\/td><td>yes<\/td>/);
+    const batch = readFileSync(join(dir, "next.csv"), "utf8").trim().split(/\r?\n/).length - 1;
+    expect(html).toContain(`Next batch (next.csv): ${batch} configuration(s)`);
+    expect(html).toContain("space-filling: greedy maximin");
   });
 
   it("not an output directory: exit 2 with E_REPORT_DIR and nothing written", () => {

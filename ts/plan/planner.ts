@@ -37,10 +37,47 @@ export interface PlanStepOptions {
    * variance its r0 runs will have (at least u²/10), and measured configurations may get runs without --precision.
    */
   gain?: "uncertainty" | "net";
+  /** Keep planning space-filling batches until this share of the configurations is measured (default 0). */
+  fillFirst?: number;
   /** Damp new configurations' gain near measured ones (default true). */
   damping?: boolean;
   /** Per configuration, the most runs it can have (replay: the runs the dataset holds); default rule.maxRuns. */
   caps?: Int32Array;
+  /**
+   * A time budget: seconds one run of each configuration costs (see costPerRun) and the seconds the campaign may
+   * spend (measured runs included). Actions are ranked by gain per second and a batch holds at most batchRuns × the
+   * mean cost seconds; budgetRuns is then only a cap.
+   */
+  cost?: { perRun: Float64Array; budgetSeconds: number; spentSeconds: number };
+}
+
+/**
+ * Seconds one run of each configuration costs, from the measured runs' time column: a measured configuration's mean
+ * time; an unmeasured one's, its nearest measured neighbour's in its map (normalized inputs), else the median cost.
+ */
+export function costPerRun(space: ConfigSpace, times: readonly (readonly number[])[]): Float64Array {
+  const d = space.inputs.length;
+  const cost = new Float64Array(space.count).fill(NaN);
+  const known: number[] = [];
+  for (let c = 0; c < space.count; c++) {
+    const t = times[c].filter((x) => Number.isFinite(x) && x >= 0);
+    if (t.length) (cost[c] = t.reduce((a, b) => a + b, 0) / t.length), known.push(c);
+  }
+  const sorted = known.map((c) => cost[c]).sort((a, b) => a - b);
+  const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+  for (let c = 0; c < space.count; c++) {
+    if (Number.isFinite(cost[c])) continue;
+    let best = -1,
+      bd = Infinity;
+    for (const b of known) {
+      if (space.map[b] !== space.map[c]) continue;
+      let q = 0;
+      for (let j = 0; j < d; j++) q += (space.U[c * d + j] - space.U[b * d + j]) ** 2;
+      if (q < bd) (bd = q), (best = b);
+    }
+    cost[c] = best >= 0 ? cost[best] : median;
+  }
+  return cost;
 }
 
 export interface BatchRow {
@@ -85,6 +122,7 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   // A configuration at its own cap is converged (replay: no runs left in the dataset).
   for (let c = 0; c < space.count; c++) if (est.n[c] >= cap(c) && est.n[c] > 0) est.converged[c] = 1;
   const runsSpent = est.n.reduce((a, b) => a + b, 0);
+  const secondsLeft = o.cost ? Math.max(0, o.cost.budgetSeconds - o.cost.spentSeconds) : Infinity;
   const budgetLeft = Math.max(0, o.budgetRuns - runsSpent);
   const members = mapMembers(space);
   const d = space.inputs.length;
@@ -92,7 +130,12 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   const measured = measuredIn.reduce((a, m) => a + m.length, 0);
   const predicted = new Float64Array(space.count).fill(NaN);
   const uncertainty = new Float64Array(space.count).fill(NaN);
-  const firstBatch = measuredIn.some((m, i) => m.length < Math.min(designSize(space), members[i].length));
+  // Space-filling while a map has fewer than d + 2 measured configurations, or (fillFirst) while fewer than that
+  // share of the space is measured.
+  const fillFirst = o.fillFirst ?? 0;
+  const firstBatch =
+    measuredIn.some((m, i) => m.length < Math.min(designSize(space), members[i].length)) ||
+    (fillFirst > 0 && measuredIn.reduce((a, m) => a + m.length, 0) < fillFirst * space.count && budgetLeft > 0);
   let failedCount = 0;
   for (let c = 0; c < space.count; c++) failedCount += failed[c];
   const result = (batch: BatchRow[], stop?: PlanStep["stop"]): PlanStep => ({
@@ -183,7 +226,7 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
       rule.precision !== undefined && space.count > 0 && [...Array(space.count).keys()].some((c) => est.n[c] > 0 && !est.converged[c] && !failed[c]);
     if (err <= o.mapError && !pending) return result([], "map-error");
   }
-  if (budgetLeft === 0) return result([], "budget");
+  if (budgetLeft === 0 || secondsLeft <= 0) return result([], "budget");
 
   type Action = { config: number; runs: number; gain: number; reason: string; fresh: boolean };
   const actions: Action[] = [];
@@ -222,7 +265,16 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
   }
   if (actions.length === 0) return result([], "exhausted");
 
-  // Greedy: best gain per run first; a chosen new configuration damps its unmeasured neighbours' uncertainty.
+  // A time budget: gain per second, and a batch limited in seconds as well as in runs.
+  const perRunCost = (c: number) => (o.cost && Number.isFinite(o.cost.perRun[c]) && o.cost.perRun[c] > 0 ? o.cost.perRun[c] : 1);
+  let secLimit = Infinity;
+  if (o.cost) {
+    let sum = 0;
+    for (let c = 0; c < space.count; c++) sum += perRunCost(c);
+    secLimit = Math.min(secondsLeft, (o.batchRuns * sum) / Math.max(1, space.count));
+    actions.forEach((a) => (a.gain /= perRunCost(a.config)));
+  }
+  // Greedy: best gain per run (per second with a time budget) first; a chosen new configuration damps its unmeasured neighbours' uncertainty.
   const ell = members.map((m) => medianNearest(space, m));
   const gain = Float64Array.from(actions, (a) => a.gain);
   const byConfig = new Map<number, number>();
@@ -246,15 +298,18 @@ export function planStep(space: ConfigSpace, runs: readonly (readonly number[])[
       }
     });
   const batch: BatchRow[] = [];
-  let used = 0;
+  let used = 0,
+    usedSec = 0;
   const done = new Uint8Array(actions.length);
+  const fits = (a: Action) => a.runs <= limit - used && a.runs * perRunCost(a.config) <= secLimit - usedSec;
   for (;;) {
     let best = -1;
-    for (let i = 0; i < actions.length; i++) if (!done[i] && actions[i].runs <= limit - used && (best < 0 || gain[i] > gain[best])) best = i;
+    for (let i = 0; i < actions.length; i++) if (!done[i] && fits(actions[i]) && (best < 0 || gain[i] > gain[best])) best = i;
     if (best < 0) break;
     const a = actions[best];
     done[best] = 1;
     used += a.runs;
+    usedSec += a.runs * perRunCost(a.config);
     batch.push({
       config: a.config,
       runs: a.runs,

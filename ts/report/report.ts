@@ -30,6 +30,7 @@ import { boxSpec, boxesOf } from "./plots/box.js";
 import { designPoints, designSpec } from "./plots/design.js";
 import { diffRows } from "./plots/heatmap.js";
 import { samplePanels } from "./plots/mixture-sample.js";
+import { findPlanFiles, planSection } from "./plan-section.js";
 import { effectsSpec } from "./plots/effects.js";
 import { anova } from "../effects/anova.js";
 import { mapFactors } from "../effects/map-factors.js";
@@ -511,6 +512,15 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       body: htmlTable(["method", "maps fitted", "failed"], rowsOut, { caption: `models.json in ${layout.refit.dir}` }),
     });
   }
+
+  // The plan (issue 43): learning curves and batches `varmap plan` wrote into the directory (recognized by header).
+  const planFiles = findPlanFiles([...new Set([dir, layout.refit?.dir, layout.cv?.dir].filter((d): d is string => d !== undefined))]);
+  const planBody = await planSection(
+    planFiles,
+    (spec, caption) => figure(spec, caption),
+    (f) => basename(f),
+  );
+  if (planBody) sections.push({ id: "plan", title: "Campaign plan", body: planBody });
 
   const html = page(dir, layout, sections, notes, !opts.static);
   return { html, kind: layout.kind, figures: figures.length, warnings, notes };

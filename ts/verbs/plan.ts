@@ -14,7 +14,7 @@ import { tableFormat, writeTable, writeTextAtomic, type Column } from "../data/w
 import type { StatName } from "../data/types.js";
 import { presetOf } from "../data/presets.js";
 import { defaultLogInputs, describeConfiguration, gridSpace, rowsSpace, tableSpace, configKey, type ConfigSpace } from "../plan/space.js";
-import { firstBatchMinimum, planStep, type PlanStep, type PlanStepOptions } from "../plan/planner.js";
+import { costPerRun, firstBatchMinimum, planStep, type PlanStep, type PlanStepOptions } from "../plan/planner.js";
 import { checkRule, type PrecisionAgainst, type StoppingRule } from "../plan/stopping.js";
 import { uncertaintySource } from "../plan/uncertainty.js";
 import { replay, type CurvePoint, type StoppingReplay } from "../plan/replay.js";
@@ -40,6 +40,8 @@ export interface PlanOptions {
   budgetRuns?: number;
   budgetSeconds?: number;
   secondsPerRun?: number;
+  /** With budgetSeconds: the runs file's column of seconds each run took (each configuration's cost per run). */
+  timeColumn?: string;
   batchRuns?: number;
   minRuns: number;
   maxRuns: number;
@@ -47,6 +49,8 @@ export interface PlanOptions {
   uncertainty: string;
   /** Gain of a new configuration: its predictive variance ("uncertainty", default) or that less its sampling variance ("net"). */
   gain?: "uncertainty" | "net";
+  /** Space-filling batches until this share of the configurations is measured (default 0: only the first). */
+  fillFirst?: number;
   seed: string;
   /** Inputs to log2; default: power-of-two inputs spanning more than 8×. */
   logInputs?: string[];
@@ -85,6 +89,8 @@ export interface PlanBatchSummary {
   batch: Column[];
   /** --dry-run with --exec: the commands of the batch. */
   commands?: string[];
+  /** With --time-column: seconds spent (the measured runs' times), the budget, and the batch's expected seconds. */
+  seconds?: { spent: number; budget: number; left: number; batch: number };
 }
 
 export interface PlanReplaySummary {
@@ -141,12 +147,29 @@ function checkOptions(o: PlanOptions): StoppingRule {
   if (o.budgetSeconds !== undefined) {
     if (o.budgetRuns !== undefined) throw usage("--budget-runs and --budget-seconds both given", "give one budget");
     if (!(o.budgetSeconds > 0)) throw usage(`--budget-seconds ${o.budgetSeconds} is not valid`, "give a positive number of seconds");
-    if (o.secondsPerRun === undefined) throw usage("--budget-seconds needs --seconds-per-run", "give the seconds one run takes, e.g. --seconds-per-run 30");
+    if (o.secondsPerRun === undefined && o.timeColumn === undefined)
+      throw usage(
+        "--budget-seconds needs --seconds-per-run or --time-column",
+        "give the seconds one run takes (--seconds-per-run 30), or the runs file's time column",
+      );
+    if (o.secondsPerRun !== undefined && o.timeColumn !== undefined)
+      throw usage("--seconds-per-run and --time-column both given", "give one source of run times");
+  }
+  if (o.timeColumn !== undefined) {
+    if (o.budgetSeconds === undefined) throw usage("--time-column applies to --budget-seconds", "add --budget-seconds S, or drop --time-column");
+    if (o.replay !== undefined || o.exec !== undefined)
+      throw usage("--time-column applies to planning the next batch", "drop --replay / --exec, or give --seconds-per-run");
+    if (o.runs === undefined)
+      throw usage(
+        "--time-column needs --runs: the costs come from the measured runs",
+        "plan the first batch with --seconds-per-run, then give --runs with its times",
+      );
   }
   if (o.secondsPerRun !== undefined && !(o.secondsPerRun > 0)) throw usage(`--seconds-per-run ${o.secondsPerRun} is not valid`, "give a positive number");
   if (o.batchRuns !== undefined && !(Number.isInteger(o.batchRuns) && o.batchRuns >= 1))
     throw usage(`--batch-runs ${o.batchRuns} is not valid`, "give a positive integer");
   if (o.mapError !== undefined && !(o.mapError > 0)) throw usage(`--map-error ${o.mapError} is not valid`, "give a relative error, e.g. --map-error 0.1");
+  if (o.fillFirst !== undefined && !(o.fillFirst >= 0 && o.fillFirst <= 1)) throw usage(`--fill-first ${o.fillFirst} is not valid`, "give a share in [0, 1]");
   if (!(Number.isInteger(o.reps) && o.reps >= 1)) throw usage(`--reps ${o.reps} is not valid`, "give a positive integer");
   if (o.replayFraction !== undefined && !(o.replayFraction > 0 && o.replayFraction <= 1))
     throw usage(`--replay-fraction ${o.replayFraction} is not valid`, "give a share in (0, 1]");
@@ -210,6 +233,7 @@ function stepOptions(o: PlanOptions, rule: StoppingRule, space: ConfigSpace, bud
     method: o.method,
     seed: o.seed,
     gain: o.gain,
+    fillFirst: o.fillFirst,
   };
 }
 
@@ -266,7 +290,7 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
   const rule = checkOptions(o);
   if (o.replay !== undefined) return runReplay(o, rule);
   const space = await buildSpace(o);
-  const budgetRuns = o.budgetRuns ?? Math.floor(o.budgetSeconds! / o.secondsPerRun!);
+  let budgetRuns = o.budgetRuns ?? (o.secondsPerRun !== undefined ? Math.floor(o.budgetSeconds! / o.secondsPerRun) : Number.MAX_SAFE_INTEGER);
   const minimum = firstBatchMinimum(space, rule.minRuns);
   const cols = runsColumns(o.load);
   const command = o.exec !== undefined ? parseTemplate(o.exec, space) : undefined;
@@ -274,6 +298,22 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
   if (o.runs !== undefined && existsSync(o.runs)) runs = await readRunsFile(space, o.runs, cols, o.exec !== undefined);
   else if (o.runs !== undefined && o.exec === undefined) missingRuns(o.runs);
   else runs = Array.from({ length: space.count }, () => []);
+  let cost: PlanStepOptions["cost"];
+  if (o.timeColumn !== undefined) {
+    const times = await readRunsFile(space, o.runs!, { run: cols.run, response: o.timeColumn });
+    const perRun = costPerRun(space, times);
+    const spentSeconds = times.flat().reduce((a, t) => a + (Number.isFinite(t) ? t : 0), 0);
+    if (!Number.isFinite(spentSeconds) || times.every((t) => t.length === 0))
+      throw new VarmapError("E_PLAN_SPACE_MISMATCH", `the runs file's time column '${o.timeColumn}' holds no time`, {
+        location: { file: o.runs!, column: o.timeColumn },
+        remedy: "give the column of seconds each run took",
+      });
+    cost = { perRun, budgetSeconds: o.budgetSeconds!, spentSeconds };
+    // The run budget is only a cap: what the seconds left buy at the cheapest configuration's cost.
+    const cheapest = Math.min(...perRun.filter((x) => x > 0));
+    const spent = runs.reduce((a, r) => a + r.length, 0);
+    budgetRuns = spent + Math.max(0, Math.floor((o.budgetSeconds! - spentSeconds) / (Number.isFinite(cheapest) ? cheapest : 1)));
+  }
   if (runs.every((r) => r.length === 0) && budgetRuns < minimum)
     throw new VarmapError(
       "E_PLAN_BUDGET",
@@ -286,14 +326,13 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
   const failed = new Uint8Array(space.count);
   if (o.exec !== undefined && o.runs !== undefined)
     for (const e of readJournal(`${o.runs}.journal`)) if (e.type === "failed-config") markFailed(space, failed, e.key);
-  const s = planStep(
-    space,
-    runs,
-    failed,
-    o.exec !== undefined && o.runs ? readJournal(`${o.runs}.journal`).filter((e) => e.type === "batch").length : 0,
-    stepOptions(o, rule, space, budgetRuns),
-  );
+  const s = planStep(space, runs, failed, o.exec !== undefined && o.runs ? readJournal(`${o.runs}.journal`).filter((e) => e.type === "batch").length : 0, {
+    ...stepOptions(o, rule, space, budgetRuns),
+    ...(cost ? { cost } : {}),
+  });
   const batch = batchColumns(space, s);
+  const batchSeconds = cost ? s.batch.reduce((a, r) => a + r.runs * cost.perRun[r.config], 0) : NaN;
+  if (cost) batch.push({ name: "seconds", values: s.batch.map((r) => r.runs * cost.perRun[r.config]) });
   if (o.out) await writeTable(o.out, batch);
   const commands = command
     ? s.batch.flatMap((r) => Array.from({ length: r.runs }, (_, i) => command(r.config, s.estimate.n[r.config] + i + 1, o.seed)))
@@ -316,6 +355,16 @@ export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
     stop: s.stop ?? null,
     batch,
     ...(commands ? { commands } : {}),
+    ...(cost
+      ? {
+          seconds: {
+            spent: cost.spentSeconds,
+            budget: cost.budgetSeconds,
+            left: Math.max(0, cost.budgetSeconds - cost.spentSeconds),
+            batch: batchSeconds,
+          },
+        }
+      : {}),
   };
 }
 

@@ -39,6 +39,7 @@ export function register(program: Command): void {
     .option("--budget-runs <n>", "total runs the campaign may spend (measured runs included)")
     .option("--budget-seconds <s>", "total seconds, with --seconds-per-run")
     .option("--seconds-per-run <s>", "seconds one run takes")
+    .option("--time-column <col>", "with --budget-seconds: the --runs file's column of seconds each run took (a configuration's cost per run)")
     .option("--batch-runs <n>", "runs per batch (default: 10 % of the configurations × --min-runs)")
     .option("--min-runs <n>", "runs a new configuration gets, and the fewest a configuration stops at", "10")
     .option("--max-runs <n>", "most runs a configuration gets", "40")
@@ -49,6 +50,7 @@ export function register(program: Command): void {
         .choices(["uncertainty", "net"])
         .default("uncertainty"),
     )
+    .option("--fill-first <p>", "plan space-filling batches until this share of the configurations is measured", "0")
     .option("--seed <s>", "seed of the designs and replays", "1")
     .option("--replay <runs>", "simulate a campaign on this complete runs table and write learning curves (adaptive, random, space-filling)")
     .option("--reps <n>", "with --replay: replays to average", "10")
@@ -103,12 +105,14 @@ async function planAction(opts: Opts): Promise<void> {
     budgetRuns: number(opts, "budgetRuns", "--budget-runs", true),
     budgetSeconds: number(opts, "budgetSeconds", "--budget-seconds"),
     secondsPerRun: number(opts, "secondsPerRun", "--seconds-per-run"),
+    timeColumn: str("timeColumn"),
     batchRuns: number(opts, "batchRuns", "--batch-runs", true),
     minRuns: number(opts, "minRuns", "--min-runs", true)!,
     maxRuns: number(opts, "maxRuns", "--max-runs", true)!,
     method: String(opts.method),
     uncertainty: String(opts.uncertainty),
     gain: String(opts.gain) as PlanOptions["gain"],
+    fillFirst: number(opts, "fillFirst", "--fill-first"),
     seed: String(opts.seed),
     logInputs,
     out: str("out"),
@@ -128,8 +132,12 @@ async function planAction(opts: Opts): Promise<void> {
     if (s.commands) for (const c of s.commands) process.stdout.write(`${c}\n`);
     else if (!s.out) process.stdout.write(tableCsv(s.batch));
     note(
-      `${s.firstBatch ? "first (space-filling) batch" : "next batch"}: ${s.batchConfigurations} configuration(s), ${s.batchRuns} run(s); budget ${s.runsSpent} spent of ${s.budgetRuns}, ${s.budgetLeft} left; ${s.measured} of ${s.configurations} configurations measured, ${s.converged} converged, ${s.failed} failed; predicted map error ${pct(s.predictedMapError)}${s.stop ? `; stop: ${s.stop}` : ""}`,
+      `${s.firstBatch ? "first (space-filling) batch" : "next batch"}: ${s.batchConfigurations} configuration(s), ${s.batchRuns} run(s); ${s.seconds ? `${s.runsSpent} run(s) spent` : `budget ${s.runsSpent} spent of ${s.budgetRuns}, ${s.budgetLeft} left`}; ${s.measured} of ${s.configurations} configurations measured, ${s.converged} converged, ${s.failed} failed; predicted map error ${pct(s.predictedMapError)}${s.stop ? `; stop: ${s.stop}` : ""}`,
     );
+    if (s.seconds)
+      note(
+        `time budget: ${s.seconds.spent.toFixed(1)} s spent of ${s.seconds.budget} s, ${s.seconds.left.toFixed(1)} s left; this batch about ${s.seconds.batch.toFixed(1)} s`,
+      );
     if (s.out) note(`wrote ${s.out}`);
   } else if (s.mode === "replay") {
     for (const h of s.halfBudget)
