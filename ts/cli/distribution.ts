@@ -335,6 +335,12 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
     throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, {
       remedy: `give the ${TABLE_OUTPUT_EXTENSIONS} file \`varmap synth --truth\` wrote`,
     });
+  const leaveOut =
+    typeof opts.leaveOut === "string"
+      ? { cols: opts.leaveOut.split(",").map((c) => c.trim()), ...(opts.groupFolds !== undefined ? { folds: Number(opts.groupFolds) } : {}) }
+      : undefined;
+  if (!leaveOut && opts.groupFolds !== undefined)
+    throw new VarmapError("E_USAGE", "--group-folds needs --leave-out", { remedy: "add --leave-out COLS, or drop --group-folds" });
   const splits = typeof opts.splits === "string" ? readSplitsFile(opts.splits) : undefined;
   const ps = splits ? undefined : parseFractions(String(opts.p ?? "0.1:0.9:0.1"));
   const reps = Number(opts.reps ?? 20);
@@ -354,7 +360,7 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
     const laws = await readTruth(truthPath, [...data.table.roles.factors, ...data.table.roles.inputs]);
     truth = { source: truthPath, hash: createHash("sha256").update(readFileSync(truthPath)).digest("hex").slice(0, 32), laws };
   }
-  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits, fits, truth, folds });
+  const ctx = distCvSetup(data, file, { ...o, ps, reps, seed: String(opts.seed ?? "1"), splits, fits, truth, folds, ...(leaveOut ? { leaveOut } : {}) });
   const s = await runJob(distributionCvJob, ctx, jobOpts);
   if (opts.json) process.stdout.write(JSON.stringify({ ...s, summary: s.summary ? { ...s.summary, markdown: undefined } : undefined }, null, 2) + "\n");
   else if (s.shard === null) process.stdout.write(String(s.summary?.markdown ?? ""));
