@@ -58,6 +58,15 @@ const WORKLOADS: Workload[] = [
     quick: ["dist/bench/lsp-workload.js", "--backend", "native", "--reps", "1", "--only", "synthetic"],
   },
   {
+    id: "gp-sklearn",
+    title:
+      "gp against scikit-learn's GaussianProcessRegressor per fit (Matern ν = 1.5 + WhiteKernel, 4 starts; fread golden splits, one run side by side; issue 46)",
+    goal: "gp ≥ 5× faster than scikit-learn per fit at p = 0.9 at equal or better ARE",
+    baseline: "varmap 0.10 / 2.80 / 2.55 s, sklearn 0.10 / 1.24 / 4.76 s per fit at p = 0.1 / 0.5 / 0.9 (the issue's own measurement): 1.9× at p = 0.9",
+    full: ["dist/bench/gp-sklearn-workload.js", "--reps", "20"],
+    quick: ["dist/bench/gp-sklearn-workload.js", "--reps", "2"],
+  },
+  {
     id: "delaunay-native",
     title: "Delaunay location against DelaunaySparse (native)",
     goal: "(no speed goal of its own: it sets most of the Table-2 time)",
@@ -71,6 +80,15 @@ const WORKLOADS: Workload[] = [
     baseline: "Delaunay MOANA pass 0.51× native",
     full: ["dist/bench/delaunay-workload.js", "--backend", "wasm"],
     quick: ["dist/bench/delaunay-workload.js", "--backend", "wasm", "--quick", "--repeats", "1"],
+  },
+  {
+    id: "rbf-scipy",
+    title:
+      "rbf against scipy's RBFInterpolator on the fread golden splits (thin plate, λ by GCV over varmap's grid — scipy's side through one scipy.linalg.eigh — and at a fixed λ; per fit, process CPU, one BLAS thread)",
+    goal: "≥ 3× scipy RBFInterpolator with GCV per fit at p = 0.9, same predictions (issue 46)",
+    baseline: "varmap 0.007 / 0.18 / 1.25 s per fit at p = 0.1 / 0.5 / 0.9 (one eigendecomposition) against scipy's 0.003 / 0.013 / 0.036 s at a fixed λ",
+    full: ["dist/bench/rbf-scipy-workload.js", "--reps", "5", "--repeats", "3"],
+    quick: ["dist/bench/rbf-scipy-workload.js", "--reps", "2", "--repeats", "1"],
   },
 ];
 

@@ -2,7 +2,7 @@
 // golden splits at p = 0.1 / 0.5 / 0.9 (20 each). Prints the mean ARE % per p and the CPU time per fit. The map is read
 // from the runs, so gp models each configuration's measured noise (its jackknife variance); --gp-noise none ignores it.
 //   node dist/bench/gp-workload.js [--methods gp,rbf] [--p 0.1,0.5,0.9] [--reps 20] [--gp-kernel matern32|matern52|sqexp] [--gp-point are|median]
-//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-restarts n] [--gp-noise measured|none] [--gp-local yes|no] [--gp-neighbours m]
+//     [--auto-candidates list] [--gp-mean linear|constant] [--gp-hyper-points n] [--gp-screen-points n] [--gp-restarts n] [--gp-noise measured|none] [--gp-local yes|no] [--gp-neighbours m]
 //     [--backend native|wasm] [--log-inputs threads,fsize_kb,rsize_kb (the default; add freq_khz to log it too)] [--shared DIR]
 import { loadavg } from "node:os";
 import { scoreSplits } from "../ts/cv/scoring.js";
@@ -17,6 +17,8 @@ if (flag("--gp-kernel")) hyper.kernel = flag("--gp-kernel");
 if (flag("--gp-mean")) hyper.mean = flag("--gp-mean");
 if (flag("--backend")) hyper.backend = flag("--backend");
 if (flag("--gp-hyper-points")) hyper.hyperPoints = Number(flag("--gp-hyper-points"));
+// --gp-screen-points 100000 --gp-hyper-points 400: the search as it was before issue 46 (every start on 400 points).
+if (flag("--gp-screen-points")) hyper.screenPoints = Number(flag("--gp-screen-points"));
 if (flag("--gp-restarts")) hyper.restarts = Number(flag("--gp-restarts"));
 if (flag("--gp-point")) hyper.point = flag("--gp-point");
 // --gp-local yes: the local variant (each query from its nearest training points) even on maps the exact solve takes.

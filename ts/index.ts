@@ -335,3 +335,34 @@ export {
 } from "./plan/uncertainty.js";
 export { registerResultReader, resultReader, ResultUnreadable, type ResultReader, type CommandOutput } from "./plan/results.js";
 export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type CurvePoint } from "./plan/replay.js";
+
+// slurm (issue 44): wait until merged; submit is async and takes a factory of fresh programs (values checked by the plan)
+export { waitForMerge as slurmWait, type WaitOptions as SlurmWaitOptions, type WaitSummary as SlurmWaitSummary } from "./slurm/wait.js";
+export type { ProgramFactory as SlurmProgramFactory } from "./slurm/submit.js";
+// merge (issue 39)
+export { runMerge, type MergeOptions, type MergeSummary } from "./verbs/merge.js";
+// predict and the distribution target (issue 39)
+export { runPredict, type PredictOptions, type PredictSummary } from "./verbs/predict.js";
+export {
+  runFitDistribution,
+  runPredictDistribution,
+  runCvDistribution,
+  type DistributionMethodOptions,
+  type FitDistributionOptions,
+  type FitDistributionSummary,
+  type PredictDistributionOptions,
+  type PredictDistributionSummary,
+  type CvDistributionOptions,
+} from "./verbs/distribution.js";
+// summary (issue 39)
+export { runSummary, type SummaryOptions, type SummarySummary, type MapSummary as ModelMapSummary, type InSample } from "./verbs/summary.js";
+// report and plot (issue 39)
+export { runReport, runPlot, type ReportOptions as ReportVerbOptions, type ReportSummary, type PlotOptions, type PlotSummary } from "./verbs/report.js";
+// doctor (issue 39)
+export { runDoctor, type DoctorReport, type DoctorSummary, type TestResult as DoctorTestResult } from "./verbs/doctor.js";
+// demo (issue 39)
+export { runDemo, availableMethods, type DemoOptions, type DemoSummary } from "./verbs/demo.js";
+// bench (issue 39)
+export { runBench, BENCH_TARGETS, type BenchOptions, type BenchSummary, type BenchTarget } from "./verbs/bench.js";
+// whatif (issue 39)
+export { runWhatif, type WhatifOptions, type WhatifSummary, type WhatifJson } from "./verbs/whatif.js";

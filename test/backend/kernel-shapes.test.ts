@@ -8,7 +8,7 @@ import { gevFitBatch } from "../../ts/backend/kernels/gev.js";
 import { lspEval, lspFit, lspNeighborTable, lspWeights } from "../../ts/backend/kernels/lsp.js";
 import { lstsq } from "../../ts/backend/kernels/lstsq.js";
 import { knn } from "../../ts/backend/kernels/neighbors.js";
-import { symeig } from "../../ts/backend/kernels/symeig.js";
+import { symeig, symtrid } from "../../ts/backend/kernels/symeig.js";
 import { isVarmapError } from "../../ts/errors.js";
 import { nativeBackend, wasmBackend } from "../helpers/backends.js";
 
@@ -28,6 +28,7 @@ const CALLS: [string, (b: KernelBackend, s: number) => unknown][] = [
   ["lspNeighborTable K", (b, s) => lspNeighborTable(b, X, 2, s)],
   ["lspWeights", (b, s) => lspWeights(b, { X, rw: f, m: s }, X)],
   ["symeig", (b, s) => symeig(b, X, s)],
+  ["symtrid", (b, s) => symtrid(b, X, s)],
   ["gevFitBatch", (b, s) => gevFitBatch(b, X, new Int32Array([0, 8]), s)],
 ];
 

@@ -9,7 +9,10 @@
 #   4. submits it again into a new directory, cancels one task mid-run (scancel), checks the merge job refused
 #      and the task's node process is gone, runs the resubmit command `varmap slurm status` prints, waits, and
 #      checks the resumed shard and the identity again;
-#   5. stops every daemon it started, by pid, also when a check fails (trap).
+#   5. submits it a third time (--max-running 1, the merge's own --time, a --setup line), SIGKILLs one task's node
+#      process mid-run (its lock stays, rewritten to look written on another node), checks that status reports
+#      its Slurm job ended, that `slurm wait` ends with exit 2, resubmits, waits and checks the identity again;
+#   6. stops every daemon it started, by pid, also when a check fails (trap).
 # Usage: test/cluster/slurm.sh [WORK]  (data: $VARMAP_SHARED/data or ../shared/data; run `npm run build` first).
 # Exit 0 = passed; 77 = cannot run here (not root and Slurm absent), with the reason on stderr; else failed.
 set -euo pipefail
@@ -232,4 +235,52 @@ resumed=$(sed -n 's/.*"resumed": \([0-9]*\).*/\1/p' "$WORK/run2/shards/$victim/r
 [ "${resumed:-0}" -ge 1 ] || fail "the resubmitted shard $victim did not resume from its journal (resumed=$resumed)"
 varmap slurm status "$WORK/run2" | grep -q "4 done, 0 running, 0 pending, 0 failed, 0 missing" || fail "status after the resubmit"
 say "run2: shard $victim resumed $resumed task(s) from its journal; merged outputs byte-identical again"
+
+# --- 5. a task SIGKILLed (no chance to remove its lock), as on another node; --max-running, --wait ---------------
+text=$(cd "$WORK" && varmap slurm submit cv "$DATA" "${CV_ARGS[@]}" --shards 4 --max-running 1 --time 0:10:00 \
+  --merge-sbatch=--time=0:05:00 --setup "export VARMAP_SETUP_RAN=1" --out "$WORK/run3") || fail "run3 submit failed"
+A4=$(echo "$text" | sed -n 's/^submitted array job \([0-9]*\) .* merge job \([0-9]*\) .*/\1/p')
+M4=$(echo "$text" | sed -n 's/^submitted array job \([0-9]*\) .* merge job \([0-9]*\) .*/\2/p')
+jobs_submitted+=("$A4" "$M4")
+grep -q '^#SBATCH --array=1-4%1$' "$WORK/run3/slurm/array.sh" || fail "run3: --max-running 1 is not in the array script"
+grep -q '^#SBATCH --time=0:05:00$' "$WORK/run3/slurm/merge.sh" || fail "run3: the merge job's own --time is not in its script"
+victim=""; vpid=""
+end=$((SECONDS + 60))
+while [ -z "$vpid" ] && [ $SECONDS -lt $end ]; do
+  for i in 1 2 3 4; do
+    d=$WORK/run3/shards/$i
+    if [ -s "$d/journal.jsonl" ] && [ ! -f "$d/results.jsonl" ] && [ -f "$d/.varmap.lock" ]; then
+      for c in /proc/[0-9]*/cmdline; do
+        if tr '\0' ' ' 2>/dev/null <"$c" | grep -q -- "--out $WORK/run3/shards/$i \?\$"; then victim=$i; vpid=$(basename "$(dirname "$c")"); break; fi
+      done
+      [ -n "$vpid" ] && break
+    fi
+  done
+  [ -n "$vpid" ] || sleep 0.05
+done
+[ -n "$vpid" ] || fail "run3: no shard caught mid-run"
+kill -KILL "$vpid"
+# The lock stays behind; make it look written on another node (only squeue can then tell that its job ended).
+lock=$WORK/run3/shards/$victim/.varmap.lock
+for _ in $(seq 100); do [ -f "$lock" ] && kill -0 "$vpid" 2>/dev/null || break; sleep 0.05; done
+[ -f "$lock" ] || fail "run3: the SIGKILLed task left no lock"
+grep -q '"slurm"' "$lock" || fail "run3: the lock does not record the Slurm job: $(cat "$lock")"
+sed -i 's/"host": "[^"]*"/"host": "another-node"/' "$lock"
+say "run3: SIGKILLed shard $victim (pid $vpid); its lock now names another node"
+s=$(wait_job "$M4" 180)
+[ "$s" = FAILED ] || fail "run3 merge job $M4 ended $s, expected FAILED (shard $victim was killed)"
+grep -q -- "--array=$victim" "$WORK"/run3/slurm/logs/merge-"$M4".log || fail "run3: the merge log gives no resubmit command: $(cat "$WORK"/run3/slurm/logs/merge-"$M4".log)"
+status=$(varmap slurm status "$WORK/run3")
+echo "$status" | sed 's/^/    | /'
+echo "$status" | grep -Eq "^$victim +failed .*interrupted: its Slurm job [0-9]+ (has ended|is )" || fail "run3: status does not say the killed task's job ended"
+w=$(varmap slurm wait "$WORK/run3" --interval 0.5 2>&1) && fail "run3: slurm wait returned 0 on an unmergeable job"
+echo "$w" | grep -q "E_SHARDS_INCOMPLETE" || fail "run3: slurm wait did not end with E_SHARDS_INCOMPLETE: $w"
+grep -q "VARMAP_SETUP_RAN" "$WORK/run3/slurm/array.sh" || fail "run3: --setup line missing"
+cmd=$(echo "$status" | grep -A1 '^To resubmit' | tail -1 | sed 's/^ *//')
+out=$(cd "$WORK" && bash -c "$cmd") || fail "run3: the resubmit command failed: $out"
+M5=$(echo "$out" | sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' | tail -1)
+jobs_submitted+=("$M5")
+w=$(varmap slurm wait "$WORK/run3" --interval 0.5 --timeout 180 2>/dev/null) || fail "run3: slurm wait after the resubmit failed"
+same_outputs "$WORK/whole" "$WORK/run3/merged"
+say "run3: status named the killed task's ended job; wait ended with the resubmit command, then with the merge: $w"
 say "OK"

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { dataPath, goldenPath, hasShared, readCsv, sharedSkipReason } from "../helpers/shared.js";
 import { cliBuilt, cliIn } from "../helpers/cli.js";
+import { onceReason, secondBackendRun } from "../helpers/once.js";
 
 const built = cliBuilt;
 const dir = mkdtempSync(join(tmpdir(), "varmap-interval-cli-"));
@@ -17,7 +18,7 @@ const varmap = cliIn(dir);
 
 const data = () => [dataPath("moana-cfq-noop-fread.csv"), "--preset", "moana", "--log-inputs", "threads,fsize_kb,rsize_kb", "--log-response"];
 
-describe.skipIf(!built || !hasShared)(
+describe.skipIf(secondBackendRun || !built || !hasShared)(
   `intervals CLI${!built ? " — dist/ts/cli/main.js missing: run npm run build" : !hasShared ? ` — ${sharedSkipReason}` : ""}`,
   () => {
     const at = join(dir, "at.csv");
@@ -110,14 +111,15 @@ describe.skipIf(!built || !hasShared)(
         expect(c.coverage, `gp p = ${p}`).toBeGreaterThanOrEqual(0.88);
         expect(c.coverage, `gp p = ${p}`).toBeLessThanOrEqual(0.92);
       }
-      // The scored predictions are the final fits' (the calibration does not touch them): issue 16's figures.
+      // The scored predictions are the final fits' (the calibration does not touch them): issue 16's figures (5.87 /
+      // 5.54 % before issue 46's screened search; bench/gp-workload.ts --log-inputs freq_khz,threads,fsize_kb,rsize_kb).
       const table = readCsv(join(dir, "cv-gp", "table2.csv"));
-      expect(table.map((row) => Math.round(10000 * (row.are_gp as number)) / 100)).toEqual([5.87, 5.54]);
+      expect(table.map((row) => Math.round(10000 * (row.are_gp as number)) / 100)).toEqual([5.88, 5.55]);
     }, 600_000);
   },
 );
 
-describe.skipIf(!built)(`intervals of a nonnegative statistic${!built ? " — dist/ts/cli/main.js missing: run npm run build" : ""}`, () => {
+describe.skipIf(secondBackendRun || !built)(`intervals of a nonnegative statistic${!built ? " — dist/ts/cli/main.js missing: run npm run build" : ""}`, () => {
   it("on a linear response they stop at 0, like its predictions (conformal and gp's own)", () => {
     // A small map whose sd is near 0 at one corner, fitted on a linear scale: the intervals there reach below 0.
     const runs = join(dir, "near-zero.csv");
@@ -151,4 +153,8 @@ describe.skipIf(!built)(`intervals of a nonnegative statistic${!built ? " — di
       ).toBe(true);
     }
   }, 120_000);
+});
+
+describe.runIf(secondBackendRun)(`this file${onceReason}`, () => {
+  it.skip("skipped on the wasm run", () => {});
 });

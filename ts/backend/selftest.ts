@@ -11,7 +11,7 @@ import { delaunayLocate } from "./kernels/delaunay.js";
 import { mixtureFit } from "./kernels/mixture.js";
 import { mulberry32Uniform } from "../util/mulberry32.js";
 import { GEV_OUT, gevFitBatch } from "./kernels/gev.js";
-import { symeig } from "./kernels/symeig.js";
+import { rbfgram, symeig, symtrid } from "./kernels/symeig.js";
 
 /** The MARS kernel options of the self-test and its parity batch (earth's defaults at degree 1 or 2). */
 function marsOptions(degree: number, minspan: number, endspan: number) {
@@ -292,6 +292,37 @@ export const selfTests: SelfTest[] = [
       const A = Float64Array.from({ length: m * m }, (_, k) => R[k] + R[(k % m) * m + Math.floor(k / m)]);
       const sorted = (v: Float64Array) => Float64Array.from(v).sort();
       expectSame(sorted(symeig(native, A, m).values), sorted(symeig(wasm, A, m).values), 1e-12, "symeig parity (eigenvalues)");
+    },
+  },
+  {
+    name: "symeig.symtrid",
+    run(b) {
+      // [[2, 1, 1], [1, 2, 1], [1, 1, 2]]: the tridiagonal keeps the trace 6 and the eigenvalues 1, 1, 4 (det 4).
+      const t = symtrid(b, Float64Array.from([2, 1, 1, 1, 2, 1, 1, 1, 2]), 3);
+      const [d0, d1, d2] = t.d,
+        [, e1, e2] = t.e;
+      expectClose([d0 + d1 + d2, d0 * d1 * d2 - d0 * e2 * e2 - d2 * e1 * e1], [6, 4], 1e-13, "symtrid trace and determinant");
+    },
+    parity(native, wasm) {
+      const m = 30;
+      const R = randomArray(m * m, 56);
+      const A = Float64Array.from({ length: m * m }, (_, k) => R[k] + R[(k % m) * m + Math.floor(k / m)]);
+      expectSame(symtrid(native, A, m).d, symtrid(wasm, A, m).d, 1e-12, "symtrid parity (diagonal)");
+    },
+  },
+  {
+    name: "symeig.rbfgram",
+    run(b) {
+      // Three points at distance 1, 1, √2 (thin plate: φ(1) = 0, φ(√2) = ln 2); no tail (q = 0): B = K.
+      const { K, B } = rbfgram(b, Float64Array.from([0, 0, 1, 0, 0, 1]), 3, 2, false, new Float64Array(0), 0);
+      expectClose([K[1], K[2], K[5], B[3 * 2 + 1]], [0, 0, Math.log(2), Math.log(2)], 1e-14, "rbfgram thin plate");
+    },
+    parity(native, wasm) {
+      const n = 20,
+        R = randomArray(n * 2, 57);
+      const V = new Float64Array(n);
+      V[0] = 1; // H = I − 2 e_0 e_0ᵀ
+      expectSame(rbfgram(native, R, n, 2, false, V, 1).B, rbfgram(wasm, R, n, 2, false, V, 1).B, 1e-12, "rbfgram parity");
     },
   },
   {

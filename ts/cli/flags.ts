@@ -1,20 +1,17 @@
 // The one flag-parsing module: commander's string bag → the typed options of ts/verbs/. Everything below cli/
 // takes typed options; the primitives (lists, seeds, workers, shards) live where the library checks them too
-// (ts/data/option-values.ts, ts/pool/pool.ts, ts/pool/shard.ts) and are re-exported here for the commands.
+// (ts/data/option-values.ts; workers and shards: ts/verbs/common.ts) and are re-exported here for the commands.
 import { VarmapError } from "../errors.js";
 import type { LoadOptions } from "../data/load.js";
 import type { StatName } from "../data/types.js";
-import { parseIntegerSeed, parseSeedText, splitList } from "../data/option-values.js";
-import { parseShardOptions } from "../pool/shard.js";
-import { parseWorkers } from "../pool/pool.js";
+import { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, splitList } from "../data/option-values.js";
 import { METHOD_NAMES } from "../predict/registry.js";
-import { checkMethods, jobOptions, type RunOptions } from "../verbs/common.js";
-import type { JobOptions } from "../pool/job.js";
+import { checkMethods, parseShardOptions, parseWorkers, type RunOptions } from "../verbs/common.js";
 import { BEST_METHOD, BEST_METHODS, PAPER_METHOD, PAPER_METHODS } from "../verbs/defaults.js";
 import { DEFAULT_SETUP } from "../mixture/select.js";
 import { METHOD_FLAGS, methodOptionsFromCli } from "./method-options.js";
 
-export { parseIntegerSeed, parseSeedText, parseShardOptions, parseWorkers, splitList };
+export { parseInteger, parseIntegerSeed, parsePositiveInteger, parseSeedText, parseShardOptions, parseWorkers, splitList };
 
 /** The bag commander hands an action. */
 export type Flags = Record<string, unknown>;
@@ -61,12 +58,9 @@ export function runOptionsFromFlags(opts: Flags): RunOptions {
   };
 }
 
-/** A flag that must be a positive integer, `dflt` when absent. */
+/** A flag that must be a positive integer, `dflt` when absent (ts/data/option-values.ts parseInteger). */
 export function positiveInt(name: string, v: unknown, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new VarmapError("E_USAGE", `${name} '${v}' is not a positive integer`, { remedy: `e.g. ${name} ${dflt}` });
-  return n;
+  return parsePositiveInteger(v, name, dflt);
 }
 
 /** --methods a,b,c: names from the predictor registry (or `extra`), each once. */
@@ -116,9 +110,4 @@ export function withDefaults<T extends Record<string, unknown>>(opts: T, verb: "
     out.guard ??= paper ? "off" : DEFAULT_SETUP.guard;
   }
   return out as T;
-}
-
-/** The engine's options for a job verb whose flags are still read here: run flags, output directory, progress label. */
-export function jobOptionsFromFlags(opts: Flags, out: string, label: string): JobOptions {
-  return jobOptions(runOptionsFromFlags(opts), out, label);
 }

@@ -106,8 +106,8 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
   merge: { examples: ["varmap merge shards/1 shards/2 --out merged"], guide: "docs/guide/cluster.md" },
   slurm: {
     examples: [
-      "varmap slurm submit cv runs.csv --preset moana --reps 200 --shards 16 --cpus-per-task 4 --time 2:00:00 --out cv-run",
-      "varmap slurm status cv-run",
+      "varmap slurm submit cv runs.csv --preset moana --reps 200 --shards 16 --max-running 8 --cpus-per-task 4 --time 2:00:00 --out cv-run",
+      "varmap slurm wait cv-run    # blocks until merged; `varmap slurm status cv-run` says where it is",
     ],
     guide: "docs/guide/cluster.md",
   },

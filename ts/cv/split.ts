@@ -6,6 +6,8 @@ import { takeRows, type Matrix } from "../predict/matrix.js";
 import { InputScaler } from "../predict/scaling.js";
 import { LinearShepardSubsets, type RowSplit } from "../predict/lsp.js";
 import { createPredictor } from "../predict/registry.js";
+import { Gp } from "../predict/gp.js";
+import { Hybrid } from "../predict/hybrid.js";
 import type { Predictor, PredictorOptions, TrustedPrediction, TrustOptions } from "../predict/estimator.js";
 import type { InputScalingOptions } from "../predict/scaling.js";
 
@@ -45,6 +47,8 @@ export function predictSplit(
 export interface SplitDetails {
   outside?: Uint8Array;
   logClamped: Uint8Array;
+  /** gp (hybrid: its seen gp): the fit's θ (Gp.thetaFitted), so a later fit of the same rows (cv's interval) skips the search. */
+  gpTheta?: number[];
 }
 
 // Keyed by the predictions array a SplitPredictor returned (kept as it is, so its bytes and type do not change).
@@ -71,7 +75,8 @@ function predictSplitDetailed(
 /** Fits p and predicts the test rows (one kernel pass where the predictor has one), recording the details (detailsOf). */
 function predictRecorded(p: object & Pick<Predictor, "fit">, Xtrain: Matrix, yTrain: Float64Array, Xtest: Matrix, vTrain?: Float64Array): Float64Array {
   const r = hasFitPredict(p) ? p.fitPredictTrusted(Xtrain, yTrain, Xtest, TRUST) : p.fit(Xtrain, yTrain, vTrain).predictTrusted(Xtest, TRUST);
-  splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped });
+  const gpTheta = p instanceof Gp ? p.thetaFitted : p instanceof Hybrid ? p.seenTheta : undefined;
+  splitDetails.set(r.values, { outside: r.extrapolated, logClamped: r.logClamped, ...(gpTheta ? { gpTheta } : {}) });
   return r.values;
 }
 

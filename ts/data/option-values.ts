@@ -38,3 +38,42 @@ export function parseIntegerSeed(v: unknown, flag = "--seed"): number {
     throw new VarmapError("E_USAGE", `${flag} must be an integer from 0 to ${MAX_INTEGER_SEED}, got '${String(v)}'`, { remedy: `e.g. ${flag} 1` });
   return n;
 }
+
+/**
+ * The one integer primitive of the flags and the typed options: `v` (flag text or a number) must be a whole number
+ * from `min` to `max`; `default` when absent (undefined). Every integer flag parses through it, so one message
+ * shape: "--kmax must be an integer from 1 to 16, got '17'" ("… an integer >= 2 …", "… a positive integer …"),
+ * `why` appended in parentheses.
+ */
+export function parseInteger(
+  v: unknown,
+  flag: string,
+  o: { min?: number; max?: number; default?: number; example?: number | string; why?: string } = {},
+): number {
+  if (v === undefined && o.default !== undefined) return o.default;
+  const min = o.min ?? Number.MIN_SAFE_INTEGER;
+  const max = o.max ?? Number.MAX_SAFE_INTEGER;
+  const text = typeof v === "number" ? String(v) : String(v ?? "").trim();
+  const n = typeof v === "number" ? v : text === "" ? Number.NaN : Number(text);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const what =
+      o.min === 1 && o.max === undefined
+        ? "a positive integer"
+        : o.min !== undefined && o.max !== undefined
+          ? `an integer from ${min} to ${max}`
+          : o.min !== undefined
+            ? `an integer >= ${min}`
+            : o.max !== undefined
+              ? `an integer <= ${max}`
+              : "an integer";
+    throw new VarmapError("E_USAGE", `${flag} must be ${what}${o.why ? ` (${o.why})` : ""}, got '${String(v)}'`, {
+      remedy: `e.g. ${flag} ${o.example ?? o.default ?? (o.min !== undefined && o.min > 0 ? o.min : 1)}`,
+    });
+  }
+  return n;
+}
+
+/** A positive integer (>= 1): counts of divisions, folds, workers; `dflt` when absent. */
+export function parsePositiveInteger(v: unknown, flag: string, dflt?: number): number {
+  return parseInteger(v, flag, { min: 1, default: dflt, example: dflt });
+}

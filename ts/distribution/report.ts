@@ -2,7 +2,8 @@
 // then ks.csv (one row per split, test configuration and method), ks-summary.csv (per map, method, p and
 // inside/extrapolated/all: mean and median KS, rejection %, noise floor, W1, errors of mean, sd, q10, q90) and
 // ks.md (the Table 2 layout: mean KS over maps per method and p).
-import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
+import { writeAll } from "../data/io.js";
 import { tempPathFor } from "../data/write.js";
 import { csvField, csvRow, roundResult } from "../data/write.js";
 import { KS_LEVEL_NAMES, KS_LEVELS, ksNoiseFloor, ksThreshold, type KsTest } from "./ks.js";
@@ -128,11 +129,14 @@ export function writeCsvStream(path: string, header: readonly string[], rows: It
       // Numbers here are already rounded (splitKs) or exact labels: String() is their shortest form.
       buf += row.map((v) => (typeof v === "number" ? String(v) : csvField(v))).join(",") + "\n";
       if (buf.length > 1 << 20) {
-        writeSync(fd, buf);
+        // writeAll loops over short writes and turns a full disk into E_DISK_FULL naming the file (writeSync of a
+        // string may write only part of it and say so only in its return value).
+        writeAll(fd, buf, path);
         buf = "";
       }
     }
-    writeSync(fd, buf);
+    writeAll(fd, buf, path);
+    fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, path);
   } catch (e) {

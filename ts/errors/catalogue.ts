@@ -478,6 +478,19 @@ export const ERROR_CATALOGUE = [
     "the campaign journal beside the runs file belongs to another campaign or is unreadable",
     "use a new --runs file for a new campaign, or remove the journal to start this one over",
   ),
+  // slurm (issue 44 items 10, 12)
+  e(
+    "jobs and outputs",
+    "E_SLURM_MOVED",
+    "a `varmap slurm` job directory was moved or copied after submit: its scripts and queued tasks still write into the original",
+    "resubmit from the original directory, or submit again into a new --out (status and merge read the directory given)",
+  ),
+  e(
+    "jobs and outputs",
+    "E_SLURM_WAIT_TIMEOUT",
+    "`varmap slurm wait` (or submit --wait) gave up before the job was merged",
+    "the job goes on in Slurm: wait again, or follow it with `varmap slurm status DIR`",
+  ),
 ] as const satisfies readonly ErrorCodeEntry[];
 
 /** Every code of the catalogue: a VarmapError takes one of these (the compiler checks each throw site). */

@@ -8,9 +8,11 @@ import { counterRng } from "../data/random.js";
 import {
   andersonDarling,
   blockMaxima,
-  expectedCovariance,
+  expectedCovarianceScaled,
   gevDiagnostics,
   gevFitFromBatch,
+  gevScale,
+  rescaleGevFit,
   gevNllh,
   ksStatistic,
   normQuantileUpper,
@@ -140,11 +142,13 @@ export function fitGevConfigs(backend: KernelBackend, runs: Float64Array, offset
   const off = new Int32Array(fitted.length + 1);
   fitted.forEach((i, k) => (off[k + 1] = off[k] + samples[i].length));
   const x = new Float64Array(off[fitted.length]);
-  fitted.forEach((i, k) => x.set(samples[i], off[k]));
+  // Each sample is fitted on a standardized scale (a power of two: exact), its fit scaled back (issue 44).
+  const scales = fitted.map((i) => gevScale(samples[i]));
+  fitted.forEach((i, k) => x.set(scales[k] === 1 ? samples[i] : samples[i].map((v) => v / scales[k]), off[k]));
   const batch = gevFitBatch(backend, x, off, o.maxIter);
   const results: GevConfigResult[] = samples.map((s) => tooFew(s.length, o));
   fitted.forEach((i, k) => {
-    results[i] = configRow(samples[i], gevFitFromBatch(batch.out, batch.status, batch.iterations, k, samples[i].length), o);
+    results[i] = configRow(samples[i], rescaleGevFit(gevFitFromBatch(batch.out, batch.status, batch.iterations, k, samples[i].length), scales[k]), o);
     if (o.gofBoot && results[i].flag === "") Object.assign(results[i].cells, gofBootstrap(backend, samples[i], results[i].cells, c0 + i, o));
   });
   return results;
@@ -214,8 +218,10 @@ function configRow(x: Float64Array, fit: GevFit, o: GevRunOptions): GevConfigRes
   const lower = o.tail === "lower";
   const p = fit.params;
   const hasEstimates = fit.status === "ok" || fit.status === "not_converged" || fit.status === "singular_information";
-  const cov = ok && o.information === "expected" ? expectedCovariance(p, n) : fit.cov;
-  const se = [Math.sqrt(cov[0]), Math.sqrt(cov[4]), Math.sqrt(cov[8])];
+  const expected = ok && o.information === "expected" ? expectedCovarianceScaled(p, n) : undefined;
+  const cov = expected ? expected.cov : fit.cov;
+  // SEs from the standardized scale (issue 44): on runs ×1e298 the variances overflow, the SEs do not.
+  const se = expected ? expected.se : fit.se;
   Object.assign(cells, {
     n,
     tail: o.tail,

@@ -369,10 +369,66 @@ export function gevFitFromBatch(out: Float64Array, status: Int32Array, iteration
   };
 }
 
-/** Fits one sample (the kernel on the given backend). */
+/**
+ * The power of two a sample is divided by before the fit, so that its spread is near 1 (GEV fits are scale-
+ * equivariant in theory, not in floating point: runs ×1e298 came back `unbounded`, ×1e-300 `not_converged`).
+ * 1 for samples whose range lies in [2^-30, 2^60] (the kernel's comfortable range; their fits are unchanged to the
+ * bit). A power of two divides exactly, so the fit of x/s is that of x on another scale.
+ */
+export function gevScale(x: ArrayLike<number>): number {
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] < lo) lo = x[i];
+    if (x[i] > hi) hi = x[i];
+  }
+  let range = hi - lo;
+  if (!Number.isFinite(range)) range = Math.max(Math.abs(lo), Math.abs(hi));
+  if (!(range > 0) || !Number.isFinite(range) || (range >= 2 ** -30 && range <= 2 ** 60)) return 1;
+  return 2 ** Math.round(Math.log2(range));
+}
+
+/** The fit of x/s turned into the fit of x: location and scale times s, shape unchanged, nllh + n·log s. */
+export function rescaleGevFit(fit: GevFit, s: number): GevFit {
+  if (s === 1) return fit;
+  const d = [s, s, 1];
+  const cov = fit.cov.map((v, i) => v * d[Math.floor(i / 3)] * d[i % 3]);
+  const shift = fit.n * Math.log(s);
+  const nllh = fit.nllh + shift;
+  return {
+    ...fit,
+    params: { loc: fit.params.loc * s, scale: fit.params.scale * s, shape: fit.params.shape },
+    nllh,
+    cov,
+    // From the standardized fit's SEs: the variances themselves can overflow (σ ≈ 1e298: σ² is not a double).
+    se: [fit.se[0] * s, fit.se[1] * s, fit.se[2]],
+    gumbel: { loc: fit.gumbel.loc * s, scale: fit.gumbel.scale * s, nllh: fit.gumbel.nllh + shift },
+    aic: 2 * nllh + 6,
+    bic: 2 * nllh + 3 * Math.log(fit.n),
+  };
+}
+
+/** expectedCovariance computed on a scale where σ is near 1 and scaled back (1/σ² overflows for σ ≈ 1e-300). */
+export function expectedCovarianceScaled(p: GevParams, n: number): { cov: number[]; se: [number, number, number] } {
+  const s = p.scale > 0 && Number.isFinite(p.scale) && (p.scale < 2 ** -30 || p.scale > 2 ** 60) ? 2 ** Math.round(Math.log2(p.scale)) : 1;
+  const c = expectedCovariance({ loc: p.loc / s, scale: p.scale / s, shape: p.shape }, n);
+  const d = [s, s, 1];
+  return {
+    cov: s === 1 ? c : c.map((v, i) => v * d[Math.floor(i / 3)] * d[i % 3]),
+    se: [Math.sqrt(c[0]) * s, Math.sqrt(c[4]) * s, Math.sqrt(c[8])],
+  };
+}
+
+/** Fits one sample (the kernel on the given backend) on a standardized scale (gevScale). */
 export function fitGev(backend: KernelBackend, x: ArrayLike<number>, maxIter = 100): GevFit {
-  const r = gevFitBatch(backend, Float64Array.from(x), Int32Array.from([0, x.length]), maxIter);
-  return gevFitFromBatch(r.out, r.status, r.iterations, 0, x.length);
+  const s = gevScale(x);
+  const r = gevFitBatch(
+    backend,
+    Float64Array.from(x, (v) => v / s),
+    Int32Array.from([0, x.length]),
+    maxIter,
+  );
+  return rescaleGevFit(gevFitFromBatch(r.out, r.status, r.iterations, 0, x.length), s);
 }
 
 // ---- expected information ----

@@ -83,6 +83,8 @@ async function readText(
     // Column-wise: one JS array per column rather than one object per row.
     const reader = await db.con.runAndReadAll(`SELECT (rowid + 2)::INTEGER AS __row${sel ? ", " + sel : ""} FROM t${filter} ORDER BY rowid`);
     const [rowCol, ...cells] = reader.getColumnsJS() as unknown[][];
+    // A header-only file (or a --where that keeps no row) gives no columns at all: no rows, which callers refuse.
+    if (rowCol === undefined) return [];
     return rowCol.map((row, k) => ({
       row: Number(row),
       cells: cells.map((col) => {

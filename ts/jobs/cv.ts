@@ -7,7 +7,7 @@ import { isVarmapError, VarmapError } from "../errors.js";
 import { calibrate, conformalHalfWidth, conformalInterval, coverage, CV_CONFORMAL_FOLDS } from "../predict/conformal.js";
 import { matrix, takeRows } from "../predict/matrix.js";
 import { createPredictor } from "../predict/registry.js";
-import { gatherValues, mapInputScaling } from "../cv/split.js";
+import { detailsOf, gatherValues, mapInputScaling } from "../cv/split.js";
 import { csvRow, csvText, formatValue, roundResult, writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition } from "../pool/job.js";
 import type { SplitsFile } from "../cv/splits.js";
@@ -76,6 +76,10 @@ export interface CvResult {
   pclamp?: number[][];
   /** With an interval level: per division, the fraction of held-out truths inside its conformal interval (null: failed). */
   cover?: (number | null)[];
+  /** Per division: 1 when its interval was unbounded (too few training points for the level: [0, ∞)), left out of cover. */
+  unbounded?: number[];
+  /** Per division: the median over its held-out points of hi/lo (null: none finite). */
+  ratio?: (number | null)[];
 }
 
 /** Repetitions per task: enough work per task to amortize dispatch, small enough to balance and checkpoint often. */
@@ -304,7 +308,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       mean(c.clamped),
       sd(c.clamped),
       skippedCount(c),
-      cellReason(c),
+      cellReason(c) || (infiniteAre(c.values) ? INFINITE_ARE_REASON : ""),
     ]);
     writeFileAtomic(
       join(dir, "are.csv"),
@@ -405,6 +409,17 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
       ]),
     );
     const warningLines = plan.methods.flatMap((m) => trustWarnings(warnings[m], m));
+    // A held-out configuration whose measured statistic is 0 (sd 0: all its runs equal) has an infinite relative
+    // error: every such ARE is Infinity with nothing failed. Said once, with the cells it touches (issue 44).
+    const infinite = cs.filter((c) => infiniteAre(c.values));
+    if (infinite.length)
+      warningLines.push(
+        `${infinite.length} of ${cs.length} cell(s) of are.csv have an infinite ARE with no division failed: ${INFINITE_ARE_REASON} (maps ${[
+          ...new Set(infinite.map((c) => mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[c.map].values[i]]))) || `map ${c.map + 1}`)),
+        ]
+          .slice(0, 5)
+          .join("; ")}); drop those configurations (--where) or fit another statistic`,
+      );
     const baselines = plan.methods.includes("mean")
       ? ["`mean` is the constant baseline (every held-out configuration predicted by the training mean), not an average of the other columns."]
       : [];
@@ -526,6 +541,13 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
   },
 };
 
+const INFINITE_ARE_REASON = "a held-out configuration's measured statistic is 0 (e.g. sd 0: all its runs equal), so its relative error is infinite";
+
+/** Some scored division's ARE is ±Infinity (a zero truth; not a failure). */
+function infiniteAre(values: readonly (number | null)[]): boolean {
+  return values.some((v) => v !== null && !Number.isFinite(v) && !Number.isNaN(v));
+}
+
 /** Table 2's accounting in Markdown: maps and divisions behind each row, and the maps left out with their reasons. */
 function coverageLines(plan: CvPlan, honest: ReturnType<typeof honestTable2>, table: readonly Record<string, number>[]): string[] {
   const name = (map: number): string => mapLabel(Object.fromEntries(plan.factors.map((f, i) => [f, plan.maps[map].values[i]]))) || `map ${map + 1}`;
@@ -611,32 +633,48 @@ export function predictionColumns(plan: CvPlan, results: ReadonlyMap<string, unk
  * coverage.csv: per (map, method, p) the mean over divisions of the fraction of held-out truths inside the
  * conformal interval; returns the same averaged over maps, per method and p (the summary's `coverage`).
  */
-function writeCoverage(plan: CvPlan, results: ReadonlyMap<string, unknown>, dir: string): { method: string; p: number; coverage: number; divisions: number }[] {
-  const byKey = new Map<string, { map: number; method: string; p: number; values: number[] }>();
-  const add = (map: number, method: string, p: number, v: number | null) => {
+function writeCoverage(
+  plan: CvPlan,
+  results: ReadonlyMap<string, unknown>,
+  dir: string,
+): { method: string; p: number; coverage: number; divisions: number; unbounded: number }[] {
+  const byKey = new Map<string, { map: number; method: string; p: number; values: number[]; unbounded: number; ratios: number[] }>();
+  const add = (map: number, method: string, p: number, v: number | null, unbounded: number, ratio: number | null) => {
     const k = `${map}\u0000${method}\u0000${p}`;
     let c = byKey.get(k);
-    if (!c) byKey.set(k, (c = { map, method, p, values: [] }));
+    if (!c) byKey.set(k, (c = { map, method, p, values: [], unbounded: 0, ratios: [] }));
     if (v !== null) c.values.push(v);
+    c.unbounded += unbounded;
+    if (ratio !== null) c.ratios.push(ratio);
   };
   for (const t of cvTasks(plan)) {
     if (t.kind === "cv-group") continue;
     const r = results.get(t.id) as CvResult;
-    (r.cover ?? []).forEach((v, i) => add(t.map, t.method, t.kind === "cv-gen" ? plan.generated!.ps[t.pIndex] : plan.given!.labels[t.s0 + i].p, v));
+    (r.cover ?? []).forEach((v, i) =>
+      add(t.map, t.method, t.kind === "cv-gen" ? plan.generated!.ps[t.pIndex] : plan.given!.labels[t.s0 + i].p, v, r.unbounded?.[i] ?? 0, r.ratio?.[i] ?? null),
+    );
   }
+  const med = (v: number[]): number | string => {
+    if (!v.length) return "";
+    const s = [...v].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
+  };
   const cs = [...byKey.values()].sort((a, b) => a.map - b.map || plan.methods.indexOf(a.method) - plan.methods.indexOf(b.method) || a.p - b.p);
   writeFileAtomic(
     join(dir, "coverage.csv"),
     csvText(
-      [...plan.factors, "method", "p", "level", "divisions", "coverage"],
-      cs.map((c) => [...plan.maps[c.map].values, c.method, c.p, plan.interval!, c.values.length, mean(c.values)]),
+      // divisions/coverage: the divisions with a bounded interval; unbounded: those whose interval was [0, ∞) (too few
+      // training points for the level), apart; median_hi_lo_ratio: the median over divisions of their median hi/lo.
+      [...plan.factors, "method", "p", "level", "divisions", "coverage", "unbounded", "median_hi_lo_ratio"],
+      cs.map((c) => [...plan.maps[c.map].values, c.method, c.p, plan.interval!, c.values.length, mean(c.values), c.unbounded, med(c.ratios)]),
     ),
   );
-  const out: { method: string; p: number; coverage: number; divisions: number }[] = [];
+  const out: { method: string; p: number; coverage: number; divisions: number; unbounded: number }[] = [];
   for (const method of plan.methods)
     for (const p of [...new Set(cs.map((c) => c.p))].sort((a, b) => a - b)) {
-      const values = cs.filter((c) => c.method === method && c.p === p).flatMap((c) => c.values);
-      out.push({ method, p, coverage: mean(values), divisions: values.length });
+      const these = cs.filter((c) => c.method === method && c.p === p);
+      const values = these.flatMap((c) => c.values);
+      out.push({ method, p, coverage: mean(values), divisions: values.length, unbounded: these.reduce((a, c) => a + c.unbounded, 0) });
     }
   return out;
 }
@@ -770,7 +808,8 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
       else if ("error" in r) fail(i, r.error, r.message), record(null);
       else out.are.push(roundResult(r.are)), record(r);
     });
-    if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
+    if (plan.interval !== undefined)
+      ({ cover: out.cover, unbounded: out.unbounded, ratio: out.ratio } = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval));
     return out;
   }
   const want = plan.given!.predictions;
@@ -787,7 +826,8 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
     divisions.push({ train, test });
   }
   const scores = scoreSplits(map, divisions, task.method, response, hyper, predictorFor(), request);
-  if (plan.interval !== undefined) out.cover = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval);
+  if (plan.interval !== undefined)
+    ({ cover: out.cover, unbounded: out.unbounded, ratio: out.ratio } = coverOf(map, divisions, scores, task.method, response, hyper, plan.interval));
   for (let s = task.s0; s < task.s1; s++) {
     const r = scores[s - task.s0],
       test = divisions[s - task.s0].test;
@@ -812,7 +852,12 @@ export function runCvTask(ctx: CvContext, task: CvTask): CvResult | ReturnType<t
   return out;
 }
 
-/** Per division, the coverage of its conformal interval (calibrated on its training rows only), or null. */
+/**
+ * Per division, the coverage of its conformal interval (calibrated on its training rows only), or null; whether the
+ * interval was unbounded (with n training points a level-α split-conformal interval needs ⌈(n + 1)α⌉ ≤ n, i.e. n ≥ 9
+ * at 0.9: below, it is [0, ∞) and covers everything — reported apart, not counted as coverage); and the median
+ * hi/lo ratio of its held-out points (the width the coverage is bought with).
+ */
 function coverOf(
   map: MapData,
   divisions: readonly { train: Int32Array; test: Int32Array }[],
@@ -821,19 +866,36 @@ function coverOf(
   response: "linear" | "log",
   hyper: Record<string, unknown>,
   level: number,
-): (number | null)[] {
+): { cover: (number | null)[]; unbounded: number[]; ratio: (number | null)[] } {
   const X = matrix(map.X, map.rows, map.cols);
-  return divisions.map((d, i) => {
+  const unbounded: number[] = [];
+  const ratio: (number | null)[] = [];
+  const cover = divisions.map((d, i) => {
     const r = scores[i];
+    unbounded.push(0);
+    ratio.push(null);
     if (!("are" in r)) return null;
     try {
       const options = { ...hyper, inputs: mapInputScaling(map.meta.normalization), response };
       const [Xt, yt, vt] = [takeRows(X, d.train), gatherValues(map.y, d.train), map.yVar && gatherValues(map.yVar, d.train)];
       // gp's fold models re-solve with the division's final hyperparameters, as `fit --conformal-folds` calibrates
-      // (the scored predictions came from that same deterministic fit).
-      const full = method === "gp" || method === "hybrid" ? createPredictor(method, options).fit(Xt, yt, vt) : undefined;
+      // (the scored predictions came from that same deterministic fit). That fit's gp θ (hybrid: its seen gp's),
+      // recorded with its predictions, is given back, so this refit of the same rows is one solve, not a new search.
+      const theta = method === "gp" || method === "hybrid" ? detailsOf(r.pred)?.gpTheta : undefined;
+      const given = theta ? (method === "gp" ? { theta } : { seenTheta: theta }) : {};
+      const full = method === "gp" || method === "hybrid" ? createPredictor(method, { ...options, ...given }).fit(Xt, yt, vt) : undefined;
       const cal = calibrate(method, options, Xt, yt, CV_CONFORMAL_FOLDS, 0, vt, full);
-      const { lo, hi } = conformalInterval(r.pred, conformalHalfWidth(cal.residuals, level), response);
+      const q = conformalHalfWidth(cal.residuals, level);
+      if (!Number.isFinite(q)) {
+        unbounded[i] = 1;
+        return null;
+      }
+      const { lo, hi } = conformalInterval(r.pred, q, response);
+      const ratios = Array.from(lo, (l, k) => hi[k] / l)
+        .filter((v) => Number.isFinite(v) && v > 0)
+        .sort((a, b) => a - b);
+      if (ratios.length)
+        ratio[i] = roundResult(ratios.length % 2 ? ratios[(ratios.length - 1) / 2] : 0.5 * (ratios[ratios.length / 2 - 1] + ratios[ratios.length / 2]));
       return roundResult(
         coverage(
           Float64Array.from(d.test, (j) => map.y[j]),
@@ -846,4 +908,5 @@ function coverOf(
       throw e;
     }
   });
+  return { cover, unbounded, ratio };
 }

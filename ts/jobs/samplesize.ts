@@ -11,7 +11,7 @@ import type { FamilyName } from "../mixture/families.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { Mixture } from "../mixture/model.js";
 import { chooseFit, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../mixture/samplesize-config.js";
-import { curveColumns, samplesizeColumns, type TableKeys } from "../mixture/samplesize-table.js";
+import { curveColumns, samplesizeColumns, samplesizeSummary, type TableKeys } from "../mixture/samplesize-table.js";
 
 export interface SampleSizeFitOptions {
   families: FamilyName[];
@@ -181,17 +181,6 @@ export const job: JobDefinition<SampleSizePlan, SampleSizeTask, SampleSizeContex
     const keys: TableKeys = { ...plan.keys, values: keyValues };
     writeFileAtomic(join(dir, "samplesize.csv"), tableCsv(samplesizeColumns(keys, rows, plan.options, plan.pilot !== null ? full : undefined)));
     if (plan.curves) writeFileAtomic(join(dir, "curves.csv"), tableCsv(curveColumns(keys, rows, plan.curves)));
-    const finite = (v: number[]) => v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-    const med = (v: number[]) => {
-      const s = finite(v);
-      return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2])) : NaN;
-    };
-    return {
-      configurations: rows.length,
-      thresholds: plan.options.taus,
-      medianNeeded: plan.options.taus.map((_, j) => med(rows.map((r) => r.needed[j]))),
-      fallback: rows.filter((r) => r.fallback).length,
-      singularInformation: rows.filter((r) => r.singularInformation).length,
-    };
+    return { ...samplesizeSummary(rows, plan.options) };
   },
 };

@@ -3,7 +3,7 @@
 import { VarmapError } from "../errors.js";
 import { fileScan, ident, openDb, queryRows, type Db } from "../data/duckdb.js";
 import type { ConfigTable } from "../data/types.js";
-import { FAMILY_NAMES, type FamilyName } from "./families.js";
+import { FAMILIES, FAMILY_NAMES, type FamilyName } from "./families.js";
 import type { CandidateFit, ModelChoice } from "./samplesize-config.js";
 import { mixtureFromParams } from "./samplesize-config.js";
 
@@ -81,7 +81,16 @@ export async function readFitsFile(path: string, t: ConfigTable, choice?: ModelC
       floorBound: String(r.floor_bound) === "true",
       // distributions.csv has only each configuration's best row (no `best` column)
       best: "best" in r ? String(r.best) === "true" : true,
-      mixture: mixtureFromParams(fam as FamilyName, params),
+      mixture: (() => {
+        try {
+          return mixtureFromParams(fam as FamilyName, params);
+        } catch (e) {
+          throw new VarmapError("E_FITS_FORMAT", `params does not hold a ${fam} mixture (${(e as Error).message})`, {
+            location: { file: path, row, column: "params" },
+            remedy: `give {"w":[…],"${FAMILIES[fam as FamilyName].paramNames.join('":[…],"')}":[…]} as \`varmap mixture --out\` writes it`,
+          });
+        }
+      })(),
     });
     out.set(key, list);
   });

@@ -83,6 +83,19 @@ export interface SampleSizeRow {
   quadratureInexact: boolean;
   xqAtCenter: boolean;
   tooFewRuns: boolean;
+  /** A runs-needed value below the model's parameter count (3k − 1; 2 without a model) was raised to it. */
+  floored: boolean;
+  /** Why runs-needed values are empty or raised ("" when every value is an estimate). */
+  note: string;
+}
+
+/**
+ * The fewest runs a runs-needed answer may be: a k-component mixture has 3k − 1 free parameters and cannot be
+ * refitted (nor its quantile SEs re-estimated) from fewer runs; without a model (order-statistic fallback) a
+ * quantile and its spread need 2. The delta method is asymptotic: its n* below this is outside its validity.
+ */
+export function runsFloor(k: number | undefined): number {
+  return k !== undefined && k >= 1 ? parameterCount(k) : 2;
 }
 
 /** Picks the fit the options ask for; undefined when none qualifies (→ order-statistic fallback). */
@@ -110,6 +123,9 @@ export function parseModelChoice(spec: string | undefined): ModelChoice {
 /** Mixture parameters from a fits table's `params` JSON ({w, <a name>, <b name>}). */
 export function mixtureFromParams(family: FamilyName, params: Record<string, number[]>): Mixture {
   const [an, bn] = FAMILIES[family].paramNames;
+  for (const name of ["w", an, bn])
+    if (!Array.isArray(params?.[name]) || !params[name].every((v) => typeof v === "number"))
+      throw new Error(`'${name}' is missing or not an array of numbers (a null is not read as 0)`);
   return new Mixture(family, params.w, params[an], params[bn]);
 }
 
@@ -175,17 +191,41 @@ export function sampleSizeRow(
   }
   const tooFew = fit !== undefined && runs.length < parameterCount(fit.k);
   let atCenter = false;
-  const quantiles = qs.map((q, i) => {
+  const quantiles: QuantileAnswer[] = qs.map((q, i) => {
     const xq = xs[i],
       se1 = singular ? NaN : se1s[i];
     if (xq - center === 0) atCenter = true;
     const needed = taus.map((t) => (tooFew ? NaN : quantileRunsNeeded(se1, xq, center, t)));
     return { q, xq, se1, gamma1: gammaQ(se1, xq, center, 1), gammaN: gammaQ(se1, xq, center, nAll), needed };
   });
+  // The floor: no answer below what can refit the chosen model (flagged: the delta method's n* there is outside
+  // its validity, e.g. n* = 1 for a narrow configuration under --center none).
+  const floor = runsFloor(fit?.k);
+  let floored = false;
+  for (const x of quantiles)
+    x.needed = x.needed.map((v) => {
+      if (Number.isFinite(v) && v < floor) {
+        floored = true;
+        return floor;
+      }
+      return v;
+    });
   const needed = taus.map((_, t) => {
     const v = quantiles.map((x) => x.needed[t]);
     return v.some((x) => Number.isNaN(x)) ? NaN : Math.max(...v);
   });
+  const notes: string[] = [];
+  if (fallback) notes.push("no usable mixture fit for this configuration (none in --fits, or none qualifies for --model): order statistic of the runs");
+  if (tooFew)
+    notes.push(`${runs.length} runs fitted, fewer than the ${parameterCount(fit!.k)} parameters of ${fit!.family}:${fit!.k}: runs needed not computed`);
+  if (singular) notes.push("singular Fisher information: quantile SEs undefined (choose a smaller model with --model FAMILY:K)");
+  if (atCenter) notes.push("a quantile equals the center (--center mean): Γ undefined there");
+  if (!tooFew && !singular && !atCenter && quantiles.some((x) => x.needed.some((v) => !Number.isFinite(v))))
+    notes.push("a quantile SE is not finite (zero density at the quantile or a degenerate fit): runs needed not computed");
+  if (floored)
+    notes.push(
+      `runs needed raised to ${floor}, the fewest that can refit ${fallback ? "a quantile and its spread" : `${fit!.family}:${fit!.k} (3k − 1 parameters)`}`,
+    );
   const wants = (s: string) => opts.stats.includes(s);
   const kurtosis = opts.moments === "model" && m && !fallback ? mixtureKurtosis(scaleMixture(m, mom.mean > 0 ? mom.mean : 1)) : mom.kurtosis;
   return {
@@ -206,6 +246,8 @@ export function sampleSizeRow(
     quadratureInexact: inexact,
     xqAtCenter: atCenter,
     tooFewRuns: tooFew,
+    floored,
+    note: notes.join("; "),
   };
 }
 

@@ -63,8 +63,64 @@ export function samplesizeColumns(k: TableKeys, rows: SampleSizeRow[], o: Sample
   cols.push({ name: "quadrature_inexact", values: rows.map((r) => bool(r.quadratureInexact)), type: "string" });
   cols.push({ name: "x_q_at_center", values: rows.map((r) => bool(r.xqAtCenter)), type: "string" });
   cols.push({ name: "too_few_runs", values: rows.map((r) => bool(r.tooFewRuns)), type: "string" });
+  cols.push({ name: "nneeded_floored", values: rows.map((r) => bool(r.floored ?? false)), type: "string" });
+  cols.push({ name: "note", values: rows.map((r) => r.note ?? ""), type: "string" });
   return cols;
 }
+
+export interface SampleSizeSummary {
+  configurations: number;
+  thresholds: number[];
+  /** Median over configurations of the runs needed per threshold (max over the quantile levels). */
+  medianNeeded: number[];
+  medianNeededMean: number;
+  fallback: number;
+  singularInformation: number;
+  tooFewRuns: number;
+  /** Rows whose runs needed were raised to the model's parameter count. */
+  floored: number;
+  /** Rows with an empty runs-needed value (their `note` says why). */
+  empty: number;
+}
+
+function median(v: number[]): number {
+  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
+}
+
+export function samplesizeSummary(rows: SampleSizeRow[], o: SampleSizeOptions): SampleSizeSummary {
+  return {
+    configurations: rows.length,
+    thresholds: o.taus,
+    medianNeeded: o.taus.map((_, j) => median(rows.map((r) => r.needed[j]))),
+    medianNeededMean: median(rows.map((r) => r.neededMean)),
+    fallback: rows.filter((r) => r.fallback).length,
+    singularInformation: rows.filter((r) => r.singularInformation).length,
+    tooFewRuns: rows.filter((r) => r.tooFewRuns).length,
+    floored: rows.filter((r) => r.floored).length,
+    empty: rows.filter((r) => o.stats.includes("q") && r.needed.some((v) => !Number.isFinite(v))).length,
+  };
+}
+
+/** The headline: how many runs for what precision, and how many rows are raised or empty. */
+export function samplesizeHeadline(s: SampleSizeSummary, o: SampleSizeOptions): string {
+  const parts: string[] = [];
+  const qs = o.qs.join(", ");
+  const scale = o.center === "mean" ? "relative to x_q − mean" : "relative to x_q";
+  if (o.stats.includes("q"))
+    parts.push(
+      `median runs needed for the SE of the q = ${qs} quantiles (${scale}) ${o.taus.map((tau, i) => `≤ ${100 * tau} %: ${fmt(s.medianNeeded[i])}`).join(", ")}`,
+    );
+  if (o.stats.includes("mean")) parts.push(`for the mean within ±${100 * o.precision} % at ${100 * o.level} % confidence: ${fmt(s.medianNeededMean)}`);
+  const flags: string[] = [];
+  if (s.floored) flags.push(`${s.floored} raised to the model's parameter count (nneeded_floored)`);
+  if (s.empty) flags.push(`${s.empty} with empty runs needed (see their note)`);
+  if (s.fallback) flags.push(`${s.fallback} without a usable mixture (order statistic)`);
+  return `${parts.join("; ")}${flags.length ? ` — of ${s.configurations} configuration(s): ${flags.join(", ")}` : ""}`;
+}
+
+const fmt = (v: number) => (Number.isFinite(v) ? String(v) : "n/a");
 
 export function curveColumns(k: TableKeys, rows: SampleSizeRow[], ns: number[]): Column[] {
   const at: number[] = [],

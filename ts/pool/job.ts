@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
 import { writeFileAtomic } from "../data/atomic.js";
 import { shardTasks, type Shard } from "./plan.js";
+import { planBuilt } from "./probe.js";
 import { runTasks } from "./pool.js";
 import { silentProgress, stderrProgress } from "./progress.js";
 import { RESULTS, ResultStore, RUN_LOG } from "./store.js";
@@ -83,8 +84,10 @@ export async function runJob<P extends JobPlan, T extends JobTask, C extends Job
 ): Promise<JobSummary> {
   const t0 = Date.now();
   const plan = ctx.plan;
-  const mine = shardTasks(def.tasks(plan), opts.shard);
+  const all = def.tasks(plan);
+  const mine = shardTasks(all, opts.shard);
   const manifest = manifestOf(plan, opts.shard);
+  planBuilt({ tasks: all.length, shardTasks: mine.length, manifest }); // stops here under probePlan (slurm submit)
   const store = new ResultStore(opts.out, manifest, { resume: opts.resume, outputs: def.files(plan) });
   const resumed = mine.filter((t) => store.done.has(t.id)).length;
   if (resumed && !opts.quiet) process.stderr.write(`varmap: resuming: ${resumed} of ${mine.length} tasks already done in ${opts.out}\n`);

@@ -5,6 +5,11 @@
 // system), when its holder stopped refreshing it: the holder touches it at least every HEARTBEAT_MS while it
 // works, and a lock untouched for STALE_MS is taken over. A stale lock is replaced with a note on stderr.
 // SIGTERM, SIGINT and SIGHUP (scancel, Ctrl-C, a closed terminal) remove the lock before the process exits.
+// Under Slurm the lock also records the task's job id (SLURM_JOB_ID, and the array task A_i): a lock whose job
+// squeue no longer lists as running (a task SIGKILLed on another node, an out-of-memory kill) is stale at once,
+// and so is a lock left by an earlier run of the same job id (a requeued task: a higher SLURM_RESTART_COUNT),
+// instead of after STALE_MS.
+import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -19,6 +24,32 @@ export interface LockInfo {
   pid: number;
   started: string;
   command: string;
+  /** The Slurm job of the holder: its job id and, for an array task, "<array job>_<index>". */
+  slurm?: { job: string; task?: string; restart?: number };
+}
+
+/** The Slurm job this process runs in, from the environment sbatch sets. */
+export function slurmOfEnv(env: NodeJS.ProcessEnv = process.env): LockInfo["slurm"] {
+  const job = env.SLURM_JOB_ID;
+  if (!job || !/^\d+$/.test(job)) return undefined;
+  const a = env.SLURM_ARRAY_JOB_ID;
+  const i = env.SLURM_ARRAY_TASK_ID;
+  const restart = Number(env.SLURM_RESTART_COUNT ?? 0);
+  return { job, ...(a && i ? { task: `${a}_${i}` } : {}), ...(restart > 0 ? { restart } : {}) };
+}
+
+/**
+ * Why Slurm job `job` no longer runs (squeue: not listed, or listed in an ended state), or undefined while it
+ * may run — also when squeue is absent or cannot reach the controller (then nothing is known).
+ */
+export function slurmJobEnded(job: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const r = spawnSync("squeue", ["--noheader", `--jobs=${job}`, "--format=%T"], { encoding: "utf8", env, timeout: 15_000 });
+  if (r.error) return undefined; // no squeue here
+  const state = (r.stdout ?? "").trim().split("\n")[0]?.trim() ?? "";
+  if (r.status !== 0) return /invalid job id/i.test(r.stderr ?? "") ? `its Slurm job ${job} has ended (squeue no longer knows it)` : undefined;
+  if (!state) return `its Slurm job ${job} has ended (not in squeue)`;
+  if (/^(RUNNING|COMPLETING|CONFIGURING|SUSPENDED|STOPPED|SIGNALING|STAGE_OUT|RESIZING|PENDING|REQUEUED)/.test(state)) return undefined;
+  return `its Slurm job ${job} is ${state}`;
 }
 
 /** Is `pid` a live process on this host? EPERM means it exists but belongs to someone else. */
@@ -53,6 +84,16 @@ export function readLock(dir: string): { info: LockInfo | undefined; ageMs: numb
 export function staleReason(lock: { info: LockInfo | undefined; ageMs: number }): string | undefined {
   const { info, ageMs } = lock;
   if (info && info.host === hostname()) return alive(info.pid) ? undefined : `process ${info.pid} on ${info.host} has ended`;
+  if (info?.slurm) {
+    const who = `pid ${info.pid} on ${info.host}, Slurm job ${info.slurm.task ?? info.slurm.job}`;
+    // The same job restarted (requeued after a node failure): SLURM_RESTART_COUNT grew. The same job and count is
+    // another process of this very run (another node of a multi-node job): alive as long as the job runs.
+    const mine = slurmOfEnv();
+    if (mine && info.slurm.job === mine.job && (mine.restart ?? 0) > (info.slurm.restart ?? 0))
+      return `it was left by an earlier run of this Slurm job (${who}; requeued)`;
+    const ended = slurmJobEnded(info.slurm.job);
+    if (ended) return `${ended} (${who})`;
+  }
   if (ageMs > STALE_MS)
     return `${info ? `its holder (pid ${info.pid} on ${info.host})` : "an unreadable lock"} has not refreshed it for ${Math.round(ageMs / 1000)} s`;
   return undefined;
@@ -80,7 +121,14 @@ export class DirLock {
   /** Takes the lock of `dir` (an existing directory), replacing a stale one; throws E_OUT_LOCKED when a live run holds it. */
   static acquire(dir: string, opts: { quiet?: boolean } = {}): DirLock {
     const lock = new DirLock(dir);
-    const info: LockInfo = { host: hostname(), pid: process.pid, started: new Date().toISOString(), command: process.argv.slice(1).join(" ") };
+    const slurm = slurmOfEnv();
+    const info: LockInfo = {
+      host: hostname(),
+      pid: process.pid,
+      started: new Date().toISOString(),
+      command: process.argv.slice(1).join(" "),
+      ...(slurm ? { slurm } : {}),
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         const fd = openSync(lock.path, "wx");

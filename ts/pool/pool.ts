@@ -87,7 +87,15 @@ export async function runTasks<P extends JobPlan, T extends JobTask, C extends J
                     failure ??= new VarmapError(w.code, w.message, { location: w.location, remedy: w.remedy });
                     return;
                   }
-                  store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
+                  // A journal write can fail (a full disk: E_DISK_FULL naming the journal). Thrown here it would
+                  // reject a promise nothing awaits (a raw dump, exit 1); recorded, it stops the launches and is
+                  // rethrown below once the batches in flight are done.
+                  try {
+                    store.append(b.map((t, i) => ({ id: t.id, result: results[i] })));
+                  } catch (e) {
+                    failure ??= e;
+                    return;
+                  }
                   opts.progress.tick(b.length);
                 },
                 (e) => {

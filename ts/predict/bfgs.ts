@@ -11,6 +11,8 @@ export interface BfgsResult {
   evaluations: number;
   /** True when the gradient (∞-norm) fell below gtol or f stopped changing; false at the iteration cap. */
   converged: boolean;
+  /** The final inverse Hessian approximation (row-major), to warm-start a later search near x. */
+  inverseHessian: Float64Array;
 }
 
 export interface BfgsOptions {
@@ -21,6 +23,8 @@ export interface BfgsOptions {
   ftol?: number;
   /** Largest step (∞-norm) of one line search (default 2). */
   maxStep?: number;
+  /** Starting inverse Hessian (row-major n × n; default the identity), e.g. an earlier search's at a nearby point. */
+  inverseHessian?: Float64Array;
 }
 
 /** Minimizes f from x0; returns undefined when f is infeasible at x0. */
@@ -36,7 +40,8 @@ export function bfgs(fn: Objective, x0: Float64Array, options: BfgsOptions = {})
   if (!cur || !Number.isFinite(cur.f)) return undefined;
   // Inverse Hessian approximation, row-major; starts as the identity.
   const Hinv = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) Hinv[i * n + i] = 1;
+  if (options.inverseHessian && options.inverseHessian.length === n * n) Hinv.set(options.inverseHessian);
+  else for (let i = 0; i < n; i++) Hinv[i * n + i] = 1;
   let converged = false,
     iter = 0;
   for (; iter < maxIterations; iter++) {
@@ -97,7 +102,7 @@ export function bfgs(fn: Objective, x0: Float64Array, options: BfgsOptions = {})
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Hinv[i * n + j] += -rho * (Hy[i] * s[j] + s[i] * Hy[j]) + (rho * rho * yHy + rho) * s[i] * s[j];
     }
   }
-  return { x, f: cur.f, iterations: iter, evaluations, converged };
+  return { x, f: cur.f, iterations: iter, evaluations, converged, inverseHessian: Hinv };
 }
 
 function dot(a: Float64Array, b: Float64Array): number {

@@ -14,8 +14,10 @@
 // unknown v_i, gives the one-nugget model above, bit for bit). A new observation's noise is σ² (g + τ), the average.
 //
 // Size: the hyperparameter search runs on at most `hyperPoints` training points (default GP_HYPER_POINTS, a fixed
-// pseudo-random subset keyed by n): each likelihood evaluation is O(n³), and 400 points pin down d + 1
-// hyperparameters well; the final solve at the chosen θ uses every point. Above GP_MAX_POINTS (or with local: true)
+// pseudo-random subset keyed by n): each likelihood evaluation is O(n³), and 300 points pin down d + 1
+// hyperparameters well; the final solve at the chosen θ uses every point. On a search set of at least twice
+// GP_SCREEN_POINTS, the starts are screened on a subset of that size and only the best are refined on the search set
+// (issue 46, docs/studies/gp-speed.md). Above GP_MAX_POINTS (or with local: true)
 // the final solve is not done: β and σ² come from the subset's solve, and each query is predicted by the exact
 // equations on its GP_LOCAL_NEIGHBOURS nearest training points (nearest in the inputs scaled by the fitted length
 // scales; nearest-neighbour kriging), O(m³) per query, so fit and prediction stay linear in n (the local solves are
@@ -27,7 +29,7 @@ import { VarmapError } from "../errors.js";
 import { gpLocalPredict, gpNll, gpPredict, type GpKernelName, type GpLikelihood } from "../backend/kernels/gp.js";
 import { knn } from "../backend/kernels/neighbors.js";
 import { normQuantile } from "../util/special.js";
-import { bfgs } from "./bfgs.js";
+import { bfgs, type BfgsResult } from "./bfgs.js";
 import { Predictor, clampPredictions, modelScaleVariances, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 import { fromModelScale } from "./scaling.js";
@@ -51,6 +53,17 @@ export interface GpOptions extends PredictorOptions {
   nuggetMin?: number;
   /** Largest subset the hyperparameter search runs on (default GP_HYPER_POINTS). */
   hyperPoints?: number;
+  /**
+   * Size of the screening subset (default GP_SCREEN_POINTS): when the search set has at least twice as many points,
+   * every start runs there first and only the best is refined on the search set.
+   */
+  screenPoints?: number;
+  /**
+   * Fixed hyperparameters (log ℓ_1 … log ℓ_d, log g, and log τ with measured noise), as GpState.theta holds them:
+   * no search, the final solve only. For re-fitting the same rows with the same options (cv's interval calibration
+   * takes the scored fit's θ); not a flag.
+   */
+  theta?: readonly number[];
   /** Point prediction on a log response (default "are"; see GpPoint). */
   point?: GpPoint;
   /**
@@ -99,7 +112,29 @@ export const GP_MAX_POINTS = 3000;
 /** Training points of a local prediction (each query's nearest, by the fitted length scales). */
 export const GP_LOCAL_NEIGHBOURS = 100;
 /** Default largest subset of the hyperparameter search. */
-export const GP_HYPER_POINTS = 400;
+export const GP_HYPER_POINTS = 300;
+/** Default screening subset: every start's search runs on this many points when the search set has twice as many. */
+export const GP_SCREEN_POINTS = 100;
+/** BFGS iterations each screened optimum gets on the whole search set (warm), before the best of them continues. */
+const GP_PROBE_ITERATIONS = 3;
+/** Screened optima closer than this in every unbounded search coordinate are one optimum (probed once). */
+const GP_SAME_OPTIMUM = 0.25;
+/** Largest number of BFGS iterations of that continuation. */
+const GP_REFINE_ITERATIONS = 60;
+/** Relative change of the likelihood that ends the continuation (the screened starts keep bfgs's 1e-10). */
+const GP_REFINE_FTOL = 1e-8;
+
+/** One stage of the hyperparameter search: its points, starts, likelihood evaluations and BFGS iterations. */
+export interface GpSearchStage {
+  points: number;
+  starts: number;
+  evaluations: number;
+  iterations: number;
+}
+/** How the last fit's hyperparameter search went (not saved with the model). */
+export interface GpSearchStats {
+  stages: GpSearchStage[];
+}
 const LOG_ELL: [number, number] = [Math.log(0.01), Math.log(100)];
 const LOG_NUGGET_MAX = Math.log(10);
 /** Bounds of log τ, the weight of the relative measured variances (mean 1) against σ², like the nugget's. */
@@ -114,11 +149,17 @@ export interface GpPrediction {
 export class Gp extends Predictor<GpState, GpOptions> {
   readonly method = "gp";
   private state?: GpState;
+  /** The last fit's search: stages, evaluations, iterations (profiling; not part of the saved model). */
+  lastSearch?: GpSearchStats;
   private fitted_?: { X: Float64Array; n: number; lik: GpLikelihood } | { X: Float64Array; n: number; local: LocalSolve };
 
   constructor(options: GpOptions = {}) {
     super(options);
-    const { kernel, mean, restarts, nuggetMin, hyperPoints, point, noise, local, neighbours } = options;
+    const { kernel, mean, restarts, nuggetMin, hyperPoints, screenPoints, point, noise, local, neighbours, theta } = options;
+    if (theta !== undefined && !(Array.isArray(theta) && theta.every((t) => typeof t === "number")))
+      throw new VarmapError("E_OPTION", "gp: theta must be an array of numbers", { remedy: "leave theta unset" });
+    if (screenPoints !== undefined && !(Number.isInteger(screenPoints) && screenPoints >= 10))
+      throw new VarmapError("E_OPTION", `gp: screenPoints must be an integer >= 10, got ${String(screenPoints)}`, { remedy: "use screenPoints: 100" });
     if (neighbours !== undefined && !(Number.isInteger(neighbours) && neighbours >= 2 && neighbours <= 1000))
       throw new VarmapError("E_OPTION", `gp: neighbours must be an integer in 2…1000, got ${String(neighbours)}`, { remedy: "use neighbours: 100" });
     if (local !== undefined && typeof local !== "boolean")
@@ -136,7 +177,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     if (nuggetMin !== undefined && !(typeof nuggetMin === "number" && nuggetMin > 0 && nuggetMin < 10))
       throw new VarmapError("E_OPTION", `gp: nuggetMin must be a number in (0, 10), got ${String(nuggetMin)}`, { remedy: "use nuggetMin: 1e-6" });
     if (hyperPoints !== undefined && !(Number.isInteger(hyperPoints) && hyperPoints >= 10))
-      throw new VarmapError("E_OPTION", `gp: hyperPoints must be an integer >= 10, got ${String(hyperPoints)}`, { remedy: "use hyperPoints: 400" });
+      throw new VarmapError("E_OPTION", `gp: hyperPoints must be an integer >= 10, got ${String(hyperPoints)}`, { remedy: "use hyperPoints: 300" });
   }
 
   private get meanKind(): GpMean {
@@ -183,41 +224,111 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const ns = sub ? sub.length : n;
     const Hs = basis(Xs, ns, d, slopes, this.meanKind);
     const p = basisColumns(slopes, this.meanKind);
-    const objective = (z: Float64Array) => {
-      const theta = fromZ(z, bounds);
-      const r = gpNll(this.backend, Xs, ys, Hs, ns, d, p, this.kernelName, theta, true, vs);
-      if ("status" in r) return undefined;
-      const grad = Float64Array.from(r.grad, (g, i) => g * dTheta(theta[i], bounds[i]));
-      return { f: r.nll, grad };
+    // The search, unless the hyperparameters are given (θ of an earlier fit on these same rows: no search, one solve).
+    const searchTheta = (): { theta: Float64Array; converged: boolean } => {
+      const stats: GpSearchStats = { stages: [] };
+      this.lastSearch = stats;
+      // The likelihood on rows `rows` of the search set (all of them when undefined), in the optimizer's unbounded z.
+      const objectiveOn = (rows: Int32Array | undefined, stage: GpSearchStage) => {
+        const Xo = rows ? gather(Xs, rows, d) : Xs;
+        const yo = rows ? Float64Array.from(rows, (i) => ys[i]) : ys;
+        const vo = vs && rows ? Float64Array.from(rows, (i) => vs[i]) : vs;
+        const no = rows ? rows.length : ns;
+        const Ho = rows ? gather(Hs, rows, p) : Hs;
+        return (z: Float64Array) => {
+          stage.evaluations++;
+          const theta = fromZ(z, bounds);
+          const r = gpNll(this.backend, Xo, yo, Ho, no, d, p, this.kernelName, theta, true, vo);
+          if ("status" in r) return undefined;
+          const grad = Float64Array.from(r.grad, (g, i) => g * dTheta(theta[i], bounds[i]));
+          return { f: r.nll, grad };
+        };
+      };
+      const restarts = this.options.restarts ?? 4;
+      // Screening (issue 46): on a large search set every start runs on a smaller subset of it first (GP_SCREEN_POINTS,
+      // O(m³) per evaluation), and only the best start is refined on the whole search set, warm (its inverse Hessian
+      // carried over). Every row involved is a training row of this fit.
+      const screenPoints = this.options.screenPoints ?? GP_SCREEN_POINTS;
+      const screen = ns >= 2 * screenPoints ? subsetRows(ns, screenPoints) : undefined;
+      const first: GpSearchStage = { points: screen ? screen.length : ns, starts: restarts, evaluations: 0, iterations: 0 };
+      stats.stages.push(first);
+      const objective = objectiveOn(screen, first);
+      const found: BfgsResult[] = [];
+      let failed = 0;
+      for (let s = 0; s < restarts; s++) {
+        const theta0 = new Float64Array(bounds.length);
+        if (s === 0) {
+          theta0.fill(Math.log(0.3));
+          theta0[d] = Math.min(Math.max(Math.log(0.01), bounds[d][0]), bounds[d][1]);
+          if (v) theta0[d + 1] = Math.log(0.01);
+        } else {
+          const r = counterRng(0, "gp-start", s);
+          for (let k = 0; k <= d; k++) theta0[k] = bounds[k][0] + (bounds[k][1] - bounds[k][0]) * (0.15 + 0.7 * r.next());
+          if (v) theta0[d + 1] = bounds[d + 1][0] + (bounds[d + 1][1] - bounds[d + 1][0]) * (0.15 + 0.7 * counterRng(0, "gp-start-tau", s).next());
+        }
+        const res = bfgs(objective, toZ(theta0, bounds));
+        if (!res) {
+          failed++;
+          continue;
+        }
+        first.iterations += res.iterations;
+        found.push(res);
+      }
+      let best: BfgsResult | undefined;
+      if (screen) {
+        // Successive halving on the whole search set: every screened optimum gets GP_PROBE_ITERATIONS iterations there
+        // (warm: its inverse Hessian carried over), and the best of them continues to convergence.
+        const probe: GpSearchStage = { points: ns, starts: 0, evaluations: 0, iterations: 0 };
+        stats.stages.push(probe);
+        const full = objectiveOn(undefined, probe);
+        let lead: BfgsResult | undefined;
+        // The negative log likelihood grows about in proportion to the points: the screened inverse Hessian is scaled
+        // down by the ratio. Starts that ended at the same screened optimum (within GP_SAME_OPTIMUM in every
+        // unbounded coordinate) are probed once.
+        const scale = screen.length / ns;
+        const distinct: BfgsResult[] = [];
+        for (const r of [...found].sort((a, b) => a.f - b.f))
+          if (!distinct.some((q) => q.x.every((z, i) => Math.abs(z - r.x[i]) < GP_SAME_OPTIMUM))) distinct.push(r);
+        for (const start of distinct) {
+          const res = bfgs(full, start.x, { inverseHessian: start.inverseHessian.map((h) => h * scale), maxIterations: GP_PROBE_ITERATIONS });
+          if (!res) continue;
+          probe.starts++;
+          probe.iterations += res.iterations;
+          if (!lead || res.f < lead.f) lead = res;
+        }
+        if (lead && !lead.converged) {
+          const finish: GpSearchStage = { points: ns, starts: 1, evaluations: 0, iterations: 0 };
+          stats.stages.push(finish);
+          const res = bfgs(objectiveOn(undefined, finish), lead.x, {
+            inverseHessian: lead.inverseHessian,
+            maxIterations: GP_REFINE_ITERATIONS,
+            ftol: GP_REFINE_FTOL,
+          });
+          if (res) finish.iterations += res.iterations;
+          best = res && res.f <= lead.f ? res : lead;
+        } else best = lead;
+      } else for (const res of found) if (!best || res.f < best.f) best = res;
+      if (!best)
+        throw new VarmapError("E_GP_FIT_FAILED", `gp: none of the ${restarts} starts gave a positive definite covariance (${n} points)`, {
+          remedy: "raise --gp-nugget-min, remove duplicate configurations, or use another method",
+        });
+      if (failed) notes.push(`${failed} of ${restarts} starts were infeasible (covariance not positive definite)`);
+      if (screen) notes.push(`${restarts} starts screened on ${screen.length} of the search's ${ns} points, the best refined on all ${ns}`);
+      if (!best.converged) notes.push("the optimizer did not converge from the best start: its best point is used");
+      return { theta: fromZ(best.x, bounds), converged: best.converged };
     };
-    const restarts = this.options.restarts ?? 4;
-    let best: { x: Float64Array; f: number; converged: boolean } | undefined;
-    let failed = 0;
-    for (let s = 0; s < restarts; s++) {
-      const theta0 = new Float64Array(bounds.length);
-      if (s === 0) {
-        theta0.fill(Math.log(0.3));
-        theta0[d] = Math.min(Math.max(Math.log(0.01), bounds[d][0]), bounds[d][1]);
-        if (v) theta0[d + 1] = Math.log(0.01);
-      } else {
-        const r = counterRng(0, "gp-start", s);
-        for (let k = 0; k <= d; k++) theta0[k] = bounds[k][0] + (bounds[k][1] - bounds[k][0]) * (0.15 + 0.7 * r.next());
-        if (v) theta0[d + 1] = bounds[d + 1][0] + (bounds[d + 1][1] - bounds[d + 1][0]) * (0.15 + 0.7 * counterRng(0, "gp-start-tau", s).next());
-      }
-      const res = bfgs(objective, toZ(theta0, bounds));
-      if (!res) {
-        failed++;
-        continue;
-      }
-      if (!best || res.f < best.f) best = res;
-    }
-    if (!best)
-      throw new VarmapError("E_GP_FIT_FAILED", `gp: none of the ${restarts} starts gave a positive definite covariance (${n} points)`, {
-        remedy: "raise --gp-nugget-min, remove duplicate configurations, or use another method",
-      });
-    if (failed) notes.push(`${failed} of ${restarts} starts were infeasible (covariance not positive definite)`);
-    if (!best.converged) notes.push("the optimizer did not converge from the best start: its best point is used");
-    const theta = fromZ(best.x, bounds);
+    let theta: Float64Array, converged: boolean;
+    const given = this.options.theta;
+    if (given) {
+      if (given.length !== bounds.length || !given.every((t, i) => Number.isFinite(t) && t >= bounds[i][0] - 1e-9 && t <= bounds[i][1] + 1e-9))
+        throw new VarmapError("E_OPTION", `gp: theta must be ${bounds.length} finite log hyperparameters within their bounds, got ${given.length}`, {
+          remedy: "pass the theta of a model fitted on the same rows with the same options (or leave theta unset)",
+        });
+      theta = Float64Array.from(given);
+      converged = true;
+      this.lastSearch = { stages: [] };
+      notes.push("hyperparameters given: no search");
+    } else ({ theta, converged } = searchTheta());
 
     // The final solve on every point (local: on the search's subset, for β and σ²); a nugget too small for the set
     // is raised until the Cholesky succeeds.
@@ -251,7 +362,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       beta: Array.from(lik.beta),
       slopes,
       nll: lik.nll,
-      converged: best.converged,
+      converged,
       centers: [],
       y: Array.from(y),
       notes,
@@ -372,6 +483,18 @@ export class Gp extends Predictor<GpState, GpOptions> {
       converged: s.converged,
       notes: [...s.notes],
     };
+  }
+
+  /** The options a saved model records: a given theta is the fit's result (GpState.theta), not a setting. */
+  protected override hyperparameters(): Record<string, unknown> {
+    const { theta: _theta, ...rest } = super.hyperparameters();
+    return rest;
+  }
+
+  /** θ as the fit chose it (log ℓ, log g, [log τ]): GpOptions.theta re-fits the same rows without a search. */
+  get thetaFitted(): number[] {
+    if (!this.state) throw new VarmapError("E_NOT_FITTED", "this gp model has not been fitted", { remedy: "call fit(X, y) first" });
+    return [...this.state.theta];
   }
 
   protected stateJSON(): GpState {

@@ -21,6 +21,11 @@ export interface HybridOptions extends PredictorOptions {
   novel?: string;
   /** Group columns as input positions: novelty by their combination of levels (default: the dense-pair rule). */
   groups?: number[];
+  /**
+   * A gp seen model's hyperparameters from an earlier fit of the same rows with the same options (GpOptions.theta:
+   * no search; cv's interval calibration passes the scored fit's, Hybrid.seenTheta). Not a flag.
+   */
+  seenTheta?: readonly number[];
 }
 
 export interface HybridState {
@@ -61,7 +66,8 @@ export class Hybrid extends Predictor<HybridState, HybridOptions> {
   protected fitScaled(X: Matrix, y: Float64Array, noise?: Float64Array): void {
     const seen = this.options.seen ?? HYBRID_SEEN;
     const novel = this.options.novel ?? HYBRID_NOVEL;
-    this.seenModel = this.reuse ? this.reuse.solvedOn(X, y, noise) : createPredictor(seen, this.inner()).fit(X, y, noise);
+    const theta = seen === "gp" && this.options.seenTheta ? { theta: this.options.seenTheta } : {};
+    this.seenModel = this.reuse ? this.reuse.solvedOn(X, y, noise) : createPredictor(seen, { ...this.inner(), ...theta }).fit(X, y, noise);
     this.novelModel = novel === seen ? this.seenModel : createPredictor(novel, this.inner()).fit(X, y, noise);
     this.train = Float64Array.from(X.data);
   }
@@ -92,6 +98,17 @@ export class Hybrid extends Predictor<HybridState, HybridOptions> {
     if (!(m instanceof Gp) || this.options.response !== "log") return m.predict(Xq);
     const { mean, sd } = m.predictWithSd(Xq);
     return Float64Array.from(mean, (v, i) => v - sd[i] * sd[i]);
+  }
+
+  /** The seen gp's fitted θ (GpOptions.theta), or undefined when the seen model is not a gp. */
+  get seenTheta(): number[] | undefined {
+    return this.seenModel instanceof Gp ? this.seenModel.thetaFitted : undefined;
+  }
+
+  /** The options a saved model records: a given seenTheta is the fit's result (in the seen model), not a setting. */
+  protected override hyperparameters(): Record<string, unknown> {
+    const { seenTheta: _theta, ...rest } = super.hyperparameters();
+    return rest;
   }
 
   /** Novelty of raw queries (1 = novel combination), as predict decides it. */

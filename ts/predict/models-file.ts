@@ -54,6 +54,28 @@ export interface RefitModelsFile {
 
 const REMEDY = "pass the models.json that `varmap fit --out` or `varmap refit --out` wrote";
 
+/**
+ * The JSON path of the first null inside an array of the file, or undefined. varmap writes finite numbers only
+ * (JSON has no NaN): a null is an edit or a damaged file, and Float64Array.from would silently read it as 0.
+ */
+function nullInArrays(v: unknown, at = "$"): string | undefined {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (v[i] === null) return `${at}[${i}]`;
+      if (typeof v[i] === "object") {
+        const r = nullInArrays(v[i], `${at}[${i}]`);
+        if (r) return r;
+      }
+    }
+  } else if (v !== null && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x !== "object" || x === null) continue;
+      const r = nullInArrays(x, `${at}.${k}`);
+      if (r) return r;
+    }
+  return undefined;
+}
+
 /** One models file per method: a `fit` file as it is, a `refit` file split by method (in the order it lists them). */
 export function readModelSets(path: string): ModelsFile[] {
   let json: ModelsFile | RefitModelsFile;
@@ -64,6 +86,12 @@ export function readModelSets(path: string): ModelsFile[] {
   }
   if (json?.format !== "varmap-models" || !Array.isArray(json.factors))
     throw new VarmapError("E_MODEL_FORMAT", "not a varmap models file", { location: { file: path }, remedy: REMEDY });
+  const nul = nullInArrays(json);
+  if (nul)
+    throw new VarmapError("E_MODEL_FORMAT", `the models file holds a null at ${nul}: a number is missing (it is not read as 0)`, {
+      location: { file: path },
+      remedy: `${REMEDY}, unedited (fit again if a value was removed)`,
+    });
   if ("maps" in json && Array.isArray(json.maps) && Array.isArray(json.inputs)) return [json];
   if (!("models" in json) || !Array.isArray(json.models))
     throw new VarmapError("E_MODEL_FORMAT", "not a varmap models file", { location: { file: path }, remedy: REMEDY });

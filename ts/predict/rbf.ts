@@ -8,10 +8,13 @@
 // comparison used; r³ is offered as the smoother-near-the-data alternative).
 //
 // The smoothing λ is chosen by generalized cross-validation from a log-spaced grid, or fixed (a number, e.g. the
-// sampling variance of the modelled response: 1/(2(R−1)) for log sd from R runs, which `runs: R` sets). One
-// symmetric eigendecomposition of the projected kernel B = Q₂ᵀ K Q₂ (Q₂: an orthonormal basis of the complement of
-// span P, from a Householder QR of P; the `symeig` kernel) gives the fit at every λ in O(n) each:
-//   residual = λ Q₂ U diag(1/(μ + λ)) Uᵀ Q₂ᵀ y,   tr(I − A_λ) = Σ λ / (μ_i + λ),   GCV(λ) = n · RSS / tr².
+// sampling variance of the modelled response: 1/(2(R−1)) for log sd from R runs, which `runs: R` sets). The
+// projected kernel B = Q₂ᵀ K Q₂ (Q₂: an orthonormal basis of the complement of span P, from a Householder QR of
+// P; the `rbfgram` kernel) is reduced once to tridiagonal form T = Hᵀ B H (the `symtrid` kernel, about (4/3) m³
+// flops, no eigenvectors; issue 46), after which every λ costs O(m): with w = Hᵀ Q₂ᵀ y and (T + λI) u = w,
+//   residual = λ Q₂ H u,   tr(I − A_λ) = λ tr (T + λI)⁻¹ (= Σ λ / (μ_i + λ)),   GCV(λ) = n · RSS / tr²,
+// the trace from the forward and backward LDLᵀ pivots of T + λI; the spectrum's extremes and Σ|μ| (for the
+// floor and the grid) from Sturm bisection. Before issue 46 a full eigendecomposition gave the same numbers.
 // Stability: λ is never below the value that keeps (μ_max + λ)/(μ_min + λ) ≤ 1e12, so near-duplicate inputs
 // (two frequencies 0.04 % apart on the MOANA grid) cannot produce a garbage solve; when a requested λ is raised
 // for that reason, or an input is constant (its linear term dropped), the model records why in `notes`.
@@ -19,7 +22,7 @@
 // Above RBF_MAX_POINTS training points (or with `local: true`) the local variant of rbf-local.ts applies: exact
 // splines on overlapping patches of RBF_PATCH_POINTS points, each with its own λ chosen the same way, blended by a
 // partition of unity: linear in n instead of cubic.
-import { symeig } from "../backend/kernels/symeig.js";
+import { applyQ, applyQt, rbfgram, symtrid } from "../backend/kernels/symeig.js";
 import { patchLayout, patchWeights } from "./rbf-local.js";
 import { VarmapError } from "../errors.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
@@ -231,42 +234,24 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
     const q = reflectors.length;
     const m = n - q;
 
-    // K, then Qᵀ K Q by the reflectors on both sides; B is its trailing m × m block.
-    const K = new Float64Array(n * n);
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j < i; j++) {
-        let s = 0;
-        for (let t = 0; t < d; t++) {
-          const e = X.data[i * d + t] - X.data[j * d + t];
-          s += e * e;
-        }
-        const v = phi(kernel, Math.sqrt(s));
-        K[i * n + j] = v;
-        K[j * n + i] = v;
-      }
-    for (const h of reflectors) reflectSymmetric(h.v, h.k, K, n);
-    const B = new Float64Array(m * m);
-    for (let i = 0; i < m; i++) B.set(K.subarray((q + i) * n + q, (q + i + 1) * n), i * m);
+    // K (kept: the tail's residual needs K c) and B, the trailing m × m block of Qᵀ K Q (lower triangle: all that
+    // symtrid reads), through the compact form Q = H_1 ⋯ H_q = I − V T Vᵀ (V: the unit reflectors as columns, T
+    // upper triangular): Qᵀ K Q = K − A Vᵀ − V Aᵀ with A = K V T − ½ V Tᵀ (Vᵀ K V) T (the `rbfgram` kernel).
+    const V = new Float64Array(n * q);
+    reflectors.forEach((h, t) => {
+      for (let i = h.k; i < n; i++) V[i * q + t] = h.v[i];
+    });
+    const { K, B } = rbfgram(this.backend, X.data, n, d, kernel === "cubic", V, q);
     const qy = Float64Array.from(y);
     for (const h of reflectors) applyReflector(h.v, h.k, qy);
-    const eig = symeig(this.backend, B, m);
-    const mu = eig.values;
-    const z = new Float64Array(m);
-    for (let i = 0; i < m; i++) {
-      let s = 0;
-      for (let j = 0; j < m; j++) s += eig.vectors[i * m + j] * qy[q + j];
-      z[i] = s;
-    }
+    // T = Q_Tᵀ B Q_T tridiagonal (the `symtrid` kernel): every λ of the grid then costs O(m) (tridiagonalFit).
+    const tri = symtrid(this.backend, B, m, true);
+    const z = qy.slice(q);
+    applyQt(tri, z);
+    const { min: muMin, max: muMaxSigned, absSum: muSum } = tridiagonalSpectrum(tri.d, tri.e);
 
     // λ: fixed or by GCV, never below the conditioning floor.
-    let muMax = 0,
-      muMin = Infinity,
-      muSum = 0;
-    for (const v of mu) {
-      muMax = Math.max(muMax, Math.abs(v));
-      muMin = Math.min(muMin, v);
-      muSum += Math.abs(v);
-    }
+    const muMax = m === 0 ? 0 : Math.max(Math.abs(muMaxSigned), Math.abs(muMin));
     // The condition is taken against the kernel's own magnitude on the unit cube as well as against μ_max: when
     // the training points nearly coincide, every μ is ~0 on them while φ at a query between them is not, and a
     // λ relative to μ_max alone lets c = z/(μ + λ) explode away from the data (values 1e6× the data and more).
@@ -289,13 +274,7 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
       // points) means the smoothest fit, not the one that a rounding error favoured.
       for (const lam of candidates) {
         if (!(lam >= floor) || lam === 0) continue;
-        let rss = 0,
-          tr = 0;
-        for (let i = 0; i < m; i++) {
-          const f = lam / (mu[i] + lam);
-          rss += (f * z[i]) ** 2;
-          tr += f;
-        }
+        const { rss, tr } = tridiagonalFit(tri.d, tri.e, z, lam);
         const score = tr > 0 ? (n * rss) / (tr * tr) : Infinity;
         if (score < best * (1 - 1e-9)) (best = score), (bestLambda = lam);
       }
@@ -307,41 +286,27 @@ export class Rbf extends Predictor<RbfState, RbfOptions> {
         notes.push(`smoothing raised from ${requested} to ${floor}: the system is ill-conditioned (near-duplicate inputs)`);
         lambda = floor;
       }
-      let rss = 0,
-        tr = 0;
-      for (let i = 0; i < m; i++) {
-        const f = lambda / (mu[i] + lambda);
-        rss += (f * z[i]) ** 2;
-        tr += f;
-      }
+      const { rss, tr } = tridiagonalFit(tri.d, tri.e, z, lambda);
       gcv = tr > 0 ? (n * rss) / (tr * tr) : 0;
     }
 
-    // c = Q [0; Uᵀ diag(1/(μ + λ)) z]; the tail from R a = (Qᵀ (y − K c − λ c))[:q].
+    // c = Q_P [0; Q_T (T + λ I)⁻¹ z]; the tail from R a = (Q_Pᵀ (y − K c − λ c))[:q].
     const c = new Float64Array(n);
-    if (m > 0)
-      for (let i = 0; i < m; i++) {
-        const w = z[i] / (mu[i] + lambda);
-        if (!Number.isFinite(w))
-          throw new VarmapError("E_RBF_ILL_CONDITIONED", `rbf: the solve at λ = ${lambda} is singular`, {
-            remedy: "give a larger --rbf-smoothing, or remove duplicate configurations",
-          });
-        for (let j = 0; j < m; j++) c[q + j] += w * eig.vectors[i * m + j];
-      }
+    if (m > 0) {
+      const u = new Float64Array(m);
+      tridiagonalFit(tri.d, tri.e, z, lambda, u);
+      if (!u.every(Number.isFinite))
+        throw new VarmapError("E_RBF_ILL_CONDITIONED", `rbf: the solve at λ = ${lambda} is singular`, {
+          remedy: "give a larger --rbf-smoothing, or remove duplicate configurations",
+        });
+      applyQ(tri, u);
+      c.set(u, q);
+    }
     for (let r = reflectors.length - 1; r >= 0; r--) applyReflector(reflectors[r].v, reflectors[r].k, c);
     const resid = Float64Array.from(y);
-    // K was overwritten by Qᵀ K Q: recompute K c directly.
     for (let i = 0; i < n; i++) {
       let s = lambda * c[i];
-      for (let j = 0; j < n; j++) {
-        if (j === i) continue;
-        let e2 = 0;
-        for (let t = 0; t < d; t++) {
-          const e = X.data[i * d + t] - X.data[j * d + t];
-          e2 += e * e;
-        }
-        s += phi(kernel, Math.sqrt(e2)) * c[j];
-      }
+      for (let j = 0; j < n; j++) s += K[i * n + j] * c[j];
       resid[i] -= s;
     }
     for (const h of reflectors) applyReflector(h.v, h.k, resid);
@@ -543,16 +508,86 @@ function applyReflector(v: Float64Array, k: number, x: Float64Array): void {
   for (let i = k; i < x.length; i++) x[i] -= s * v[i];
 }
 
-/** M ← H M H for the reflector H = I − 2 v vᵀ (M symmetric n × n, row-major). */
-function reflectSymmetric(v: Float64Array, k: number, M: Float64Array, n: number): void {
-  // H M H = M − 2 v wᵀ − 2 w vᵀ + 4 (vᵀ M v) v vᵀ with w = M v.
-  const w = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = k; j < n; j++) s += M[i * n + j] * v[j];
-    w[i] = s;
+/**
+ * The GCV pieces of (T + λ I) u = w for a symmetric tridiagonal T (diagonal d, subdiagonal e[i] = T[i][i−1]) with
+ * T + λ I positive definite: rss = λ² ‖u‖² (the residual sum of squares of the spline, ‖λ (B + λI)⁻¹ z‖²) and
+ * tr = λ · trace (T + λI)⁻¹ (= tr(I − A_λ) = Σ λ / (μ_i + λ)). O(m): forward and backward LDLᵀ pivots, whose
+ * "twisted" combination γ_i gives the diagonal of the inverse, 1/γ_i. u (optional) receives the solution.
+ */
+export function tridiagonalFit(d: Float64Array, e: Float64Array, w: Float64Array, lambda: number, u?: Float64Array): { rss: number; tr: number } {
+  const m = d.length;
+  if (m === 0) return { rss: 0, tr: 0 };
+  const fwd = new Float64Array(m),
+    bwd = new Float64Array(m),
+    x = u ?? new Float64Array(m);
+  // Forward: T + λI = L D Lᵀ, L unit lower bidiagonal (l_i = e_i / D_{i−1}); solve L D y = w on the way.
+  fwd[0] = d[0] + lambda;
+  x[0] = w[0];
+  for (let i = 1; i < m; i++) {
+    const l = e[i] / fwd[i - 1];
+    fwd[i] = d[i] + lambda - l * e[i];
+    x[i] = w[i] - l * x[i - 1];
   }
-  let vMv = 0;
-  for (let i = k; i < n; i++) vMv += v[i] * w[i];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) M[i * n + j] += -2 * v[i] * w[j] - 2 * w[i] * v[j] + 4 * vMv * v[i] * v[j];
+  // Back substitution: Lᵀ u = D⁻¹ y.
+  x[m - 1] /= fwd[m - 1];
+  for (let i = m - 2; i >= 0; i--) x[i] = x[i] / fwd[i] - (e[i + 1] / fwd[i]) * x[i + 1];
+  // Backward pivots (T + λI = U D' Uᵀ from the bottom); γ_i = fwd_i − e_{i+1}² / bwd_{i+1}.
+  bwd[m - 1] = d[m - 1] + lambda;
+  for (let i = m - 2; i >= 0; i--) bwd[i] = d[i] + lambda - (e[i + 1] * e[i + 1]) / bwd[i + 1];
+  let trInv = 1 / fwd[m - 1],
+    norm2 = x[m - 1] * x[m - 1];
+  for (let i = 0; i < m - 1; i++) {
+    trInv += 1 / (fwd[i] - (e[i + 1] * e[i + 1]) / bwd[i + 1]);
+    norm2 += x[i] * x[i];
+  }
+  return { rss: lambda * lambda * norm2, tr: lambda * trInv };
+}
+
+/** Number of eigenvalues of the symmetric tridiagonal (d, e) below x (Sturm sequence). */
+function countBelow(d: Float64Array, e: Float64Array, x: number): number {
+  let count = 0,
+    q = 1;
+  for (let i = 0; i < d.length; i++) {
+    q = d[i] - x - (i > 0 ? (e[i] * e[i]) / q : 0);
+    if (q === 0) q = -1e-300;
+    if (q < 0) count++;
+  }
+  return count;
+}
+
+/** The k-th smallest eigenvalue (0-based) of the tridiagonal, by bisection to rounding within [lo, hi]. */
+function eigenvalueAt(d: Float64Array, e: Float64Array, k: number, lo: number, hi: number): number {
+  for (let it = 0; it < 200; it++) {
+    const mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    if (countBelow(d, e, mid) > k) hi = mid;
+    else lo = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/**
+ * Smallest and largest eigenvalue of the tridiagonal and Σ|μ_i| (bisection: the trace, less twice the sum of the
+ * negative eigenvalues, which a conditionally positive definite kernel has only from rounding).
+ */
+export function tridiagonalSpectrum(d: Float64Array, e: Float64Array): { min: number; max: number; absSum: number } {
+  const m = d.length;
+  if (m === 0) return { min: Infinity, max: 0, absSum: 0 };
+  let lo = Infinity,
+    hi = -Infinity,
+    trace = 0;
+  for (let i = 0; i < m; i++) {
+    const r = (i > 0 ? Math.abs(e[i]) : 0) + (i + 1 < m ? Math.abs(e[i + 1]) : 0);
+    lo = Math.min(lo, d[i] - r);
+    hi = Math.max(hi, d[i] + r);
+    trace += d[i];
+  }
+  const pad = 1e-14 * Math.max(Math.abs(lo), Math.abs(hi), 1e-300);
+  (lo -= pad), (hi += pad);
+  const min = eigenvalueAt(d, e, 0, lo, hi),
+    max = eigenvalueAt(d, e, m - 1, lo, hi);
+  let absSum = trace;
+  const negatives = min < 0 ? countBelow(d, e, 0) : 0;
+  for (let k = 0; k < negatives; k++) absSum -= 2 * eigenvalueAt(d, e, k, lo, 0);
+  return { min, max, absSum };
 }

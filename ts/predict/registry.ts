@@ -147,8 +147,15 @@ export const PREDICTORS: readonly PredictorEntry[] = [
       { flag: "--gp-nugget-min <x>", description: "smallest nugget relative to the signal variance (default 1e-6)", option: "nuggetMin", parse: nuggetBound },
       {
         flag: "--gp-hyper-points <n>",
-        description: "largest subset the hyperparameter search runs on (default 400; the final solve uses all points)",
+        description: "largest subset the hyperparameter search runs on (default 300; the final solve uses all points)",
         option: "hyperPoints",
+        parse: atLeastTen,
+      },
+      {
+        flag: "--gp-screen-points <n>",
+        description:
+          "when the search set has at least twice this many points, every optimizer start runs on a subset of this size first and only the best are refined on the search set (default 100)",
+        option: "screenPoints",
         parse: atLeastTen,
       },
       {

@@ -5,8 +5,8 @@
 //   <out>/slurm/logs/           shard-<index>-<array job id>.log, merge-<job id>.log
 //   <out>/shards/<i>/           shard i's output directory (journal, results.jsonl)
 //   <out>/merged/               the merged outputs: what one unsharded run writes
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { VarmapError } from "../errors.js";
 import { writeFileAtomic } from "../data/atomic.js";
 
@@ -41,7 +41,18 @@ export interface SlurmJob {
   node: string;
   entry: string;
   sbatch: SbatchOptions;
+  /** The merge job's own #SBATCH options (--merge-sbatch); it inherits only partition, account, qos, time and mem. */
+  mergeSbatch?: string[];
+  /** At most this many array tasks run at once (the `%N` of --array). */
+  maxRunning?: number;
+  /** Shell lines run before varmap in both scripts (e.g. `module load nodejs`). */
+  setup?: string[];
   submissions: Submission[];
+  /**
+   * Set by readJob when the directory read is not the one recorded at submit (moved or copied): the recorded path,
+   * which the scripts and the queued tasks still write into. `out` is then the directory given.
+   */
+  submittedAs?: string;
 }
 
 export const slurmDir = (out: string): string => join(out, "slurm");
@@ -61,6 +72,18 @@ export function readJob(out: string): SlurmJob {
   try {
     const j = JSON.parse(readFileSync(path, "utf8")) as SlurmJob;
     if (j.format !== "varmap-slurm" || !Number.isInteger(j.shards)) throw new Error("not a varmap-slurm job file");
+    // Everything is read from the directory given, not from the path recorded at submit (a moved or copied job).
+    const here = resolve(out);
+    if (typeof j.out === "string" && resolve(j.out) !== here) {
+      let same = false;
+      try {
+        same = realpathSync(j.out) === realpathSync(here); // the same directory through a symbolic link
+      } catch {
+        /* the recorded one is gone (moved) */
+      }
+      if (!same) j.submittedAs = j.out;
+    }
+    j.out = here;
     return j;
   } catch (e) {
     throw new VarmapError("E_SLURM_JOB", `${path} is damaged: ${(e as Error).message}`, { remedy: "submit the job again into a new --out directory" });
@@ -68,5 +91,6 @@ export function readJob(out: string): SlurmJob {
 }
 
 export function writeJob(job: SlurmJob): void {
-  writeFileAtomic(jobFile(job.out), JSON.stringify(job, null, 2) + "\n");
+  const { submittedAs: _moved, ...record } = job;
+  writeFileAtomic(jobFile(job.out), JSON.stringify(record, null, 2) + "\n");
 }

@@ -83,3 +83,24 @@ export function accountedStates(arrayJobs: readonly string[]): Map<number, { job
   }
   return out;
 }
+
+/** Cancels a job; true when scancel accepted it. */
+export function scancel(job: string): boolean {
+  const exe = which("scancel");
+  if (!exe) return false;
+  return spawnSync(exe, [job], { encoding: "utf8" }).status === 0;
+}
+
+/** Jobs (not array tasks) whose script is `script` that Slurm still holds, with their state; undefined without squeue. */
+export function queuedScriptJobs(script: string): { id: string; state: string }[] | undefined {
+  const exe = which("squeue");
+  if (!exe) return undefined;
+  const r = spawnSync(exe, ["--noheader", "--format=%i|%T|%Z|%o"], { encoding: "utf8" });
+  if (r.status !== 0) return undefined;
+  const out: { id: string; state: string }[] = [];
+  for (const line of r.stdout.split("\n")) {
+    const [id, state, workdir, command] = line.trim().split("|");
+    if (command && resolve(workdir || "/", command) === resolve(script)) out.push({ id, state });
+  }
+  return out;
+}

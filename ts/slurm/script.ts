@@ -14,17 +14,47 @@ export function shellLine(words: readonly string[]): string {
   return words.map(shellQuote).join(" ");
 }
 
-function directives(job: SlurmJob, name: string, output: string, cpus: number, extra: string[]): string[] {
+/** The option name of an sbatch option ("--time=1:00" → "--time", "-t" → "-t"). */
+function optionName(x: string): string {
+  return x.split("=")[0];
+}
+
+const SHORT: Record<string, string> = { "-p": "--partition", "-t": "--time", "-A": "--account", "-q": "--qos", "-c": "--cpus-per-task" };
+
+/**
+ * The #SBATCH lines of one script. The array gets the named options and every --sbatch; the merge job gets only
+ * partition, account, qos, time and mem from them, one CPU, and its own --merge-sbatch options, which replace an
+ * inherited option of the same name.
+ */
+function directives(job: SlurmJob, name: string, output: string, which: "array" | "merge", extra: string[]): string[] {
   const s = job.sbatch;
-  const d = [`--job-name=${name}`, `--output=${output}`, `--chdir=${job.cwd}`, `--cpus-per-task=${cpus}`, ...extra];
-  if (s.partition) d.push(`--partition=${s.partition}`);
-  if (s.time) d.push(`--time=${s.time}`);
-  if (s.mem) d.push(`--mem=${s.mem}`);
-  if (s.account) d.push(`--account=${s.account}`);
-  if (s.qos) d.push(`--qos=${s.qos}`);
-  d.push(...s.extra);
+  const named: string[] = [];
+  if (s.partition) named.push(`--partition=${s.partition}`);
+  if (s.time) named.push(`--time=${s.time}`);
+  if (s.mem) named.push(`--mem=${s.mem}`);
+  if (s.account) named.push(`--account=${s.account}`);
+  if (s.qos) named.push(`--qos=${s.qos}`);
+  let d: string[];
+  if (which === "array")
+    d = [`--job-name=${name}`, `--output=${output}`, `--chdir=${job.cwd}`, `--cpus-per-task=${s.cpusPerTask}`, ...extra, ...named, ...s.extra];
+  else {
+    const own = job.mergeSbatch ?? [];
+    const mine = new Set(own.map((x) => SHORT[optionName(x)] ?? optionName(x)));
+    const base = [`--job-name=${name}`, `--output=${output}`, `--chdir=${job.cwd}`, "--cpus-per-task=1", ...named];
+    d = [...base.filter((x) => !mine.has(optionName(x))), ...own];
+  }
   // #SBATCH lines are not parsed by a shell: no quoting, so a value with spaces cannot be given this way.
   return d.map((x) => `#SBATCH ${x}`);
+}
+
+/** The --array value: tasks 1..N (or the given indices), at most maxRunning at once. */
+export function arraySpec(job: SlurmJob, indices = `1-${job.shards}`): string {
+  return job.maxRunning ? `${indices}%${job.maxRunning}` : indices;
+}
+
+/** `set -eu` and the setup lines (--setup), as given, one per line: run under -e, before -u (module scripts read unset variables). */
+function setupLines(job: SlurmJob): string[] {
+  return job.setup?.length ? ["set -e", "# setup (--setup):", ...job.setup, "set -u"] : ["set -eu"];
 }
 
 export function jobName(job: SlurmJob): string {
@@ -41,11 +71,11 @@ export function arrayScriptText(job: SlurmJob): string {
   const me = arrayScript(job.out);
   return [
     "#!/bin/bash",
-    ...directives(job, jobName(job), `${logDir(job.out)}/shard-%a-%A.log`, job.sbatch.cpusPerTask, [`--array=1-${job.shards}`]),
+    ...directives(job, jobName(job), `${logDir(job.out)}/shard-%a-%A.log`, "array", [`--array=${arraySpec(job)}`]),
     `# varmap ${job.verb} as ${job.shards} shards, one per array task; written by \`varmap slurm submit\`.`,
     `# All shards: sbatch ${shellQuote(me)}    Only shards 2 and 3: sbatch --array=2,3 ${shellQuote(me)}`,
     `# A rerun resumes from the shard's journal in ${shellQuote(shardDir(job.out, "<i>"))}; the merge is merge.sh.`,
-    "set -eu",
+    ...setupLines(job),
     `echo "varmap: shard $SLURM_ARRAY_TASK_ID of ${job.shards} on $(hostname), job \${SLURM_JOB_ID:-?}" >&2`,
     `exec ${shardCommand(job)}`,
     "",
@@ -55,11 +85,11 @@ export function arrayScriptText(job: SlurmJob): string {
 export function mergeScriptText(job: SlurmJob): string {
   return [
     "#!/bin/bash",
-    ...directives(job, `${jobName(job)}-merge`, `${logDir(job.out)}/merge-%j.log`, 1, []),
+    ...directives(job, `${jobName(job)}-merge`, `${logDir(job.out)}/merge-%j.log`, "merge", []),
     `# Merges the ${job.shards} shards of ${shellQuote(job.out)} into ${shellQuote(job.out + "/merged")} once every shard is done;`,
     "# submitted with --dependency=afterany:<array job>, so it runs even when a task failed, and then exits with",
     "# code 2 and the command that resubmits the missing shards (and this merge after them).",
-    "set -eu",
+    ...setupLines(job),
     `exec ${shellLine([job.node, job.entry, "slurm", "merge", job.out])}`,
     "",
   ].join("\n");

@@ -7,6 +7,10 @@ import type { JobOptions, JobSummary } from "../pool/job.js";
 export type { JobSummary };
 import type { Shard } from "../pool/plan.js";
 import { parseWorkers } from "../pool/pool.js";
+
+// The run options' parsers, defined where the engine checks them too; the CLI takes them from here.
+export { parseWorkers };
+export { parseShardOptions } from "../pool/shard.js";
 import { METHOD_NAMES } from "../predict/registry.js";
 
 /** How a verb on the engine runs: workers, one shard of the tasks, resume, progress. */

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
+import type { VariabilityMap } from "../data/types.js";
 import type { LoadOptions } from "../data/load.js";
 import { parseSeedText, splitList } from "../data/option-values.js";
 import { readSplitsFile } from "../cv/splits.js";
@@ -19,7 +20,7 @@ import { checkMethods, describeKey, jobOptions, loadMaps, type RunOptions } from
 export interface CvOptions {
   /** Column roles, statistic and transforms of the data (ts/data/load.ts). */
   data: LoadOptions;
-  /** Predictors; default: the best set (without gp and rbf when a run would fit each more than 1,000 times). */
+  /** Predictors; default: the best set (without rbf above 1,000 fits per method, gp/hybrid above 4,000: HEAVY_DEFAULT_FITS). */
   methods?: string[];
   /** Hyperparameters per method (the registry's options, e.g. { lsp: { neighbors: 8 } }). */
   methodOptions?: Record<string, Record<string, unknown>>;
@@ -62,6 +63,26 @@ export interface CvSummary extends JobSummary {
   text: string;
 }
 
+/**
+ * Maps with one configuration (or no input that varies) cannot be cross-validated; they are skipped, named and
+ * counted (issue 44: one such map of 24 used to stop the whole job with an E_SHAPE naming none). An error only
+ * when no map is left.
+ */
+function unscorableMapsSkipped<T extends { maps: VariabilityMap[] }>(ds: T, file: string, warn?: (m: string) => void): T {
+  const bad = ds.maps.filter((m) => m.rows < 2 || m.inputNames.length === 0);
+  if (!bad.length) return ds;
+  const names = bad.map((m) => `${describeKey(m.key)} (${m.rows} configuration${m.rows === 1 ? "" : "s"})`);
+  if (bad.length === ds.maps.length)
+    throw new VarmapError("E_TOO_FEW_POINTS", `no map can be cross-validated: each has one configuration or no input that varies: ${names.join("; ")}`, {
+      location: { file },
+      remedy: "widen --where, or give maps with at least 2 configurations that differ in an input",
+    });
+  warn?.(
+    `${bad.length} of ${ds.maps.length} map(s) skipped: one configuration or no input that varies, nothing to cross-validate: ${names.slice(0, 10).join("; ")}${bad.length > 10 ? "; …" : ""}`,
+  );
+  return { ...ds, maps: ds.maps.filter((m) => !bad.includes(m)) };
+}
+
 export async function runCv(file: string, options: CvOptions): Promise<CvSummary> {
   const run = options.run ?? {};
   const requested = checkMethods(options.methods ?? splitList(BEST_METHODS));
@@ -83,7 +104,7 @@ export async function runCv(file: string, options: CvOptions): Promise<CvSummary
   const interval = options.interval;
   if (interval !== undefined && !(interval > 0 && interval < 1))
     throw new VarmapError("E_USAGE", `--interval ${String(interval)} is not a coverage level in (0, 1)`, { remedy: "e.g. --interval 0.9" });
-  const ds = await loadMaps(file, options.data);
+  const ds = unscorableMapsSkipped(await loadMaps(file, options.data), file, run.quiet ? undefined : (m) => process.stderr.write(`varmap: warning: ${m}\n`));
   const maps = packMaps(ds.maps);
   const lightened = lightenDefaultMethods(options.methods === undefined, requested, divisionsPerMap * ds.maps.length);
   const methods = lightened.methods;

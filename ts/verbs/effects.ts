@@ -8,9 +8,9 @@ import { mapFactors } from "../effects/map-factors.js";
 export { mapFactors };
 import { inputImportance, partialDependence, type InputImportance, type PdPoint } from "../effects/importance.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
-import type { VariabilityMap } from "../data/types.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable, type Column } from "../data/write.js";
 import { VarmapError } from "../errors.js";
+import { parseInteger } from "../data/option-values.js";
 import { mapKey, readModelSets } from "../predict/models-file.js";
 import { predictorFromJSON } from "../predict/registry.js";
 
@@ -73,10 +73,8 @@ export function validateEffectsOptions(o: EffectsOptions): void {
     throw new VarmapError("E_USAGE", "--importance-out and --pd-out need --models (the fitted models to explain)", {
       remedy: "fit first (`varmap fit … --out models.json`) and pass --models models.json",
     });
-  const ml = o.maxLevels ?? 20;
-  if (!Number.isInteger(ml) || ml < 2) throw new VarmapError("E_USAGE", `--max-levels must be an integer >= 2, got '${String(o.maxLevels)}'`);
-  const r = o.repeats ?? 5;
-  if (!Number.isInteger(r) || r < 1 || r > 1000) throw new VarmapError("E_USAGE", `--repeats must be an integer from 1 to 1000, got '${String(o.repeats)}'`);
+  parseInteger(o.maxLevels ?? 20, "--max-levels", { min: 2, example: 20 });
+  parseInteger(o.repeats ?? 5, "--repeats", { min: 1, max: 1000, example: 5 });
   for (const g of o.combine ?? [])
     if (g.length < 2)
       throw new VarmapError("E_USAGE", `--combine takes groups of two or more inputs joined by '+', got '${g.join("+")}'`, {

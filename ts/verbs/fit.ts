@@ -1,6 +1,7 @@
 // `fit`: one fitted predictor per map (and, optionally, its conformal calibration), as a models file. The CLI
 // (ts/cli/commands/fit.ts) parses the flags into FitOptions; `--target distribution` is ts/cli/distribution.ts.
 import { VarmapError } from "../errors.js";
+import { parseInteger } from "../data/option-values.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { writeJsonAtomic } from "../data/write.js";
 import { mapInputScaling } from "../cv/split.js";
@@ -37,8 +38,7 @@ export async function runFit(file: string, options: FitOptions): Promise<FitSumm
   const method = options.method;
   const hyper = options.methodOptions ?? {};
   const folds = options.conformalFolds;
-  if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
-    throw new VarmapError("E_USAGE", `--conformal-folds ${String(folds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+  if (folds !== undefined) parseInteger(folds, "--conformal-folds", { min: 2, example: 10 });
   const load = options.data;
   const data = await loadDataset(file, load);
   // A method that sets aside automatic transforms (lsp: ts/cv/scale-guard.ts) is fitted on the raw scales.

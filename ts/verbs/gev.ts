@@ -2,10 +2,12 @@
 // fit and its likelihood-ratio test, goodness of fit and (optionally) plot diagnostics; one table file fitted in
 // this thread, or a job directory on the engine (ts/jobs/gev.ts: resume, shards, merge). The CLI
 // (ts/cli/commands/gev.ts) parses the flags into GevOptions and prints the summary.
+import { resolve } from "node:path";
 import { getBackend } from "../backend/index.js";
 import { describeConfig, loadDataset, type LoadOptions } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, writeTable } from "../data/write.js";
 import { VarmapError } from "../errors.js";
+import { parseInteger, parsePositiveInteger } from "../data/option-values.js";
 import { DEFAULT_GEV_OPTIONS, fitGevConfigs, strictCheck, type GevRunOptions } from "../evt/configs.js";
 import { configKeys, gevDiagColumns, gevTableColumns } from "../evt/table.js";
 import { gevPlan, job as gevJob } from "../jobs/gev.js";
@@ -37,12 +39,11 @@ export type GevSummary = { verb: "gev" } & (JobSummary | { configurations: numbe
 
 /** The fit settings, checked (the library's way in: the CLI parses the flags first, with the same messages). */
 export function checkGevFit(o: GevRunOptions): GevRunOptions {
-  if (!Number.isInteger(o.block) || o.block < 1) throw new VarmapError("E_USAGE", `--block must be a positive integer, got '${String(o.block)}'`);
+  parsePositiveInteger(o.block, "--block", 1);
   if (o.periods.length === 0 || o.periods.some((T) => !Number.isFinite(T) || T <= 1))
     throw new VarmapError("E_USAGE", `--return-periods must be numbers > 1, got '${o.periods.join(",")}'`, { remedy: "e.g. --return-periods 10,100,1000" });
   if (!(o.level > 0 && o.level < 1)) throw new VarmapError("E_USAGE", `--level must be in (0, 1), got '${String(o.level)}'`);
-  if (!Number.isInteger(o.minRuns) || o.minRuns < 3)
-    throw new VarmapError("E_USAGE", `--min-runs must be an integer >= 3 (the MLE needs 3 distinct values), got '${String(o.minRuns)}'`);
+  parseInteger(o.minRuns, "--min-runs", { min: 3, why: "the MLE needs 3 distinct values" });
   return o;
 }
 
@@ -60,11 +61,15 @@ export async function runGev(file: string, options: GevOptions): Promise<GevSumm
     throw new VarmapError("E_USAGE", "--diagnostics needs a path when --out is a file", { remedy: "e.g. --diagnostics diag.csv" });
   if (direct && diagPath && !TABLE_FILE.test(diagPath))
     throw new VarmapError("E_USAGE", `cannot tell the format of --diagnostics '${diagPath}'`, { remedy: `end it in ${TABLE_OUTPUT_EXTENSIONS}` });
+  if (direct && diagPath && resolve(diagPath) === resolve(out))
+    throw new VarmapError("E_USAGE", `--out and --diagnostics name the same file '${out}': one would overwrite the other`, {
+      remedy: "give --diagnostics another file, e.g. --diagnostics diag.csv",
+    });
   if (!direct && diagPath) throw new VarmapError("E_USAGE", "with a job directory --out, --diagnostics takes no path (it writes diagnostics.csv there)");
   if (direct && (run.shard !== undefined || run.workers !== undefined))
     throw new VarmapError("E_USAGE", "--shard and --workers need a job directory as --out", { remedy: "pass --out DIR (gev.csv is written inside it)" });
   const chunk = options.chunk ?? 1000;
-  if (!Number.isInteger(chunk) || chunk < 1) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(chunk)}'`);
+  parsePositiveInteger(chunk, "--chunk", 1000);
   const jobOpts = direct ? undefined : jobOptions(run, out, "gev");
   const note = run.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
   const data = await loadDataset(file, { ...options.data, stat: "mean", allowNoInputs: true });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { tableFormat, writeTable, type Column } from "../data/write.js";
 import { VarmapError } from "../errors.js";
+import { parseInteger } from "../data/option-values.js";
 import { parseFamilies, parsePriorStrength, parseStarts, type MixtureFitResult } from "../mixture/fit.js";
 import { assembleFits, job as mixtureJob, mixtureContext } from "../jobs/mixture.js";
 import { runJob } from "../pool/job.js";
@@ -92,9 +93,9 @@ export interface MixtureSummary {
 export async function runMixture(file: string, options: MixtureOptions): Promise<MixtureSummary> {
   const run = options.run ?? {};
   const families = options.families ? parseFamilies(options.families.join(",")) : [...DEFAULT_SETUP.families];
-  let kmax = intOption(options.kmax ?? 5, "--kmax", 1, 16);
-  const restarts = intOption(options.restarts ?? 5, "--restarts", 1, 1000);
-  const seed = intOption(options.seed ?? 1, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  let kmax = parseInteger(options.kmax ?? 5, "--kmax", { min: 1, max: 16 });
+  const restarts = parseInteger(options.restarts ?? 5, "--restarts", { min: 1, max: 1000 });
+  const seed = parseInteger(options.seed ?? 1, "--seed", { min: 0, max: Number.MAX_SAFE_INTEGER });
   const starts = parseStarts(options.starts);
   const criterion = parseCriterion(options.criterion);
   const guard = parseGuard(options.guard);
@@ -103,7 +104,7 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
     .toLowerCase();
   const prior = parsePriorStrength(options.priorStrength, DEFAULT_PRIOR_STRENGTH);
   const priorStrength = prior > 0 ? prior : undefined; // 0: plain ML EM, the job plan as before
-  const folds = intOption(options.folds ?? 5, "--folds", 2, 50);
+  const folds = parseInteger(options.folds ?? 5, "--folds", { min: 2, max: 50 });
   const split = parseSplit(options.split);
   const validate = !!options.validate;
   const validateOut = options.validateOut;
@@ -204,13 +205,6 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   return { fits: summary, text: formatTables(summary) };
 }
 
-/** An integer option in [lo, hi] (its flag's message). */
-export function intOption(v: unknown, name: string, lo: number, hi: number): number {
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < lo || x > hi) throw new VarmapError("E_USAGE", `${name} must be an integer from ${lo} to ${hi}, got '${String(v)}'`);
-  return x;
-}
-
 /** One row per (configuration, family, k): key columns, then the fit. */
 type KeyTable = { roles: { factors: string[]; inputs: string[] }; factorValues: string[][]; inputs: Float64Array };
 
@@ -263,7 +257,9 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdError
   cols.push({ name: "se", values: stdErrors, type: "string" });
   if (selection) {
     // Only with non-default selection flags, so the default table keeps its columns.
-    cols.push({ name: criterion ?? "score", values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
+    // Named selection_<criterion>: with --criterion bic a second `bic` column made the table unloadable by name
+    // (pandas, R and DuckDB rename or refuse duplicates; issue 44). It holds the criterion the guard ranked by.
+    cols.push({ name: `selection_${criterion ?? "score"}`, values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
     cols.push({ name: "guard", values: selection.verdict, type: "string" });
   }
   cols.push({ name: "best", values: rows.map((r) => String(r.best)), type: "string" });

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
+import { parseInteger } from "../data/option-values.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { splitList } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
@@ -73,8 +74,7 @@ export async function runRefit(file: string, options: RefitOptions): Promise<Ref
   const guard = (mix.guard ?? DEFAULT_SETUP.guard) as GuardSetting;
   const conformalGroups = options.conformalGroups;
   const conformalFolds = options.conformalFolds ?? (conformalGroups ? 10 : undefined);
-  if (conformalFolds !== undefined && !(Number.isInteger(conformalFolds) && conformalFolds >= 2))
-    throw new VarmapError("E_USAGE", `--conformal-folds ${String(conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+  if (conformalFolds !== undefined) parseInteger(conformalFolds, "--conformal-folds", { min: 2, example: 10 });
   const ds = await loadDataset(file, {
     ...options.data,
     ...(families.length ? { requirePositive: true, positiveReason: "mixtures of positive families" } : {}),
@@ -82,7 +82,7 @@ export async function runRefit(file: string, options: RefitOptions): Promise<Ref
   if (!ds.maps.length)
     throw new VarmapError("E_EMPTY", `${file} yields no variability maps`, { location: { file }, remedy: "check --where and the column flags" });
   const maps = packMaps(ds.maps);
-  // One fit per map: the default set keeps gp and rbf up to HEAVY_DEFAULT_FITS maps.
+  // One fit per map: the default set keeps each costly method up to its HEAVY_DEFAULT_FITS maps.
   const lightened = lightenDefaultMethods(options.methods === undefined, requested, ds.maps.length);
   const methods = lightened.methods;
   if (lightened.note && !run.quiet) process.stderr.write(`varmap: note: ${lightened.note}\n`);

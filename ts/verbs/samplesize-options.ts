@@ -52,12 +52,6 @@ export function level(spec: unknown, flag: string): number {
   return v;
 }
 
-export function integer(spec: unknown, flag: string, lo: number, hi: number): number {
-  const v = Number(spec);
-  if (!Number.isInteger(v) || v < lo || v > hi) throw new VarmapError("E_USAGE", `${flag} must be an integer from ${lo} to ${hi}, got '${String(spec)}'`);
-  return v;
-}
-
 export function choice<T extends string>(spec: unknown, flag: string, options: readonly T[]): T {
   const v = String(spec);
   if (!(options as readonly string[]).includes(v))
@@ -92,6 +86,7 @@ export function parseMixtureJSON(text: string): Mixture {
     a = arr("a"),
     b = arr("b");
   if (a.length !== w.length || b.length !== w.length) throw bad("a/b", `have ${a.length}/${b.length} entries for ${w.length} weights`);
+  if (w.length > 16) throw bad("w", `has ${w.length} components; at most 16 are supported (as --kmax)`);
   if (w.some((x) => x < 0)) throw bad("w", "has a negative weight");
   const sum = w.reduce((s, x) => s + x, 0);
   if (Math.abs(sum - 1) > 1e-9) throw bad("w", `sums to ${sum}, not 1 ± 1e-9`);

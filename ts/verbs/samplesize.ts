@@ -10,15 +10,16 @@ import { parseStarts, type MixtureFitRow } from "../mixture/fit.js";
 import { FAMILY_NAMES, type FamilyName } from "../mixture/families.js";
 import { fitMixturesParallel } from "../jobs/mixture.js";
 import { configKey, readFitsFile } from "../mixture/fits-file.js";
-import { chooseFit, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../mixture/samplesize-config.js";
-import { curveColumns, keysOf, samplesizeColumns } from "../mixture/samplesize-table.js";
+import { chooseFit, runsFloor, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../mixture/samplesize-config.js";
+import { curveColumns, keysOf, samplesizeColumns, samplesizeHeadline, samplesizeSummary } from "../mixture/samplesize-table.js";
 import { deltaQuantileSE, gammaQ, quantileRunsNeeded } from "../mixture/samplesize.js";
 import { parseWorkers } from "../pool/pool.js";
 import { runJob } from "../pool/job.js";
 import { sharedCopy } from "../pool/threads.js";
 import { job as samplesizeJob, samplesizeChunk, samplesizeFingerprint, toFitJSON, type FitJSON, type SampleSizePlan } from "../jobs/samplesize.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
-import { integer, parseMixtureJSON } from "./samplesize-options.js";
+import { parseMixtureJSON } from "./samplesize-options.js";
+import { parseInteger } from "../data/option-values.js";
 import { jobOptions, type RunOptions } from "./common.js";
 
 export interface SamplesizeOptions {
@@ -72,14 +73,28 @@ export async function runSamplesize(file: string | undefined, options: Samplesiz
   if (options.mixture !== undefined) {
     if (file)
       throw new VarmapError("E_USAGE", "give either a runs table or --mixture, not both", { remedy: "drop the runs table to evaluate a model given by hand" });
+    // Every accepted output or input flag is used or refused (issue 44): these belong to the data mode.
+    for (const [flag, given] of [
+      ["--curves", options.curves !== undefined],
+      ["--fits", options.fits !== undefined],
+      ["--pilot", options.pilot !== undefined],
+      ["--shard", run.shard !== undefined],
+    ] as const)
+      if (given)
+        throw new VarmapError("E_USAGE", `${flag} is not used with --mixture`, {
+          remedy:
+            flag === "--curves"
+              ? "with --mixture the table printed (or written with --out) is the curve: q, n, x_q, se1_q, gamma_q; drop --curves"
+              : `drop ${flag}: it applies to a runs table`,
+        });
     return mixtureMode(options.mixture, p, options);
   }
   if (!file) throw new VarmapError("E_USAGE", "no runs table", { remedy: "give a runs table, or a model with --mixture '{…}'" });
   if (!options.out && !options.json)
     throw new VarmapError("E_USAGE", "no output", { remedy: "give --out samplesize.csv (and optionally --curves curves.csv), or --json" });
   const families = options.families ?? [...FAMILY_NAMES];
-  const kmax = integer(options.kmax ?? 5, "--kmax", 1, 16);
-  const restarts = integer(options.restarts ?? 5, "--restarts", 1, 1000);
+  const kmax = parseInteger(options.kmax ?? 5, "--kmax", { min: 1, max: 16 });
+  const restarts = parseInteger(options.restarts ?? 5, "--restarts", { min: 1, max: 1000 });
   const starts = parseStarts(options.starts);
   const workers = run.workers ?? parseWorkers(undefined);
   if (options.fits && p.pilot !== undefined)
@@ -127,7 +142,8 @@ export async function runSamplesize(file: string | undefined, options: Samplesiz
       chunk: samplesizeChunk(t.count, !fits),
     };
     const s = await runJob(samplesizeJob, { plan, runs: sharedCopy(t.runs), offsets: sharedCopy(t.offsets), keys: keys.values, fits }, jobOpts);
-    if (!options.json && s.summary) note?.(`wrote ${s.files.join(", ")} in ${jobDir}: ${JSON.stringify(s.summary)}`);
+    if (!options.json && s.summary)
+      note?.(`wrote ${s.files.join(", ")} in ${jobDir}; ${samplesizeHeadline(s.summary as unknown as ReturnType<typeof samplesizeSummary>, p.ss)}`);
     return { json: s, text: "" };
   }
 
@@ -169,11 +185,8 @@ export async function runSamplesize(file: string | undefined, options: Samplesiz
   // Everything is computed before anything is written.
   if (options.out) await writeTable(String(options.out), columns);
   if (curves) await writeTable(String(options.curves), curves);
-  const summary = summarize(rows, p.ss);
-  if (options.out)
-    note?.(
-      `wrote ${rows.length} configuration(s) to ${options.out}; median runs needed ${p.ss.taus.map((tau, i) => `τ=${tau}: ${summary.medianNeeded[i]}`).join(", ")}`,
-    );
+  const summary = samplesizeSummary(rows, p.ss);
+  if (options.out) note?.(`wrote ${rows.length} configuration(s) to ${options.out}; ${samplesizeHeadline(summary, p.ss)}`);
   return { json: summary, text: "" };
 }
 
@@ -197,24 +210,6 @@ async function fitCandidates(
 }
 
 const num = (v: number) => (Number.isFinite(v) ? v : null);
-
-function median(v: number[]): number {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : 0.5 * (s[s.length / 2 - 1] + s[s.length / 2]);
-}
-
-function summarize(rows: SampleSizeRow[], o: SampleSizeOptions) {
-  return {
-    configurations: rows.length,
-    thresholds: o.taus,
-    medianNeeded: o.taus.map((_, j) => median(rows.map((r) => r.needed[j]))),
-    medianNeededMean: median(rows.map((r) => r.neededMean)),
-    fallback: rows.filter((r) => r.fallback).length,
-    singularInformation: rows.filter((r) => r.singularInformation).length,
-    tooFewRuns: rows.filter((r) => r.tooFewRuns).length,
-  };
-}
 
 /** --mixture: one model given by hand; the long table q, n, x_q, se1_q, gamma_q to stdout (or --out). */
 async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Promise<SamplesizeSummary> {
@@ -252,8 +247,20 @@ async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Pr
   ];
   const needed = o.taus.map((tau) => ({
     threshold: tau,
-    perLevel: r.quantiles.map((qa) => ({ q: qa.q, n: quantileRunsNeeded(qa.se1, qa.xq, r.center, tau) })),
+    perLevel: r.quantiles.map((qa) => {
+      const n = quantileRunsNeeded(qa.se1, qa.xq, r.center, tau);
+      // The same floor as the data mode: no answer below what can refit the model (3k − 1 parameters).
+      return { q: qa.q, n: Number.isFinite(n) ? Math.max(n, runsFloor(m.k)) : null, floored: Number.isFinite(n) && n < runsFloor(m.k) };
+    }),
   }));
+  const undefinedAt = r.quantiles.filter((qa) => !Number.isFinite(qa.se1) || !Number.isFinite(qa.xq)).map((qa) => qa.q);
+  const notes: string[] = [];
+  if (undefinedAt.length)
+    notes.push(
+      `the quantile SE is not finite at q = ${undefinedAt.join(", ")} (${r.singular ? "singular Fisher information: two components alike or a weight near 0" : "zero density at the quantile"}): those cells are empty and no runs needed is given`,
+    );
+  if (needed.some((nd) => nd.perLevel.some((v) => v.floored)))
+    notes.push(`runs needed raised to ${runsFloor(m.k)}, the fewest that can refit a ${m.k}-component mixture (3k − 1 parameters)`);
   if (opts.details) {
     const P = r.info.P;
     const lines = [`Fisher information (θ = π_1..π_{k−1}, a_1..a_k, b_1..b_k), reciprocal condition ${r.rcond.toExponential(3)}:`];
@@ -266,8 +273,11 @@ async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Pr
   if (!opts.run?.quiet)
     for (const nd of needed)
       process.stderr.write(
-        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n}`).join(", ")}; max ${Math.max(...nd.perLevel.map((v) => v.n))}\n`,
+        `varmap: runs needed for |Γ| ≤ ${nd.threshold}: ${nd.perLevel.map((v) => `q=${v.q}: ${v.n ?? "n/a"}`).join(", ")}; max ${
+          nd.perLevel.some((v) => v.n === null) ? "n/a" : Math.max(...nd.perLevel.map((v) => v.n as number))
+        }\n`,
       );
+  if (!opts.run?.quiet) for (const n of notes) process.stderr.write(`varmap: warning: ${n}\n`);
   return {
     json: {
       family: m.family.name,
@@ -277,6 +287,7 @@ async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Pr
       rcond: r.rcond,
       quantiles: r.quantiles.map((qa) => ({ q: qa.q, x_q: qa.xq, se1: qa.se1, gamma1: gammaQ(qa.se1, qa.xq, r.center, 1) })),
       needed,
+      notes,
     },
     text,
   };

@@ -6,7 +6,8 @@ import { VarmapError } from "../../errors.js";
 import type { CiKind, ConvergenceOptions as CurveOptions, SubsetMode } from "../../convergence/convergence.js";
 import { METHOD_NAMES } from "../../predict/registry.js";
 import { runConvergence, type ConvergenceOptions, type ConvergencePredictOptions } from "../../verbs/convergence.js";
-import { choice, integer, level, numberList, positiveNumber } from "../../verbs/samplesize-options.js";
+import { parseInteger } from "../flags.js";
+import { choice, level, numberList, positiveNumber } from "../../verbs/samplesize-options.js";
 import { dataOptionsFromFlags, parseShardOptions, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
@@ -46,12 +47,12 @@ export function convergenceOptionsFromFlags(opts: Flags): ConvergenceOptions {
   const o: CurveOptions = {
     kind: choice(opts.ci, "--ci", ["sd", "mean"] as const) as CiKind,
     level: level(opts.level, "--level"),
-    m0: integer(opts.from, "--from", 2, 1_000_000),
-    to: opts.to === undefined ? undefined : integer(opts.to, "--to", 4, 1_000_000),
+    m0: parseInteger(opts.from, "--from", { min: 2, max: 1_000_000 }),
+    to: opts.to === undefined ? undefined : parseInteger(opts.to, "--to", { min: 4, max: 1_000_000 }),
     levels: numberList(opts.levels, "--levels", (v) => v > 0 && v <= 1, "give levels in (0, 1], e.g. --levels 0.75,0.9"),
     mode: choice(opts.subsets, "--subsets", ["average", "nested", "order"] as const) as SubsetMode,
-    reps: integer(opts.repsSubsets, "--reps-subsets", 1, 1_000_000),
-    seed: integer(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER),
+    reps: parseInteger(opts.repsSubsets, "--reps-subsets", { min: 1, max: 1_000_000 }),
+    seed: parseInteger(opts.seed, "--seed", { min: 0, max: Number.MAX_SAFE_INTEGER }),
     precision: positiveNumber(opts.precision, "--precision", "give a relative half-width such as --precision 0.05"),
   };
   if (o.to !== undefined && o.to < o.m0 + 2)
@@ -62,7 +63,12 @@ export function convergenceOptionsFromFlags(opts: Flags): ConvergenceOptions {
     if (!METHOD_NAMES.includes(method)) throw new VarmapError("E_METHOD", `unknown method '${method}'`, { remedy: `use one of ${METHOD_NAMES.join(", ")}` });
     const p = Number(opts.p);
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${String(opts.p)}' is not in (0, 1)`, { remedy: "give a training fraction such as --p 0.9" });
-    pred = { method, p, reps: integer(opts.reps, "--reps", 1, 100_000), mode: choice(opts.predictCurve, "--predict-curve", ["per-m", "plug-in"] as const) };
+    pred = {
+      method,
+      p,
+      reps: parseInteger(opts.reps, "--reps", { min: 1, max: 100_000 }),
+      mode: choice(opts.predictCurve, "--predict-curve", ["per-m", "plug-in"] as const),
+    };
   }
   return {
     data: dataOptionsFromFlags(opts),

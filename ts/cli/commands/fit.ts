@@ -1,7 +1,6 @@
 // `varmap fit <data> … --method lsp|lr --out models.json`: the flags become FitOptions; the verb is ts/verbs/fit.ts
 // (`--target distribution`: ts/cli/distribution.ts).
 import type { Command } from "commander";
-import { VarmapError } from "../../errors.js";
 import { addDataOptions } from "../options.js";
 import { addMethodOptions, methodOptionsFromCli } from "../method-options.js";
 import { addDistributionOptions, fitDistributionAction } from "../distribution.js";
@@ -9,6 +8,7 @@ import { BEST_METHOD, DEFAULTS_HELP, PAPER_METHOD } from "../../verbs/defaults.j
 import { runFit } from "../../verbs/fit.js";
 import { CONFORMAL_FOLDS } from "../../predict/conformal.js";
 import { dataOptionsFromFlags, withDefaults } from "../flags.js";
+import { parseInteger } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -30,9 +30,12 @@ export function register(program: Command): void {
       const method = String(opts.method);
       const methodOptions = methodOptionsFromCli(opts, method);
       const groupCols = typeof opts.conformalGroups === "string" ? opts.conformalGroups.split(",").map((c) => c.trim()) : undefined;
-      const folds = opts.conformalFolds === undefined ? (groupCols ? CONFORMAL_FOLDS : undefined) : Number(opts.conformalFolds);
-      if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
-        throw new VarmapError("E_USAGE", `--conformal-folds ${String(opts.conformalFolds)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
+      const folds =
+        opts.conformalFolds === undefined
+          ? groupCols
+            ? CONFORMAL_FOLDS
+            : undefined
+          : parseInteger(opts.conformalFolds, "--conformal-folds", { min: 2, example: 10 });
       const out = opts.out === undefined ? undefined : String(opts.out);
       const s = await runFit(file, {
         data: dataOptionsFromFlags(opts),

@@ -5,7 +5,7 @@ import { DEFAULT_GEV_OPTIONS, type GevRunOptions } from "../../evt/configs.js";
 import { runGev, TABLE_FILE, type GevOptions } from "../../verbs/gev.js";
 import { parseCompare, runGevCompare, runGevCovariates } from "../../verbs/gev-extras.js";
 import { addDataOptions, addRunOptions, splitList } from "../options.js";
-import { dataOptionsFromFlags, runOptionsFromFlags, type Flags } from "../flags.js";
+import { dataOptionsFromFlags, parseInteger, parsePositiveInteger, runOptionsFromFlags, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -58,9 +58,7 @@ async function gevExtras(file: string, opts: Record<string, unknown>): Promise<v
   const tail = opts.tail === "lower" ? "lower" : "upper";
   const note = opts.quiet ? undefined : (m: string) => process.stderr.write(`varmap: ${m}\n`);
   if (opts.compare !== undefined) {
-    const boot = Number(opts.boot ?? 0);
-    if (!Number.isInteger(boot) || boot < 0 || boot > 100000)
-      throw new VarmapError("E_USAGE", `--boot must be an integer from 0 to 100000, got '${String(opts.boot)}'`);
+    const boot = parseInteger(opts.boot, "--boot", { min: 0, max: 100000, default: 0, example: 999 });
     const s = await runGevCompare(file, {
       load: dataOptionsFromFlags(opts),
       ...parseCompare(String(opts.compare)),
@@ -106,8 +104,7 @@ export function gevOptionsFromFlags(opts: Flags): GevOptions {
   const direct = out !== undefined && TABLE_FILE.test(out);
   const given = opts.shard !== undefined || opts.workers !== undefined;
   const run = direct ? { quiet: !!opts.quiet, resume: opts.resume !== false, ...(given ? { workers: 0 } : {}) } : runOptionsFromFlags(opts);
-  const chunk = Number(opts.chunk ?? 1000);
-  if (out && (!Number.isInteger(chunk) || chunk < 1)) throw new VarmapError("E_USAGE", `--chunk must be a positive integer, got '${String(opts.chunk)}'`);
+  const chunk = out ? parsePositiveInteger(opts.chunk, "--chunk", 1000) : Number(opts.chunk ?? 1000);
   return {
     data: dataOptionsFromFlags(opts),
     out: out ?? "",
@@ -121,8 +118,7 @@ export function gevOptionsFromFlags(opts: Flags): GevOptions {
 
 /** Validates every gev option before anything is read or written. */
 export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
-  const block = Number(opts.block ?? 1);
-  if (!Number.isInteger(block) || block < 1) throw new VarmapError("E_USAGE", `--block must be a positive integer, got '${String(opts.block)}'`);
+  const block = parsePositiveInteger(opts.block, "--block", 1);
   const periods = splitList(String(opts.returnPeriods ?? "10,100,1000")).map(Number);
   if (periods.length === 0 || periods.some((T) => !Number.isFinite(T) || T <= 1))
     throw new VarmapError("E_USAGE", `--return-periods must be numbers > 1, got '${String(opts.returnPeriods)}'`, {
@@ -130,12 +126,8 @@ export function parseGevOptions(opts: Record<string, unknown>): GevRunOptions {
     });
   const level = Number(opts.level ?? 0.95);
   if (!(level > 0 && level < 1)) throw new VarmapError("E_USAGE", `--level must be in (0, 1), got '${String(opts.level)}'`);
-  const gofBoot = Number(opts.gofBoot ?? 0);
-  if (!Number.isInteger(gofBoot) || gofBoot < 0 || gofBoot > 100000)
-    throw new VarmapError("E_USAGE", `--gof-boot must be an integer from 0 to 100000, got '${String(opts.gofBoot)}'`, { remedy: "e.g. --gof-boot 999" });
-  const minRuns = Number(opts.minRuns ?? 10);
-  if (!Number.isInteger(minRuns) || minRuns < 3)
-    throw new VarmapError("E_USAGE", `--min-runs must be an integer >= 3 (the MLE needs 3 distinct values), got '${String(opts.minRuns)}'`);
+  const gofBoot = parseInteger(opts.gofBoot, "--gof-boot", { min: 0, max: 100000, default: 0, example: 999 });
+  const minRuns = parseInteger(opts.minRuns, "--min-runs", { ...{ min: 3, why: "the MLE needs 3 distinct values" }, default: 10 });
   return {
     ...DEFAULT_GEV_OPTIONS,
     tail: opts.tail === "lower" ? "lower" : "upper",

@@ -2,18 +2,10 @@
 import type { Command } from "commander";
 import { FAMILY_NAMES } from "../../mixture/families.js";
 import { parseFamilies, parsePriorStrength, parseStarts } from "../../mixture/fit.js";
-import {
-  DEFAULT_CRITERION,
-  DEFAULT_FAMILIES,
-  DEFAULT_GUARD_FLAG,
-  DEFAULT_PRIOR_STRENGTH,
-  intOption,
-  runMixture,
-  type MixtureOptions,
-} from "../../verbs/mixture.js";
+import { DEFAULT_CRITERION, DEFAULT_FAMILIES, DEFAULT_GUARD_FLAG, DEFAULT_PRIOR_STRENGTH, runMixture, type MixtureOptions } from "../../verbs/mixture.js";
 import { parseCriterion, parseGuard, parseSplit, type GuardSetting } from "../../mixture/select.js";
 import { addDataOptions } from "../options.js";
-import { dataOptionsFromFlags, parseWorkers, type Flags } from "../flags.js";
+import { dataOptionsFromFlags, parseInteger, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -78,9 +70,9 @@ export function register(program: Command): void {
 export function mixtureOptionsFromFlags(opts: Flags): MixtureOptions {
   const str = (k: string) => (opts[k] === undefined ? undefined : String(opts[k]));
   const families = parseFamilies(opts.families as string);
-  const kmax = intOption(opts.kmax, "--kmax", 1, 16);
-  const restarts = intOption(opts.restarts, "--restarts", 1, 1000);
-  const seed = intOption(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  const kmax = parseInteger(opts.kmax, "--kmax", { min: 1, max: 16 });
+  const restarts = parseInteger(opts.restarts, "--restarts", { min: 1, max: 1000 });
+  const seed = parseInteger(opts.seed, "--seed", { min: 0, max: Number.MAX_SAFE_INTEGER });
   const starts = parseStarts(opts.starts);
   const criterion = parseCriterion(opts.criterion);
   parseGuard(opts.guard);
@@ -88,7 +80,7 @@ export function mixtureOptionsFromFlags(opts: Flags): MixtureOptions {
     .trim()
     .toLowerCase() as GuardSetting;
   const priorStrength = parsePriorStrength(opts.priorStrength, DEFAULT_PRIOR_STRENGTH);
-  const folds = intOption(opts.folds, "--folds", 2, 50);
+  const folds = parseInteger(opts.folds, "--folds", { min: 2, max: 50 });
   const split = parseSplit(opts.split);
   return {
     data: dataOptionsFromFlags(opts),

@@ -10,7 +10,16 @@ import { BEST_METHODS, DEFAULTS_HELP, PAPER_METHODS } from "../../verbs/defaults
 import { runRefit, type RefitOptions, type RefitSummary } from "../../verbs/refit.js";
 import type { JobSummary } from "../../verbs/common.js";
 import { METHOD_FLAGS } from "../method-options.js";
-import { dataOptionsFromFlags, hyperparameters, parseIntegerSeed, parseMethods, runOptionsFromFlags, withDefaults, type Flags } from "../flags.js";
+import {
+  dataOptionsFromFlags,
+  hyperparameters,
+  parseInteger,
+  parseIntegerSeed,
+  parseMethods,
+  runOptionsFromFlags,
+  withDefaults,
+  type Flags,
+} from "../flags.js";
 import { addBulkOptions } from "./cv.js";
 
 export function register(program: Command): void {
@@ -79,11 +88,7 @@ export function refitOptionsFromFlags(given: Flags): RefitOptions {
 
 /** `--conformal-folds k` of refit (as fit's): an integer >= 2, or undefined when not given. */
 function parseConformalFolds(v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  const k = Number(v);
-  if (!(Number.isInteger(k) && k >= 2))
-    throw new VarmapError("E_USAGE", `--conformal-folds ${String(v)} is not an integer >= 2`, { remedy: "e.g. --conformal-folds 10" });
-  return k;
+  return v === undefined ? undefined : parseInteger(v, "--conformal-folds", { min: 2, example: 10 });
 }
 
 export function printRefit(s: RefitSummary, opts: Flags): void {

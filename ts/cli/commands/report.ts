@@ -1,10 +1,10 @@
 // `varmap report <dir> --out report.html`: one self-contained HTML page (inline SVG, no requests) for the output
-// directory of refit, cv or demo (spec F.3).
+// directory of refit, cv or demo (spec F.3). The flags become ReportOptions; the verb is ts/verbs/report.ts.
 import type { Command } from "commander";
-import { dataOptionsFromFlags } from "../flags.js";
-import { resolve } from "node:path";
+import { dataOptionsFromFlags, parseInteger } from "../flags.js";
 import { VarmapError } from "../../errors.js";
 import { addDataOptions } from "../options.js";
+import { runReport } from "../../verbs/report.js";
 
 export function register(program: Command): void {
   addDataOptions(
@@ -28,15 +28,12 @@ export function register(program: Command): void {
   ).action(async (dir: string, opts: Record<string, unknown>) => {
     const out = String(opts.out);
     if (!/\.html?$/i.test(out)) throw new VarmapError("E_USAGE", `--out '${out}' must end in .html`, { remedy: "e.g. --out report.html" });
-    const configs = Number(opts.configs);
-    if (!Number.isInteger(configs) || configs < 1 || configs > 36)
-      throw new VarmapError("E_USAGE", `--configs '${opts.configs}' is not a count from 1 to 36`, { remedy: "e.g. --configs 4" });
+    const configs = parseInteger(opts.configs, "--configs", { min: 1, max: 36, example: 4 });
     const p = Number(opts.p);
     if (!(p > 0 && p < 1)) throw new VarmapError("E_USAGE", `--p '${opts.p}' is not a fraction in (0, 1)`, { remedy: "e.g. --p 0.5" });
-    const t0 = Date.now();
-    const { writeReport } = await import("../../report/report.js"); // loads the renderer only when needed
     const explicitRoles = ["preset", "format", "factors", "inputs", "response", "map", "where"].some((k) => opts[k] !== undefined);
-    const r = await writeReport(dir, out, {
+    const r = await runReport(dir, {
+      out,
       data: opts.data as string | undefined,
       dataOptions: explicitRoles ? dataOptionsFromFlags(opts) : undefined,
       maps: String(opts.maps),
@@ -44,22 +41,12 @@ export function register(program: Command): void {
       p,
       seed: opts.seed as string | undefined,
       static: !!opts.static,
-      note: opts.quiet ? undefined : (s) => process.stderr.write(`varmap: note: ${s}\n`),
+      quiet: !!opts.quiet,
     });
-    const seconds = (Date.now() - t0) / 1000;
-    const cpu = process.cpuUsage();
-    const cpuSeconds = Number(((cpu.user + cpu.system) / 1e6).toFixed(2)); // the whole process, all its threads (DuckDB's too)
     if (!opts.quiet) for (const w of r.warnings) process.stderr.write(`varmap: note: renderer: ${w}\n`);
-    if (opts.json)
-      process.stdout.write(
-        JSON.stringify(
-          { out: resolve(out), kind: r.kind, figures: r.figures, bytes: Buffer.byteLength(r.html), seconds, cpuSeconds, notes: r.notes, warnings: r.warnings },
-          null,
-          2,
-        ) + "\n",
-      );
-    else process.stdout.write(`${resolve(out)}\n`);
+    if (opts.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+    else process.stdout.write(`${r.out}\n`);
     if (!opts.quiet)
-      process.stderr.write(`varmap: report of the ${r.kind} directory (${r.figures} figures) written in ${seconds.toFixed(1)} s; open it in a browser\n`);
+      process.stderr.write(`varmap: report of the ${r.kind} directory (${r.figures} figures) written in ${r.seconds.toFixed(1)} s; open it in a browser\n`);
   });
 }

@@ -7,7 +7,8 @@ import { parseFamilies, parseStarts } from "../../mixture/fit.js";
 import { parseModelChoice, type SampleSizeOptions } from "../../mixture/samplesize-config.js";
 import type { CenterKind, InformationKind } from "../../mixture/samplesize.js";
 import { runSamplesize, type SamplesizeOptions } from "../../verbs/samplesize.js";
-import { choice, integer, level, positiveNumber, quantileLevels, runCounts, thresholds } from "../../verbs/samplesize-options.js";
+import { parseInteger } from "../flags.js";
+import { choice, level, positiveNumber, quantileLevels, runCounts, thresholds } from "../../verbs/samplesize-options.js";
 import { dataOptionsFromFlags, parseShardOptions, parseWorkers, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
@@ -22,7 +23,10 @@ export function register(program: Command): void {
     .option("--kmax <k>", "fit k = 1..kmax components", "5")
     .option("--restarts <r>", "partition starts per model (as `mixture`)", "5")
     .option("--starts <s>", "full | raced | partitions (as `mixture`)", "full")
-    .option("--model <m>", "best-unfloored (best BIC among fits whose tie floor does not bind) | best | FAMILY:K", "best-unfloored")
+    .option(
+      "--model <m>",
+      "best-unfloored (best BIC among fits whose tie floor does not bind; the default without --fits) | best (with --fits, the default: the fit the table marks best) | FAMILY:K",
+    )
     .option("--q <levels>", "quantile levels", "0.1,0.9")
     .option("--threshold <taus>", "targets for |Γ_q(n)| (relative standard error of the quantile)", "0.5,0.1")
     .option("--n <range>", "run counts of the curves: a:b or a list", "1:900")
@@ -74,15 +78,16 @@ function parseOptions(opts: Flags): Parsed {
     information: choice(opts.information, "--information", ["expected", "empirical"] as const) as InformationKind,
     center: choice(opts.center, "--center", ["none", "mean"] as const) as CenterKind,
     density: choice(opts.density, "--density", ["model", "kde"] as const),
-    reps: integer(opts.reps, "--reps", 2, 1_000_000),
-    seed: integer(opts.seed, "--seed", 0, Number.MAX_SAFE_INTEGER),
+    reps: parseInteger(opts.reps, "--reps", { min: 2, max: 1_000_000 }),
+    seed: parseInteger(opts.seed, "--seed", { min: 0, max: Number.MAX_SAFE_INTEGER }),
     stats,
     precision: positiveNumber(opts.precision, "--precision", "give a relative precision such as --precision 0.05"),
     level: level(opts.level, "--level"),
-    model: parseModelChoice(opts.model as string),
+    // With --fits, the model the fits table chose (its `best` column, e.g. `varmap mixture`'s guarded selection).
+    model: parseModelChoice((opts.model as string | undefined) ?? (opts.fits !== undefined ? "best" : "best-unfloored")),
     moments: choice(opts.moments ?? "sample", "--moments", ["sample", "model"] as const),
   };
-  const pilot = opts.pilot === undefined ? undefined : integer(opts.pilot, "--pilot", 2, 1_000_000);
+  const pilot = opts.pilot === undefined ? undefined : parseInteger(opts.pilot, "--pilot", { min: 2, max: 1_000_000 });
   return { ss, ns, pilot };
 }
 
@@ -101,8 +106,8 @@ export function samplesizeOptionsFromFlags(opts: Flags): SamplesizeOptions {
       ? {}
       : {
           families: parseFamilies(opts.families as string),
-          kmax: integer(opts.kmax, "--kmax", 1, 16),
-          restarts: integer(opts.restarts, "--restarts", 1, 1000),
+          kmax: parseInteger(opts.kmax, "--kmax", { min: 1, max: 16 }),
+          restarts: parseInteger(opts.restarts, "--restarts", { min: 1, max: 1000 }),
           starts: parseStarts(opts.starts),
         }),
     strict: !!opts.strict,

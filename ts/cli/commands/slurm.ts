@@ -1,12 +1,15 @@
 // `varmap slurm submit <verb> <args…> --shards N --out DIR [--partition P --time T --cpus-per-task C --mem M …]`:
 // a job verb as a Slurm job array (one shard per task) plus a merge job, with the scripts written into DIR.
 // `varmap slurm status DIR`: which shards are done, running, pending, failed or missing, and the command that
-// resubmits the failed and missing ones. `varmap slurm merge DIR`: what the merge job runs.
+// resubmits the failed and missing ones. `varmap slurm merge DIR`: what the merge job runs. `varmap slurm wait DIR`:
+// block until merged.
 import { Command } from "commander";
+import { VarmapError } from "../../errors.js";
 import { shellLine } from "../../slurm/script.js";
 import { logDir, mergedDir, readJob, type SlurmJob } from "../../slurm/layout.js";
 import { jobStatus, statusText } from "../../slurm/status.js";
 import { mergeSubmitted, submit } from "../../slurm/submit.js";
+import { waitForMerge } from "../../slurm/wait.js";
 import { resolve } from "node:path";
 
 interface SubmitOpts {
@@ -19,8 +22,29 @@ interface SubmitOpts {
   account?: string;
   qos?: string;
   sbatch: string[];
+  mergeSbatch: string[];
+  maxRunning?: string;
+  setup: string[];
+  check?: boolean;
+  wait?: boolean;
   dryRun?: boolean;
   json?: boolean;
+}
+
+/** --timeout / --interval seconds: a positive number. */
+function seconds(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n)) throw new VarmapError("E_USAGE", `${name} '${v}' is not a positive number of seconds`, { remedy: `e.g. ${name} 60` });
+  return n;
+}
+
+async function waitAndSay(out: string, opts: { timeout?: string; interval?: string; quiet?: boolean }) {
+  return waitForMerge(out, {
+    timeoutSeconds: seconds("--timeout", opts.timeout),
+    intervalSeconds: seconds("--interval", opts.interval),
+    onChange: opts.quiet ? undefined : (line) => process.stderr.write(`varmap: ${new Date().toISOString().slice(11, 19)} ${line}\n`),
+  });
 }
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -46,15 +70,35 @@ export function register(program: Command): void {
     .option("--mem <m>", "sbatch --mem of each task, e.g. 4G")
     .option("--account <a>", "sbatch --account")
     .option("--qos <q>", "sbatch --qos")
-    .option("--sbatch <option>", "another #SBATCH option for both scripts, e.g. --sbatch=--constraint=avx2 (repeatable)", collect, [])
+    .option("--sbatch <option>", "another #SBATCH option for the array tasks, e.g. --sbatch=--constraint=avx2 (repeatable)", collect, [])
+    .option(
+      "--merge-sbatch <option>",
+      "an #SBATCH option for the merge job only, e.g. --merge-sbatch=--mem=8G (repeatable; the merge inherits only --partition, --account, --qos, --time, --mem, and runs on 1 CPU)",
+      collect,
+      [],
+    )
+    .option("--max-running <N>", "at most N array tasks run at once (sbatch --array=1-S%N)")
+    .option("--setup <line>", 'a shell line both scripts run before varmap, e.g. --setup "module load nodejs/20" (repeatable, in order)', collect, [])
+    .option("--no-check", "do not build the verb's plan at submit (skips reading the data here; a bad value then fails in every task)")
+    .option("--wait", "after submitting, block until the job is merged (as `varmap slurm wait`); exit 2 when it cannot be")
+    .option("--wait-timeout <s>", "with --wait: give up after this many seconds (the job goes on)")
+    .option("--wait-interval <s>", "with --wait: seconds between looks at the job", "10")
     .option("--dry-run", "write the scripts and job.json, submit nothing")
     .option("--json", "print a machine-readable summary on stdout")
-    .action(async (verb: string, args: string[], opts: SubmitOpts) => {
+    .action(async (verb: string, args: string[], opts: SubmitOpts & { waitTimeout?: string; waitInterval?: string }) => {
       // Every verb's definition, to check the verb's arguments (imported here: index.ts imports this file).
       const { commands } = await import("./index.js");
-      const program = new Command("varmap");
-      for (const register of commands) register(program);
-      const r = submit(
+      const newProgram = () => {
+        const program = new Command("varmap");
+        for (const register of commands) register(program);
+        return program;
+      };
+      if (opts.wait && opts.dryRun)
+        throw new VarmapError("E_USAGE", "--wait and --dry-run: a dry run submits nothing to wait for", { remedy: "drop one of them" });
+      const waitOpts = { timeout: opts.waitTimeout, interval: opts.waitInterval };
+      seconds("--wait-timeout", waitOpts.timeout);
+      seconds("--wait-interval", waitOpts.interval);
+      const r = await submit(
         {
           verb,
           args,
@@ -69,9 +113,13 @@ export function register(program: Command): void {
             qos: opts.qos,
             extra: opts.sbatch,
           },
+          mergeSbatch: opts.mergeSbatch,
+          maxRunning: opts.maxRunning,
+          setup: opts.setup,
+          check: opts.check !== false,
           dryRun: !!opts.dryRun,
         },
-        program,
+        newProgram,
       );
       const job = r.job;
       if (opts.json) {
@@ -82,6 +130,7 @@ export function register(program: Command): void {
             2,
           ) + "\n",
         );
+        if (opts.wait) await waitAndSay(job.out, { ...waitOpts, quiet: true });
         return;
       }
       const lines = [`wrote ${r.arrayScript} (${job.shards} array tasks) and ${r.mergeScript}`];
@@ -99,6 +148,10 @@ export function register(program: Command): void {
           `  J=$(sbatch --parsable ${r.arrayScript}) && sbatch --dependency=afterany:\${J%%;*} ${r.mergeScript}`,
         );
       process.stdout.write(lines.join("\n") + "\n");
+      if (opts.wait) {
+        const w = await waitAndSay(job.out, waitOpts);
+        process.stdout.write(`merged after ${w.seconds.toFixed(0)} s: ${w.merged}/\n`);
+      }
     });
 
   slurm
@@ -110,6 +163,19 @@ export function register(program: Command): void {
       const job = readJob(resolve(out));
       const st = jobStatus(job);
       process.stdout.write(opts.json ? JSON.stringify(st, null, 2) + "\n" : statusText(job, st));
+    });
+
+  slurm
+    .command("wait")
+    .description("block until the job is merged; exit 2 with the resubmit command when nothing is left running and it is not merged")
+    .argument("<out>", "the --out directory of slurm submit")
+    .option("--timeout <s>", "give up after this many seconds (E_SLURM_WAIT_TIMEOUT; the job goes on)")
+    .option("--interval <s>", "seconds between looks at the job", "10")
+    .option("--quiet", "no progress lines on stderr")
+    .option("--json", "print a machine-readable summary on stdout")
+    .action(async (out: string, opts: { timeout?: string; interval?: string; quiet?: boolean; json?: boolean }) => {
+      const w = await waitAndSay(resolve(out), opts);
+      process.stdout.write(opts.json ? JSON.stringify(w, null, 2) + "\n" : `merged after ${w.seconds.toFixed(0)} s: ${w.merged}/\n`);
     });
 
   slurm
