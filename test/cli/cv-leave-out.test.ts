@@ -115,10 +115,10 @@ describe.skipIf(!cliBuilt)("cv --leave-out", () => {
     r = varmap("cv", runs, "--preset", "moana", "--leave-out", "fsize_kb,rsize_kb", "--group-folds", "7", "--methods", "lr", "--out", bad);
     expect(r.code).toBe(2);
     expect(r.err).toContain("E_GROUP_FOLDS");
-    // Not silently ignored where it is not implemented yet.
-    r = varmap("cv", runs, "--preset", "moana", "--target", "distribution", "--leave-out", "fsize_kb", "--out", bad);
+    // The distribution target checks the columns the same way.
+    r = varmap("cv", runs, "--preset", "moana", "--target", "distribution", "--leave-out", "nosuch", "--out", bad);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("--leave-out is not available with --target distribution");
+    expect(r.err).toContain("E_LEAVE_OUT");
     expect(existsSync(bad)).toBe(false);
   });
 });

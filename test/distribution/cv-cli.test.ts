@@ -82,6 +82,42 @@ describe.skipIf(!built)(`cv --target distribution${built ? "" : " — dist/ts/cl
     expect(varmap(...base, "--ks-test", "three-sample", "--out", "bad").code).toBe(2);
     expect(existsSync(join(dir, "bad"))).toBe(false);
   });
+
+  it("--leave-out: one division per level of the held-out input, groups.csv names them, the held-out rows are the group's", () => {
+    const lo = ["cv", runs, ...cols, "--target", "distribution", "--leave-out", "freq", "--quiet", "--workers", "1"];
+    const r = varmap(...lo, "--out", "lo");
+    expect(r.code, r.err).toBe(0);
+    const groups = read("lo", "groups.csv").trim().split("\n");
+    expect(groups[0]).toBe("map,rep,group");
+    // 2 maps × 5 freq levels, one group per division.
+    expect(groups.slice(1)).toEqual(["a", "b"].flatMap((m) => [1, 2, 3, 4, 5].map((f, i) => `${m},${i},freq=${f}`)));
+    const ks = read("lo", "ks.csv").trim().split("\n");
+    const h = ks[0].split(",");
+    const rows = ks.slice(1).map((l) => Object.fromEntries(l.split(",").map((v, i) => [h[i], v])));
+    // Every configuration is tested once per method: 2 maps × 25 configurations × 4 methods; p = 4/5.
+    expect(rows.length).toBe(2 * 25 * 4);
+    expect(new Set(rows.map((x) => x.p))).toEqual(new Set(["0.8"]));
+    // The ends of the freq range are extrapolations, the interior levels are not.
+    const ext = (rep: string) => new Set(rows.filter((x) => x.rep === rep).map((x) => x.extrapolated));
+    expect(ext("0")).toEqual(new Set(["1"]));
+    expect(ext("2")).toEqual(new Set(["0"]));
+    // --group-folds: 2 folds of whole levels; more folds than levels is a coded error that writes nothing.
+    const k2 = varmap(...lo, "--group-folds", "2", "--out", "lo2");
+    expect(k2.code, k2.err).toBe(0);
+    expect(
+      new Set(
+        read("lo2", "groups.csv")
+          .trim()
+          .split("\n")
+          .slice(1)
+          .map((l) => l.split(",")[1]),
+      ),
+    ).toEqual(new Set(["0", "1"]));
+    const bad = varmap(...lo, "--group-folds", "6", "--out", "lo6");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("E_GROUP_FOLDS");
+    expect(existsSync(join(dir, "lo6"))).toBe(false);
+  });
 });
 
 /** Summary rows absent because a point set is empty (no extrapolated test configurations at some p). */

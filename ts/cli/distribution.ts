@@ -194,6 +194,8 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
     ksTest: o.ksTest,
     ...(folds !== undefined ? { folds } : {}),
     ...(splits !== undefined ? { splits } : {}),
+    ...(typeof opts.leaveOut === "string" ? { leaveOut: opts.leaveOut.split(",").map((c) => c.trim()) } : {}),
+    ...(opts.groupFolds !== undefined ? { groupFolds: parseInteger(opts.groupFolds, "--group-folds", { min: 2, example: 5 }) } : {}),
     ...(p ? { p } : {}),
     reps,
     seed: String(opts.seed ?? "1"),

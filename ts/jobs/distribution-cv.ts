@@ -10,6 +10,7 @@ import type { Dataset } from "../data/load.js";
 import { csvText, writeFileAtomic } from "../data/write.js";
 import { sharedCopy } from "../pool/threads.js";
 import { divisionStream, randomDivision } from "../cv/divisions.js";
+import { groupDivisions, groupFolds, mapGroups } from "../cv/groups.js";
 import type { SplitsFile } from "../cv/splits.js";
 import { distributionMaps, mapLabel } from "../distribution/data.js";
 import type { KsTest } from "../distribution/ks.js";
@@ -68,6 +69,12 @@ export interface DistCvPlan {
   generated?: { ps: number[]; reps: number; seed: string };
   /** Given divisions (--splits): their labels; the training rows travel in the context. */
   given?: { source: string; hash: string; labels: { p: number; rep: number }[] };
+  /**
+   * --leave-out COLS [--group-folds K] (issue 41): per map, one division per combination of the columns' levels
+   * (or K folds of whole groups); `groups[map][division]` lists the held-out groups' labels. The rows travel in
+   * the context. p = (D − 1)/D for a map of D divisions, rep = the division.
+   */
+  leaveOut?: { cols: string[]; folds?: number; seed: string; groups: string[][][] };
 }
 
 export interface DistCvTask {
@@ -87,6 +94,8 @@ export interface DistCvContext {
   ids: (number | string)[][];
   /** Given splits: per map and split, the training rows. */
   givenTrain?: number[][][];
+  /** --leave-out: per map and division, the training and test rows. */
+  groupRows?: { train: Int32Array; test: Int32Array }[][];
 }
 
 export interface DistCvOptions {
@@ -108,6 +117,8 @@ export interface DistCvOptions {
   folds?: number;
   positions?: PositionsName;
   featureWeights?: FeatureWeightsName;
+  /** --leave-out COLS [--group-folds K]: group-out divisions (issue 41). */
+  leaveOut?: { cols: string[]; folds?: number };
 }
 
 /** The plan and context of a job over every map of a runs dataset. */
@@ -160,6 +171,47 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
     ...(o.positions && o.positions !== "type7" ? { positions: o.positions } : {}),
     ...(o.featureWeights && o.featureWeights !== "none" ? { featureWeights: o.featureWeights } : {}),
   };
+  if (o.leaveOut) {
+    const { cols, folds } = o.leaveOut;
+    const seed = o.seed ?? "1";
+    if (o.folds !== undefined || o.splits)
+      throw new VarmapError("E_USAGE", "--leave-out and --folds/--splits both choose the divisions", { remedy: "give one of them" });
+    if (!cols.length || new Set(cols).size !== cols.length)
+      throw new VarmapError("E_LEAVE_OUT", `--leave-out '${cols.join(",")}' names no column or one twice`, {
+        remedy: "name each column whose combinations to hold out once, e.g. --leave-out fsize_kb,rsize_kb",
+      });
+    if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
+      throw new VarmapError("E_USAGE", `--group-folds ${folds} is not an integer >= 2`, {
+        remedy: "e.g. --group-folds 5, or leave it out for one division per group",
+      });
+    const factors = data.table.roles.factors;
+    const groups: string[][][] = [];
+    const groupRows = loaded.map((m, mi) => {
+      const columns = cols.map((c) => {
+        const input = m.map.inputNames.indexOf(c);
+        if (input >= 0) return { name: c, input };
+        if (factors.includes(c)) return { name: c, value: m.map.key[c] };
+        throw new VarmapError("E_LEAVE_OUT", `--leave-out names '${c}', which is neither an input nor a factor of the data`, {
+          remedy: `name inputs (${m.map.inputNames.join(", ")})${factors.length ? ` or factors (${factors.join(", ")})` : ""}`,
+        });
+      });
+      const g = mapGroups(m.map.X, m.rows, m.d, columns);
+      const label = base.maps[mi].label;
+      if (g.labels.length < 2)
+        throw new VarmapError("E_LEAVE_OUT", `map ${label} has one combination of ${cols.join(",")}: nothing to train on when it is held out`, {
+          remedy: "hold out columns that vary within each map (inputs), not only the factors that define the maps",
+        });
+      if (folds !== undefined && folds > g.labels.length)
+        throw new VarmapError("E_GROUP_FOLDS", `--group-folds ${folds} asks for more folds than map ${label} has groups (${g.labels.length})`, {
+          remedy: `use --group-folds ${Math.max(2, g.labels.length)} or fewer, or leave it out for one division per group`,
+        });
+      const fold = groupFolds(g.labels.length, folds, seed, label);
+      const divisions = groupDivisions(g, fold);
+      groups.push(divisions.map((_, k) => g.labels.filter((_, gi) => fold[gi] === k)));
+      return divisions;
+    });
+    return { plan: { ...base, leaveOut: { cols, ...(folds !== undefined ? { folds } : {}), seed, groups } }, maps, ids, groupRows };
+  }
   if (o.folds !== undefined) {
     const k = o.folds;
     const small = loaded.find((m) => m.rows < k);
@@ -197,7 +249,8 @@ export function distCvSetup(data: Dataset, source: string, o: DistCvOptions): Di
 export function distCvTasks(plan: DistCvPlan): DistCvTask[] {
   const out: DistCvTask[] = [];
   plan.maps.forEach((_, map) => {
-    if (plan.given) plan.given.labels.forEach((_, split) => out.push({ id: `m${map}:s${split}`, map, split }));
+    if (plan.leaveOut) plan.leaveOut.groups[map].forEach((_, fold) => out.push({ id: `m${map}:g${fold}`, map, fold }));
+    else if (plan.given) plan.given.labels.forEach((_, split) => out.push({ id: `m${map}:s${split}`, map, split }));
     else if (plan.folds) for (let fold = 0; fold < plan.folds.k; fold++) out.push({ id: `m${map}:f${fold}`, map, fold });
     else
       plan.generated!.ps.forEach((_, pIndex) => {
@@ -211,7 +264,12 @@ export function runDistCvTask(ctx: DistCvContext, t: DistCvTask): SplitKs {
   const { plan } = ctx;
   const map = ctx.maps[t.map];
   let train: ArrayLike<number>, test: ArrayLike<number>, p: number, rep: number;
-  if (plan.given) {
+  if (plan.leaveOut) {
+    ({ train, test } = ctx.groupRows![t.map][t.fold!]);
+    const D = plan.leaveOut.groups[t.map].length;
+    p = Math.round(((D - 1) / D) * 1e9) / 1e9;
+    rep = t.fold!;
+  } else if (plan.given) {
     const tr = ctx.givenTrain![t.map][t.split!];
     const inTrain = new Uint8Array(map.rows);
     for (const r of tr) inTrain[r] = 1;
@@ -267,6 +325,15 @@ export function writeDistCv(plan: DistCvPlan, results: ReadonlyMap<string, unkno
   writeFileAtomic(join(dir, "ks-summary.csv"), csvText(summaryHeader(truth), summaryRows(summary, labels, truth)));
   const md = ksMarkdown(summary, plan.dists, labels, plan.ksTest, truth);
   writeFileAtomic(join(dir, "ks.md"), md);
+  // --leave-out: which groups each (map, rep) held out.
+  if (plan.leaveOut)
+    writeFileAtomic(
+      join(dir, "groups.csv"),
+      csvText(
+        ["map", "rep", "group"],
+        plan.leaveOut.groups.flatMap((divs, mi) => divs.flatMap((labels, rep) => labels.map((g) => [plan.maps[mi].label, rep, g]))),
+      ),
+    );
   // Per method and p: the mean over maps of the inside-hull mean KS (what ks.md shows first).
   const table: Record<string, Record<string, number>> = {};
   for (const s of summary.filter((x) => x.points === "inside")) {
@@ -294,6 +361,6 @@ export const job: JobDefinition<DistCvPlan, DistCvTask, DistCvContext> = {
   module: import.meta.url,
   tasks: distCvTasks,
   run: runDistCvTask,
-  files: () => DIST_CV_FILES,
+  files: (plan) => (plan.leaveOut ? [...DIST_CV_FILES, "groups.csv"] : DIST_CV_FILES),
   write: writeDistCv,
 };

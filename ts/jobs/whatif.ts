@@ -6,7 +6,8 @@
 import { autoLogResponse } from "../data/auto-transforms.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { isVarmapError } from "../errors.js";
+import { isVarmapError, VarmapError } from "../errors.js";
+import { mapGroups } from "../cv/groups.js";
 import { writeFileAtomic } from "../data/write.js";
 import type { JobContext, JobDefinition, JobPlan } from "../pool/job.js";
 import { fingerprint, mapView, packMaps, type SharedMaps } from "../data/shared-maps.js";
@@ -24,7 +25,7 @@ import type { Candidates, Predicted } from "../whatif/candidates.js";
 import { predictMap } from "../whatif/models.js";
 import { evaluate, type EvaluateOptions, type SpreadKind } from "../whatif/objective.js";
 import { candidateColumns, concatTables, outputOrder, validationColumns } from "../whatif/report.js";
-import { holdoutRows, mapLabel, spreadOfStats, summaryOf, validationRows, type ValidationRow } from "../whatif/run.js";
+import { groupHoldoutRows, holdoutRows, mapLabel, spreadOfStats, summaryOf, validationRows, type ValidationRow } from "../whatif/run.js";
 import { RunsNeededTable } from "../whatif/runs.js";
 
 export interface WhatifPlan extends JobPlan {
@@ -39,6 +40,8 @@ export interface WhatifPlan extends JobPlan {
   /** Share of each map's configurations held out, and the seed of the draw. */
   fraction: number;
   seed: string;
+  /** --leave-out COLS (issue 41): whole groups held out; per map, the held-out groups' labels. */
+  leaveOut?: { cols: string[]; heldOut: string[][] };
   spreadKind: SpreadKind;
   evaluate: EvaluateOptions;
   /** File name of the candidate table in the output directory (from --out), and --top. */
@@ -59,6 +62,8 @@ export interface WhatifContext extends JobContext<WhatifPlan> {
   /** Every input of every map row (constant ones included), row-major, maps one after another. */
   allInputs: Float64Array;
   allStart: number[];
+  /** --leave-out: per map, the held-out rows. */
+  groupTest?: Int32Array[];
 }
 
 /** What a task returns for its held-out rows (JSON: NaN travels as null). */
@@ -84,13 +89,21 @@ export function whatifTasks(plan: WhatifPlan): WhatifTask[] {
 const json = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const num = (x: number | null): number => (x === null ? NaN : x);
 
+function complement(test: Int32Array, rows: number): { train: Int32Array; test: Int32Array } {
+  const inTest = new Uint8Array(rows);
+  for (const r of test) inTest[r] = 1;
+  return { train: Int32Array.from({ length: rows }, (_, r) => r).filter((r) => !inTest[r]), test };
+}
+
 function runTask(ctx: WhatifContext, task: WhatifTask): HoldoutResult {
   const plan = ctx.plan;
   const pm = plan.maps[task.map];
   const key = Object.fromEntries(plan.factors.map((f, i) => [f, pm.values[i]]));
   const mean = mapView(ctx.mean, task.map);
   const spread = mapView(ctx.spread, task.map);
-  const { train, test } = holdoutRows(mean.rows, plan.fraction, plan.seed, mapKey(plan.factors, key));
+  const { train, test } = ctx.groupTest
+    ? complement(ctx.groupTest[task.map], mean.rows)
+    : holdoutRows(mean.rows, plan.fraction, plan.seed, mapKey(plan.factors, key));
   const d = mean.cols;
   const X = matrix(mean.X, mean.rows, d);
   const options = { inputs: mapInputScaling(mean.meta.normalization), response: plan.response };
@@ -214,6 +227,8 @@ export function holdoutJob(
     top?: number;
     logInputs?: string[];
     source: string;
+    /** --leave-out COLS: hold out whole combinations of these inputs/factors. */
+    leaveOut?: string[];
   },
 ): WhatifContext {
   const spreadAll = spreadOfStats(data.stats, o.spreadKind, o.source);
@@ -241,6 +256,35 @@ export function holdoutJob(
   const mean = packMaps(meanMaps);
   const spread = packMaps(spreadMaps);
   const shared = sharedCopy(allInputs);
+  let leaveOut: WhatifPlan["leaveOut"];
+  let groupTest: Int32Array[] | undefined;
+  if (o.leaveOut) {
+    const cols = o.leaveOut;
+    const heldOut: string[][] = [];
+    groupTest = meanMaps.map((m) => {
+      const columns = cols.map((c) => {
+        const input = m.inputNames.indexOf(c);
+        if (input >= 0) return { name: c, input };
+        if (t.roles.factors.includes(c)) return { name: c, value: m.key[c] };
+        throw new VarmapError("E_LEAVE_OUT", `--leave-out names '${c}', which is neither an input nor a factor of the data`, {
+          remedy: `name inputs (${m.inputNames.join(", ")})${t.roles.factors.length ? ` or factors (${t.roles.factors.join(", ")})` : ""}`,
+        });
+      });
+      const g = mapGroups(m.X, m.rows, m.inputNames.length, columns);
+      if (g.labels.length < 2)
+        throw new VarmapError(
+          "E_LEAVE_OUT",
+          `map ${mapKey(t.roles.factors, m.key) || "(all)"} has one combination of ${cols.join(",")}: nothing to train on when it is held out`,
+          {
+            remedy: "hold out columns that vary within each map (inputs), not only the factors that define the maps",
+          },
+        );
+      const h = groupHoldoutRows(g, o.fraction, o.seed, mapKey(t.roles.factors, m.key));
+      heldOut.push(h.groups.map((i) => g.labels[i]));
+      return h.test;
+    });
+    leaveOut = { cols, heldOut };
+  }
   const plan: WhatifPlan = {
     format: "varmap-job",
     version: 1,
@@ -253,10 +297,11 @@ export function holdoutJob(
     response,
     fraction: o.fraction,
     seed: o.seed,
+    ...(leaveOut ? { leaveOut } : {}),
     spreadKind: o.spreadKind,
     evaluate: o.evaluate,
     table: o.table,
     ...(o.top === undefined ? {} : { top: o.top }),
   };
-  return { plan, mean, spread, allInputs: shared, allStart };
+  return { plan, mean, spread, allInputs: shared, allStart, ...(groupTest ? { groupTest } : {}) };
 }

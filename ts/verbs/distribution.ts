@@ -274,6 +274,10 @@ export interface CvDistributionOptions extends DistributionMethodOptions {
   folds?: number;
   /** Given divisions (a splits JSON file) instead of generated ones. */
   splits?: string;
+  /** Group-out divisions (issue 41): hold out each combination of these inputs/factors in turn. */
+  leaveOut?: string[];
+  /** With `leaveOut`: k folds of whole groups instead of one division per group. */
+  groupFolds?: number;
   /** Training fractions of the generated divisions (default 0.1 … 0.9). */
   p?: number[];
   /** Generated divisions per training fraction (default 20). */
@@ -294,6 +298,8 @@ export async function runCvDistribution(file: string, options: CvDistributionOpt
   if (folds !== undefined) parseInteger(folds, "--folds", { min: 2, example: 10 });
   if (folds !== undefined && o.splits !== undefined)
     throw new VarmapError("E_USAGE", "--folds and --splits both choose the divisions", { remedy: "give one of them" });
+  if (o.leaveOut === undefined && o.groupFolds !== undefined)
+    throw new VarmapError("E_USAGE", "--group-folds needs --leave-out", { remedy: "add --leave-out COLS, or drop --group-folds" });
   const truthPath = o.truth;
   if (truthPath && !TABLE_OUTPUT.test(truthPath))
     throw new VarmapError("E_USAGE", `cannot tell the format of --truth '${truthPath}'`, {
@@ -335,6 +341,7 @@ export async function runCvDistribution(file: string, options: CvDistributionOpt
     fits,
     truth,
     folds,
+    ...(o.leaveOut ? { leaveOut: { cols: o.leaveOut, ...(o.groupFolds !== undefined ? { folds: o.groupFolds } : {}) } } : {}),
   });
   return runJob(distributionCvJob, ctx, jobOpts);
 }

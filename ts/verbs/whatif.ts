@@ -51,6 +51,8 @@ export interface WhatifOptions {
   validate?: string;
   /** --holdout: the share of each map's configurations of [data] held out, in (0, 1). */
   holdout?: number;
+  /** With holdout: hold out whole combinations of these inputs/factors (issue 41), the share of groups `holdout`. */
+  leaveOut?: string[];
   /** With holdout: the predictors to compare (default cv's). */
   methods?: string[];
   /** With holdout: the spread statistic (default sd). */
@@ -100,6 +102,12 @@ export async function runWhatif(data: string | undefined, o: WhatifOptions): Pro
   const seed = o.seed ?? "1";
   const out = o.out;
   const usage = (msg: string, remedy: string) => new VarmapError("E_USAGE", msg, { remedy });
+  if (o.leaveOut !== undefined && holdout === undefined)
+    throw usage("--leave-out applies to --holdout", "add --holdout 0.3 to hold out that share of the combinations of the columns");
+  if (o.leaveOut !== undefined && (o.leaveOut.length === 0 || new Set(o.leaveOut).size !== o.leaveOut.length))
+    throw new VarmapError("E_LEAVE_OUT", `--leave-out '${o.leaveOut.join(",")}' names no column or one twice`, {
+      remedy: "name each column whose combinations to hold out once, e.g. --leave-out fsize_kb,rsize_kb",
+    });
   if (holdout !== undefined && validate)
     throw usage("--holdout and --validate both given", "validate against held-out configurations or against a measured file, not both");
   if ((holdout !== undefined || validate) && !out) throw usage("validation needs --out", "give --out whatif.csv (whatif-validation.csv is written beside it)");
@@ -166,7 +174,9 @@ export async function runWhatif(data: string | undefined, o: WhatifOptions): Pro
       top,
       logInputs: dataset.resolved?.logInputs ?? load.logInputs,
       source: data!,
+      ...(o.leaveOut ? { leaveOut: o.leaveOut } : {}),
     });
+    if (ctx.plan.leaveOut) ctx.plan.leaveOut.heldOut.forEach((h, mi) => note(`--leave-out: map ${mi + 1} holds out ${h.join(" | ")}`));
     if (load.logResponse === "auto") note(`--log-response auto: the mean and the spread are modelled on a ${ctx.plan.response} scale`);
     // Say where the defaults differ from fit's (issue 44): fit's default method is gp, --holdout compares cv's set.
     if (o.methods === undefined) note(`--holdout compares ${methods.join(", ")} (cv's default methods; --methods chooses others)`);

@@ -3,6 +3,7 @@
 import { VarmapError } from "../errors.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { counterRng } from "../data/random.js";
+import type { MapGroups } from "../cv/groups.js";
 import { QUANTILE_NAMES, type ConfigStats, type QuantileName } from "../data/types.js";
 import { mapKey } from "../predict/models-file.js";
 import { candidatesFromRows, groupByMap, predictCandidates, readRows, type Candidates, type Predicted } from "./candidates.js";
@@ -148,6 +149,28 @@ export function holdoutRows(rows: number, fraction: number, seed: string, mapId:
   const train = Int32Array.from({ length: rows - k }, () => 0);
   for (let i = 0, t = 0; i < rows; i++) if (!inTest[i]) train[t++] = i;
   return { train, test };
+}
+
+/**
+ * --holdout p --leave-out COLS (issue 41): hold out whole groups (combinations of COLS' levels), round(p × groups)
+ * of them (at least 1, at most all but one), drawn from counterRng(seed, "whatif-holdout-groups", map). Returns the
+ * held-out groups' indices (ascending) and the rows.
+ */
+export function groupHoldoutRows(g: MapGroups, fraction: number, seed: string, mapId: string): { groups: number[]; train: Int32Array; test: Int32Array } {
+  const G = g.labels.length;
+  const k = Math.min(G - 1, Math.max(1, Math.round(fraction * G)));
+  const perm = Array.from({ length: G }, (_, i) => i);
+  const rng = counterRng(seed, "whatif-holdout-groups", mapId);
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.int(G - i);
+    [perm[i], perm[j]] = [perm[j], perm[i]];
+  }
+  const out = new Uint8Array(G);
+  for (const i of perm.slice(0, k)) out[i] = 1;
+  const train: number[] = [],
+    test: number[] = [];
+  for (let r = 0; r < g.of.length; r++) (out[g.of[r]] ? test : train).push(r);
+  return { groups: perm.slice(0, k).sort((a, b) => a - b), train: Int32Array.from(train), test: Int32Array.from(test) };
 }
 
 /** Counts and the best candidate of a ranking, for --json and the notes. */

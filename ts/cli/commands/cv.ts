@@ -5,7 +5,6 @@
 // for generated ones); --out keeps are.csv, table2.md, table2.csv and the resumable result store.
 // The flags become CvOptions; the verb is ts/verbs/cv.ts.
 import type { Command } from "commander";
-import { VarmapError } from "../../errors.js";
 import { parseFractions } from "../../cv/divisions.js";
 import { describeMethods } from "../../predict/registry.js";
 import { BEST_METHODS, DEFAULTS_HELP, PAPER_METHODS } from "../../verbs/defaults.js";
@@ -26,13 +25,7 @@ export function register(program: Command): void {
     ),
     "cv",
   ).action(async (file: string, opts: Flags) => {
-    if (opts.target === "distribution") {
-      if (opts.leaveOut !== undefined)
-        throw new VarmapError("E_USAGE", "--leave-out is not available with --target distribution yet", {
-          remedy: "run the group-out validation of the statistic's map (drop --target distribution), or random divisions of the distribution",
-        });
-      return void (await cvDistributionAction(file, opts));
-    }
+    if (opts.target === "distribution") return void (await cvDistributionAction(file, opts));
     printCv(await runCv(file, cvOptionsFromFlags(opts)), opts);
   });
 }

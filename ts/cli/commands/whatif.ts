@@ -48,6 +48,7 @@ export function register(program: Command): void {
       "measured configurations (runs table with the data flags, or a map table with --map and columns mean, sd): rank them and compare",
     )
     .option("--holdout <p>", "hold out this share of each map's configurations of [data], fit every --methods on the rest, rank and compare")
+    .option("--leave-out <cols>", "with --holdout: hold out whole combinations of these inputs/factors (that share of them), not single configurations")
     .option("--methods <list>", `with --holdout: predictors to compare (default ${BEST_METHODS}, as cv; with --log-inputs auto --log-response auto)`)
     .option("--spread-stat <stat>", "with --holdout: spread statistic to model (sd, var, cv, q05…q95)", "sd")
     .option("--seed <s>", "seed of the held-out selection", "1")
@@ -109,6 +110,7 @@ async function whatifAction(data: string | undefined, opts: Opts): Promise<void>
     cvDir: str("cvDir"),
     validate: str("validate"),
     holdout,
+    ...(opts.leaveOut !== undefined ? { leaveOut: splitList(String(opts.leaveOut)) } : {}),
     methods: opts.methods === undefined ? undefined : splitList(String(opts.methods)),
     spreadStat: str("spreadStat"),
     seed: String(opts.seed),
