@@ -128,12 +128,27 @@ describe("serialization", () => {
       ["p", "P", null],
       ["p", "S", null],
     ]);
-    const alone = [...trace("a", "P", repeat(100, 24)), ...trace("b", "S", Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)))];
+    const alone = [
+      ...trace("a", "P", repeat(100, 24)),
+      ...trace(
+        "b",
+        "S",
+        Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+      ),
+    ];
     it("a probe dented while the signal writes and at full speed while it idles is not serialized", () => {
       const slices = [
         ...alone,
-        ...trace("p", "P", Array.from({ length: 24 }, (_, k) => (on(k) ? 30 : 100))),
-        ...trace("p", "S", Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0))),
+        ...trace(
+          "p",
+          "P",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 30 : 100)),
+        ),
+        ...trace(
+          "p",
+          "S",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+        ),
       ];
       const res = analyzeInterference(runs, options(), slices);
       for (const p of res.pairs) {
@@ -144,8 +159,16 @@ describe("serialization", () => {
     it("a probe stopped whenever the signal writes is serialized behind it (its own stalls count)", () => {
       const slices = [
         ...alone,
-        ...trace("p", "P", Array.from({ length: 24 }, (_, k) => (on(k) ? 0 : 100))),
-        ...trace("p", "S", Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0))),
+        ...trace(
+          "p",
+          "P",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 0 : 100)),
+        ),
+        ...trace(
+          "p",
+          "S",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+        ),
       ];
       const res = analyzeInterference(runs, options(), slices);
       // 12 of 24 overlapping slices: P quiet while S writes at its rate; S's 12 idle slices are its standalone share

@@ -637,7 +637,8 @@ function breakEven(cells: CellTable, apps: string[], sweepIndex: number, sweep: 
   }
   const out: BreakEvenRow[] = [];
   for (const l of lines.values()) {
-    const row = (breakeven: number | null, status: BreakEvenRow["status"]) => out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven, status });
+    const row = (breakeven: number | null, status: BreakEvenRow["status"]) =>
+      out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven, status });
     const points = breakEvenPoints(l.c, l.delta);
     if (points.length === 0) {
       row(null, "none");
