@@ -44,3 +44,10 @@ export function flatParamColumns(rows: readonly (FlatParams | null)[], K: number
   const values = rows.map((r) => flatParamValues(r, K));
   return flatParamNames(K, prefix).map((name, c): Column => ({ name, values: values.map((v) => v[c] as CellValue), type: "double" }));
 }
+
+/** One row's a_name, b_name and flat columns as a record (column name → value). */
+export function flatParamRecord(row: FlatParams, K: number): Record<string, string | number | null> {
+  const n = names(row.family);
+  const values = flatParamValues(row, K);
+  return { a_name: n?.[0] ?? null, b_name: n?.[1] ?? null, ...Object.fromEntries(flatParamNames(K).map((name, c) => [name, values[c]])) };
+}
