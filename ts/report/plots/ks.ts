@@ -100,7 +100,7 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
               data: { values: ksBins(histPts, methods).filter((b) => b.method === method) },
               mark: { type: "rect", color: "#9ecae1", stroke: "#4c78a8", strokeWidth: 0.5 },
               encoding: {
-                x: { field: "x0", type: "quantitative", title: "KS" },
+                x: { field: "x0", type: "quantitative", title: "KS distance (0–1)" },
                 x2: { field: "x1" },
                 y: { field: "count", type: "quantitative", title: "predictions" },
                 y2: { datum: 0 },
