@@ -68,7 +68,9 @@ describe.skipIf(secondBackendRun || !built)(`distribution fit / predict CLI${bui
     expect(F[8]).toBe(1);
     const m = varmap("predict", models, "--at", at, "--output", "mixture", "--families", "normal", "--kmax", "2", "--out", join(dir, "m.csv"));
     expect(m.code, m.err).toBe(0);
-    expect(readFileSync(join(dir, "m.csv"), "utf8").split("\n")[0]).toBe("host,freq,threads,family,k,params,bic_pseudo,extrapolated,distance");
+    expect(readFileSync(join(dir, "m.csv"), "utf8").split("\n")[0]).toBe(
+      "host,freq,threads,family,k,params,bic_pseudo,extrapolated,distance,a_name,b_name,w1,w2,a1,a2,b1,b2",
+    );
   });
 
   it("round-trips the models file exactly: re-serialized models predict the same bytes", () => {

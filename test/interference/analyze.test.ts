@@ -123,6 +123,75 @@ describe("break-even along the chunk size (Fig. 6)", () => {
     expect(res.breakeven![0]).toMatchObject({ a: "OWC", b: "AW", factors: ["gpfs"] });
     expect(res.breakeven![0].breakeven!).toBeCloseTo(101.59366732596479, 9);
   });
+  // Issue 44 item 3: a break-even is reported only where the bootstrap intervals say Δ changes sign.
+  describe("with bootstrap intervals (--aggregate median)", () => {
+    const wiggle = [-2, -1, 0, 1, 2];
+    /** Five repetitions of each standalone (100) and pair execution (100 − D), spread ±2 around the value. */
+    const table = (dab: (c: string) => number, dba: (c: string) => number, chunks: string[]) => {
+      const rows: [string, string, number, string[]][] = [];
+      for (const c of chunks)
+        wiggle.forEach((w, r) => {
+          const f = ["gpfs", c];
+          rows.push([`alone-a-${c}-${r}`, "OWC", 100 + w, f], [`alone-b-${c}-${r}`, "AW", 100 - w, f]);
+          rows.push([`pair-${c}-${r}`, "OWC", 100 - dab(c) + w, f], [`pair-${c}-${r}`, "AW", 100 - dba(c) - w, f]);
+        });
+      return records(rows);
+    };
+    const chunks = ["1", "16", "64", "256"];
+    const opts = options({ sweep: "chunk_mib", aggregate: "median", bootstrap: 400 });
+    it("Δ = +40, +20, +5, −10 with tight intervals: the crossing is reported (status crossing)", () => {
+      const delta: Record<string, number> = { "1": 40, "16": 20, "64": 5, "256": -10 };
+      const res = analyzeInterference(
+        table(
+          (c) => 50 + delta[c] / 2,
+          (c) => 50 - delta[c] / 2,
+          chunks,
+        ),
+        opts,
+      );
+      expect(res.breakeven).toHaveLength(1);
+      expect(res.breakeven![0].status).toBe("crossing");
+      expect(res.breakeven![0].breakeven!).toBeGreaterThan(64);
+      expect(res.breakeven![0].breakeven!).toBeLessThan(256);
+    });
+    it("a pair even at both ends (Δ = ±2 inside the intervals) gets no break-even (status not_significant)", () => {
+      const delta: Record<string, number> = { "1": 2, "16": -2, "64": 2, "256": -2 };
+      const res = analyzeInterference(
+        table(
+          (c) => 50 + delta[c] / 2,
+          (c) => 50 - delta[c] / 2,
+          chunks,
+        ),
+        opts,
+      );
+      expect(res.pairs.every((p) => p.relation === "even")).toBe(true);
+      // three sign changes of Δ, none beyond the noise
+      expect(breakEvenPoints([1, 16, 64, 256], [2, -2, 2, -2])).toHaveLength(3);
+      expect(res.breakeven).toEqual([expect.objectContaining({ a: "OWC", b: "AW", breakeven: null, status: "not_significant" })]);
+    });
+    it("without intervals (--aggregate best) a crossing is reported as unconfirmed; no sign change is none", () => {
+      const delta: Record<string, number> = { "1": 40, "16": 20, "64": 5, "256": -10 };
+      const best = options({ sweep: "chunk_mib" });
+      const crossing = analyzeInterference(
+        table(
+          (c) => 50 + delta[c] / 2,
+          (c) => 50 - delta[c] / 2,
+          chunks,
+        ),
+        best,
+      );
+      expect(crossing.breakeven!.map((b) => b.status)).toEqual(["unconfirmed"]);
+      const flat = analyzeInterference(
+        table(
+          () => 70,
+          () => 30,
+          chunks,
+        ),
+        best,
+      );
+      expect(flat.breakeven).toEqual([expect.objectContaining({ breakeven: null, status: "none" })]);
+    });
+  });
   it("a table without pair executions is E_NO_DATA", () => {
     expect(() =>
       analyzeInterference(

@@ -199,9 +199,14 @@ describe.skipIf(secondBackendRun || !built)(`interference CLI${built ? "" : " �
     const others = pairs.filter((p) => !serial.includes(p) && p.multimodal !== null);
     expect(others.filter((p) => p.multimodal === "true").length).toBeLessThanOrEqual(0.05 * others.length);
     const be = readCsv(join(d, "breakeven.csv"));
-    const gpfs = be.find((b) => b.fs === "gpfs" && b.procs === 256 && b.a === "OWC" && b.b === "AW")!;
-    expect(gpfs.breakeven as number).toBeGreaterThan(128);
-    expect(gpfs.breakeven as number).toBeLessThan(256);
+    // the design's GPFS break-evens with 256 processes lie between 128 and 256 MiB (WS/AW Δ = +1.2 → −10.7 points);
+    // OWC/AW's Δ at 256 MiB is −6 points, inside the bootstrap intervals: no break-even claimed (issue 44 item 3)
+    const at = (a: string, b: string) => be.find((r) => r.fs === "gpfs" && r.procs === 256 && r.a === a && r.b === b)!;
+    expect(at("WS", "AW").status).toBe("crossing");
+    expect(at("WS", "AW").breakeven as number).toBeGreaterThan(128);
+    expect(at("WS", "AW").breakeven as number).toBeLessThan(256);
+    expect(at("OWC", "AW")).toMatchObject({ breakeven: "", status: "not_significant" });
+    for (const r of be) expect(r.breakeven === "").toBe(r.status === "none" || r.status === "not_significant");
     // The same bytes with one worker, in this thread, and from two shards merged (C.4: deterministic across --workers)
     const text = readFileSync(join(d, "pairs.csv"), "utf8");
     for (const [name, extra] of [

@@ -118,4 +118,64 @@ describe("serialization", () => {
       ),
     ).toThrow(expect.objectContaining({ code: "E_USAGE" }));
   });
+
+  // Issue 44 item 3: a periodic signal's idle phases are not serialization.
+  describe("against a periodic signal (3 slices on, 3 off, also on its own)", () => {
+    const on = (k: number) => k % 6 < 3;
+    const runs = records([
+      ["a", "P", null],
+      ["b", "S", null],
+      ["p", "P", null],
+      ["p", "S", null],
+    ]);
+    const alone = [
+      ...trace("a", "P", repeat(100, 24)),
+      ...trace(
+        "b",
+        "S",
+        Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+      ),
+    ];
+    it("a probe dented while the signal writes and at full speed while it idles is not serialized", () => {
+      const slices = [
+        ...alone,
+        ...trace(
+          "p",
+          "P",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 30 : 100)),
+        ),
+        ...trace(
+          "p",
+          "S",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+        ),
+      ];
+      const res = analyzeInterference(runs, options(), slices);
+      for (const p of res.pairs) {
+        expect(p.serializedShare).toBe(0);
+        expect(p.relation).not.toBe("serialized");
+      }
+    });
+    it("a probe stopped whenever the signal writes is serialized behind it (its own stalls count)", () => {
+      const slices = [
+        ...alone,
+        ...trace(
+          "p",
+          "P",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 0 : 100)),
+        ),
+        ...trace(
+          "p",
+          "S",
+          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+        ),
+      ];
+      const res = analyzeInterference(runs, options(), slices);
+      // 12 of 24 overlapping slices: P quiet while S writes at its rate; S's 12 idle slices are its standalone share
+      for (const p of res.pairs) {
+        expect(p.serializedShare).toBe(0.5);
+        expect(p.relation).toBe("serialized");
+      }
+    });
+  });
 });

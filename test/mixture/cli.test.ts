@@ -53,9 +53,25 @@ describe.skipIf(secondBackendRun || !existsSync(cli))("varmap mixture (CLI)", ()
     expect(r.stdout).toMatch(/Table 4/);
     expect(r.stdout).toMatch(/Table 5/);
     const rows = readFileSync(out, "utf8").trim().split("\n");
-    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,se,best");
+    const flat = (p: string) => [1, 2, 3].map((j) => `${p}${j}`);
+    const header = ["g", "x", "n", "family", "k", "loglik", "bic", "iterations", "converged", "floor_bound", "params", "se", "a_name", "b_name"];
+    expect(rows[0]).toBe([...header, ...["w", "a", "b", "se_w", "se_a", "se_b"].flatMap(flat), "best"].join(","));
     expect(rows.length - 1).toBe(3 * 2 * 3);
-    expect(rows.filter((l) => l.endsWith(",true")).length).toBe(3); // one BIC winner per configuration
+    // issue 44 item 4: the JSON cells are also typed columns, equal to them (pandas/R/DuckDB need no JSON parser)
+    const table = readCsvRecords(out);
+    expect(table.filter((r) => r.best === "true").length).toBe(3); // one BIC winner per configuration
+    for (const r of table) {
+      const params = JSON.parse(r.params) as Record<string, number[]>;
+      const k = Number(r.k);
+      for (let j = 1; j <= 3; j++) {
+        const cell = (c: string) => (r[c] === "" ? null : Number(r[c]));
+        expect(cell(`w${j}`)).toBe(j <= k ? params.w[j - 1] : null);
+        expect(cell(`a${j}`)).toBe(j <= k ? params[r.a_name][j - 1] : null);
+        expect(cell(`b${j}`)).toBe(j <= k ? params[r.b_name][j - 1] : null);
+        const se = r.se ? (JSON.parse(r.se) as Record<string, (number | null)[]>) : null;
+        expect(cell(`se_b${j}`)).toBe(se && j <= k ? se[r.b_name][j - 1] : null);
+      }
+    }
   });
 
   it("exits 2 on a non-positive run or an unknown family and leaves no output file", () => {
@@ -188,3 +204,33 @@ describe.skipIf(secondBackendRun || !existsSync(cli))("varmap mixture (CLI)", ()
 describe.runIf(secondBackendRun)(`this file${onceReason}`, () => {
   it.skip("skipped on the wasm run", () => {});
 });
+
+/** The rows of a CSV file as text records, with RFC 4180 quotes (the JSON cells hold commas). */
+function readCsvRecords(path: string): Record<string, string>[] {
+  const text = readFileSync(path, "utf8");
+  const records: string[][] = [];
+  let field = "";
+  let row: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n") {
+      row.push(field);
+      records.push(row);
+      row = [];
+      field = "";
+    } else field += ch;
+  }
+  const [head, ...body] = records;
+  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
+}

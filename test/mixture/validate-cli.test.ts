@@ -46,7 +46,8 @@ describe.skipIf(!existsSync(cli))("varmap mixture --validate / --criterion / --g
     const r = run(["mixture", dataset(dir), ...roles, "--criterion", "cv", "--folds", "3", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     const rows = readFileSync(out, "utf8").trim().split("\n");
-    expect(rows[0]).toBe("g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,se,selection_cv,guard,best");
+    const flat = ["w", "a", "b", "se_w", "se_a", "se_b"].flatMap((p) => [1, 2, 3].map((j) => `${p}${j}`));
+    expect(rows[0]).toBe(`g,x,n,family,k,loglik,bic,iterations,converged,floor_bound,params,se,a_name,b_name,${flat.join(",")},selection_cv,guard,best`);
     expect(rows.filter((l) => l.endsWith(",true")).length).toBe(3);
   });
 

@@ -9,7 +9,7 @@ import { VarmapError } from "../errors.js";
 import { fitMixtures } from "../mixture/fit.js";
 import { aggregate, bootstrapDegradationCI, bootstrapScratch, degradation, dilation } from "./bootstrap.js";
 import { appClass, breakEvenPoints, pairRelation } from "./classes.js";
-import { dentDepth, dentSums, serializationCounts, sliceExecution, type DentSums, type SlicedExecution } from "./slices.js";
+import { dentDepth, dentSums, idleCounts, serializationCounts, sliceExecution, type DentSums, type SlicedExecution } from "./slices.js";
 import type { AppRow, BreakEvenRow, InterferenceOptions, InterferenceResult, MatrixRow, PairRow, RunRecord, SliceRecord } from "./types.js";
 
 interface Execution {
@@ -83,6 +83,9 @@ export interface PreparedPair {
   /** Aggregated standalone response of the probe, and of the signal (NaN unless sliced: serialization needs it). */
   aloneRateProbe: number;
   aloneRateSignal: number;
+  /** Share of the probe's and the signal's standalone slices in which each idles by design (0 unless sliced). */
+  aloneIdleProbe: number;
+  aloneIdleSignal: number;
   /** The pair's sliced executions: index into `sliced`, and the probe's row within the execution. */
   sliced: { ex: number; i: number }[];
 }
@@ -238,7 +241,7 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
     }
   }
 
-  const aloneValues = new Map<string, { sorted: Float64Array; sliced: boolean; rate: number }>();
+  const aloneValues = new Map<string, { sorted: Float64Array; sliced: boolean; rate: number; idle: number }>();
   const aloneOf = (r: RunRecord, pairDescription: string) => {
     const key = JSON.stringify([r.app, ...r.factors]);
     const cached = aloneValues.get(key);
@@ -270,7 +273,17 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
         },
       );
     const sorted = sortedCopy(kept.map((m) => m.ex.values[m.i]));
-    const value = { sorted, sliced: kept[0].ex.sliced !== null, rate: aggregate(sorted, opts.aggregate, opts.metric) };
+    const rate = aggregate(sorted, opts.aggregate, opts.metric);
+    // The share of its standalone slices in which the app idles (a periodic pattern): not evidence of serialization.
+    let idle = 0;
+    let total = 0;
+    for (const m of kept)
+      if (m.ex.sliced) {
+        const c = idleCounts(m.ex.sliced, m.i, rate, opts.sliceSeconds);
+        idle += c.idle;
+        total += c.slices;
+      }
+    const value = { sorted, sliced: kept[0].ex.sliced !== null, rate, idle: total > 0 ? idle / total : 0 };
     aloneValues.set(key, value);
     return value;
   };
@@ -347,6 +360,8 @@ export function prepareInterference(runs: RunRecord[], opts: InterferenceOptions
       int: sortedCopy(kept.map((m) => m.ex.values[m.i])),
       aloneRateProbe: a.rate,
       aloneRateSignal: slicedRefs.length ? aloneOf(p, `the pair ${what}`).rate : NaN,
+      aloneIdleProbe: a.idle,
+      aloneIdleSignal: slicedRefs.length ? aloneOf(p, `the pair ${what}`).idle : 0,
       sliced: slicedRefs,
     };
   });
@@ -408,7 +423,7 @@ export function computePairRows(prep: { pairs: PreparedPair[]; sliced: SlicedExe
       let overlap = 0;
       for (const { ex, i } of p.sliced) {
         dentSums(prep.sliced[ex], i, 1 - i, opts.sliceSeconds, sums);
-        const c = serializationCounts(prep.sliced[ex], i, 1 - i, p.aloneRateProbe, p.aloneRateSignal, opts.sliceSeconds);
+        const c = serializationCounts(prep.sliced[ex], i, 1 - i, p.aloneRateProbe, p.aloneRateSignal, opts.sliceSeconds, p.aloneIdleProbe, p.aloneIdleSignal);
         serial += c.serial;
         overlap += c.overlap;
       }
@@ -528,9 +543,17 @@ function fitInterferenceMixtures(rows: PairRow[], range: PreparedPair[], from: n
 /** BIC margin by which a multi-component fit must beat every one-component fit to flag multimodality. */
 export const MULTIMODAL_BIC_GAP = 10;
 
+/** A matrix cell: D[probe][signal] summed over instances, and the union of their bootstrap intervals (null without). */
+interface Cell {
+  sum: number;
+  n: number;
+  ciLo: number | null;
+  ciHi: number | null;
+}
+
 interface CellTable {
   /** Per factor group: key (factors + signal factors), and D[probe][signal] means over instances. */
-  groups: { factors: string[]; signalFactors: string[]; d: Map<string, Map<string, { sum: number; n: number }>> }[];
+  groups: { factors: string[]; signalFactors: string[]; d: Map<string, Map<string, Cell>> }[];
 }
 
 function summarize(pairs: PairRow[], apps: string[], threshold: number): { matrix: MatrixRow[]; appRows: AppRow[]; cells: CellTable } {
@@ -544,11 +567,16 @@ function summarize(pairs: PairRow[], apps: string[], threshold: number): { matri
       byKey.set(key, g);
       cells.groups.push(g);
     }
-    const row = g.d.get(p.probe) ?? new Map<string, { sum: number; n: number }>();
+    const row = g.d.get(p.probe) ?? new Map<string, Cell>();
     g.d.set(p.probe, row);
-    const c = row.get(p.signal) ?? { sum: 0, n: 0 };
+    const first = !row.has(p.signal);
+    const c = row.get(p.signal) ?? { sum: 0, n: 0, ciLo: p.ciLo, ciHi: p.ciHi };
     c.sum += p.degradation;
     c.n++;
+    if (!first) {
+      c.ciLo = c.ciLo === null || p.ciLo === null ? null : Math.min(c.ciLo, p.ciLo);
+      c.ciHi = c.ciHi === null || p.ciHi === null ? null : Math.max(c.ciHi, p.ciHi);
+    }
     row.set(p.signal, c);
   }
   const cell = (g: CellTable["groups"][number], probe: string, signal: string) => {
@@ -590,7 +618,8 @@ function breakEven(cells: CellTable, apps: string[], sweepIndex: number, sweep: 
         remedy: "sweep a numeric factor with positive values (chunk size, process count)",
       });
   }
-  const lines = new Map<string, { factors: string[]; signalFactors: string[]; a: string; b: string; c: number[]; delta: number[] }>();
+  type Line = { factors: string[]; signalFactors: string[]; a: string; b: string; c: number[]; delta: number[]; order: (number | null)[] };
+  const lines = new Map<string, Line>();
   for (const g of cells.groups) {
     const rest = g.factors.filter((_, f) => f !== sweepIndex);
     for (let i = 0; i < apps.length; i++)
@@ -599,17 +628,47 @@ function breakEven(cells: CellTable, apps: string[], sweepIndex: number, sweep: 
         const ba = g.d.get(apps[j])?.get(apps[i]);
         if (!ab || !ba) continue;
         const key = JSON.stringify([rest, g.signalFactors, apps[i], apps[j]]);
-        const line = lines.get(key) ?? { factors: rest, signalFactors: g.signalFactors, a: apps[i], b: apps[j], c: [], delta: [] };
+        const line = lines.get(key) ?? { factors: rest, signalFactors: g.signalFactors, a: apps[i], b: apps[j], c: [], delta: [], order: [] };
         line.c.push(Number(g.factors[sweepIndex]));
         line.delta.push(ab.sum / ab.n - ba.sum / ba.n);
+        line.order.push(ciOrder(ab, ba));
         lines.set(key, line);
       }
   }
   const out: BreakEvenRow[] = [];
   for (const l of lines.values()) {
+    const row = (breakeven: number | null, status: BreakEvenRow["status"]) =>
+      out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven, status });
     const points = breakEvenPoints(l.c, l.delta);
-    if (points.length === 0) out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven: null });
-    for (const c of points) out.push({ factors: l.factors, signalFactors: l.signalFactors, a: l.a, b: l.b, breakeven: c });
+    if (points.length === 0) {
+      row(null, "none");
+      continue;
+    }
+    if (l.order.some((o) => o === null)) {
+      // No bootstrap intervals (--aggregate best): the crossings of Δ, unconfirmed.
+      for (const c of points) row(c, "unconfirmed");
+      continue;
+    }
+    // A crossing counts only between two sweep values at which the intervals of D_{a←b} and D_{b←a} are disjoint
+    // and ordered oppositely: Δ is then positive at one and negative at the other beyond the noise.
+    const sig = l.c
+      .map((c, k) => ({ c, o: l.order[k]! }))
+      .filter((x) => x.o !== 0)
+      .sort((x, y) => x.c - y.c);
+    const confirmed = points.filter((p) => sig.some((x, k) => k + 1 < sig.length && x.o !== sig[k + 1].o && x.c <= p && p <= sig[k + 1].c));
+    if (confirmed.length === 0) row(null, "not_significant");
+    for (const c of confirmed) row(c, "crossing");
   }
   return out;
+}
+
+/**
+ * +1 when the bootstrap interval of D_{a←b} lies wholly above that of D_{b←a}, −1 when wholly below, 0 when they
+ * overlap; null when either cell has no interval (--aggregate best).
+ */
+function ciOrder(ab: Cell, ba: Cell): number | null {
+  if (ab.ciLo === null || ab.ciHi === null || ba.ciLo === null || ba.ciHi === null) return null;
+  if (ab.ciLo > ba.ciHi) return 1;
+  if (ab.ciHi < ba.ciLo) return -1;
+  return 0;
 }

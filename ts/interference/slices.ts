@@ -138,8 +138,23 @@ export function dentDepth(s: DentSums): number | null {
 }
 
 /**
- * Counts the overlapping slices in which one instance runs below 10% of its standalone rate while the other runs
- * at 80% or more of its own (C.2.4's serialization test; varmap's definition).
+ * Share of an instance's slices (over its span) in which it runs below 10% of `rate` on its own: a periodic app
+ * (I/O alternating with computation) idles by design in that share of its time. Used on standalone executions.
+ */
+export function idleCounts(ex: SlicedExecution, i: number, rate: number, sliceSeconds: number): { idle: number; slices: number } {
+  const [from, to] = ex.span[i];
+  let idle = 0;
+  for (let k = from; k <= to; k++) if (ex.series[i][k] / sliceSeconds < 0.1 * rate) idle++;
+  return { idle, slices: Math.max(0, to - from + 1) };
+}
+
+/**
+ * Serialization evidence over the overlapping slices (C.2.4's test; varmap's definition): instance i is *held
+ * back* in a slice when it runs below 10% of its standalone rate while j runs at 80% or more of its own (and the
+ * same with i and j swapped). A quiet slice is only evidence when the quiet instance is active, i.e. has I/O to
+ * do: a periodic instance is quiet by design in its idle phases, so the quiet slices an instance also shows on
+ * its own (its standalone idle share × the overlap) are not counted — only the excess is. `serial` is the sum of
+ * both instances' excess (fractional), `overlap` the number of overlapping slices.
  */
 export function serializationCounts(
   ex: SlicedExecution,
@@ -148,14 +163,20 @@ export function serializationCounts(
   aloneI: number,
   aloneJ: number,
   sliceSeconds: number,
+  idleI = 0,
+  idleJ = 0,
 ): { serial: number; overlap: number } {
   const from = Math.max(ex.span[i][0], ex.span[j][0]);
   const to = Math.min(ex.span[i][1], ex.span[j][1]);
-  let serial = 0;
+  let quietI = 0;
+  let quietJ = 0;
   for (let k = from; k <= to; k++) {
     const ri = ex.series[i][k] / sliceSeconds;
     const rj = ex.series[j][k] / sliceSeconds;
-    if ((ri < 0.1 * aloneI && rj >= 0.8 * aloneJ) || (rj < 0.1 * aloneJ && ri >= 0.8 * aloneI)) serial++;
+    if (ri < 0.1 * aloneI && rj >= 0.8 * aloneJ) quietI++;
+    else if (rj < 0.1 * aloneJ && ri >= 0.8 * aloneI) quietJ++;
   }
-  return { serial, overlap: Math.max(0, to - from + 1) };
+  const overlap = Math.max(0, to - from + 1);
+  const serial = Math.max(0, quietI - idleI * overlap) + Math.max(0, quietJ - idleJ * overlap);
+  return { serial, overlap };
 }

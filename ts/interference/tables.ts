@@ -59,7 +59,7 @@ export function appColumns(res: InterferenceResult): Column[] {
   ];
 }
 
-/** breakeven.csv: factors except the swept one, a, b, breakeven ("none" when Δ keeps its sign). */
+/** breakeven.csv: factors except the swept one, a, b, breakeven (number, empty unless a crossing is reported), status. */
 export function breakEvenColumns(res: InterferenceResult, sweep: string): Column[] {
   const b = res.breakeven ?? [];
   const skip = res.factorNames.indexOf(sweep);
@@ -68,6 +68,7 @@ export function breakEvenColumns(res: InterferenceResult, sweep: string): Column
     ...keyColumns(res, rows, res.factorNames, skip),
     { name: "a", values: b.map((r) => r.a), type: "string" },
     { name: "b", values: b.map((r) => r.b), type: "string" },
-    { name: "breakeven", values: b.map((r) => (r.breakeven === null ? "none" : r.breakeven)), type: "string" },
+    { name: "breakeven", values: b.map((r) => r.breakeven), type: "double" },
+    { name: "status", values: b.map((r) => r.status), type: "string" },
   ];
 }

@@ -132,7 +132,14 @@ export interface BreakEvenRow {
   signalFactors: string[];
   a: string;
   b: string;
+  /** The swept value at which Δ = D_{a←b} − D_{b←a} changes sign; null unless status is crossing or unconfirmed. */
   breakeven: number | null;
+  /**
+   * crossing: Δ changes sign between two sweep values at which the bootstrap intervals of D_{a←b} and D_{b←a} are
+   * disjoint and oppositely ordered; unconfirmed: Δ changes sign but there are no intervals (--aggregate best);
+   * not_significant: Δ changes sign only where the intervals overlap (no break-even reported); none: Δ keeps its sign.
+   */
+  status: "crossing" | "unconfirmed" | "not_significant" | "none";
 }
 
 export interface InterferenceResult {

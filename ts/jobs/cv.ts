@@ -426,7 +426,7 @@ export const job: JobDefinition<CvPlan, CvTask, CvContext> = {
     const md = [
       `# Cross-validated ARE (Table 2)`,
       ``,
-      `Mean absolute relative error of predicting the held-out configurations, in percent, averaged over ${plan.maps.length} map(s) and ${reps}. Training fraction p.`,
+      `Mean absolute relative error of predicting the held-out configurations, in percent, averaged over ${plan.maps.length} map(s) and ${reps}. Training fraction p. (are.csv and table2.csv hold the same errors as fractions — 0.1436 there is 14.36 here; every column: docs/guide/output-columns.md.)`,
       ``,
       `| p | ${plan.methods.join(" | ")} |`,
       `|---|${plan.methods.map(() => "---:").join("|")}|`,

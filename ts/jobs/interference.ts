@@ -41,7 +41,7 @@ export function interferenceFingerprint(prep: PreparedInterference): string {
   const h = createHash("sha256");
   const bytes = (v: Float64Array) => h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
   for (const p of prep.pairs) {
-    h.update(JSON.stringify([p.id, p.partner, p.aloneIndex, p.aloneRateProbe, p.aloneRateSignal, p.sliced]));
+    h.update(JSON.stringify([p.id, p.partner, p.aloneIndex, p.aloneRateProbe, p.aloneRateSignal, p.aloneIdleProbe, p.aloneIdleSignal, p.sliced]));
     bytes(p.alone);
     bytes(p.int);
   }
@@ -103,7 +103,7 @@ export const job: JobDefinition<InterferencePlan, InterferenceTask, Interference
         aggressiveness: a.aggressiveness,
         class: a.class,
       })),
-      breakeven: res.breakeven?.map((b) => ({ a: b.a, b: b.b, factors: b.factors, breakeven: b.breakeven })) ?? null,
+      breakeven: res.breakeven?.map((b) => ({ a: b.a, b: b.b, factors: b.factors, breakeven: b.breakeven, status: b.status })) ?? null,
     };
   },
 };

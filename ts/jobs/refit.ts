@@ -13,6 +13,7 @@ import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixtures.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import type { GuardSetting } from "../mixture/select.js";
+import { flatParamNames, flatParamValues, paramNameColumns } from "../mixture/flat-params.js";
 import { countFlags, flagAdvice, mixtureFlags, type ChosenFit, type MixtureFlagCounts } from "../mixture/flags.js";
 import { isNonNegativeStat } from "../predict/trust.js";
 import { guardedScales, scaleGuards, type ScaleGuard } from "../cv/scale-guard.js";
@@ -247,12 +248,34 @@ function writeDistributions(
         b ? JSON.stringify(b.params) : "",
         flags ? String(flags.kAtMax) : "",
         flags ? String(flags.singleRun) : "",
+        // the parameters as typed columns (issue 44 item 4): a_name, b_name, w1..wK, a1..aK, b1..bK
+        ...(paramNameColumns([b?.family ?? null]).map((c) => c.values[0] ?? "") as string[]),
+        ...flatParamValues(b ? { family: b.family, params: b.params } : null, m.kmax).map((x) => x ?? ""),
       ]);
     }
   }
   writeFileAtomic(
     join(dir, "distributions.csv"),
-    csvText([...m.columns, "n", "family", "k", "loglik", "bic", "iterations", "converged", "floor_bound", "params", "k_at_max", "single_run"], rows),
+    csvText(
+      [
+        ...m.columns,
+        "n",
+        "family",
+        "k",
+        "loglik",
+        "bic",
+        "iterations",
+        "converged",
+        "floor_bound",
+        "params",
+        "k_at_max",
+        "single_run",
+        "a_name",
+        "b_name",
+        ...flatParamNames(m.kmax),
+      ],
+      rows,
+    ),
   );
   const flags = countFlags(chosen, m.kmax);
   const markdown = [

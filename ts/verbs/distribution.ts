@@ -9,6 +9,7 @@ import { loadDataset, type LoadOptions } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, tableFormat, writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
 import { QUANTILE_LEVELS, QUANTILE_NAMES } from "../data/types.js";
 import type { FamilyName } from "../mixture/families.js";
+import { flatParamRecord } from "../mixture/flat-params.js";
 import {
   checkDistributionOptions,
   fitDistributionModels,
@@ -138,8 +139,8 @@ export async function runPredictDistribution(modelsPath: string, options: Predic
   const keyCols = [...file.factors, ...file.inputs];
   const keyValues = (i: number) => keyCols.map((c) => (file.factors.includes(c) ? String(rows[i][c]) : Number(rows[i][c])));
 
-  const table: Record<string, (string | number)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
-  const push = (i: number, extra: Record<string, string | number>) => {
+  const table: Record<string, (string | number | null)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
+  const push = (i: number, extra: Record<string, string | number | null>) => {
     keyValues(i).forEach((v, j) => table[keyCols[j]].push(v));
     for (const [k, v] of Object.entries(extra)) (table[k] ??= []).push(v);
   };
@@ -169,6 +170,8 @@ export async function runPredictDistribution(modelsPath: string, options: Predic
           bic_pseudo: r.bic,
           extrapolated: extrapolated[r.config],
           distance: distance[r.config],
+          // the parameters as typed columns too (issue 44 item 4): a_name, b_name, w1..wK, a1..aK, b1..bK
+          ...flatParamRecord({ family: r.family, params: r.params }, kmax),
         });
   }
   const summary: Record<string, (string | number)[]> = Object.fromEntries(keyCols.map((c) => [c, []]));
@@ -183,7 +186,7 @@ export async function runPredictDistribution(modelsPath: string, options: Predic
     sumCols.extrapolated.push(extrapolated[i]);
     sumCols.distance.push(distance[i]);
   });
-  const columns = (t: Record<string, (string | number)[]>): Column[] =>
+  const columns = (t: Record<string, (string | number | null)[]>): Column[] =>
     Object.entries(t).map(([name, values]) => ({
       name,
       values,

@@ -16,6 +16,7 @@ import { readRecords, RESULTS } from "../pool/store.js";
 import { formatTables, summarizeFits, type MixtureSummary as MixtureTables } from "../mixture/tables.js";
 import { FAMILIES, type FamilyName } from "../mixture/families.js";
 import { mixtureStdErrors } from "../mixture/stderr.js";
+import { flatParamColumns, paramNameColumns } from "../mixture/flat-params.js";
 import { DEFAULT_SETUP, parseCriterion, parseGuard, parseSplit, type Criterion, type GuardSetting, type SplitScheme } from "../mixture/select.js";
 import {
   formatValidation,
@@ -226,20 +227,27 @@ function validationColumns(v: ValidationResult, keep: number[], t: KeyTable): Co
 }
 
 /**
- * Standard errors of the chosen model of every configuration (rows with best = true), as JSON in the layout of
- * `params` ({w, <a name>, <b name>}, NaN written as null); null on the other rows.
+ * Standard errors of the chosen model of every configuration (rows with best = true), in the layout of `params`
+ * ({w, <a name>, <b name>}, NaN as null); null on the other rows.
  */
-function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int32Array): (string | null)[] {
+function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int32Array): (Record<string, (number | null)[]> | null)[] {
   return fit.rows.map((r) => {
     if (!r.best || !Number.isFinite(r.loglik)) return null;
     const se = mixtureStdErrors(r.mixture, runs.subarray(offsets[r.config], offsets[r.config + 1]));
     const [an, bn] = FAMILIES[r.family].paramNames;
     const fin = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x : null));
-    return JSON.stringify({ w: fin(se.w), [an]: fin(se.a), [bn]: fin(se.b) });
+    return { w: fin(se.w), [an]: fin(se.a), [bn]: fin(se.b) };
   });
 }
 
-function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdErrors: (string | null)[], selection?: Selection, criterion?: Criterion): Column[] {
+function fitColumns(
+  fit: MixtureFitResult,
+  keep: number[],
+  t: KeyTable,
+  stdErrors: (Record<string, (number | null)[]> | null)[],
+  selection?: Selection,
+  criterion?: Criterion,
+): Column[] {
   const rows = fit.rows;
   const d = t.roles.inputs.length;
   const cols: Column[] = [];
@@ -254,7 +262,23 @@ function fitColumns(fit: MixtureFitResult, keep: number[], t: KeyTable, stdError
   cols.push({ name: "converged", values: rows.map((r) => String(r.converged)), type: "string" });
   cols.push({ name: "floor_bound", values: rows.map((r) => String(r.floorBound)), type: "string" });
   cols.push({ name: "params", values: rows.map((r) => JSON.stringify(r.params)), type: "string" });
-  cols.push({ name: "se", values: stdErrors, type: "string" });
+  cols.push({ name: "se", values: stdErrors.map((se) => (se ? JSON.stringify(se) : null)), type: "string" });
+  // The same parameters and standard errors as typed columns (issue 44 item 4): no JSON parser needed.
+  const K = rows.reduce((m, r) => Math.max(m, r.k), 1);
+  cols.push(...paramNameColumns(rows.map((r) => r.family)));
+  cols.push(
+    ...flatParamColumns(
+      rows.map((r) => ({ family: r.family, params: r.params })),
+      K,
+    ),
+  );
+  cols.push(
+    ...flatParamColumns(
+      rows.map((r, i) => (stdErrors[i] ? { family: r.family, params: stdErrors[i]! } : null)),
+      K,
+      "se_",
+    ),
+  );
   if (selection) {
     // Only with non-default selection flags, so the default table keeps its columns.
     // Named selection_<criterion>: with --criterion bic a second `bic` column made the table unloadable by name

@@ -26,7 +26,9 @@ export function gevTitle(p: GevParamsSe): string {
 }
 
 /** The four panels from one configuration's diagnostics rows (kind, x, y, lo, hi, outlier). */
-export function gevSpec(diag: readonly Row[], fit: GevParamsSe | undefined, opts: { title?: string; label?: string } = {}): TopLevelSpec {
+export function gevSpec(diag: readonly Row[], fit: GevParamsSe | undefined, opts: { title?: string; label?: string; unit?: string } = {}): TopLevelSpec {
+  // Axis titles with units (issue 44 item 5): the runs' unit when given (--unit), return periods in runs.
+  const u = opts.unit ? ` (${opts.unit})` : "";
   const of = (kind: string) =>
     diag.filter((r) => r.kind === kind).map((r) => ({ x: num(r.x), y: num(r.y), lo: num(r.lo), hi: num(r.hi), outlier: String(r.outlier) === "true" }));
   const pp = of("pp"),
@@ -64,34 +66,34 @@ export function gevSpec(diag: readonly Row[], fit: GevParamsSe | undefined, opts
     columns: 2,
     concat: [
       panel("Probability plot", [
-        { data: { values: diagonal(0, 1) }, mark: dash, encoding: { x: q("x", "empirical"), y: q("y", "model") } },
+        { data: { values: diagonal(0, 1) }, mark: dash, encoding: { x: q("x", "empirical probability"), y: q("y", "model probability") } },
         {
           data: { values: pp },
           mark: dot,
-          encoding: { x: q("x", "empirical", { scale: { domain: [0, 1] } }), y: q("y", "model", { scale: { domain: [0, 1] } }) },
+          encoding: { x: q("x", "empirical probability", { scale: { domain: [0, 1] } }), y: q("y", "model probability", { scale: { domain: [0, 1] } }) },
         },
       ]),
       panel("Quantile plot", [
-        { data: { values: diagonal(qlo, qhi) }, mark: dash, encoding: { x: q("x", "model"), y: q("y", "empirical") } },
-        { data: { values: qq }, mark: dot, encoding: { x: q("x", "model"), y: q("y", "empirical") } },
+        { data: { values: diagonal(qlo, qhi) }, mark: dash, encoding: { x: q("x", `model quantile${u}`), y: q("y", `empirical quantile${u}`) } },
+        { data: { values: qq }, mark: dot, encoding: { x: q("x", `model quantile${u}`), y: q("y", `empirical quantile${u}`) } },
       ]),
       panel("Return level", [
         {
           data: { values: curve },
           mark: { type: "area", color: "#9ecae1", opacity: 0.6 },
-          encoding: { x: q("x", "return period", { scale: { type: "log" } }), y: q("lo", "return level"), y2: { field: "hi" } },
+          encoding: { x: q("x", "return period (runs)", { scale: { type: "log" } }), y: q("lo", `return level${u}`), y2: { field: "hi" } },
         },
         {
           data: { values: curve },
           mark: { type: "line", color: "#08519c" },
-          encoding: { x: q("x", "return period", { scale: { type: "log" } }), y: q("y", "return level") },
+          encoding: { x: q("x", "return period (runs)", { scale: { type: "log" } }), y: q("y", `return level${u}`) },
         },
         {
           data: { values: pts },
           mark: { type: "point", filled: true, size: 14 },
           encoding: {
-            x: q("x", "return period", { scale: { type: "log" } }),
-            y: q("y", "return level"),
+            x: q("x", "return period (runs)", { scale: { type: "log" } }),
+            y: q("y", `return level${u}`),
             color: { field: "outlier", type: "nominal", scale: { domain: [false, true], range: ["#222", "#d62728"] }, legend: null },
           },
         },
@@ -100,12 +102,17 @@ export function gevSpec(diag: readonly Row[], fit: GevParamsSe | undefined, opts
         {
           data: { values: bins },
           mark: { type: "rect", color: "#c6dbef", stroke: "#6b8fb5", strokeWidth: 0.5 },
-          encoding: { x: q("x0", "run value"), x2: { field: "x1" }, y: q("d", "density", { scale: { zero: true } }), y2: { datum: 0 } },
+          encoding: {
+            x: q("x0", `run value${u}`),
+            x2: { field: "x1" },
+            y: q("d", opts.unit ? `density (per ${opts.unit})` : "density", { scale: { zero: true } }),
+            y2: { datum: 0 },
+          },
         },
         {
           data: { values: dens },
           mark: { type: "line", color: "#08519c", strokeWidth: 1.6 },
-          encoding: { x: q("x", "run value"), y: q("y", "density", { scale: { zero: true } }) },
+          encoding: { x: q("x", `run value${u}`), y: q("y", opts.unit ? `density (per ${opts.unit})` : "density", { scale: { zero: true } }) },
         },
       ]),
     ],
@@ -159,6 +166,7 @@ export const plot: PlotKind = {
     { flag: "--fits <gev.csv>", description: "the fits (gev.csv) for the title's μ ± SE, σ ± SE, ξ ± SE" },
     { flag: "--config <col=value,…>", description: "the configuration to draw (default: the first in the table)" },
     { flag: "--title <text>", description: "figure title" },
+    { flag: "--unit <text>", description: "unit of the runs for the axis titles, e.g. KB/s (the diagnostics do not record it)" },
   ],
   async fromFile(file, opts) {
     const diag = await readTable(file);
@@ -178,6 +186,6 @@ export const plot: PlotKind = {
         });
       fit = Object.fromEntries(need.map((c) => [c, num(row[c])])) as unknown as GevParamsSe;
     }
-    return gevSpec(sel.rows, fit, { title: opts.title as string | undefined, label: sel.label });
+    return gevSpec(sel.rows, fit, { title: opts.title as string | undefined, label: sel.label, unit: typeof opts.unit === "string" ? opts.unit : undefined });
   },
 };

@@ -100,7 +100,7 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
               data: { values: ksBins(histPts, methods).filter((b) => b.method === method) },
               mark: { type: "rect", color: "#9ecae1", stroke: "#4c78a8", strokeWidth: 0.5 },
               encoding: {
-                x: { field: "x0", type: "quantitative", title: "KS" },
+                x: { field: "x0", type: "quantitative", title: "KS distance (0–1)" },
                 x2: { field: "x1" },
                 y: { field: "count", type: "quantitative", title: "predictions" },
                 y2: { datum: 0 },
@@ -116,12 +116,13 @@ export function ksSpec(points: readonly KsPoint[], opts: { ksTest?: KsTest; hist
         resolve: { scale: { x: "shared" } },
       },
       {
+        // As tall as the histogram column (110 px per method plus its title and axis), so neither side is blank.
         width: 320,
-        height: 240,
+        height: Math.max(140, 165 * methods.length - 55),
         title: { text: "Rejected (%) vs training fraction", fontSize: 12 },
         data: { values: rates },
         encoding: {
-          x: { field: "p", type: "quantitative", title: "training fraction p", scale: { zero: false } },
+          x: { field: "p", type: "quantitative", title: "training fraction p", scale: { zero: false }, axis: { format: "~g" } },
           y: { field: "pct", type: "quantitative", title: "rejected (%)", scale: { domain: [0, 100] } },
           color: { field: "method", type: "nominal", sort: methods, scale: { scheme: "tableau10" } },
           tooltip: [{ field: "method" }, { field: "p" }, { field: "level" }, { field: "pct", format: ".1f" }, { field: "predictions" }],

@@ -56,7 +56,7 @@ export function samplesizeSpec(points: readonly GammaPoint[], opts: { taus?: num
         mark: { type: "line", strokeWidth: 2 },
         encoding: {
           x,
-          y: { field: "gamma", type: "quantitative", title: "|Γ_q(n)|", scale: log ? { type: "log" } : { zero: true } },
+          y: { field: "gamma", type: "quantitative", title: "|Γ_q(n)| (relative SE of x_q, fraction)", scale: log ? { type: "log" } : { zero: true } },
           color: colour,
           tooltip: [{ field: "curve" }, { field: "n" }, { field: "gamma", format: ".4g" }],
         },
