@@ -94,7 +94,6 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
   whatif: {
     examples: [
       'varmap whatif --mean mean.json --spread sd.json --grid "threads=1,4,16,64" --fix mode=fread,fsize_kb=1024 --objective max-mean --top 5 --out whatif.csv',
-      "varmap whatif runs.csv --preset moana --holdout 0.5 --seed 1 --out whatif.csv",
       "varmap whatif runs.csv --preset moana --holdout 0.3 --leave-out fsize_kb,rsize_kb --out whatif.csv",
     ],
     guide: "docs/guide/whatif.md",
