@@ -88,7 +88,7 @@ class Args {
   explicit Args(const Napi::CallbackInfo& info) : info_(info) {}
 
   template <typename T, napi_typedarray_type Kind>
-  T* array(size_t i, size_t* length = nullptr) {
+  T* array(size_t i) {
     if (i >= info_.Length() || !info_[i].IsTypedArray()) return fail<T>();
     // napi_get_typedarray_info gives the data pointer (byte offset applied) for ArrayBuffer and
     // SharedArrayBuffer backing alike; ArrayBuffer().Data() would be null for a SharedArrayBuffer.
@@ -97,7 +97,6 @@ class Args {
     void* data = nullptr;
     if (napi_get_typedarray_info(info_.Env(), info_[i], &type, &count, &data, nullptr, nullptr) != napi_ok || type != Kind)
       return fail<T>();
-    if (length) *length = count;
     if (data == nullptr) {
       // A zero-length array may have no storage; a non-null dummy keeps kernels' pointer checks simple.
       static T empty[1];
@@ -105,9 +104,9 @@ class Args {
     }
     return static_cast<T*>(data);
   }
-  double* f64(size_t i, size_t* length = nullptr) { return array<double, napi_float64_array>(i, length); }
-  int32_t* i32(size_t i, size_t* length = nullptr) { return array<int32_t, napi_int32_array>(i, length); }
-  uint8_t* u8(size_t i, size_t* length = nullptr) { return array<uint8_t, napi_uint8_array>(i, length); }
+  double* f64(size_t i) { return array<double, napi_float64_array>(i); }
+  int32_t* i32(size_t i) { return array<int32_t, napi_int32_array>(i); }
+  uint8_t* u8(size_t i) { return array<uint8_t, napi_uint8_array>(i); }
 
   int32_t int32(size_t i) {
     if (i >= info_.Length() || !info_[i].IsNumber()) return fail<int32_t>(), 0;

@@ -88,6 +88,71 @@ const CALLS: [string, (b: KernelBackend, s: number) => unknown, number][] = [
   ["mixtureFit maxIter", (b, s) => mixtureFit(b, { runs, offsets: Int32Array.from([0, 6]), models: [[0, 1]], maxIter: s }), 50],
 ];
 
+type Buf = Float64Array | Int32Array;
+/** Passes buffer number i through unchanged, or changed when it is the one under test. */
+type Tweak = <T extends Buf>(i: number, a: T) => T;
+const neighbours = () => Int32Array.from([0, 1, 2]);
+const table = (b: KernelBackend, t: Tweak) => {
+  const tab = lspNeighborTable(b, X, 2, 4);
+  return { ...tab, X: t(0, tab.X), nbr: t(1, tab.nbr), nd2: t(2, tab.nd2) };
+};
+// Each wrapper once, every buffer argument passed through the tweak (numbered from 0).
+const BUFFER_CALLS: [string, (b: KernelBackend, t: Tweak) => unknown][] = [
+  ["sqdist", (b, t) => sqdist(b, t(0, X), t(1, X), 2)],
+  ["knn", (b, t) => knn(b, t(0, X), t(1, X), 2, 1, { exclude: t(2, Int32Array.from([0, 1, 2, 3, 4])) })],
+  ["delaunayLocate", (b, t) => delaunayLocate(b, t(0, X), t(1, X), 2)],
+  ["lstsq", (b, t) => lstsq(b, { A: t(0, X), b: t(1, f), w: t(2, ones), offsets: t(3, Int32Array.from([0, 5])), n: 2 })],
+  ["lspFit", (b, t) => lspFit(b, t(0, X), t(1, f), 2)],
+  ["lspFitRaw", (b, t) => lspFitRaw(b, t(0, X), t(1, f), 2)],
+  ["lspEval", (b, t) => lspEval(b, { X: t(0, X), f: t(1, f), A: t(2, X), rw: t(3, ones), m: 2 }, t(4, X))],
+  ["lspNeighborTable", (b, t) => lspNeighborTable(b, t(0, X), 2)],
+  ["lspWeights", (b, t) => lspWeights(b, { X: t(0, X), rw: t(1, ones), m: 2 }, t(2, X))],
+  ["lspSubsets", (b, t) => lspSubsets(b, table(b, t), t(3, f), [{ train: t(4, Int32Array.from([0, 1, 2, 3, 4])), query: t(5, Int32Array.from([0])) }])],
+  ["symeig", (b, t) => symeig(b, t(0, S2), 2)],
+  ["symtrid", (b, t) => symtrid(b, t(0, S2), 2)],
+  ["rbfgram", (b, t) => rbfgram(b, t(0, X), 5, 2, true, t(1, new Float64Array(5)), 1)],
+  ["gevFitBatch", (b, t) => gevFitBatch(b, t(0, X), t(1, Int32Array.from([0, 10])))],
+  ["gpNll", (b, t) => gpNll(b, t(0, X), t(1, f), t(2, ones), 5, 2, 1, "sqexp", t(3, Float64Array.from([-1, -1, -4, -2])), true, t(4, ones))],
+  ["gpPredict", (b, t) => gpPredict(b, t(0, X), 5, 2, "matern52", t(1, theta), t(2, L), t(3, f), t(4, X), 5)],
+  [
+    "gpLocalPredict",
+    (b, t) =>
+      gpLocalPredict(
+        b,
+        t(0, X),
+        5,
+        2,
+        "sqexp",
+        t(1, Float64Array.from([-1, -1, -4, -2])),
+        t(2, f),
+        t(3, neighbours()),
+        3,
+        t(4, X.subarray(0, 2)),
+        1,
+        t(5, ones),
+      ),
+  ],
+  ["marsFit", (b, t) => marsFit(b, t(0, X), t(1, f), 2, marsOptions(5))],
+  ["marsPredict", (b, t) => marsPredict(b, t(0, new Int32Array(2)), t(1, new Float64Array(2)), t(2, Float64Array.from([1])), 2, t(3, X))],
+  [
+    "mixtureFit",
+    (b, t) => mixtureFit(b, { runs: t(0, runs), offsets: t(1, Int32Array.from([0, 6])), configIds: t(2, Int32Array.from([0])), models: [[0, 1]], restarts: 1 }),
+  ],
+];
+/** Buffer changes a caller could make by mistake: emptied, one value short, one too many. */
+const TWEAKS: [string, (a: Buf) => Buf][] = [
+  ["empty", (a) => a.subarray(0, 0)],
+  ["one short", (a) => a.subarray(0, Math.max(0, a.length - 1))],
+  [
+    "one long",
+    (a) => {
+      const c = new (a.constructor as new (n: number) => Buf)(a.length + 1);
+      c.set(a);
+      return c;
+    },
+  ],
+];
+
 function outcome(call: () => unknown): string {
   try {
     call();
@@ -128,6 +193,23 @@ describe("raw kernel wrappers: bad sizes are coded errors", () => {
         if (typeof value === "function" && !helpers.has(name) && !covered.has(name)) missing.push(`${file}: ${name}`);
     expect(missing).toEqual([]);
   });
+
+  for (const backend of backends)
+    it(`${backend.name}: every buffer of every wrapper emptied, shortened or lengthened gives a result or a coded error`, () => {
+      const wrong: string[] = [];
+      for (const [name, call] of BUFFER_CALLS) {
+        const ok = outcome(() => call(backend, (_, a) => a));
+        expect(ok, `${name} with its valid buffers`).toBe("no error");
+        let count = 0;
+        call(backend, (i, a) => ((count = Math.max(count, i + 1)), a));
+        for (let target = 0; target < count; target++)
+          for (const [how, tweak] of TWEAKS) {
+            const got = outcome(() => call(backend, (i, a) => (i === target ? (tweak(a) as typeof a) : a)));
+            if (got !== "coded" && got !== "no error") wrong.push(`${name} buffer ${target} ${how}: ${got}`);
+          }
+      }
+      expect(wrong).toEqual([]);
+    });
 
   it("offsets that are negative, decreasing or past the buffer are coded errors", () => {
     const OFFSETS = [
