@@ -126,6 +126,7 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
     });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
+  checkKernelShape("mixtureFit", {}, { "configurations (offsets.length - 1)": nconf });
   // Family codes and k become int32 values: refuse what would not survive the conversion (the kernel checks ranges).
   for (const [f, k] of input.models) {
     checkKernelShape("mixtureFit", { k }, { "family code": f });
