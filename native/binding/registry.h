@@ -5,8 +5,8 @@
 // The buffer contract (how long each buffer must be for the sizes passed) is stated once, in TypeScript: each
 // KernelSpec's args and lengths() (ts/backend/kernel.ts). The TypeScript backend installs its check with
 // setArgumentCheck(fn) when it loads the addon; every export here calls fn(name, this, ...args) before its binding
-// runs (`this` is the KernelSpec: NativeBackend.run calls fn.apply(spec, args)) and returns BAD_ARGUMENT unless it
-// answers true. Without an installed check, or when it throws, every call is refused: a direct call of the addon
+// runs (`this` is the KernelSpec: NativeBackend.run calls addon[name].apply(spec, args)) and returns BAD_ARGUMENT
+// unless it answers true. Without an installed check, or when it throws, every call is refused: a direct call of the addon
 // cannot reach a kernel with buffers shorter than it reads. The bindings therefore check no lengths themselves;
 // they read typed arrays of the declared class and numbers (Args, refusing anything else) and call the kernel.
 #pragma once
