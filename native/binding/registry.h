@@ -82,7 +82,7 @@ inline Napi::Value Checked(const Napi::CallbackInfo& info) {
 }
 
 // Reads typed arrays and numbers from the call; a wrong type or arity turns into BAD_ARGUMENT (the check above
-// has already refused those; this keeps a binding safe on its own). Lengths are not checked here.
+// has already refused those; this keeps a binding from misreading an argument). Lengths are not checked here.
 class Args {
  public:
   explicit Args(const Napi::CallbackInfo& info) : info_(info) {}
