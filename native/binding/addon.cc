@@ -1,9 +1,13 @@
-// The module entry point: exports every function that a binding file registered.
+// The module entry point: exports every function that a binding file registered, each behind the argument
+// check (registry.h), and setArgumentCheck.
 #include "registry.h"
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  for (const auto& e : varmap_binding::registry()) exports.Set(e.name, Napi::Function::New(env, e.fn, e.name));
-  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  // The registry is complete (static initialization) and never changes: each Entry's address is stable.
+  for (const auto& e : varmap_binding::registry())
+    exports.Set(e.name, Napi::Function::New(env, varmap_binding::Checked, e.name, const_cast<varmap_binding::Entry*>(&e)));
+  exports.Set("setArgumentCheck", Napi::Function::New(env, varmap_binding::SetArgumentCheck, "setArgumentCheck"));
+  exports.Set("abiVersion", Napi::Number::New(env, 2));
   return exports;
 }
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
 import { VarmapError } from "../errors.js";
 import { Status } from "./status.js";
-import type { KernelArg, KernelBackend, KernelSpec } from "./kernel.js";
+import { checkKernelArgs, type KernelArg, type KernelBackend, type KernelSpec } from "./kernel.js";
 
 interface WasmExports {
   memory: WebAssembly.Memory;
@@ -14,6 +14,9 @@ interface WasmExports {
   free(ptr: number): void;
   [fn: string]: unknown;
 }
+
+/** The most bytes one argument may take in a module's 32-bit linear memory (4 GiB less the module's own pages). */
+const MAX_WASM_BYTES = 2 ** 32 - 2 ** 24;
 
 export function wasmModulePath(module: string): string {
   return join(packageRoot(), "dist", "wasm", `${module}.wasm`);
@@ -54,8 +57,7 @@ export class WasmBackend implements KernelBackend {
   }
 
   run(spec: KernelSpec, args: readonly KernelArg[]): number {
-    if (args.length !== spec.args.length) return Status.BAD_ARGUMENT;
-    if (spec.lengths && !spec.lengths(args)) return Status.BAD_ARGUMENT;
+    if (!checkKernelArgs(spec, args)) return Status.BAD_ARGUMENT;
     const ex = this.instance(spec.module);
     const fn = ex[spec.name];
     if (typeof fn !== "function") return Status.INTERNAL;
@@ -64,12 +66,10 @@ export class WasmBackend implements KernelBackend {
     try {
       for (let i = 0; i < args.length; i++) {
         const a = args[i];
-        const s = spec.args[i];
-        if (s.kind === "int" || s.kind === "num") {
-          if (typeof a !== "number") return Status.BAD_ARGUMENT;
-          callArgs[i] = a;
-        } else {
-          if (typeof a === "number" || !matches(s.kind, a)) return Status.BAD_ARGUMENT;
+        if (typeof a === "number") callArgs[i] = a;
+        else {
+          // 32-bit linear memory: a larger buffer would wrap alloc's size argument.
+          if (a.byteLength > MAX_WASM_BYTES) return Status.NO_MEMORY;
           ptrs[i] = ex.alloc(a.byteLength);
           if (ptrs[i] === 0) return Status.NO_MEMORY;
           callArgs[i] = ptrs[i];
@@ -104,8 +104,4 @@ export class WasmBackend implements KernelBackend {
       if (this.instances.get(spec.module) === ex) for (const p of ptrs) if (p) ex.free(p);
     }
   }
-}
-
-function matches(kind: "f64" | "i32" | "u8", a: Exclude<KernelArg, number>): boolean {
-  return kind === "f64" ? a instanceof Float64Array : kind === "i32" ? a instanceof Int32Array : a instanceof Uint8Array;
 }

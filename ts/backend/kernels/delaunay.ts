@@ -9,7 +9,6 @@ export const DELAUNAY_LOCATE: KernelSpec = {
   name: "delaunayLocate",
   module: "delaunay",
   args: [arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.num, arg.num, arg.i32out, arg.f64out, arg.i32out, arg.f64out, arg.i32out],
-  // The same checks as native/binding/delaunay.cc.
   lengths: ([X, n, d, Q, nq, , , simplices, weights, qstatus, rnorm, info]) => {
     const [nn, dd, qq] = [n as number, d as number, nq as number];
     return (

@@ -9,6 +9,7 @@ export const SQDIST: KernelSpec = {
   args: [arg.f64in, arg.int, arg.f64in, arg.int, arg.int, arg.f64out],
   lengths: ([X, n, Q, nq, d, out]) => {
     const [ni, nqi, di] = [n, nq, d] as number[];
+    if (!(ni >= 0 && nqi >= 0 && di >= 1)) return false;
     return (X as Float64Array).length >= ni * di && (Q as Float64Array).length >= nqi * di && (out as Float64Array).length >= nqi * ni;
   },
 };

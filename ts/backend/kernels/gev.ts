@@ -11,7 +11,6 @@ export const GEV: KernelSpec = {
   module: "gev",
   // x, offsets, nconf, maxIter, out, info
   args: [arg.f64in, arg.i32in, arg.int, arg.int, arg.f64out, arg.i32out],
-  // The same checks as native/binding/gev.cc, so a wasm call with short buffers never writes past them.
   lengths: ([x, offsets, nconf, maxIter, out, info]) => {
     const off = offsets as Int32Array;
     const k = nconf as number;

@@ -31,7 +31,6 @@ export const GP_NLL: KernelSpec = {
     arg.f64in,
     arg.int,
   ],
-  // The same checks as native/binding/gp.cc.
   lengths: ([X, y, H, n, d, p, , theta, , L, alpha, beta, out, v, nv]) => {
     const N = n as number,
       D = d as number,
@@ -74,7 +73,6 @@ export const GP_LOCAL_PREDICT: KernelSpec = {
   module: "gp",
   // X (n*d), n, d, kernel, theta (d+1, or d+2 with v), v (nv), nv (0 or n), res (n), nbr (q*m), m, Xq (q*d), q, mean (q out), var (q out)
   args: [arg.f64in, arg.int, arg.int, arg.int, arg.f64in, arg.f64in, arg.int, arg.f64in, arg.i32in, arg.int, arg.f64in, arg.int, arg.f64out, arg.f64out],
-  // The same checks as native/binding/gp.cc.
   lengths: ([X, n, d, , theta, v, nv, res, nbr, m, Xq, q, mean, variance]) => {
     const N = n as number,
       D = d as number,

@@ -9,7 +9,6 @@ export const LSP_FIT: KernelSpec = {
   module: "lsp",
   // X, f, n, m, A, rw, rank
   args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64out, arg.f64out, arg.i32out],
-  // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, n, m, A, rw, rank]) => {
     const [nn, mm] = [n as number, m as number];
     return (
@@ -29,7 +28,6 @@ export const LSP_EVAL: KernelSpec = {
   module: "lsp",
   // X, f, A, rw, n, m, Q, nq, out, ierr
   args: [arg.f64in, arg.f64in, arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.f64out, arg.i32out],
-  // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, A, rw, n, m, Q, nq, out, ierr]) => {
     const [nn, mm, qq] = [n as number, m as number, nq as number];
     return (
@@ -147,7 +145,6 @@ export const LSP_SUBSETS: KernelSpec = {
     arg.f64out,
     arg.i32out,
   ],
-  // The same checks as native/binding/lsp.cc.
   lengths: ([X, f, N, m, nbr, nd2, K, S, trainOff, train, queryOff, query, A, rw, rank, status, out, ierr]) => {
     const [nn, mm, kk, ss] = [N as number, m as number, K as number, S as number];
     const to = trainOff as Int32Array,
@@ -222,6 +219,8 @@ export function lspSubsets(
 ): LspSubsetResult[] {
   const S = subsets.length,
     m = table.m;
+  // A table is the caller's object: its sizes are checked before they size the outputs.
+  checkKernelShape("lspSubsets", { m, K: table.K }, { n: table.n });
   const trainOff = new Int32Array(S + 1),
     queryOff = new Int32Array(S + 1);
   subsets.forEach((s, i) => ((trainOff[i + 1] = trainOff[i] + s.train.length), (queryOff[i + 1] = queryOff[i] + s.query.length)));
@@ -230,6 +229,7 @@ export function lspSubsets(
   subsets.forEach((s, i) => (train.set(s.train, trainOff[i]), query.set(s.query, queryOff[i])));
   const T = trainOff[S],
     Q = queryOff[S];
+  checkKernelShape("lspSubsets", {}, {}, [T * m, Q]);
   const A = new Float64Array(T * m),
     rw = new Float64Array(T),
     rank = new Int32Array(T),
@@ -255,7 +255,6 @@ export const LSP_WEIGHTS: KernelSpec = {
   module: "lsp",
   // X, rw, n, m, Q, nq, cap, count, code, idx, w
   args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.int, arg.i32out, arg.i32out, arg.i32out, arg.f64out],
-  // The same checks as native/binding/lsp.cc.
   lengths: ([X, rw, n, m, Q, nq, cap, count, code, idx, w]) => {
     const [nn, mm, qq, cc] = [n as number, m as number, nq as number, cap as number];
     return (

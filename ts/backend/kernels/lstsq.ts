@@ -9,7 +9,6 @@ export const LSTSQ: KernelSpec = {
   module: "lstsq",
   // A, b, w, weighted, offsets, nprob, n, rcond, x, rank
   args: [arg.f64in, arg.f64in, arg.f64in, arg.int, arg.i32in, arg.int, arg.int, arg.num, arg.f64out, arg.i32out],
-  // The same checks as native/binding/lstsq.cc, so a wasm call with short buffers never writes past them.
   lengths: ([A, b, w, weighted, offsets, nprob, n, , x, rank]) => {
     const off = offsets as Int32Array;
     const [np, nn] = [nprob as number, n as number];

@@ -3,6 +3,7 @@
 import { arg, type KernelBackend, type KernelSpec } from "../kernel.js";
 import type { StatusError } from "../status.js";
 import { checkStatus } from "../status.js";
+import { checkKernelShape } from "../sizes.js";
 
 /** The option vector's layout, in order (enum MarsOpt in native/include/varmap/mars.h; checked by test/backend/contract.test.ts). */
 export const MARS_OPTION_FIELDS = [
@@ -23,17 +24,19 @@ export const MARS_OPTION_FIELDS = [
 export const MARS_INFO_FIELDS = ["nTerms", "termCond", "nFullSet", "nSelected", "rss", "gcv", "rsq", "grsq", "tss", "forwardRsq"] as const;
 const MO_COUNT = MARS_OPTION_FIELDS.length;
 const MI_COUNT = MARS_INFO_FIELDS.length;
+const INT_OPTIONS = (["degree", "nk", "minspan", "endspan", "fastK"] as const).map((f) => MARS_OPTION_FIELDS.indexOf(f));
 
 export const MARS_FIT: KernelSpec = {
   name: "mars_fit",
   module: "mars",
   args: [arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.i32out, arg.f64out, arg.i32out, arg.f64out, arg.f64out, arg.f64out],
-  // The same checks as native/binding/mars.cc (MO_COUNT = 12 options, MI_COUNT = 10 info values, nk = opts[1]).
   lengths: ([X, y, n, d, opts, dirs, cuts, flags, coef, rss, info]) => {
     const [nn, dd, o] = [n as number, d as number, opts as Float64Array];
     if (nn < 0 || dd < 1 || o.length < MO_COUNT || (info as Float64Array).length < MI_COUNT) return false;
     const nk = o[1];
     if (!(nk >= 1 && nk <= 1000)) return false;
+    // Options the kernels read as integers (degree, nk, minspan, endspan, fastK) must fit one.
+    for (const i of INT_OPTIONS) if (!(Math.abs(o[i]) < 2 ** 31)) return false;
     const k = Math.trunc(nk);
     return (
       (X as Float64Array).length >= nn * dd &&
@@ -51,7 +54,6 @@ export const MARS_PREDICT: KernelSpec = {
   name: "mars_predict",
   module: "mars",
   args: [arg.i32in, arg.f64in, arg.f64in, arg.int, arg.int, arg.f64in, arg.int, arg.f64out],
-  // The same checks as native/binding/mars.cc.
   lengths: ([dirs, cuts, coef, nTerms, d, Xq, nq, out]) => {
     const [t, dd, q] = [nTerms as number, d as number, nq as number];
     return (
@@ -113,6 +115,7 @@ export interface MarsFitResult {
 export function marsFit(backend: KernelBackend, X: Float64Array, y: Float64Array, d: number, o: MarsKernelOptions): MarsFitResult {
   const n = y.length;
   const nk = o.nk;
+  checkKernelShape("mars_fit", { d, nk, degree: o.degree }, { n, rows: X.length / d }, [nk * d]);
   const opts = Float64Array.from(MARS_OPTION_FIELDS, (f) => Number(o[f])); // booleans as 0/1
   const dirs = new Int32Array(nk * d);
   const cuts = new Float64Array(nk * d);
@@ -152,6 +155,7 @@ export function marsPredict(
   out?: Float64Array,
 ): Float64Array {
   const nq = Xq.length / d;
+  checkKernelShape("mars_predict", { d }, { nq }, [nq]);
   const result = out ?? new Float64Array(nq);
   checkStatus("mars_predict", backend.run(MARS_PREDICT, [dirs, cuts, coef, coef.length, d, Xq, nq, result]), specific);
   return result;

@@ -3,6 +3,7 @@ import { arg, type KernelArg, type KernelBackend, type KernelSpec } from "../ker
 import type { StatusError } from "../status.js";
 import { checkStatus } from "../status.js";
 import { VarmapError } from "../../errors.js";
+import { checkKernelShape } from "../sizes.js";
 
 export const MIXTURE_FIT: KernelSpec = {
   name: "mixtureFit",
@@ -30,7 +31,6 @@ export const MIXTURE_FIT: KernelSpec = {
     arg.f64out,
     arg.f64out,
   ],
-  // The same checks as native/binding/mixture.cc.
   lengths: ([runs, offsets, nconf, ids, models, nmodels, , , , , pstride, , , loglik, bic, iterations, converged, floorBound, params, resolution, work]) => {
     const [nc, nm, ps, off] = [nconf as number, nmodels as number, pstride as number, offsets as Int32Array];
     if (nc < 0 || nm < 0 || ps < 1 || off.length < nc + 1 || (ids as Int32Array).length < nc || (models as Int32Array).length < 2 * nm) return false;
@@ -45,6 +45,8 @@ export const MIXTURE_FIT: KernelSpec = {
     );
   },
 };
+
+const MAX_INT32 = 2 ** 31 - 1;
 
 /** The most components the kernels fit (KMAX in native/src/mixture.cc and wasm/mixture.ts). */
 export const MIXTURE_KMAX = 16;
@@ -124,8 +126,18 @@ export function mixtureFit(backend: KernelBackend, input: MixtureBatchInput): Mi
     });
   const nconf = input.offsets.length - 1;
   const nmodels = input.models.length;
+  checkKernelShape("mixtureFit", {}, { "configurations (offsets.length - 1)": nconf });
+  // Family codes and k become int32 values: refuse what would not survive the conversion (the kernel checks ranges).
+  for (const [f, k] of input.models) {
+    checkKernelShape("mixtureFit", { k }, { "family code": f });
+    if (f > MAX_INT32 || k > MAX_INT32)
+      throw new VarmapError("E_KERNEL_ARGUMENT", `mixtureFit: model (family ${f}, k = ${k}) is out of range`, {
+        remedy: `use the family codes of FAMILY_CODES and k between 1 and ${MIXTURE_KMAX}`,
+      });
+  }
   const kmax = input.models.reduce((m, [, k]) => Math.max(m, k), 1);
   const pstride = 3 * kmax;
+  checkKernelShape("mixtureFit", {}, {}, [nconf * nmodels * pstride]);
   const models = new Int32Array(2 * nmodels);
   input.models.forEach(([f, k], i) => {
     models[2 * i] = f;

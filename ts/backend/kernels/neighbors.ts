@@ -13,6 +13,7 @@ export const KNN: KernelSpec = {
   lengths: (a: readonly KernelArg[]) => {
     const [n, nq, d, hasExclude, k] = [a[1], a[3], a[4], a[6], a[7]] as number[];
     const len = (i: number) => (a[i] as Float64Array | Int32Array).length;
+    if (!(n >= 0 && nq >= 0 && d >= 1 && k >= 0)) return false;
     return len(0) >= n * d && len(2) >= nq * d && (!hasExclude || len(5) >= nq) && len(8) >= nq * k && len(9) >= nq * k;
   },
 };

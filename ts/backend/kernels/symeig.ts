@@ -9,7 +9,6 @@ export const SYMEIG: KernelSpec = {
   module: "symeig",
   // A (m*m, in: the matrix, out: eigenvectors as rows), m, w (m eigenvalues)
   args: [arg.f64inout, arg.int, arg.f64out],
-  // The same checks as native/binding/symeig.cc.
   lengths: ([A, m, w]) => {
     const mm = m as number;
     return mm >= 0 && (A as Float64Array).length >= mm * mm && (w as Float64Array).length >= mm;
@@ -44,7 +43,6 @@ export const SYMTRID: KernelSpec = {
   module: "symeig",
   // A (m*m, in: the matrix, out: the Householder vectors by rows), m, d (m, diagonal), e (m, subdiagonal)
   args: [arg.f64inout, arg.int, arg.f64out, arg.f64out],
-  // The same checks as native/binding/symeig.cc.
   lengths: ([A, m, d, e]) => {
     const mm = m as number;
     return mm >= 0 && (A as Float64Array).length >= mm * mm && (d as Float64Array).length >= mm && (e as Float64Array).length >= mm;
@@ -103,7 +101,6 @@ export const RBFGRAM: KernelSpec = {
   module: "symeig",
   // X (n*d), n, d, cubic (0/1), V (n*q), q, K (n*n out), B ((n−q)² out)
   args: [arg.f64in, arg.int, arg.int, arg.int, arg.f64in, arg.int, arg.f64out, arg.f64out],
-  // The same checks as native/binding/symeig.cc.
   lengths: ([X, n, d, , V, q, K, B]) => {
     const nn = n as number,
       dd = d as number,
