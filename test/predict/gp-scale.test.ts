@@ -3,7 +3,7 @@
 // responses by a power of two (exact) and multiplies predictions back, so they are scale-equivariant; responses of
 // usual magnitude are not touched (the same bits as before).
 import { describe, expect, it } from "vitest";
-import { Gp, GP_SAFE_EXPONENT, responseExponent } from "../../ts/predict/gp.js";
+import { type Gp, GP_SAFE_EXPONENT, responseExponent } from "../../ts/predict/gp.js";
 import { fromRows } from "../../ts/predict/matrix.js";
 import { createPredictor, predictorFromJSON } from "../../ts/predict/registry.js";
 

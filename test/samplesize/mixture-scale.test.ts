@@ -50,7 +50,12 @@ describe("samplesize --mixture at any scale", () => {
 
   it("17 components are refused with exit 2 (E_MIXTURE_MODEL)", () => {
     const k = 17;
-    const model = { family: "normal", w: Array.from({ length: k }, () => 1 / k), a: Array.from({ length: k }, (_, i) => 10 * i), b: Array.from({ length: k }, () => 1) };
+    const model = {
+      family: "normal",
+      w: Array.from({ length: k }, () => 1 / k),
+      a: Array.from({ length: k }, (_, i) => 10 * i),
+      b: Array.from({ length: k }, () => 1),
+    };
     const r = run(["samplesize", "--mixture", JSON.stringify(model)]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("E_MIXTURE_MODEL");

@@ -43,8 +43,6 @@ export function configRuns(runs: ArrayLike<number>, offsets: ArrayLike<number>):
   return { runs: out, offsets: off, mean, sd };
 }
 
-
-
 export function sortedRunsOf(c: ConfigRuns, i: number): Float64Array {
   return c.runs.subarray(c.offsets[i], c.offsets[i + 1]);
 }

@@ -32,7 +32,14 @@ export interface WeightOptions {
  * training order: Delaunay and LSP break ties by it).
  */
 export function interpolationWeights(name: WeightsName, X: Float64Array, Q: Float64Array, d: number, opts: WeightOptions = {}): WeightSet {
-  const ws = name === "delaunay" ? delaunayWeights(X, Q, d, opts) : name === "shepard" ? shepardWeights(X, Q, d, opts) : name === "nearest" ? nearestWeights(X, Q, d, opts) : undefined;
+  const ws =
+    name === "delaunay"
+      ? delaunayWeights(X, Q, d, opts)
+      : name === "shepard"
+        ? shepardWeights(X, Q, d, opts)
+        : name === "nearest"
+          ? nearestWeights(X, Q, d, opts)
+          : undefined;
   // A query near ±1e300 overflows the kernels' squared distances: its distance is recomputed without (issue 44).
   if (ws) return { ...ws, distance: finiteDistances(matrix(X, X.length / d, d), matrix(Q, Q.length / d, d), ws.distance) };
   throw new VarmapError("E_USAGE", `unknown weights '${String(name)}'`, { remedy: `use one of ${WEIGHT_NAMES.join(", ")}` });

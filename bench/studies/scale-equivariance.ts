@@ -1,0 +1,98 @@
+// Scale equivariance of the predictors and of distribution validation (issue 44, docs/studies/scale-equivariance.md):
+// one synthetic MOANA map (`varmap synth --maps 1`), its runs multiplied by 1e160 / 1e-160 (scalar cv: gp, rbf, lsp
+// on a linear response) and by 1e298 / 1e-300 (cv --target distribution on the configurations with threads ≤ 10),
+// through the CLI exactly as a user runs it. Prints each cell's mean ARE or KS and its largest difference from ×1.
+//   node dist/bench/studies/scale-equivariance.js [--keep DIR]
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { packageRoot } from "../../ts/package-root.js";
+import { flag } from "../../ts/benchmarks/shared-dir.js";
+
+const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
+const dir = flag("--keep") ?? mkdtempSync(join(tmpdir(), "varmap-scale-"));
+const started = process.cpuUsage();
+let childCpu = 0;
+function varmap(args: string[]): void {
+  const t0 = Date.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S", process.execPath, cli, ...args, "--quiet"], { encoding: "utf8" });
+  const times = r.stderr.trim().split("\n").pop()!.split(" ").map(Number);
+  childCpu += (times[0] ?? 0) + (times[1] ?? 0);
+  if (r.status !== 0) throw new Error(`varmap ${args.join(" ")} failed (${Date.now() - t0} ms): ${r.stderr}`);
+}
+const csv = (path: string) => {
+  const [head, ...rows] = readFileSync(path, "utf8").trim().split("\n");
+  const names = head.split(",");
+  return rows.map((l) => Object.fromEntries(l.split(",").map((v, i) => [names[i], v])));
+};
+
+varmap(["synth", "--design", "moana", "--maps", "1", "--out", join(dir, "synth.csv")]);
+const lines = readFileSync(join(dir, "synth.csv"), "utf8").trim().split("\n");
+const header = lines[0];
+const respCol = header.split(",").indexOf("throughput_kbps");
+const threadsCol = header.split(",").indexOf("threads");
+function scaled(name: string, f: number, keep: (cells: string[]) => boolean = () => true): string {
+  const out = [header];
+  for (const l of lines.slice(1)) {
+    const c = l.split(",");
+    if (!keep(c)) continue;
+    c[respCol] = String(Number(c[respCol]) * f);
+    out.push(c.join(","));
+  }
+  const file = join(dir, `${name}.csv`);
+  writeFileSync(file, out.join("\n") + "\n");
+  return file;
+}
+
+console.log("scalar cv (p 0.5, 2 reps, --log-response none --log-inputs none): mean ARE");
+console.log("method               ×1             ×1e160         ×1e-160        largest |Δ| from ×1");
+for (const [label, extra] of [
+  ["gp", []],
+  ["gp --gp-noise none", ["--gp-noise", "none"]],
+  ["rbf", []],
+  ["lsp", []],
+] as [string, string[]][]) {
+  const method = label.split(" ")[0];
+  const are = [1, 1e160, 1e-160].map((f) => {
+    const out = join(dir, `cv-${method}-${extra.length}-${f}`);
+    const data = scaled(`s-${f}`, f);
+    varmap(["cv", data, "--preset", "moana", "--methods", method, ...extra, "--p", "0.5", "--reps", "2", "--log-response", "none", "--log-inputs", "none", "--out", out]);
+    return Number(csv(join(out, "are.csv"))[0].are_mean);
+  });
+  const diff = Math.max(Math.abs(are[1] - are[0]), Math.abs(are[2] - are[0]));
+  console.log(`${label.padEnd(20)} ${are.map((a) => a.toPrecision(10).padEnd(14)).join(" ")} ${diff.toExponential(2)}`);
+}
+
+console.log("\ncv --target distribution (threads ≤ 10, --folds 5): KS per prediction");
+const ks = [1, 1e298, 1e-300].map((f) => {
+  const out = join(dir, `cvd-${f}`);
+  const data = scaled(`d-${f}`, f, (c) => Number(c[threadsCol]) <= 10);
+  varmap(["cv", data, "--preset", "moana", "--target", "distribution", "--dists", "locscale,normal,quantile,cdf", "--folds", "5", "--out", out]);
+  return { f, rows: csv(join(out, "ks.csv")) };
+});
+console.log("method     mean KS ×1     mean KS ×1e298  mean KS ×1e-300  largest |ΔKS|  largest relative Δ of the summaries");
+for (const method of ["locscale", "normal", "quantile", "cdf"]) {
+  const pick = (i: number) => ks[i].rows.filter((r) => r.method === method);
+  const base = pick(0);
+  const mean = (rows: Record<string, string>[]) => rows.reduce((s, r) => s + Number(r.ks), 0) / rows.length;
+  let dk = 0,
+    dm = 0;
+  for (const i of [1, 2]) {
+    const rows = pick(i);
+    rows.forEach((r, k) => {
+      dk = Math.max(dk, Math.abs(Number(r.ks) - Number(base[k].ks)));
+      for (const c of ["mean_pred", "sd_pred", "q10_pred", "q90_pred", "sd_obs"]) {
+        const x = Number(base[k][c]),
+          y = Number(r[c]) / ks[i].f;
+        dm = Math.max(dm, x ? Math.abs(y / x - 1) : Math.abs(y));
+      }
+    });
+  }
+  console.log(
+    `${method.padEnd(10)} ${mean(base).toFixed(10)}   ${mean(pick(1)).toFixed(10)}    ${mean(pick(2)).toFixed(10)}     ${dk.toExponential(2)}       ${dm.toExponential(2)}`,
+  );
+}
+const own = process.cpuUsage(started);
+console.log(`\nCPU: ${childCpu.toFixed(1)} s in varmap processes, ${((own.user + own.system) / 1e6).toFixed(1)} s here`);
+if (!flag("--keep")) rmSync(dir, { recursive: true, force: true });
