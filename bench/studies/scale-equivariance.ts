@@ -57,7 +57,25 @@ for (const [label, extra] of [
   const are = [1, 1e160, 1e-160].map((f) => {
     const out = join(dir, `cv-${method}-${extra.length}-${f}`);
     const data = scaled(`s-${f}`, f);
-    varmap(["cv", data, "--preset", "moana", "--methods", method, ...extra, "--p", "0.5", "--reps", "2", "--log-response", "none", "--log-inputs", "none", "--out", out]);
+    varmap([
+      "cv",
+      data,
+      "--preset",
+      "moana",
+      "--methods",
+      method,
+      ...extra,
+      "--p",
+      "0.5",
+      "--reps",
+      "2",
+      "--log-response",
+      "none",
+      "--log-inputs",
+      "none",
+      "--out",
+      out,
+    ]);
     return Number(csv(join(out, "are.csv"))[0].are_mean);
   });
   const diff = Math.max(Math.abs(are[1] - are[0]), Math.abs(are[2] - are[0]));
