@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packageRoot } from "../../ts/package-root.js";
 import { flag } from "../../ts/benchmarks/shared-dir.js";
+import { loadDataset } from "../../ts/data/load.js";
+import { createPredictor } from "../../ts/predict/registry.js";
 
 const cli = join(packageRoot(), "dist", "ts", "cli", "main.js");
 const dir = flag("--keep") ?? mkdtempSync(join(tmpdir(), "varmap-scale-"));
@@ -111,6 +113,35 @@ for (const method of ["locscale", "normal", "quantile", "cdf"]) {
     `${method.padEnd(10)} ${mean(base).toFixed(10)}   ${mean(pick(1)).toFixed(10)}    ${mean(pick(2)).toFixed(10)}     ${dk.toExponential(2)}       ${dm.toExponential(2)}`,
   );
 }
+// gp's own dependence on the responses' magnitude, without any scaling by the fix: exact power-of-two rescalings
+// inside the band (nothing is divided there), on the map's odd rows predicted from its even ones.
+console.log("\ngp (--gp-noise none, linear response) on the same map, responses × f, mean ARE − that at × 1:");
+{
+  const { maps } = await loadDataset(join(dir, "synth.csv"), { preset: "moana", logInputs: [] });
+  const m = maps[0];
+  const d = m.inputNames.length;
+  const rows = (odd: number) => Array.from({ length: m.rows }, (_, i) => i).filter((i) => i % 2 === odd);
+  const [train, test] = [rows(0), rows(1)];
+  const take = (rs: number[]) => ({ data: Float64Array.from(rs.flatMap((r) => Array.from(m.U.subarray(r * d, r * d + d)))), rows: rs.length, cols: d });
+  const are = (f: number) => {
+    const model = createPredictor("gp", { inputs: { kind: "none" }, noise: "none" }).fit(
+      take(train),
+      train.map((r) => m.y[r] * f),
+    );
+    const p = model.predict(take(test));
+    return test.reduce((s, r, k) => s + Math.abs(p[k] / f - m.y[r]) / m.y[r], 0) / test.length;
+  };
+  const base = are(1);
+  for (const [label, f] of [
+    ["× 3", 3],
+    ["× 2^20", 2 ** 20],
+    ["× 2^-20", 2 ** -20],
+    ["× 1e160", 1e160],
+    ["× 1e-160", 1e-160],
+  ] as [string, number][])
+    console.log(`${label.padEnd(10)} ${(are(f) - base).toExponential(2)}`);
+}
+
 const own = process.cpuUsage(started);
 console.log(`\nCPU: ${childCpu.toFixed(1)} s in varmap processes, ${((own.user + own.system) / 1e6).toFixed(1)} s here`);
 if (!flag("--keep")) rmSync(dir, { recursive: true, force: true });
