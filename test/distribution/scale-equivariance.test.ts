@@ -27,11 +27,16 @@ const test = [6, 8, 12, 16, 18];
 const dists = DIST_NAMES.filter((d) => d !== "params");
 
 describe("distribution cv is scale-equivariant", () => {
-  for (const weights of ["delaunay", "shepard", "nearest"] as const) {
-    const base = validateSplit(map(1), train, test, { dists, weights });
+  for (const [weights, smooth] of [
+    ["delaunay", "none"],
+    ["shepard", "none"],
+    ["nearest", "none"],
+    ["delaunay", "pchip"],
+  ] as const) {
+    const base = validateSplit(map(1), train, test, { dists, weights, smooth });
     for (const f of [1e298, 1e-300])
-      it(`${weights} weights, runs × ${f}: the same KS, summaries × ${f}`, () => {
-        const other = validateSplit(map(f), train, test, { dists, weights });
+      it(`${weights} weights, --smooth ${smooth}, runs × ${f}: the same KS, summaries × ${f}`, () => {
+        const other = validateSplit(map(f), train, test, { dists, weights, smooth });
         expect(other.length).toBe(base.length);
         other.forEach((r, i) => {
           const b = base[i];
