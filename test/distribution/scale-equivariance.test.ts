@@ -3,6 +3,7 @@
 // underflowed them. Moments are now computed divided by a power of two when the runs lie outside 2^±256, so every
 // KS statistic is the same at the three scales and the predicted summaries scale with the runs.
 import { describe, expect, it } from "vitest";
+import { FamilyMixture } from "../../ts/distribution/distributions.js";
 import { configRuns, DIST_NAMES } from "../../ts/distribution/methods.js";
 import { validateSplit, type DistributionMap } from "../../ts/distribution/validate.js";
 
@@ -52,4 +53,21 @@ describe("distribution cv is scale-equivariant", () => {
         expect(base.some((r) => r.method === "locscale" && r.ks > 0.05)).toBe(true);
       });
   }
+
+  it("a family mixture near 1e306 (--dist params): quantiles, mean and sd scale with it", () => {
+    const at = (shift: number) =>
+      new FamilyMixture([
+        { w: 0.4, family: "lognormal", a: Math.log(3e8) + shift, b: 0.3 },
+        { w: 0.6, family: "lognormal", a: Math.log(1e8) + shift, b: 0.2 },
+      ]);
+    const f = 1e298;
+    const base = at(0),
+      big = at(Math.log(f));
+    const ps = Float64Array.from({ length: 99 }, (_, j) => (j + 1) / 100);
+    const qa = base.quantiles(ps),
+      qb = big.quantiles(ps);
+    for (let j = 0; j < ps.length; j++) expect(Math.abs(qb[j] / f / qa[j] - 1), `level ${ps[j]}`).toBeLessThan(1e-9);
+    expect(Math.abs(big.mean() / f / base.mean() - 1)).toBeLessThan(1e-9);
+    expect(Math.abs(big.sd() / f / base.sd() - 1)).toBeLessThan(1e-9);
+  });
 });

@@ -333,7 +333,12 @@ export class FamilyMixture implements RunDistribution {
       hi = this.quantile(ps[ps.length - 1]);
     if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return out.fill(lo);
     const G = 2048;
-    const xs = Float64Array.from({ length: G + 1 }, (_, j) => (j === G ? hi : lo + ((hi - lo) * j) / G));
+    // (hi − lo)·j overflows for runs near 1e306 (issue 44): then the step first, the same grid to rounding.
+    const at = (j: number) => {
+      const t = (hi - lo) * j;
+      return Number.isFinite(t) ? lo + t / G : lo + ((hi - lo) / G) * j;
+    };
+    const xs = Float64Array.from({ length: G + 1 }, (_, j) => (j === G ? hi : at(j)));
     const Fs = Float64Array.from(xs, (x) => this.cdf(x));
     let j = 0;
     for (let i = 0; i < ps.length; i++) {
