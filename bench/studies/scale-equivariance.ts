@@ -1,6 +1,7 @@
 // Scale equivariance of the predictors and of distribution validation (issue 44, docs/studies/scale-equivariance.md):
 // one synthetic MOANA map (`varmap synth --maps 1`), its runs multiplied by 1e160 / 1e-160 (scalar cv: gp, rbf, lsp
-// on a linear response) and by 1e298 / 1e-300 (cv --target distribution on the configurations with threads ≤ 10),
+// on a linear response) and by 1e298 / 1e-300 (cv --target distribution on the configurations with threads ≤ 10,
+// params with `varmap mixture` fits of each scaled copy),
 // through the CLI exactly as a user runs it. Prints each cell's mean ARE or KS and its largest difference from ×1.
 //   node dist/bench/studies/scale-equivariance.js [--keep DIR]
 import { spawnSync } from "node:child_process";
@@ -88,11 +89,28 @@ console.log("\ncv --target distribution (threads ≤ 10, --folds 5): KS per pred
 const ks = [1, 1e298, 1e-300].map((f) => {
   const out = join(dir, `cvd-${f}`);
   const data = scaled(`d-${f}`, f, (c) => Number(c[threadsCol]) <= 10);
-  varmap(["cv", data, "--preset", "moana", "--target", "distribution", "--dists", "locscale,normal,quantile,cdf", "--folds", "5", "--out", out]);
+  const fits = join(dir, `fits-${f}.csv`);
+  varmap(["mixture", data, "--preset", "moana", "--kmax", "2", "--families", "normal,lognormal", "--out", fits]);
+  varmap([
+    "cv",
+    data,
+    "--preset",
+    "moana",
+    "--target",
+    "distribution",
+    "--dists",
+    "locscale,normal,quantile,cdf,params",
+    "--fits",
+    fits,
+    "--folds",
+    "5",
+    "--out",
+    out,
+  ]);
   return { f, rows: csv(join(out, "ks.csv")) };
 });
-console.log("method     mean KS ×1     mean KS ×1e298  mean KS ×1e-300  largest |ΔKS|  largest relative Δ of the summaries");
-for (const method of ["locscale", "normal", "quantile", "cdf"]) {
+console.log("method     mean KS ×1     mean KS ×1e298  mean KS ×1e-300  largest |ΔKS| or |ΔW1|  largest relative Δ of the summaries");
+for (const method of ["locscale", "normal", "quantile", "cdf", "params"]) {
   const pick = (i: number) => ks[i].rows.filter((r) => r.method === method);
   const base = pick(0);
   const mean = (rows: Record<string, string>[]) => rows.reduce((s, r) => s + Number(r.ks), 0) / rows.length;
@@ -102,6 +120,7 @@ for (const method of ["locscale", "normal", "quantile", "cdf"]) {
     const rows = pick(i);
     rows.forEach((r, k) => {
       dk = Math.max(dk, Math.abs(Number(r.ks) - Number(base[k].ks)));
+      dk = Math.max(dk, Math.abs(Number(r.w1_rel) - Number(base[k].w1_rel)));
       for (const c of ["mean_pred", "sd_pred", "q10_pred", "q90_pred", "sd_obs"]) {
         const x = Number(base[k][c]),
           y = Number(r[c]) / ks[i].f;
