@@ -4,6 +4,7 @@
 // usual magnitude are not touched (the same bits as before).
 import { describe, expect, it } from "vitest";
 import { type Gp, GP_SAFE_EXPONENT, responseExponent } from "../../ts/predict/gp.js";
+import { modelScaleVariances } from "../../ts/predict/estimator.js";
 import { fromRows } from "../../ts/predict/matrix.js";
 import { createPredictor, predictorFromJSON } from "../../ts/predict/registry.js";
 
@@ -48,5 +49,14 @@ describe("gp response scale", () => {
     expect(responseExponent([1e-160])).toBe(Math.floor(Math.log2(1e-160)));
     const json = createPredictor("gp", {}).fit(X, ys).toJSON() as { state: { yScale?: number } };
     expect(json.state.yScale).toBeUndefined();
+  });
+
+  it("measured variances that over- or underflowed (responses near 1e±160) are unknown, not weights", () => {
+    const y = Float64Array.from([1, 2, 3]);
+    expect(modelScaleVariances(y, [0.1, 0.2, 0.3], "linear")).toBeDefined();
+    expect(modelScaleVariances(y, [0, 0.2, 0.3], "linear")).toBeDefined();
+    expect(modelScaleVariances(y, [1e-312, 0.2, 0.3], "linear")).toBeUndefined();
+    expect(modelScaleVariances(y, [Infinity, 0.2, 0.3], "linear")).toBeUndefined();
+    expect(modelScaleVariances(y, [NaN, 0.2, 0.3], "linear")).toBeUndefined();
   });
 });
