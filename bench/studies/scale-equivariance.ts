@@ -85,6 +85,30 @@ for (const [label, extra] of [
   console.log(`${label.padEnd(20)} ${are.map((a) => a.toPrecision(10).padEnd(14)).join(" ")} ${diff.toExponential(2)}`);
 }
 
+console.log("\nscalar cv (p 0.5, 2 reps, the automatic transforms), inputs freq_khz and fsize_kb × f: mean ARE");
+console.log("method     ×1             ×1e300         ×1e-300");
+{
+  const cols = header.split(",");
+  const inputCols = [cols.indexOf("freq_khz"), cols.indexOf("fsize_kb")];
+  const files = [1, 1e300, 1e-300].map((f) => {
+    const out = [header];
+    for (const l of lines.slice(1)) {
+      const c = l.split(",");
+      for (const j of inputCols) c[j] = String(Number(c[j]) * f);
+      out.push(c.join(","));
+    }
+    const file = join(dir, `inputs-${f}.csv`);
+    writeFileSync(file, out.join("\n") + "\n");
+    return file;
+  });
+  const are = files.map((file, i) => {
+    const out = join(dir, `cv-inputs-${i}`);
+    varmap(["cv", file, "--preset", "moana", "--methods", "gp,rbf,lsp", "--p", "0.5", "--reps", "2", "--out", out]);
+    return new Map(csv(join(out, "are.csv")).map((r) => [r.method, Number(r.are_mean)]));
+  });
+  for (const m of ["gp", "rbf", "lsp"]) console.log(`${m.padEnd(10)} ${are.map((a) => a.get(m)!.toPrecision(10).padEnd(14)).join(" ")}`);
+}
+
 console.log("\ncv --target distribution (threads ≤ 10, --folds 5): KS per prediction");
 const ks = [1, 1e298, 1e-300].map((f) => {
   const out = join(dir, `cvd-${f}`);
