@@ -59,4 +59,15 @@ describe("gp response scale", () => {
     expect(modelScaleVariances(y, [Infinity, 0.2, 0.3], "linear")).toBeUndefined();
     expect(modelScaleVariances(y, [NaN, 0.2, 0.3], "linear")).toBeUndefined();
   });
+
+  it("gp says so when measured variances were given but cannot be used at this scale", () => {
+    const lost = (f: number) => {
+      const y = ys.map((v) => v * f);
+      const yVar = y.map((v) => (0.01 * v) ** 2); // overflows to Infinity at 1e160
+      const model = createPredictor("gp", {}).fit(X, y, yVar) as Gp;
+      return model.hyperparametersFitted.notes.some((n) => n.includes("measured variances do not fit in a double"));
+    };
+    expect(lost(1)).toBe(false);
+    expect(lost(1e160)).toBe(true);
+  });
 });

@@ -190,6 +190,15 @@ export function clampLogPredictions(values: Float64Array, range: readonly [numbe
   return clampInto(values, lo, hi);
 }
 
+/** Some response beyond 2^±500 in magnitude (0 aside): its square, a variance's scale, is not a normal double. */
+function extremeMagnitude(y: ArrayLike<number>): boolean {
+  for (let i = 0; i < y.length; i++) {
+    const a = Math.abs(y[i]);
+    if (a > 2 ** 500 || (a > 0 && a < 2 ** -500)) return true;
+  }
+  return false;
+}
+
 /** The smallest positive normal double (2^-1022). */
 const MIN_NORMAL = 2.2250738585072014e-308;
 
@@ -218,6 +227,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   private modelRange?: [number, number];
   /** Normalized training inputs (row-major, dim columns), for the trust columns; absent for models restored from old files. */
   private support?: Float64Array;
+  /**
+   * The last fit was given the responses' variances but could not use them because the responses lie beyond
+   * 2^±500 in magnitude (their squares over- or underflow): a method that weighs by them says so in its notes.
+   */
+  protected variancesLost = false;
   /** Per log-scaled input, its safe range in normalized units (logInputClampBounds); computed on first use. */
   private inputBounds?: { col: number; lo: number; hi: number }[];
 
@@ -301,7 +315,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
     const Z = scaler.transform(X);
-    this.fitScaled(Z, ym, modelScaleVariances(yy, yVar, this.options.response ?? "linear"));
+    const noise = modelScaleVariances(yy, yVar, this.options.response ?? "linear");
+    this.variancesLost = noise === undefined && yVar !== undefined && yVar.length === yy.length && extremeMagnitude(yy);
+    this.fitScaled(Z, ym, noise);
     this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.modelRange = logRangeOf(ym);
     this.scaler = scaler;

@@ -242,6 +242,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const nuggetMin = this.options.nuggetMin ?? 1e-6;
     const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
     const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes);
+    if (this.variancesLost && this.options.noise !== "none")
+      notes.push("the measured variances do not fit in a double at this response scale (beyond 1e±150): one nugget for every point");
     if (v) bounds.push(LOG_TAU);
 
     // The hyperparameter search, on a subset when the training set is large.
