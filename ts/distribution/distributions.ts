@@ -3,6 +3,27 @@
 // limits, so one KS formula serves continuous predictions and step functions alike (see ks.ts).
 import { normCdf, normQuantile, type FamilyName, FAMILIES, invertCdf } from "../mixture/families.js";
 
+/**
+ * Values whose largest magnitude `m` lies outside [2^-MOMENT_SAFE_EXPONENT, 2^MOMENT_SAFE_EXPONENT] have their
+ * moments computed divided by a power of two near m, then multiplied back (issue 44): the squared deviations of runs
+ * near 1e298 overflowed (sd = Infinity: locscale scored KS 0 everywhere) and those of runs near 1e-300 underflowed to
+ * 0. Powers of two divide exactly, and values inside the band are summed as before, bit for bit.
+ */
+export const MOMENT_SAFE_EXPONENT = 256;
+
+/** The exponent e to divide values of largest magnitude m by 2^e before squaring them (0 inside the safe band). */
+export function momentExponent(m: number): number {
+  const k = m > 0 && m < Infinity ? Math.floor(Math.log2(m)) : 0;
+  return Math.abs(k) > MOMENT_SAFE_EXPONENT ? k : 0;
+}
+
+/** The largest magnitude among values (NaN when one is NaN). */
+export function maxAbs(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i]));
+  return m;
+}
+
 export interface RunDistribution {
   readonly kind: "quantile" | "edf-mixture" | "pchip-mixture" | "normal" | "mixture";
   /** F(x) = P(X <= x). */
@@ -122,13 +143,15 @@ export class QuantileFunction implements RunDistribution {
     const P = this.levels,
       V = this.values,
       mu = this.mean();
+    const e = momentExponent(maxAbs(V)),
+      down = 2 ** -e;
     let s = 0;
     for (let j = 0; j + 1 < P.length; j++) {
-      const a = V[j] - mu,
-        b = V[j + 1] - mu;
+      const a = (V[j] - mu) * down,
+        b = (V[j + 1] - mu) * down;
       s += ((P[j + 1] - P[j]) * (a * a + a * b + b * b)) / 3;
     }
-    return Math.sqrt(Math.max(s, 0));
+    return Math.sqrt(Math.max(s, 0)) * 2 ** e;
   }
 }
 
@@ -162,18 +185,20 @@ export class EdfMixture implements RunDistribution {
     // F at each run as Σ_i w_i c_i / n_i from the counts c_i so far (not a running sum of w_i / n_i): one
     // configuration with weight 1 then gives exactly its EDF, i / n.
     const counts = new Float64Array(samples.length);
+    const e = momentExponent(maxAbs(this.x)),
+      down = 2 ** -e;
     let v = 0;
     pts.forEach(([xv, i], k) => {
       counts[i]++;
       let c = 0;
       for (let j = 0; j < samples.length; j++) if (counts[j] > 0) c += (w[j] * counts[j]) / samples[j].length;
       this.cum[k] = Math.min(c, 1);
-      v += (w[i] / samples[i].length) * (xv - mu) * (xv - mu);
+      v += (w[i] / samples[i].length) * ((xv - mu) * down) * ((xv - mu) * down);
     });
     // The total weight is 1 up to rounding: pin the top so F reaches exactly 1.
     if (pts.length) this.cum[pts.length - 1] = 1;
     this.mu = mu;
-    this.sigma = Math.sqrt(v);
+    this.sigma = Math.sqrt(v) * 2 ** e;
   }
 
   cdf(x: number): number {
@@ -308,7 +333,12 @@ export class FamilyMixture implements RunDistribution {
       hi = this.quantile(ps[ps.length - 1]);
     if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return out.fill(lo);
     const G = 2048;
-    const xs = Float64Array.from({ length: G + 1 }, (_, j) => (j === G ? hi : lo + ((hi - lo) * j) / G));
+    // (hi − lo)·j overflows for runs near 1e306 (issue 44): then the step first, the same grid to rounding.
+    const at = (j: number) => {
+      const t = (hi - lo) * j;
+      return Number.isFinite(t) ? lo + t / G : lo + ((hi - lo) / G) * j;
+    };
+    const xs = Float64Array.from({ length: G + 1 }, (_, j) => (j === G ? hi : at(j)));
     const Fs = Float64Array.from(xs, (x) => this.cdf(x));
     let j = 0;
     for (let i = 0; i < ps.length; i++) {
@@ -327,8 +357,10 @@ export class FamilyMixture implements RunDistribution {
     const q = this.quantiles(Float64Array.from({ length: M }, (_, j) => (j + 0.5) / M));
     let mu = 0;
     for (const v of q) mu += v / M;
+    const e = momentExponent(maxAbs(q)),
+      down = 2 ** -e;
     let v2 = 0;
-    for (const v of q) v2 += ((v - mu) * (v - mu)) / M;
-    return (this.moments = [mu, Math.sqrt(v2)]);
+    for (const v of q) v2 += ((v - mu) * down * ((v - mu) * down)) / M;
+    return (this.moments = [mu, Math.sqrt(v2) * 2 ** e]);
   }
 }

@@ -7,7 +7,7 @@ import { quantile7 } from "../data/stats.js";
 import { createPredictor } from "../predict/registry.js";
 import { matrix } from "../predict/matrix.js";
 import type { BackendChoice } from "../backend/index.js";
-import { EdfMixture, NormalDistribution, QuantileFunction, type RunDistribution } from "./distributions.js";
+import { EdfMixture, NormalDistribution, QuantileFunction, maxAbs, momentExponent, type RunDistribution } from "./distributions.js";
 import type { WeightSet } from "./weights.js";
 import { PchipCdfMixture } from "./pchip.js";
 
@@ -37,13 +37,8 @@ export function configRuns(runs: ArrayLike<number>, offsets: ArrayLike<number>):
     const s = Float64Array.from({ length: offsets[c + 1] - offsets[c] }, (_, k) => runs[offsets[c] + k]).sort();
     off[c + 1] = off[c] + s.length;
     out.set(s, off[c]);
-    let mu = 0;
-    for (const v of s) mu += v;
-    mu /= s.length;
-    let ss = 0;
-    for (const v of s) ss += (v - mu) * (v - mu);
-    mean[c] = mu;
-    sd[c] = s.length > 1 ? Math.sqrt(ss / (s.length - 1)) : NaN;
+    [mean[c], sd[c]] = sampleMoments(s);
+    if (s.length < 2) sd[c] = NaN;
   }
   return { runs: out, offsets: off, mean, sd };
 }
@@ -171,14 +166,16 @@ export function averageQuantiles(
   return new QuantileFunction(levels, values);
 }
 
-/** Sample mean and sd (n − 1) of n values. */
-function sampleMoments(v: Float64Array): [number, number] {
+/** Sample mean and sd (n − 1) of n values, without over- or underflow (MOMENT_SAFE_EXPONENT). */
+export function sampleMoments(v: Float64Array): [number, number] {
+  const e = momentExponent(maxAbs(v));
+  const down = 2 ** -e;
   let mu = 0;
-  for (const x of v) mu += x;
+  for (const x of v) mu += x * down;
   mu /= v.length;
   let ss = 0;
-  for (const x of v) ss += (x - mu) * (x - mu);
-  return [mu, Math.sqrt(ss / (v.length - 1))];
+  for (const x of v) ss += (x * down - mu) * (x * down - mu);
+  return [mu * 2 ** e, Math.sqrt(ss / (v.length - 1)) * 2 ** e];
 }
 
 /** Knots j/(n − 1): the averaged order statistics of equal run counts. */

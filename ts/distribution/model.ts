@@ -2,7 +2,7 @@
 // training configurations' normalized inputs and sorted runs (their order statistics: the quantile grid is
 // computed from them exactly), the normalization and the method. It round-trips exactly (plain JSON doubles).
 import { readFileSync } from "node:fs";
-import { VarmapError } from "../errors.js";
+import { VarmapError, type ErrorLocation } from "../errors.js";
 import type { Dataset } from "../data/load.js";
 import { fitMixtures, type MixtureFitOptions } from "../mixture/fit.js";
 import type { FamilyName } from "../mixture/families.js";
@@ -15,6 +15,7 @@ import {
   needsMoments,
   predictDistribution,
   predictMoments,
+  sampleMoments,
   type ConfigRuns,
   type DistName,
   type MomentMethod,
@@ -244,14 +245,8 @@ function modelRuns(m: DistributionMapModel): ConfigRuns {
   const mean = new Float64Array(n),
     sd = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const s = runs.subarray(offsets[i], offsets[i + 1]);
-    let mu = 0;
-    for (const v of s) mu += v;
-    mu /= s.length;
-    let ss = 0;
-    for (const v of s) ss += (v - mu) * (v - mu);
-    mean[i] = mu;
-    sd[i] = Math.sqrt(ss / (s.length - 1));
+    // Without over- or underflow for runs near 1e±300 (issue 44): the same bits otherwise.
+    [mean[i], sd[i]] = sampleMoments(runs.subarray(offsets[i], offsets[i + 1]));
   }
   return { runs, offsets, mean, sd };
 }
@@ -263,14 +258,27 @@ function modelRuns(m: DistributionMapModel): ConfigRuns {
 export function mixtureOutputs(
   dists: readonly RunDistribution[],
   levels: number,
-  opts: { families: FamilyName[]; kmax: number; seed: number },
+  opts: { families: FamilyName[]; kmax: number; seed: number; location?: (query: number) => ErrorLocation },
 ): ReturnType<typeof fitMixtures> {
   const offsets = Int32Array.from({ length: dists.length + 1 }, (_, i) => i * (levels + 1));
   const runs = new Float64Array(dists.length * (levels + 1));
   dists.forEach((F, i) => {
     for (let j = 0; j <= levels; j++) {
       const x = F.quantile(j / levels);
-      runs[i * (levels + 1) + j] = Number.isFinite(x) ? x : F.quantile((j + 0.5) / (levels + 1));
+      const p = Number.isFinite(x) ? j / levels : (j + 0.5) / (levels + 1);
+      const v = (runs[i * (levels + 1) + j] = Number.isFinite(x) ? x : F.quantile(p));
+      // The families are for positive measurements: say which prediction cannot be one, not "a run" (issue 44).
+      if (!(v > 0))
+        throw new VarmapError(
+          Number.isNaN(v) ? "E_NONFINITE" : "E_MIXTURE_NONPOSITIVE",
+          `query ${i + 1}'s predicted distribution has the quantile ${v} at level ${p}: ${Number.isNaN(v) ? "no prediction there" : "the mixture families are fitted to positive values"}`,
+          {
+            location: opts.location?.(i),
+            remedy: Number.isNaN(v)
+              ? "write --output quantiles (its summary marks the queries without a prediction)"
+              : "write --output quantiles or cdf; a normal prediction's lower tail goes below 0 (fit with --dist quantile or locscale for a positive support)",
+          },
+        );
     }
   });
   const o: MixtureFitOptions = { families: opts.families, kmax: opts.kmax, seed: opts.seed };

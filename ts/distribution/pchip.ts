@@ -6,7 +6,7 @@
 // distinct run values v_1 < … < v_m, at height 0 at v_1, 1 at v_m, and in between the midpoint of the EDF's jump
 // there, (F_n(v_k−) + F_n(v_k))/2 (Hazen's plotting position). The support stays [min, max] as the EDF's, the
 // function is continuous and strictly increasing on it, and it converges to the EDF's limit as runs grow.
-import { upperBound, type RunDistribution } from "./distributions.js";
+import { maxAbs, momentExponent, upperBound, type RunDistribution } from "./distributions.js";
 
 /**
  * A monotone cubic Hermite interpolant through (x_k, y_k), x strictly ascending, y nondecreasing, with the
@@ -110,9 +110,21 @@ export class PchipCdfMixture implements RunDistribution {
   private readonly knots: Float64Array;
   private readonly mu: number;
   private readonly sigma: number;
+  /**
+   * Runs near 1e±300 are smoothed divided by a power of two, 2^e (issue 44, momentExponent): their slopes' weighted
+   * harmonic means and X² overflow otherwise. Parts and knots are in those units; `up` = 2^e maps back (1 usually).
+   */
+  private readonly up: number;
+  private readonly down: number;
 
   constructor(samples: readonly Float64Array[], w: ArrayLike<number>) {
-    this.parts = samples.map((s, i) => ({ w: w[i], P: pchipCdf(s), at: s[0] }));
+    let big = 0;
+    for (const s of samples) big = Math.max(big, maxAbs(s));
+    const e = momentExponent(big);
+    this.up = 2 ** e;
+    this.down = 2 ** -e;
+    const scaled = e ? samples.map((s) => Float64Array.from(s, (v) => v * this.down)) : samples;
+    this.parts = scaled.map((s, i) => ({ w: w[i], P: pchipCdf(s), at: s[0] }));
     const all = new Set<number>();
     for (const p of this.parts)
       if (p.P) for (const v of p.P.x) all.add(v);
@@ -126,21 +138,30 @@ export class PchipCdfMixture implements RunDistribution {
       const [a, b] = p.P ? pieceMoments(p.P) : [p.at, p.at * p.at];
       v += p.w * (b - 2 * m1 * a + m1 * m1);
     }
-    this.mu = m1;
-    this.sigma = Math.sqrt(Math.max(v, 0));
+    this.mu = m1 * this.up;
+    this.sigma = Math.sqrt(Math.max(v, 0)) * this.up;
   }
 
   cdf(x: number): number {
+    return this.cdfScaled(x * this.down);
+  }
+  cdfLeft(x: number): number {
+    return this.cdfLeftScaled(x * this.down);
+  }
+  private cdfScaled(x: number): number {
     let s = 0;
     for (const p of this.parts) s += p.w * (p.P ? p.P.value(x) : x >= p.at ? 1 : 0);
     return Math.min(Math.max(s, 0), 1);
   }
-  cdfLeft(x: number): number {
+  private cdfLeftScaled(x: number): number {
     let s = 0;
     for (const p of this.parts) s += p.w * (p.P ? p.P.value(x) : x > p.at ? 1 : 0);
     return Math.min(Math.max(s, 0), 1);
   }
   quantile(p: number): number {
+    return this.quantileScaled(p) * this.up;
+  }
+  private quantileScaled(p: number): number {
     const K = this.knots;
     if (!(p > 0)) return K[0];
     if (p >= 1 || K.length === 1) return K[K.length - 1];
@@ -149,10 +170,10 @@ export class PchipCdfMixture implements RunDistribution {
       hi = K.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.cdf(K[mid]) >= p) hi = mid;
+      if (this.cdfScaled(K[mid]) >= p) hi = mid;
       else lo = mid + 1;
     }
-    if (lo === 0 || this.cdfLeft(K[lo]) < p) return K[lo]; // at the start, or inside a point mass at K[lo]
+    if (lo === 0 || this.cdfLeftScaled(K[lo]) < p) return K[lo]; // at the start, or inside a point mass at K[lo]
     return this.root(K[lo - 1], K[lo], p);
   }
   quantiles(ps: Float64Array): Float64Array {
@@ -167,14 +188,14 @@ export class PchipCdfMixture implements RunDistribution {
 
   /** F(x) = p on (a, b) with F(a) < p <= F(b−): Illinois regula falsi to F within 1e-15 or adjacent doubles. */
   private root(a: number, b: number, p: number): number {
-    let fa = this.cdf(a) - p,
-      fb = this.cdfLeft(b) - p;
+    let fa = this.cdfScaled(a) - p,
+      fb = this.cdfLeftScaled(b) - p;
     let side = 0;
     for (let it = 0; it < 200 && b - a > 2 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b)); it++) {
       let c = fb > fa ? (a * fb - b * fa) / (fb - fa) : 0.5 * (a + b);
       // Every fourth step bisects, so a stalled side cannot slow convergence below bisection's.
       if (!(c > a && c < b) || it % 4 === 3) c = 0.5 * (a + b);
-      const fc = this.cdf(c) - p;
+      const fc = this.cdfScaled(c) - p;
       if (Math.abs(fc) <= 1e-15) return c;
       if (fc < 0) {
         a = c;

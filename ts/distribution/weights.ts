@@ -7,6 +7,7 @@ import { knn } from "../backend/kernels/neighbors.js";
 import { Delaunay, QueryStatus } from "../predict/delaunay.js";
 import { LinearShepard } from "../predict/lsp.js";
 import { matrix } from "../predict/matrix.js";
+import { finiteDistances } from "../predict/trust.js";
 
 export const WEIGHT_NAMES = ["delaunay", "shepard", "nearest"] as const;
 export type WeightsName = (typeof WEIGHT_NAMES)[number];
@@ -31,9 +32,16 @@ export interface WeightOptions {
  * training order: Delaunay and LSP break ties by it).
  */
 export function interpolationWeights(name: WeightsName, X: Float64Array, Q: Float64Array, d: number, opts: WeightOptions = {}): WeightSet {
-  if (name === "delaunay") return delaunayWeights(X, Q, d, opts);
-  if (name === "shepard") return shepardWeights(X, Q, d, opts);
-  if (name === "nearest") return nearestWeights(X, Q, d, opts);
+  const ws =
+    name === "delaunay"
+      ? delaunayWeights(X, Q, d, opts)
+      : name === "shepard"
+        ? shepardWeights(X, Q, d, opts)
+        : name === "nearest"
+          ? nearestWeights(X, Q, d, opts)
+          : undefined;
+  // A query near ±1e300 overflows the kernels' squared distances: its distance is recomputed without (issue 44).
+  if (ws) return { ...ws, distance: finiteDistances(matrix(X, X.length / d, d), matrix(Q, Q.length / d, d), ws.distance) };
   throw new VarmapError("E_USAGE", `unknown weights '${String(name)}'`, { remedy: `use one of ${WEIGHT_NAMES.join(", ")}` });
 }
 

@@ -397,6 +397,22 @@ export function informationQuadForm(I: Float64Array, P: number, gs: readonly Flo
 }
 
 /** The mixture of X / s (s > 0): normal (a/s, b/s); gamma (a, b/s); log families (a − log s, b). */
+/**
+ * The power of two a mixture given by hand (--mixture) is divided by (scaleMixture) before its delta-method SEs, 1
+ * when its quartiles and median lie within 2^±64 (issue 44): the Fisher information of a model near 1e300 (or
+ * 1e-300) over- or underflows and was reported singular. x_q, se1 and the center scale back; Γ is unchanged.
+ */
+export function mixtureScale(m: Mixture): number {
+  let big = 0;
+  for (const p of [0.25, 0.5, 0.75]) {
+    const x = Math.abs(m.quantile(p));
+    if (Number.isFinite(x)) big = Math.max(big, x);
+  }
+  if (!(big > 0)) return 1;
+  const k = Math.floor(Math.log2(big));
+  return Math.abs(k) > 64 ? 2 ** k : 1;
+}
+
 export function scaleMixture(m: Mixture, s: number): Mixture {
   const fam = m.family.name;
   if (fam === "normal")

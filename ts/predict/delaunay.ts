@@ -34,6 +34,10 @@ export { QueryStatus };
 
 export class Delaunay extends Predictor<DelaunayState, DelaunayOptions> {
   readonly method = "delaunay";
+  /** No far-query move (FAR_QUERY_RADIUS): its projection onto the hull is stable at any distance (and --max-extrapolation declines far queries). */
+  protected override farQueryRadius(): number {
+    return Infinity;
+  }
   private X = new Float64Array(0);
   private y = new Float64Array(0);
 

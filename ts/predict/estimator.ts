@@ -52,7 +52,10 @@ export interface TrustedPrediction extends Trust {
    */
   negative: Uint8Array;
   logClamped: Uint8Array;
-  /** The query's log-scaled inputs lay beyond their safe log range (logInputClampBounds) and were moved onto it. */
+  /**
+   * The query's log-scaled inputs lay beyond their safe log range (logInputClampBounds), or the query lay beyond
+   * FAR_QUERY_RADIUS, and it was moved onto that range.
+   */
   inputClamped: Uint8Array;
 }
 
@@ -124,6 +127,38 @@ export function logInputClampBounds(lo: number, hi: number): [number, number] {
   return [lo - margin, hi + margin];
 }
 
+/**
+ * How far a query's input may lie from the data, in normalized input units (the training range of each input is 1),
+ * before it is moved onto that distance and flagged (issue 44): a million times the data's range away. The kernel
+ * methods evaluate sums of squared distances (lsp's Shepard weights, rbf's r² log r, gp's correlations) that
+ * overflow near 1e154 units and came back NaN; at this distance every one of them is finite and already shows its
+ * limiting behaviour: gp's correlations are exactly 0 (its mean function remains), lsp and rbf follow their linear
+ * tails, which the response clamp bounds. Methods whose evaluation is stable at any distance (lr, mars, delaunay,
+ * mean) opt out (farQueryRadius).
+ */
+export const FAR_QUERY_RADIUS = 1e6;
+
+/**
+ * Queries with inputs beyond `radius` of the unit cube's centre (normalized units) moved onto it, input by input
+ * (the others keep their values), and the mask of queries moved; the same object when none is.
+ */
+export function clampFarQueries(Z: Matrix, radius: number): { Z: Matrix; moved: Uint8Array } {
+  const moved = new Uint8Array(Z.rows);
+  if (!(radius < Infinity)) return { Z, moved };
+  const lo = 0.5 - radius,
+    hi = 0.5 + radius;
+  let data: Float64Array | undefined;
+  for (let k = 0; k < Z.data.length; k++) {
+    const v = Z.data[k];
+    if (v > hi || v < lo) {
+      data ??= Float64Array.from(Z.data);
+      data[k] = v > hi ? hi : lo;
+      moved[Math.floor(k / Z.cols)] = 1;
+    }
+  }
+  return { Z: data ? { data, rows: Z.rows, cols: Z.cols } : Z, moved };
+}
+
 /** Clamps values in place into [lo, hi] and returns the mask of clamped positions; NaN stays NaN. */
 function clampInto(values: Float64Array, lo: number, hi: number): Uint8Array {
   const mask = new Uint8Array(values.length);
@@ -155,13 +190,29 @@ export function clampLogPredictions(values: Float64Array, range: readonly [numbe
   return clampInto(values, lo, hi);
 }
 
-/** Per-row variances of y carried to the model scale, or undefined when absent or not all known. */
+/** Some response beyond 2^±500 in magnitude (0 aside): its square, a variance's scale, is not a normal double. */
+function extremeMagnitude(y: ArrayLike<number>): boolean {
+  for (let i = 0; i < y.length; i++) {
+    const a = Math.abs(y[i]);
+    if (a > 2 ** 500 || (a > 0 && a < 2 ** -500)) return true;
+  }
+  return false;
+}
+
+/** The smallest positive normal double (2^-1022). */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * Per-row variances of y carried to the model scale, or undefined when absent or not all known (non-finite: the
+ * square of a response near 1e160 overflowed; subnormal: that of one near 1e-160 underflowed).
+ */
 export function modelScaleVariances(y: Float64Array, yVar: ArrayLike<number> | undefined, response: ResponseScale): Float64Array | undefined {
   if (!yVar || yVar.length !== y.length) return undefined;
   const v = new Float64Array(y.length);
   for (let i = 0; i < y.length; i++) {
     const vi = response === "log" ? yVar[i] / (y[i] * y[i]) : yVar[i];
-    if (!(vi >= 0 && Number.isFinite(vi))) return undefined;
+    // A subnormal variance is the square of a value near 1e-160 (responses that small): too few digits to weigh by.
+    if (!(vi >= 0 && Number.isFinite(vi)) || (vi > 0 && vi < MIN_NORMAL)) return undefined;
     v[i] = vi;
   }
   return v;
@@ -176,11 +227,24 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   private modelRange?: [number, number];
   /** Normalized training inputs (row-major, dim columns), for the trust columns; absent for models restored from old files. */
   private support?: Float64Array;
+  /**
+   * The last fit was given the responses' variances but could not use them because the responses lie beyond
+   * 2^±500 in magnitude (their squares over- or underflow): a method that weighs by them says so in its notes.
+   */
+  protected variancesLost = false;
   /** Per log-scaled input, its safe range in normalized units (logInputClampBounds); computed on first use. */
   private inputBounds?: { col: number; lo: number; hi: number }[];
 
   constructor(options: O) {
     this.options = options;
+  }
+
+  /**
+   * Queries farther than this from the data (normalized units) are predicted at this distance, flagged clamped
+   * (FAR_QUERY_RADIUS); Infinity for methods whose evaluation is stable at any distance.
+   */
+  protected farQueryRadius(): number {
+    return FAR_QUERY_RADIUS;
   }
 
   /** Smallest number of training points the method accepts in d dimensions. */
@@ -251,7 +315,9 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
     this.dim = X.cols;
     const ym = toModelScale(yy, this.options.response ?? "linear");
     const Z = scaler.transform(X);
-    this.fitScaled(Z, ym, modelScaleVariances(yy, yVar, this.options.response ?? "linear"));
+    const noise = modelScaleVariances(yy, yVar, this.options.response ?? "linear");
+    this.variancesLost = noise === undefined && yVar !== undefined && yVar.length === yy.length && extremeMagnitude(yy);
+    this.fitScaled(Z, ym, noise);
     this.support = this.storedInputs() ? undefined : Float64Array.from(Z.data);
     this.modelRange = logRangeOf(ym);
     this.scaler = scaler;
@@ -270,9 +336,11 @@ export abstract class Predictor<S = unknown, O extends PredictorOptions = Predic
   }
 
   private predictInternal(Z: Matrix): { values: Float64Array; clamped: Uint8Array; inputClamped: Uint8Array; outside?: Uint8Array } {
-    const { Z: Zsafe, clamped: inputClamped } = this.clampLogInputs(Z);
+    const { Z: Znear, moved: far } = clampFarQueries(Z, this.farQueryRadius());
+    const { Z: Zsafe, clamped: inputClamped } = this.clampLogInputs(Znear);
     const { values: model, outside } = this.predictScaledDetailed(Zsafe);
-    if (Zsafe !== Z) this.keepDeclined(Z, inputClamped, model);
+    if (Zsafe !== Znear) this.keepDeclined(Znear, inputClamped, model);
+    for (let i = 0; i < far.length; i++) inputClamped[i] |= far[i];
     const clamped = this.modelRange ? clampPredictions(model, this.options.response ?? "linear", this.modelRange) : new Uint8Array(model.length);
     for (let i = 0; i < clamped.length; i++) clamped[i] |= inputClamped[i];
     return { values: fromModelScale(model, this.options.response ?? "linear"), clamped, inputClamped, outside };

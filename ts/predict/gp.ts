@@ -105,6 +105,34 @@ export interface GpState {
   noise?: number[];
   /** Local prediction: the number of nearest training points each query is predicted from (β and σ² are kept). */
   local?: { neighbours: number };
+  /**
+   * Responses far from 1 in magnitude (responseExponent): the model is fitted to y / 2^yScale, so `y`, `beta` and
+   * `sigma2` here are in those units and predictions are multiplied back by 2^yScale. Absent: unscaled.
+   */
+  yScale?: number;
+}
+
+/**
+ * Responses whose largest magnitude lies outside [2^-GP_SAFE_EXPONENT, 2^GP_SAFE_EXPONENT] are fitted divided by
+ * a power of two near it (issue 44): σ² is of the order of y², which overflows near y = 1e154 (the kernel failed,
+ * E_KERNEL_INTERNAL) and loses precision to subnormals near 1e-154 (the fit degraded). A power of two divides
+ * exactly, and responses inside the band are not touched, so the models of every usual scale keep their bits.
+ */
+export const GP_SAFE_EXPONENT = 64;
+
+/** The power of two a gp divides its model-scale responses by (0: none; see GP_SAFE_EXPONENT). */
+export function responseExponent(y: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < y.length; i++) m = Math.max(m, Math.abs(y[i]));
+  if (!(m > 0 && m < Infinity)) return 0;
+  const e = Math.floor(Math.log2(m));
+  return Math.abs(e) > GP_SAFE_EXPONENT ? e : 0;
+}
+
+/** y / 2^e, exactly (e within ±1023 + what the responses' range allows); y itself when e is 0. */
+function scaleDown(y: Float64Array, e: number): Float64Array {
+  if (!e) return y;
+  return Float64Array.from(y, (v) => v * 2 ** -e);
 }
 
 /** Largest training set of the exact solve (two n × n matrices of doubles: 144 MB at 3,000). */
@@ -191,9 +219,11 @@ export class Gp extends Predictor<GpState, GpOptions> {
     return this.meanKind === "constant" ? 2 : this.meanKind === "linear" ? d + 2 : 2 * d + 2;
   }
 
-  protected fitScaled(X: Matrix, y: Float64Array, measured?: Float64Array): void {
+  protected fitScaled(X: Matrix, yIn: Float64Array, measured?: Float64Array): void {
     const n = X.rows,
       d = X.cols;
+    const yScale = responseExponent(yIn);
+    const y = scaleDown(yIn, yScale);
     if (n > GP_MAX_POINTS && this.options.local === false)
       throw new VarmapError("E_TOO_MANY_POINTS", `gp: the exact solve takes at most ${GP_MAX_POINTS} training points, got ${n}`, {
         remedy: "allow the local variant (--gp-local yes, or leave --gp-local unset), or use another method",
@@ -212,6 +242,8 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const nuggetMin = this.options.nuggetMin ?? 1e-6;
     const bounds: [number, number][] = [...Array.from({ length: d }, () => LOG_ELL), [Math.log(nuggetMin), LOG_NUGGET_MAX]];
     const v = this.options.noise === "none" ? undefined : relativeVariances(measured, notes);
+    if (this.variancesLost && this.options.noise !== "none")
+      notes.push("the measured variances do not fit in a double at this response scale (beyond 1e±150): one nugget for every point");
     if (v) bounds.push(LOG_TAU);
 
     // The hyperparameter search, on a subset when the training set is large.
@@ -368,6 +400,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
       notes,
       ...(v ? { noise: Array.from(v) } : {}),
       ...(local ? { local: { neighbours } } : {}),
+      ...(yScale ? { yScale } : {}),
     };
   }
 
@@ -406,6 +439,10 @@ export class Gp extends Predictor<GpState, GpOptions> {
     for (let i = 0; i < Xq.rows; i++) {
       r.mean[i] = plusTrend(r.mean[i], H, i, p, s.beta);
       sd[i] = Math.sqrt(s.sigma2 * (r.variance[i] + g));
+    }
+    if (s.yScale) {
+      const f = 2 ** s.yScale;
+      for (let i = 0; i < Xq.rows; i++) (r.mean[i] *= f), (sd[i] *= f);
     }
     return { mean: r.mean, sd };
   }
@@ -448,7 +485,7 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const json = this.toJSON();
     const Z = this.transformQueries(X);
     const response = this.options.response ?? "linear";
-    const yModel = response === "log" ? Float64Array.from(y, Math.log) : y;
+    const yModel = scaleDown(response === "log" ? Float64Array.from(y, Math.log) : Float64Array.from(y), json.state.yScale ?? 0);
     const { support: _support, logRange: _logRange, range: _range, ...rest } = json;
     const { noise: _noise, ...solved } = json.state;
     const d = X.cols;
@@ -473,12 +510,13 @@ export class Gp extends Predictor<GpState, GpOptions> {
     const s = this.state;
     if (!s) throw new VarmapError("E_NOT_FITTED", "this gp model has not been fitted", { remedy: "call fit(X, y) first" });
     const d = s.theta.length - (s.noise ? 2 : 1);
+    const f = 2 ** (s.yScale ?? 0);
     return {
       lengthScales: s.theta.slice(0, d).map(Math.exp),
       nugget: Math.exp(s.theta[d]),
       ...(s.noise ? { noiseScale: Math.exp(s.theta[d + 1]) } : {}),
-      sigma2: s.sigma2,
-      beta: [...s.beta],
+      sigma2: s.sigma2 * f * f,
+      beta: s.beta.map((b) => b * f),
       nll: s.nll,
       converged: s.converged,
       notes: [...s.notes],

@@ -15,6 +15,10 @@ export interface LinearRegressionState {
 
 export class LinearRegression extends Predictor<LinearRegressionState> {
   readonly method = "lr";
+  /** No far-query move (FAR_QUERY_RADIUS): a linear form: finite at any distance (the response clamp bounds it). */
+  protected override farQueryRadius(): number {
+    return Infinity;
+  }
   private coef: Float64Array = new Float64Array(0);
   private rank = 0;
 

@@ -15,7 +15,7 @@ import {
   lspWeights,
   type LspNeighborTable,
 } from "../backend/kernels/lsp.js";
-import { Predictor, checkMatrix, clampPredictions, type PredictorOptions } from "./estimator.js";
+import { Predictor, checkMatrix, clampFarQueries, clampPredictions, type PredictorOptions } from "./estimator.js";
 import { takeRows, type Matrix } from "./matrix.js";
 import { InputScaler, fromModelScale, toModelScale, type InputScalingOptions } from "./scaling.js";
 
@@ -87,7 +87,9 @@ export class LinearShepard extends Predictor<LinearShepardState> {
    * m + 1 nodes). A query at a node has weight 1 there. Whole-distribution prediction mixes with these.
    */
   shepardWeights(Xq: Matrix): { offsets: Int32Array; index: Int32Array; weight: Float64Array; fallback: boolean[] } {
-    const w = lspWeights(this.backend, { X: this.X, rw: this.rw, m: this.dim }, this.transformQueries(Xq).data);
+    // A query beyond FAR_QUERY_RADIUS (its squared distances overflow: NaN weights) gets the weights at that radius.
+    const Z = clampFarQueries(this.transformQueries(Xq), this.farQueryRadius()).Z;
+    const w = lspWeights(this.backend, { X: this.X, rw: this.rw, m: this.dim }, Z.data);
     return { offsets: w.offsets, index: w.index, weight: w.weight, fallback: Array.from(w.code, (c) => c === LspWeightCode.FALLBACK) };
   }
 

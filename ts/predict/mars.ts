@@ -77,6 +77,10 @@ function termination(s: MarsState): string {
 
 export class Mars extends Predictor<MarsState, MarsOptions> {
   readonly method = "mars";
+  /** No far-query move (FAR_QUERY_RADIUS): hinges and their products: finite at any distance (the response clamp bounds it). */
+  protected override farQueryRadius(): number {
+    return Infinity;
+  }
   private state?: MarsState;
 
   constructor(options: MarsOptions = {}) {

@@ -10,6 +10,10 @@ export interface MeanBaselineState {
 
 export class MeanBaseline extends Predictor<MeanBaselineState> {
   readonly method = "mean";
+  /** No far-query move (FAR_QUERY_RADIUS): a constant. */
+  protected override farQueryRadius(): number {
+    return Infinity;
+  }
   private mean = NaN;
 
   constructor(options: PredictorOptions = {}) {

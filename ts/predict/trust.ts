@@ -113,9 +113,33 @@ export function nearestDistance(train: Matrix, queries: Matrix): Float64Array {
       }
       if (s < best) best = s;
     }
-    out[q] = train.rows ? Math.sqrt(best) : NaN;
+    out[q] = train.rows ? (best < Infinity ? Math.sqrt(best) : scaledNearest(train, queries.data, qo)) : NaN;
   }
   return out;
+}
+
+/**
+ * Replaces in place each infinite distance of `distance` (one per query: a kernel's squared distances overflowed, a
+ * query near ±1e300) by the query's distance to its nearest training row computed without overflow. For a distance to
+ * a hull the nearest row is within the hull's diameter of it, nothing at that scale.
+ */
+export function finiteDistances(train: Matrix, queries: Matrix, distance: Float64Array): Float64Array {
+  for (let q = 0; q < distance.length; q++) if (distance[q] === Infinity && train.rows) distance[q] = scaledNearest(train, queries.data, q * train.cols);
+  return distance;
+}
+
+/** nearestDistance for one query whose squared distances overflow (a query near ±1e300): each scaled by its largest term. */
+function scaledNearest(train: Matrix, q: Float64Array, qo: number): number {
+  const d = train.cols;
+  let best = Infinity;
+  for (let i = 0; i < train.rows; i++) {
+    let m = 0;
+    for (let j = 0; j < d; j++) m = Math.max(m, Math.abs(q[qo + j] - train.data[i * d + j]));
+    let s = 0;
+    if (m > 0) for (let j = 0; j < d; j++) s += ((q[qo + j] - train.data[i * d + j]) / m) ** 2;
+    best = Math.min(best, m * Math.sqrt(s));
+  }
+  return best;
 }
 
 /** Sets negative values to 0 in place; returns the mask of clamped positions (NaN left as it is). */

@@ -160,7 +160,7 @@ export async function runPredictDistribution(modelsPath: string, options: Predic
       }
     });
   } else {
-    const fits = mixtureOutputs(dists, levels, { families, kmax, seed: 1 });
+    const fits = mixtureOutputs(dists, levels, { families, kmax, seed: 1, location: (i) => ({ file: at, row: i + 2 }) });
     for (const r of fits.rows)
       if (r.best)
         push(r.config, {

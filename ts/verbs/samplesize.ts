@@ -12,7 +12,7 @@ import { fitMixturesParallel } from "../jobs/mixture.js";
 import { configKey, readFitsFile } from "../mixture/fits-file.js";
 import { chooseFit, runsFloor, sampleSizeRow, type CandidateFit, type SampleSizeOptions, type SampleSizeRow } from "../mixture/samplesize-config.js";
 import { curveColumns, keysOf, samplesizeColumns, samplesizeHeadline, samplesizeSummary } from "../mixture/samplesize-table.js";
-import { deltaQuantileSE, gammaQ, quantileRunsNeeded } from "../mixture/samplesize.js";
+import { deltaQuantileSE, gammaQ, mixtureScale, quantileRunsNeeded, scaleMixture } from "../mixture/samplesize.js";
 import { parseWorkers } from "../pool/pool.js";
 import { runJob } from "../pool/job.js";
 import { sharedCopy } from "../pool/threads.js";
@@ -219,7 +219,10 @@ async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Pr
     throw new VarmapError("E_USAGE", "--mixture evaluates the delta method with the expected information", {
       remedy: "drop --method/--information with --mixture",
     });
-  const r = deltaQuantileSE(m, o.qs, { center: o.center });
+  // A model far from 1 in magnitude is evaluated divided by a power of two (mixtureScale), then scaled back.
+  const s = mixtureScale(m);
+  const r0 = deltaQuantileSE(s === 1 ? m : scaleMixture(m, s), o.qs, { center: o.center });
+  const r = s === 1 ? r0 : { ...r0, center: r0.center * s, quantiles: r0.quantiles.map((x) => ({ ...x, xq: x.xq * s, se1: x.se1 * s })) };
   if (r.singular && opts.strict)
     throw new VarmapError("E_SINGULAR_INFORMATION", "the Fisher information of the --mixture model is singular", {
       location: { configuration: "--mixture" },
@@ -257,7 +260,12 @@ async function mixtureMode(json: string, p: Parsed, opts: SamplesizeOptions): Pr
   const notes: string[] = [];
   if (undefinedAt.length)
     notes.push(
-      `the quantile SE is not finite at q = ${undefinedAt.join(", ")} (${r.singular ? "singular Fisher information: two components alike or a weight near 0" : "zero density at the quantile"}): those cells are empty and no runs needed is given`,
+      `the quantile SE is not finite at q = ${undefinedAt.join(", ")} (${r.singular ? "singular Fisher information: a degenerate component, two components alike or a weight near 0" : "zero density at the quantile"}): those cells are empty and no runs needed is given`,
+    );
+  const atCenter = r.quantiles.filter((qa) => Number.isFinite(qa.se1) && qa.atCenter).map((qa) => qa.q);
+  if (atCenter.length)
+    notes.push(
+      `x_q equals the center (--center mean, ${r.center}) at q = ${atCenter.join(", ")}: Γ = se / (x_q − center) is undefined there, so those gamma_q cells are empty and no runs needed is given`,
     );
   if (needed.some((nd) => nd.perLevel.some((v) => v.floored)))
     notes.push(`runs needed raised to ${runsFloor(m.k)}, the fewest that can refit a ${m.k}-component mixture (3k − 1 parameters)`);
