@@ -9,7 +9,7 @@ import { gevFitBatch } from "../../ts/backend/kernels/gev.js";
 import { gpLocalPredict, gpNll, gpPredict, type GpKernelName } from "../../ts/backend/kernels/gp.js";
 import { lspEval, lspFit, lspFitRaw, lspNeighborTable, lspSubsets, lspWeights } from "../../ts/backend/kernels/lsp.js";
 import { lstsq } from "../../ts/backend/kernels/lstsq.js";
-import { marsFit, marsPredict } from "../../ts/backend/kernels/mars.js";
+import { earthDefaults, marsFit, marsPredict } from "../../ts/backend/kernels/mars.js";
 import { mixtureFit } from "../../ts/backend/kernels/mixture.js";
 import { knn } from "../../ts/backend/kernels/neighbors.js";
 import { rbfgram, symeig, symtrid } from "../../ts/backend/kernels/symeig.js";
@@ -25,20 +25,7 @@ const ones = new Float64Array(5).fill(1);
 const theta = Float64Array.from([-1, -1, -4]);
 const L = new Float64Array(25);
 for (let i = 0; i < 5; i++) L[i * 5 + i] = 1;
-const marsOptions = (nk: number, d = 1) => ({
-  degree: d,
-  nk,
-  thresh: 0.001,
-  penalty: 2,
-  minspan: 0,
-  endspan: 0,
-  fastK: 20,
-  fastBeta: 1,
-  newvarPenalty: 0,
-  autoLinpreds: true,
-  adjustEndspan: 2,
-  scaleY: true,
-});
+const marsOptions = (nk: number, d = 1) => ({ ...earthDefaults(2, d), nk, penalty: 2 });
 const runs = Float64Array.from([1, 2, 3, 4, 1.5, 2.5]);
 
 /** Sizes no kernel accepts where a size is expected. */
@@ -186,7 +173,7 @@ describe("raw kernel wrappers: bad sizes are coded errors", () => {
     const dir = join(packageRoot(), "ts", "backend", "kernels");
     const covered = new Set(CALLS.map(([name]) => name.split(" ")[0]));
     // Exported functions that take no kernel sizes (pure TypeScript helpers).
-    const helpers = new Set(["lspTableDepth", "applyQt", "applyQ"]);
+    const helpers = new Set(["lspTableDepth", "applyQt", "applyQ", "earthDefaults"]);
     const missing: string[] = [];
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts")))
       for (const [name, value] of Object.entries(await import(join(dir, file))))

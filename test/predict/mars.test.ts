@@ -3,25 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { Mars } from "../../ts/predict/mars.js";
 import { predictorFromJSON } from "../../ts/predict/registry.js";
-import { marsFit, marsPredict, type MarsKernelOptions } from "../../ts/backend/kernels/mars.js";
+import { earthDefaults, marsFit, marsPredict, type MarsKernelOptions } from "../../ts/backend/kernels/mars.js";
 import { nativeBackend, nativeSkipReason, relErr, rng, selected, wasmBackend } from "../helpers/backends.js";
 import { isVarmapError } from "../../ts/errors.js";
 
-const defaults = (d: number, over: Partial<MarsKernelOptions> = {}): MarsKernelOptions => ({
-  degree: 1,
-  nk: Math.min(200, Math.max(20, 2 * d)) + 1,
-  thresh: 0.001,
-  penalty: 2,
-  minspan: 0,
-  endspan: 0,
-  fastK: 20,
-  fastBeta: 1,
-  newvarPenalty: 0,
-  autoLinpreds: true,
-  adjustEndspan: 2,
-  scaleY: true,
-  ...over,
-});
+const defaults = (d: number, over: Partial<MarsKernelOptions> = {}): MarsKernelOptions => ({ ...earthDefaults(d), ...over });
 
 /** n points in [0,1]^d and y = f(x) + noise·N(0,1)-ish. */
 function synth(n: number, d: number, seed: number, f: (x: number[]) => number, noise = 0) {

@@ -4,7 +4,7 @@ import type { KernelBackend } from "./kernel.js";
 import { sqdist } from "./kernels/distances.js";
 import { knn } from "./kernels/neighbors.js";
 import { lstsq } from "./kernels/lstsq.js";
-import { marsFit, marsPredict } from "./kernels/mars.js";
+import { earthDefaults, marsFit, marsPredict } from "./kernels/mars.js";
 import { lspEval, lspFit, lspNeighborTable, lspSubsets, lspWeights } from "./kernels/lsp.js";
 import { gpLocalPredict, gpNll, gpPredict, type GpLikelihood } from "./kernels/gp.js";
 import { delaunayLocate } from "./kernels/delaunay.js";
@@ -15,20 +15,7 @@ import { rbfgram, symeig, symtrid } from "./kernels/symeig.js";
 
 /** The MARS kernel options of the self-test and its parity batch (earth's defaults at degree 1 or 2). */
 function marsOptions(degree: number, minspan: number, endspan: number) {
-  return {
-    degree,
-    nk: 21,
-    thresh: 0.001,
-    penalty: degree === 1 ? 2 : 3,
-    minspan,
-    endspan,
-    fastK: 20,
-    fastBeta: 1,
-    newvarPenalty: 0,
-    autoLinpreds: true,
-    adjustEndspan: 2,
-    scaleY: true,
-  };
+  return { ...earthDefaults(1, degree), nk: 21, minspan, endspan };
 }
 
 export interface SelfTest {

@@ -2,7 +2,7 @@
 // The kernel does the fit; this class holds options, the selected terms and a summary() like summary(earth).
 import { VarmapError } from "../errors.js";
 import { powerOfTwoScale } from "../data/stats.js";
-import { marsFit, marsPredict, type MarsKernelOptions } from "../backend/kernels/mars.js";
+import { earthDefaults, marsFit, marsPredict, type MarsKernelOptions } from "../backend/kernels/mars.js";
 import { Predictor, type PredictorOptions } from "./estimator.js";
 import type { Matrix } from "./matrix.js";
 
@@ -95,20 +95,20 @@ export class Mars extends Predictor<MarsState, MarsOptions> {
   /** earth's defaults for d inputs, with the user's options on top. */
   resolvedOptions(d: number): Required<Omit<MarsOptions, keyof PredictorOptions>> {
     const o = this.options;
-    const degree = o.degree ?? 1;
+    const base = earthDefaults(d, o.degree ?? 1);
     return {
-      degree,
-      nk: o.nk ?? Math.min(200, Math.max(20, 2 * d)) + 1,
-      thresh: o.thresh ?? 0.001,
-      penalty: o.penalty ?? (degree > 1 ? 3 : 2),
-      minspan: o.minspan ?? 0,
-      endspan: o.endspan ?? 0,
-      fastK: o.fastK ?? 20,
-      fastBeta: o.fastBeta ?? 1,
-      newvarPenalty: o.newvarPenalty ?? 0,
-      autoLinpreds: o.autoLinpreds ?? true,
-      adjustEndspan: o.adjustEndspan ?? 2,
-      scaleY: o.scaleY ?? true,
+      degree: base.degree,
+      nk: o.nk ?? base.nk,
+      thresh: o.thresh ?? base.thresh,
+      penalty: o.penalty ?? base.penalty,
+      minspan: o.minspan ?? base.minspan,
+      endspan: o.endspan ?? base.endspan,
+      fastK: o.fastK ?? base.fastK,
+      fastBeta: o.fastBeta ?? base.fastBeta,
+      newvarPenalty: o.newvarPenalty ?? base.newvarPenalty,
+      autoLinpreds: o.autoLinpreds ?? base.autoLinpreds,
+      adjustEndspan: o.adjustEndspan ?? base.adjustEndspan,
+      scaleY: o.scaleY ?? base.scaleY,
     };
   }
 

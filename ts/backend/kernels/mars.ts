@@ -89,6 +89,24 @@ export interface MarsKernelOptions {
   scaleY: boolean;
 }
 
+/** R earth's defaults for d inputs at this degree (nk = min(200, max(20, 2d)) + 1; penalty 2, or 3 above degree 1). */
+export function earthDefaults(d: number, degree = 1): MarsKernelOptions {
+  return {
+    degree,
+    nk: Math.min(200, Math.max(20, 2 * d)) + 1,
+    thresh: 0.001,
+    penalty: degree > 1 ? 3 : 2,
+    minspan: 0,
+    endspan: 0,
+    fastK: 20,
+    fastBeta: 1,
+    newvarPenalty: 0,
+    autoLinpreds: true,
+    adjustEndspan: 2,
+    scaleY: true,
+  };
+}
+
 export interface MarsFitResult {
   /** Terms created by the forward pass (rows of dirs/cuts), including slots it left unused. */
   nTerms: number;

@@ -2,27 +2,14 @@
 // n = 50,000, d = 20. One operation = one complete fit (forward pass, rank fix, pruning, coefficients).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { marsFit, type MarsKernelOptions } from "../../backend/kernels/mars.js";
+import { earthDefaults, marsFit, type MarsKernelOptions } from "../../backend/kernels/mars.js";
 import { uniform } from "../inputs.js";
 import { loadMoana } from "../moana.js";
 import type { BenchCase, BenchSuite } from "../runner.js";
 import { sharedDir } from "../shared-dir.js";
 
-function earthDefaults(d: number, degree: number, nk?: number): MarsKernelOptions {
-  return {
-    degree,
-    nk: nk ?? Math.min(200, Math.max(20, 2 * d)) + 1,
-    thresh: 0.001,
-    penalty: degree > 1 ? 3 : 2,
-    minspan: 0,
-    endspan: 0,
-    fastK: 20,
-    fastBeta: 1,
-    newvarPenalty: 0,
-    autoLinpreds: true,
-    adjustEndspan: 2,
-    scaleY: true,
-  };
+function earthOptions(d: number, degree: number, nk?: number): MarsKernelOptions {
+  return { ...earthDefaults(d, degree), ...(nk !== undefined ? { nk } : {}) };
 }
 
 function fitCase(name: string, X: Float64Array, y: Float64Array, d: number, o: MarsKernelOptions): BenchCase {
@@ -34,7 +21,7 @@ function synthetic(n: number, d: number, degree: number): BenchCase {
   const X = uniform(n * d, 7);
   const y = new Float64Array(n);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) y[i] += Math.sin(3 * X[i * d + j]);
-  return fitCase(`synthetic n=${n} d=${d} degree ${degree}`, X, y, d, earthDefaults(d, degree));
+  return fitCase(`synthetic n=${n} d=${d} degree ${degree}`, X, y, d, earthOptions(d, degree));
 }
 
 function moanaCases(): BenchCase[] {
@@ -56,7 +43,7 @@ function moanaCases(): BenchCase[] {
           Float64Array.from(tr.flatMap((i) => X[i])),
           Float64Array.from(tr.map((i) => y[i])),
           4,
-          earthDefaults(4, degree, nk),
+          earthOptions(4, degree, nk),
         ),
       );
     }
