@@ -136,20 +136,22 @@ describe("serialization", () => {
         Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
       ),
     ];
+    // P runs beside S (S writes 50 in its on slices, idles otherwise); P's rate while S writes is given, 100 otherwise.
+    const paired = (probeWhileOn: number) => [
+      ...alone,
+      ...trace(
+        "p",
+        "P",
+        Array.from({ length: 24 }, (_, k) => (on(k) ? probeWhileOn : 100)),
+      ),
+      ...trace(
+        "p",
+        "S",
+        Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
+      ),
+    ];
     it("a probe dented while the signal writes and at full speed while it idles is not serialized", () => {
-      const slices = [
-        ...alone,
-        ...trace(
-          "p",
-          "P",
-          Array.from({ length: 24 }, (_, k) => (on(k) ? 30 : 100)),
-        ),
-        ...trace(
-          "p",
-          "S",
-          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
-        ),
-      ];
+      const slices = paired(30);
       const res = analyzeInterference(runs, options(), slices);
       for (const p of res.pairs) {
         expect(p.serializedShare).toBe(0);
@@ -157,19 +159,7 @@ describe("serialization", () => {
       }
     });
     it("a probe stopped whenever the signal writes is serialized behind it (its own stalls count)", () => {
-      const slices = [
-        ...alone,
-        ...trace(
-          "p",
-          "P",
-          Array.from({ length: 24 }, (_, k) => (on(k) ? 0 : 100)),
-        ),
-        ...trace(
-          "p",
-          "S",
-          Array.from({ length: 24 }, (_, k) => (on(k) ? 50 : 0)),
-        ),
-      ];
+      const slices = paired(0);
       const res = analyzeInterference(runs, options(), slices);
       // 12 of 24 overlapping slices: P quiet while S writes at its rate; S's 12 idle slices are its standalone share
       for (const p of res.pairs) {
