@@ -288,6 +288,53 @@ describe.skipIf(secondBackendRun || !built)(`varmap report${built ? "" : " (dist
     expect(html).toContain("space-filling: greedy maximin");
   });
 
+  it("--data that is not the job's runs: exit 2 with E_REPORT_DATA_MISMATCH, nothing written (issue 44 item 19)", () => {
+    const out = join(root, "mismatch.html");
+    // the job's maps, fewer configurations (a --where the job did not have)
+    let r = varmap("report", join(demo, "cv"), "--data", data, "--preset", "moana", "--where", "threads >= 8", "--out", out);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/E_REPORT_DATA_MISMATCH.*configurations here/);
+    // other maps altogether
+    const other = join(root, "other.csv");
+    expect(varmap("synth", "--design", "moana", "--maps", "1", "--seed", "9", "--out", other, "--quiet").status).toBe(0);
+    writeFileSync(other, readFileSync(other, "utf8").replace(/^host_sched,vm_sched/, "host,vm"));
+    r = varmap(
+      "report",
+      join(demo, "cv"),
+      "--data",
+      other,
+      "--factors",
+      "host,vm,mode",
+      "--inputs",
+      "freq_khz,threads,fsize_kb,rsize_kb",
+      "--response",
+      "throughput_kbps",
+      "--run",
+      "run",
+      "--out",
+      out,
+    );
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/E_REPORT_DATA_MISMATCH.*none of the job's 2 map/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a cv whose every cell failed still gets a report, without its ARE figure", () => {
+    const tiny = join(root, "tiny.csv");
+    const lines = ["g,x,run,y"];
+    for (const g of ["a", "b"]) for (const x of [1, 2, 3]) for (let k = 1; k <= 4; k++) lines.push(`${g},${x},${k},${10 * x + k + (g === "b" ? 5 : 0)}`);
+    writeFileSync(tiny, `${lines.join("\n")}\n`);
+    const roles = ["--factors", "g", "--inputs", "x", "--run", "run", "--response", "y"];
+    const cvDir = join(root, "cv-tiny");
+    const c = varmap("cv", tiny, ...roles, "--methods", "lsp", "--p", "0.1", "--reps", "1", "--out", cvDir, "--quiet");
+    expect(c.status, c.stderr).toBe(0);
+    const out = join(root, "tiny.html");
+    const r = varmap("report", cvDir, "--data", tiny, ...roles, "--out", out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/no finite ARE/);
+    expect(existsSync(out)).toBe(true);
+  });
+
   it("not an output directory: exit 2 with E_REPORT_DIR and nothing written", () => {
     const out = join(root, "none.html");
     const r = varmap("report", root, "--out", out);

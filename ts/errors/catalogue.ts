@@ -491,6 +491,13 @@ export const ERROR_CATALOGUE = [
     "`varmap slurm wait` (or submit --wait) gave up before the job was merged",
     "the job goes on in Slurm: wait again, or follow it with `varmap slurm status DIR`",
   ),
+  // report --data (issue 44 item 19)
+  e(
+    "jobs and outputs",
+    "E_REPORT_DATA_MISMATCH",
+    "`varmap report --data` names runs that are not the ones the job in the directory computed on (other maps or other configuration counts)",
+    "pass the runs file the job read, with the same column flags and --where",
+  ),
 ] as const satisfies readonly ErrorCodeEntry[];
 
 /** Every code of the catalogue: a VarmapError takes one of these (the compiler checks each throw site). */

@@ -81,6 +81,34 @@ interface Layout {
   data?: string;
 }
 
+/**
+ * The runs the report draws must be the job's: every map of the job found in them has the configuration count the job
+ * recorded, and at least one is found. (Maps of one configuration, which jobs skip, may be in the data only.) Runs of
+ * the same grid drawn again are not told apart: the plan keeps a fingerprint of the whole data, not of each map.
+ */
+function checkDataMatchesJob(manifest: Manifest, ranks: MapRank[], dataFile: string): void {
+  if (!manifest.maps?.length || !ranks.length) return;
+  const keyOf = (values: string[]) => JSON.stringify(values);
+  const inData = new Map(ranks.map((r) => [keyOf(manifest.factors.map((f) => String(r.key[f]))), r.configs]));
+  const fail = (what: string) => {
+    throw new VarmapError("E_REPORT_DATA_MISMATCH", what, {
+      location: { file: dataFile },
+      remedy: "pass the runs file the job read, with the same column flags and --where (or leave --data out for a demo directory)",
+    });
+  };
+  let found = 0;
+  for (const m of manifest.maps) {
+    const configs = inData.get(keyOf(m.values));
+    if (configs === undefined) continue;
+    found++;
+    if (configs !== m.rows)
+      fail(
+        `the map ${manifest.factors.map((f, i) => `${f}=${m.values[i]}`).join(", ") || "all"} has ${configs} configurations here, ${m.rows} in the job's runs`,
+      );
+  }
+  if (!found) fail(`none of the job's ${manifest.maps.length} map(s) is in this file (the job's factors: ${manifest.factors.join(", ") || "none"})`);
+}
+
 function readManifest(dir: string): Manifest | undefined {
   const f = join(dir, "manifest.json");
   if (!existsSync(f)) return undefined;
@@ -277,10 +305,10 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         caption: `Mean absolute relative error (%) on held-out configurations, averaged over ${layout.cv.manifest.maps.length} map(s)`,
       },
     );
-    const fig = await figure(
-      areSpec(areRows(await readTable(join(layout.cv.dir, "are.csv")))),
-      "ARE against the training fraction p, one line per method (seed 000 Table 2).",
-    );
+    // A finished cv whose every cell failed (e.g. maps too small for the method at every p) still gets its report.
+    const points = areRows(await readTable(join(layout.cv.dir, "are.csv")));
+    if (!points.length) note("no finite ARE in are.csv (every method failed every map): no ARE figure; are.csv gives the reasons");
+    const fig = points.length ? await figure(areSpec(points), "ARE against the training fraction p, one line per method (seed 000 Table 2).") : "";
     sections.push({ id: "table2", title: "Cross-validated ARE (Table 2)", body: `<div class="pair">${table}${fig}</div>` });
   }
 
@@ -316,6 +344,7 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
         opts.maps,
       );
     }
+    checkDataMatchesJob(layout.refit?.manifest ?? layout.cv!.manifest, ranks, dataFile);
   } else note("no runs file: pass --data FILE (with its column flags) to add heatmaps, predicted vs measured and histograms");
 
   if (ds) {
