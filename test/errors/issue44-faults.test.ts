@@ -60,6 +60,19 @@ describe.skipIf(secondBackendRun || !cliBuilt)("issue 44: full disk, bad input, 
     expect(readFileSync(join(dir, "full", "ks.csv"), "utf8")).toBe(readFileSync(join(dir, "clean", "ks.csv"), "utf8"));
   });
 
+  it("a full disk under a single-file output names the file the user gave, not its temporary; nothing is left (item 19)", () => {
+    const full = cliIn(dir, { VARMAP_QUIET: "1", VARMAP_TEST_FAULTS: "enospc-after=2000" });
+    mkdirSync(join(dir, "one"), { recursive: true });
+    for (const out of ["one/configs.csv", "one/configs.json"]) {
+      const r = full("summarize", runs(), ...HOST_FREQ_THREADS_ROLES, "--out", out);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(`[E_DISK_FULL]: ${out}: the disk`);
+      expect(r.err).not.toMatch(/\.tmp-/);
+      noDump(r.err);
+    }
+    expect(readdirSync(join(dir, "one"))).toEqual([]);
+  });
+
   it("distribution cv's ks.csv: a full disk part-way is E_DISK_FULL naming it, no ks.csv; short writes give the same bytes", () => {
     // The journal and results.jsonl (about 35 kB here) fit; ks.csv (about 32 kB) does not.
     const full = cliIn(dir, { VARMAP_QUIET: "1", VARMAP_TEST_FAULTS: "enospc-after=40000" })(...cv("ks-full"));

@@ -4,6 +4,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { writeFileAll } from "./io.js";
+import { VarmapError } from "../errors.js";
 
 /** A temporary path next to `path` (same directory, so rename is atomic). */
 export function tempPathFor(path: string, ext = ""): string {
@@ -33,7 +34,7 @@ export async function writeAtomic(path: string, write: (tmp: string) => void | P
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw e;
+    throw diskFullAt(path, e);
   }
 }
 
@@ -45,8 +46,24 @@ export function writeFileAtomic(path: string, text: string): void {
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw e;
+    throw diskFullAt(path, e);
   }
+}
+
+/**
+ * A full disk while writing the temporary of `path` is reported at `path`, the file the user named (the temporary
+ * is gone), whether it came as E_DISK_FULL from writeAll or as a raw ENOSPC/EDQUOT (writeFileSync, DuckDB's COPY).
+ */
+function diskFullAt(path: string, e: unknown): unknown {
+  const code = e instanceof VarmapError ? e.code : (e as NodeJS.ErrnoException | undefined)?.code;
+  const full =
+    code === "E_DISK_FULL" || code === "ENOSPC" || code === "EDQUOT" || /No space left on device|Disk quota exceeded/i.test(String((e as Error)?.message));
+  if (!full) return e;
+  return new VarmapError("E_DISK_FULL", "the disk (or your quota) is full: nothing was written", {
+    location: { file: path },
+    remedy: "free some space or write to another file system (--out elsewhere), then run the same command again (jobs resume)",
+    cause: e,
+  });
 }
 
 /** A text CSV field: quoted (inner quotes doubled) when it holds a comma, quote or line break. The one quoting rule. */

@@ -2,7 +2,7 @@
 // PNG or a small self-contained HTML page. Atomic (temp file + rename), so a failed render leaves nothing behind.
 import { VarmapError } from "../errors.js";
 import { writeAtomic } from "../data/write.js";
-import { writeFileSync } from "node:fs";
+import { writeFileAll } from "../data/io.js";
 import { renderSvg, svgToPng, themed, type PngOptions, type TopLevelSpec } from "./render.js";
 import { escapeHtml } from "./html.js";
 
@@ -29,6 +29,6 @@ export async function figureBytes(spec: TopLevelSpec, format: FigureFormat, png:
 
 export async function writeFigure(spec: TopLevelSpec, path: string, png: PngOptions = {}): Promise<string[]> {
   const { data, warnings } = await figureBytes(spec, figureFormat(path), png);
-  await writeAtomic(path, (tmp) => writeFileSync(tmp, data));
+  await writeAtomic(path, (tmp) => writeFileAll(tmp, data)); // every byte, or E_DISK_FULL
   return warnings;
 }

@@ -2,7 +2,8 @@
 // with its ARE plot, a heatmap of a few maps (default: the most and the least variable), predicted vs measured
 // per method on those maps, the best-family and best-k counts, and histograms with fitted densities for a few
 // configurations. Figures are inline SVG; the page makes no request of any kind.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { writeFileAll } from "../data/io.js";
 import { writeAtomic } from "../data/write.js";
 import { basename, join, resolve } from "node:path";
 import { VarmapError, isVarmapError } from "../errors.js";
@@ -735,6 +736,6 @@ ${live ? `<script>${vegaRuntime()}</script>\n<script>${BOOT_JS}</script>` : ""}
 /** Builds the report of `dir` and writes it to `out` atomically. */
 export async function writeReport(dir: string, out: string, opts: ReportOptions = {}): Promise<ReportResult> {
   const r = await buildReport(dir, opts);
-  await writeAtomic(out, (tmp) => writeFileSync(tmp, r.html));
+  await writeAtomic(out, (tmp) => writeFileAll(tmp, r.html));
   return r;
 }
