@@ -328,19 +328,20 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   let runs: Float64Array;
   if (ok) {
     const byRun = Boolean(roles.run);
-    let streamed = await streamRuns(con, offsets, byRun, total, false);
+    const streamed = await streamRuns(con, offsets, byRun, total);
     trace?.(t0, streamed ? "runs streamed in file order" : "runs not in file order");
-    streamed ??= await streamRuns(con, offsets, byRun, total, true);
+    if (streamed) {
+      const { duplicate, repeated } = streamed;
+      if (duplicate && !opts.allowDuplicateRuns)
+        throw new VarmapError("E_DUPLICATE_RUN", `run index ${duplicate.run} appears twice in one configuration (also at row ${lineOf(duplicate.earlier)})`, {
+          location: { file, row: lineOf(duplicate.row), column: roles.run },
+          remedy: RUN_REMEDY,
+        });
+      if (repeated > 0)
+        opts.note?.(`${repeated} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
+      runs = streamed.runs;
+    } else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
     trace?.(t0, "runs placed");
-    const { duplicate, repeated } = streamed!;
-    if (duplicate && !opts.allowDuplicateRuns)
-      throw new VarmapError("E_DUPLICATE_RUN", `run index ${duplicate.run} appears twice in one configuration (also at row ${lineOf(duplicate.earlier)})`, {
-        location: { file, row: lineOf(duplicate.row), column: roles.run },
-        remedy: RUN_REMEDY,
-      });
-    if (repeated > 0)
-      opts.note?.(`${repeated} configuration(s) repeat run indices in '${roles.run}'; their runs are kept, ordered by run index, then file row`);
-    runs = streamed!.runs;
   } else runs = await readRunsBucketed(con, file, roles, opts, ok, order, count, offsets, total, lineOf);
   // firstRow locates later errors (a constant input, too few runs): file lines too (one newline count when none differ).
   if (lines) for (let c = 0; c < count; c++) firstRow[c] = lineOf(firstRow[c]);
@@ -351,9 +352,6 @@ async function readWith(db: Db, file: string, roles: ColumnRoles, opts: ReadOpti
   }
   return table;
 }
-
-/** DuckDB's memory when it must sort the runs (files whose run indices decrease down the file). */
-const SORT_MEMORY_LIMIT = "1GB";
 
 const KEY_HALVES = `(__h >> 32)::UINTEGER, (__h & 4294967295::UBIGINT)::UINTEGER`;
 
@@ -378,10 +376,11 @@ interface StreamedRuns {
  * Runs in 8 bytes each (no per-run index, row or configuration arrays): each streamed run goes straight to its
  * configuration's next slot, so the arrival order within a configuration is its final order: (run index, file
  * row). File order (the temp table's scan order) gives it whenever run indices never decrease down the file within
- * a configuration (the usual layout); else (undefined is returned) the caller asks for `sorted`, where DuckDB
- * orders the runs by (run index, row), spilling to disk beyond its memory limit rather than holding them in JS.
+ * a configuration (the usual layout); else undefined is returned and the caller places the runs with their run
+ * indices and rows, sorted within each configuration (readRunsBucketed: 20 bytes a run, where a DuckDB sort of the
+ * runs took up to its 1 GB limit, so memory depended on row order: issue 44 item 18).
  */
-async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number, sorted: boolean): Promise<StreamedRuns | undefined> {
+async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, total: number): Promise<StreamedRuns | undefined> {
   const count = offsets.length - 1;
   const index = await configIndex(con, count);
   const fill = offsets.slice(0, count);
@@ -392,25 +391,14 @@ async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, t
   const runs = new Float64Array(total);
   let lastRow = -1;
   let inOrder = true;
-  let source = `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`;
-  if (sorted) {
-    // Sorted into a table first (a sort feeding a streamed result cannot spill enough under the memory limit),
-    // then read back in its insertion order.
-    // The sort's own structures outgrow the reading limit on tens of millions of runs: this rare path (run
-    // indices decreasing down the file) gets a larger one rather than failing.
-    await con.run(`SET memory_limit = '${SORT_MEMORY_LIMIT}'`);
-    await con.run(`CREATE TEMP TABLE sorted_runs AS ${source} ORDER BY ${byRun ? "__run, __row" : "__row"}`);
-    source = "SELECT * FROM sorted_runs";
-  }
+  const source = `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`;
   const got = await forEachChunk(con, source, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
     if (!inOrder) return;
     const [hi, lo, row, run, y] = cols;
     for (let i = 0; i < n; i++) {
       const c = index.get(hi[i], lo[i]);
-      if (!sorted) {
-        if (!(row[i] > lastRow)) return void (inOrder = false);
-        lastRow = row[i];
-      }
+      if (!(row[i] > lastRow)) return void (inOrder = false);
+      lastRow = row[i];
       if (lastRun && lastRowOf && repeats) {
         if (run[i] === lastRun[c]) {
           repeats[c] = 1;
@@ -423,10 +411,7 @@ async function streamRuns(con: Db["con"], offsets: Int32Array, byRun: boolean, t
       runs[fill[c]++] = y[i];
     }
   });
-  if (!inOrder) {
-    if (sorted) throw new Error("streamRuns: DuckDB returned runs out of the requested order");
-    return undefined;
-  }
+  if (!inOrder) return undefined;
   if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
   return { runs, repeated: repeats ? repeats.reduce((t, v) => t + v, 0) : 0, duplicate };
 }
@@ -444,33 +429,39 @@ async function readRunsBucketed(
   total: number,
   lineOf: (row: number) => number,
 ): Promise<Float64Array> {
-  // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
-  const cid = new Int32Array(total);
-  const rowOf = new Int32Array(total);
-  const runOf = new Float64Array(total);
-  const yOf = new Float64Array(total);
+  const byRun = Boolean(roles.run);
+  let placed: { runs: Float64Array; runIdx: Float64Array; rows: Int32Array };
   let got: number;
-  let pos = 0;
   if (ok) {
-    // Runs as they are stored, each with its key hash; the hash → configuration map is built in JS.
+    // Runs as they are stored, each straight into its configuration's next slot (the hash → configuration map is
+    // built in JS) with its run index and row: 20 bytes a run; then sorted within each configuration.
     const index = await configIndex(con, count);
+    const fill = offsets.slice(0, count);
+    placed = { runs: new Float64Array(total), runIdx: new Float64Array(total), rows: new Int32Array(total) };
+    const { runs, runIdx, rows } = placed;
     got = await forEachChunk(con, `SELECT ${KEY_HALVES}, __row, __run, __y FROM v WHERE __keep`, ["u32", "u32", "i32", "f64", "f64"], (cols, n) => {
       const [hi, lo, row, run, y] = cols;
       for (let i = 0; i < n; i++) {
-        const k = pos + i;
-        if (k >= total) break;
-        cid[k] = index.get(hi[i], lo[i]);
-        rowOf[k] = row[i];
-        runOf[k] = run[i];
-        yOf[k] = y[i];
+        const c = index.get(hi[i], lo[i]);
+        const p = fill[c]++;
+        if (p >= offsets[c + 1]) throw new Error("readRunsBucketed: more runs than counted");
+        runs[p] = y[i];
+        runIdx[p] = run[i];
+        rows[p] = row[i];
       }
-      pos += n;
     });
+    if (got === total) sortWithinConfigurations(offsets, runs, runIdx, rows, byRun);
   } else {
+    // Every kept run with its configuration id, in whatever order the join produces; bucketed below.
+    const cid = new Int32Array(total);
+    const rowOf = new Int32Array(total);
+    const runOf = new Float64Array(total);
+    const yOf = new Float64Array(total);
     got = await streamColumns(con, `SELECT __cid, __row, __run, __y FROM v JOIN cfg USING (${order}) WHERE __keep`, [cid, rowOf, runOf, yOf]);
+    placed = bucketRuns(offsets, cid, rowOf, runOf, yOf, byRun);
   }
   if (got !== total) throw new Error(`read ${got} runs, expected ${total}`);
-  const { runs, runIdx, rows } = bucketRuns(offsets, cid, rowOf, runOf, yOf, Boolean(roles.run));
+  const { runs, runIdx, rows } = placed;
   if (roles.run && !opts.allowDuplicateRuns) checkDuplicateRuns(file, roles, offsets, runIdx, rows, lineOf);
   if (roles.run && opts.allowDuplicateRuns) {
     const n = countRepeated(offsets, runIdx);
@@ -672,6 +663,12 @@ export function bucketRuns(offsets: Int32Array, cid: Int32Array, rowOf: Int32Arr
     runIdx[p] = runOf[i];
     rows[p] = rowOf[i];
   }
+  sortWithinConfigurations(offsets, runs, runIdx, rows, byRun);
+  return { runs, runIdx, rows };
+}
+
+/** Within each configuration, runs by run index (when there is a run column), then file row; in place. */
+function sortWithinConfigurations(offsets: Int32Array, runs: Float64Array, runIdx: Float64Array, rows: Int32Array, byRun: boolean): void {
   const before = (a: number, b: number) => (byRun && runIdx[a] !== runIdx[b] ? runIdx[a] < runIdx[b] : rows[a] < rows[b]);
   for (let c = 0; c + 1 < offsets.length; c++) {
     const a = offsets[c];
@@ -687,7 +684,6 @@ export function bucketRuns(offsets: Int32Array, cid: Int32Array, rowOf: Int32Arr
     runIdx.set(ri, a);
     rows.set(ro, a);
   }
-  return { runs, runIdx, rows };
 }
 
 function firstLine(e: unknown): string {
