@@ -97,6 +97,9 @@ export async function runJob<P extends JobPlan, T extends JobTask, C extends Job
       batch: opts.batch,
       progress: opts.quiet ? silentProgress : stderrProgress(opts.label),
     });
+  } catch (e) {
+    store.abandon();
+    throw e;
   } finally {
     store.close();
   }
