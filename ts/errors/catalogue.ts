@@ -491,6 +491,12 @@ export const ERROR_CATALOGUE = [
     "`varmap slurm wait` (or submit --wait) gave up before the job was merged",
     "the job goes on in Slurm: wait again, or follow it with `varmap slurm status DIR`",
   ),
+  e(
+    "jobs and outputs",
+    "E_DATA_MISMATCH",
+    "`report --data` names runs that are not the ones the job directory was computed from (other maps or configuration counts)",
+    "pass the job's own data file with the same column flags and --where the job was run with",
+  ),
 ] as const satisfies readonly ErrorCodeEntry[];
 
 /** Every code of the catalogue: a VarmapError takes one of these (the compiler checks each throw site). */

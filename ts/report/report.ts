@@ -94,6 +94,34 @@ function readManifest(dir: string): Manifest | undefined {
   }
 }
 
+/**
+ * The runs `ds` loaded from `--data` must be the job's (issue 44 item 19f): every map loaded is one of the
+ * manifest's maps (same factor columns and values) with the configuration count the job recorded.
+ */
+function checkSameData(ds: Dataset, manifest: Manifest, file: string, dir: string): void {
+  const factors = ds.table.roles.factors;
+  const remedy = `pass the data file ${dir} was computed from, with the column flags and --where the job used`;
+  if (factors.join("\u0000") !== (manifest.factors ?? []).join("\u0000"))
+    throw new VarmapError(
+      "E_DATA_MISMATCH",
+      `the data's factor columns (${factors.join(", ") || "none"}) are not the job's (${(manifest.factors ?? []).join(", ") || "none"})`,
+      { location: { file }, remedy },
+    );
+  const rows = new Map(manifest.maps.map((m) => [m.values.map(String).join("\u0000"), m.rows]));
+  for (const m of ds.maps) {
+    const values = factors.map((f) => String(m.key[f]));
+    const want = rows.get(values.join("\u0000"));
+    const name = factors.map((f, i) => `${f}=${values[i]}`).join(", ") || "the single map";
+    if (want === undefined)
+      throw new VarmapError("E_DATA_MISMATCH", `the data holds the map ${name}, which the job in ${dir} did not fit`, { location: { file }, remedy });
+    if (want !== m.rows)
+      throw new VarmapError("E_DATA_MISMATCH", `the map ${name} has ${m.rows} configurations in the data but ${want} in the job in ${dir}`, {
+        location: { file },
+        remedy,
+      });
+  }
+}
+
 /** What kind of output directory `dir` is, and where its parts are. */
 export function locate(dir: string): Layout {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
@@ -317,6 +345,8 @@ export async function buildReport(dirArg: string, opts: ReportOptions = {}): Pro
       );
     }
   } else note("no runs file: pass --data FILE (with its column flags) to add heatmaps, predicted vs measured and histograms");
+  const jobManifest = layout.refit?.manifest ?? layout.cv?.manifest;
+  if (ds && dataFile && jobManifest && !mapTable) checkSameData(ds, jobManifest, dataFile, layout.refit?.dir ?? layout.cv!.dir);
 
   if (ds) {
     const stat = ds.maps[0]?.stat ?? "sd";
