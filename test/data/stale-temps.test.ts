@@ -42,3 +42,25 @@ describe("stale temporaries", () => {
     }
   });
 });
+
+// Issue 44 item 19e: a full disk met by a write that has no path of its own (writeSync on a descriptor, fsync,
+// DuckDB's COPY) is E_DISK_FULL naming the file being written.
+describe("E_DISK_FULL names the path", () => {
+  it.each([
+    ["Node's writeSync", Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" })],
+    ["DuckDB's COPY", new Error('IO Error: Could not write file "/tmp/x": No space left on device')],
+  ])("%s", async (_what, cause) => {
+    const out = join(root, "full.csv");
+    const err = await writeAtomic(out, () => {
+      throw cause;
+    }).catch((e) => e);
+    expect(err.code).toBe("E_DISK_FULL");
+    expect(err.message).toContain(out);
+    expect(readdirSync(root).filter((n) => n.startsWith(".full.csv"))).toEqual([]);
+  });
+
+  it("other errors pass unchanged", async () => {
+    const cause = new Error("boom");
+    await expect(writeAtomic(join(root, "x.csv"), () => Promise.reject(cause))).rejects.toBe(cause);
+  });
+});

@@ -4,6 +4,7 @@
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { VarmapError } from "../errors.js";
 import { writeFileAll } from "./io.js";
 
 /** A temporary path next to `path` (same directory, so rename is atomic). */
@@ -61,6 +62,25 @@ export function ownedTempDir(what: string): string {
   return mkdtempSync(join(base, `${prefix}${process.pid}-`));
 }
 
+const NO_SPACE_CODES = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+const NO_SPACE_TEXT = /no space left on device|disk quota exceeded|file too large/i;
+
+/**
+ * A full disk met while writing `path` (issue 44 item 19e) as E_DISK_FULL naming `path`: Node's writeSync/fsync on a
+ * descriptor and DuckDB's COPY report no path of their own. Other errors are returned as they are.
+ */
+export function diskFullError(e: unknown, path: string): unknown {
+  if (e instanceof VarmapError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const code = typeof err?.code === "string" ? err.code : "";
+  if (!NO_SPACE_CODES.has(code) && !NO_SPACE_TEXT.test(String(err?.message ?? ""))) return e;
+  return new VarmapError("E_DISK_FULL", `cannot write ${path}: the disk (or your quota) is full (${code || String(err.message).split("\n")[0]})`, {
+    location: { file: path },
+    remedy: "free some space or write to another file system (--out elsewhere), then run the same command again (jobs resume)",
+    cause: e,
+  });
+}
+
 /** Flushes a written file to the disk, so a rename after it never exposes an empty or partial file after a crash. */
 function fsyncFile(path: string): void {
   const fd = openSync(path, "r+");
@@ -85,7 +105,7 @@ export async function writeAtomic(path: string, write: (tmp: string) => void | P
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw e;
+    throw diskFullError(e, path);
   }
 }
 
@@ -98,7 +118,7 @@ export function writeFileAtomic(path: string, text: string): void {
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw e;
+    throw diskFullError(e, path);
   }
 }
 
