@@ -44,3 +44,32 @@ describe("ResultStore.abandon", () => {
     expect(existsSync(join(dir, "manifest.json"))).toBe(true);
   });
 });
+
+// Issue 44 item 19b: a job whose output writing fails leaves none of its output tables (the results stay for a resume).
+describe("runJob: outputs all or none", () => {
+  it("removes the tables written before the failing one, keeps results.jsonl, and a rerun writes them", async () => {
+    const { gridMaps } = await import("./fixtures.js");
+    const { packMaps } = await import("../../ts/data/shared-maps.js");
+    const { cvPlan, job: cvJob } = await import("../../ts/jobs/cv.js");
+    const { runJob } = await import("../../ts/pool/job.js");
+    const maps = packMaps(gridMaps(1, 8));
+    const { plan } = cvPlan(maps, { methods: ["lr"], response: "linear", ps: [0.5], reps: 2, seed: "11" });
+    const dir = join(root, "outputs");
+    const failing = {
+      ...cvJob,
+      write(p: typeof plan, results: ReadonlyMap<string, unknown>, out: string) {
+        cvJob.write(p, results, out);
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" });
+      },
+    };
+    const opts = { out: dir, workers: 0, resume: true, quiet: true, label: "cv" };
+    await expect(runJob(failing, { maps, plan }, opts)).rejects.toThrow(/ENOSPC/);
+    const files = cvJob.files(plan);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(existsSync(join(dir, f)), f).toBe(false);
+    expect(existsSync(join(dir, "results.jsonl"))).toBe(true);
+    const s = await runJob(cvJob, { maps, plan }, opts);
+    expect(s.resumed).toBe(s.tasks);
+    for (const f of files) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+});
