@@ -48,7 +48,9 @@ export function escapeBinary(s: string): string {
 function formatLocation(l: ErrorLocation): string {
   const parts: string[] = [];
   if (l.file) parts.push(l.file);
-  if (l.row !== undefined) parts.push(`row ${l.row}`);
+  // A row is a 1-based file row: an unknown one (-1, NaN from a lookup that found nothing) is left out rather than
+  // printed as "row -1" (issue 44 item 19d).
+  if (l.row !== undefined && Number.isInteger(l.row) && l.row >= 1) parts.push(`row ${l.row}`);
   if (l.column) parts.push(`column '${l.column}'`);
   if (l.configuration) parts.push(`configuration ${l.configuration}`);
   if (l.path) parts.push(`at ${l.path}`);

@@ -66,7 +66,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("issue 44: full disk, bad input, 
     for (const out of ["one/configs.csv", "one/configs.json"]) {
       const r = full("summarize", runs(), ...HOST_FREQ_THREADS_ROLES, "--out", out);
       expect(r.code, r.err).toBe(2);
-      expect(r.err).toContain(`[E_DISK_FULL]: ${out}: the disk`);
+      expect(r.err).toContain(`[E_DISK_FULL]: ${out}: cannot write ${out}: the disk`);
       expect(r.err).not.toMatch(/\.tmp-/);
       noDump(r.err);
     }

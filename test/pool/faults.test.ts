@@ -2,7 +2,7 @@
 // damaged manifest, clears dead writers' temporaries; a full disk (injected with VARMAP_TEST_FAULTS) exits 2
 // with no output, short writes change nothing, and a job cut off by a full disk resumes to the same outputs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -133,5 +133,20 @@ describe.skipIf(!existsSync(cli))("a full disk through the CLI (VARMAP_TEST_FAUL
     const resumed = varmap(args(cut));
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(outputs(cut)).toEqual(outputs(clean));
+  });
+
+  it("cv: a fresh run that fails before its first task finished leaves no --out behind (issue 44 item 19b)", () => {
+    const dir = tmp();
+    const file = data(dir);
+    const args = (out: string) => ["cv", file, ...G_X_ROLES, "--methods", "lr", "--p", "0.5", "--reps", "4", "--out", out, "--workers", "0", "--quiet"];
+    const clean = join(dir, "clean");
+    expect(varmap(args(clean)).status).toBe(0);
+    // Room for the manifest and nothing more: the first journal append meets the full disk.
+    const room = statSync(join(clean, "manifest.json")).size + 5;
+    const cut = join(dir, "cut");
+    const full = varmap(args(cut), { VARMAP_TEST_FAULTS: `enospc-after=${room}` });
+    expect(full.status).toBe(2);
+    expect(full.stderr).toMatch(/E_DISK_FULL/);
+    expect(existsSync(cut)).toBe(false);
   });
 });

@@ -2,9 +2,8 @@
 // DuckDB failures into VarmapErrors. DuckDB is used because it parses CSV and Parquet in parallel with exact
 // (correctly rounded) doubles, groups and sorts millions of rows in native code, and hands result columns
 // back as typed arrays, so 3.8 M runs never become 3.8 M JS objects.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { ownedTempDir } from "./atomic.js";
+import { rmSync } from "node:fs";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { VarmapError } from "../errors.js";
 
@@ -36,7 +35,7 @@ export async function openDb(options: DbOptions = {}): Promise<Db> {
   let spill: string | undefined;
   const limit = options.memoryLimit === undefined ? undefined : (process.env.VARMAP_DUCKDB_MEMORY ?? options.memoryLimit);
   if (limit) {
-    spill = mkdtempSync(join(tmpdir(), "varmap-duckdb-"));
+    spill = ownedTempDir("duckdb");
     config.memory_limit = limit;
     config.temp_directory = spill;
   }

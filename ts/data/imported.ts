@@ -1,7 +1,7 @@
 // A benchmark tool's runs (ts/import) as a table: the columns writeTable takes, and a temporary CSV for the
 // loader's --format path (read back with the import's roles, then removed).
-import { mkdtempSync, readdirSync, rmSync, statSync, type Stats } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "./atomic.js";
+import { readdirSync, rmSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import type { ImportedRuns } from "../import/types.js";
@@ -36,7 +36,7 @@ export function toolFiles(path: string, pattern: RegExp = /./): string[] {
 
 /** Runs `use` on a temporary CSV of the imported runs; errors that name the temporary file name `source` instead. */
 export async function importedColumns<T>(imported: ImportedRuns, use: (table: string) => Promise<T>, source: string): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), "varmap-import-"));
+  const dir = ownedTempDir("import");
   const table = join(dir, "runs.csv");
   try {
     await writeTable(table, importedTableColumns(imported));

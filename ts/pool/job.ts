@@ -4,6 +4,7 @@
 // pool, write the results in task order and — for a whole job, not a shard — the verb's output files. `merge`
 // uses the same writer on the union of the shards' results, so N shards merged write exactly what one unsharded
 // run writes.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { backendInfo } from "../backend/index.js";
 import { writeFileAtomic } from "../data/atomic.js";
@@ -97,6 +98,9 @@ export async function runJob<P extends JobPlan, T extends JobTask, C extends Job
       batch: opts.batch,
       progress: opts.quiet ? silentProgress : stderrProgress(opts.label),
     });
+  } catch (e) {
+    store.abandon();
+    throw e;
   } finally {
     store.close();
   }
@@ -106,7 +110,14 @@ export async function runJob<P extends JobPlan, T extends JobTask, C extends Job
   const files = [RESULTS];
   if (whole) {
     const results = new Map(mine.map((t) => [t.id, store.done.get(t.id)]));
-    summary = def.write(plan, results, opts.out);
+    try {
+      summary = def.write(plan, results, opts.out);
+    } catch (e) {
+      // No first tables beside a failure (issue 44 item 19b): the outputs come all or none; the results stay, so
+      // the same command (resume) writes them again.
+      for (const f of def.files(plan)) rmSync(join(opts.out, f), { force: true });
+      throw e;
+    }
     files.push(...def.files(plan));
   } else if (!opts.quiet) {
     process.stderr.write(`varmap: shard ${manifest.shard} done; combine the shards with \`varmap merge <dirs…> --out <dir>\`\n`);

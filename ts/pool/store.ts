@@ -10,7 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { writeAll } from "../data/io.js";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
-import { writeFileAtomic } from "../data/atomic.js";
+import { processAlive, writeFileAtomic } from "../data/atomic.js";
 import { DirLock } from "./lock.js";
 
 export interface TaskRecord<R = unknown> {
@@ -100,21 +100,15 @@ function removeStaleTemporaries(dir: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 export class ResultStore {
   private fd: number | undefined;
   /** The directory's lock (ts/pool/lock.ts), held from construction to release(). */
   private readonly lock: DirLock;
   readonly done = new Map<string, unknown>();
+  /** This run created the directory (so an abandoned run removes it again when empty). */
+  private readonly createdDir: boolean;
+  /** This run wrote the manifest (a fresh job, not a resume). */
+  private wroteManifest = false;
 
   /**
    * Opens (creating) the store in dir for a job whose identity is `manifest`. With resume, results of a previous
@@ -128,6 +122,7 @@ export class ResultStore {
   ) {
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new VarmapError("E_OUT", `--out ${dir} exists and is not a directory`, { remedy: "give a directory path for --out" });
+    this.createdDir = !existsSync(dir);
     mkdirSync(dir, { recursive: true });
     this.lock = DirLock.acquire(dir);
     try {
@@ -155,6 +150,7 @@ export class ResultStore {
     if (!same || !opts.resume) {
       for (const f of [JOURNAL, RESULTS, MANIFEST, RUN_LOG, ...opts.outputs]) rmSync(join(dir, f), { force: true });
       writeFileAtomic(join(dir, MANIFEST), text);
+      this.wroteManifest = true;
     }
     for (const rec of [...readRecords(join(dir, RESULTS)), ...readRecords(join(dir, JOURNAL))]) this.done.set(rec.id, rec.result);
   }
@@ -192,6 +188,19 @@ export class ResultStore {
     }
     writeFileAtomic(join(this.dir, RESULTS), lines.length ? lines.join("\n") + "\n" : "");
     rmSync(join(this.dir, JOURNAL), { force: true });
+  }
+
+  /**
+   * A fresh run that failed before any task finished (issue 44 item 19b): leaves --out as it found it, without
+   * the manifest and journal it wrote (and without the directory, when this run created it and it is empty).
+   * Results of earlier runs, or of tasks this run finished, stay for a resume.
+   */
+  abandon(): void {
+    this.close();
+    if (!this.wroteManifest || this.done.size > 0) return;
+    for (const f of [JOURNAL, RESULTS, MANIFEST]) rmSync(join(this.dir, f), { force: true });
+    this.lock.release();
+    if (this.createdDir && readdirSync(this.dir).length === 0) rmSync(this.dir, { recursive: true, force: true });
   }
 
   close(): void {

@@ -137,7 +137,7 @@ function duplicateError(X: Matrix, rank: Int32Array): VarmapError {
     "E_DUPLICATE_POINTS",
     `training points ${Math.min(k, other)} and ${Math.max(k, other)} (0-based) have the same inputs, so the linear Shepard weights are undefined`,
     {
-      location: { row: Math.min(k, other) },
+      // No file row: these are 0-based training points (ErrorLocation rows are 1-based file rows).
       remedy: "aggregate repeated configurations into one row (a map has one row per configuration) before fitting",
     },
   );

@@ -84,7 +84,7 @@ interface Layout {
 
 /**
  * The runs the report draws must be the job's: every map of the job found in them has the configuration count the job
- * recorded, and at least one is found. (Maps of one configuration, which jobs skip, may be in the data only.) Runs of
+ * recorded, at least one is found, and every other map has one configuration (jobs skip those). Runs of
  * the same grid drawn again are not told apart: the plan keeps a fingerprint of the whole data, not of each map.
  */
 function checkDataMatchesJob(manifest: Manifest, ranks: MapRank[], dataFile: string): void {
@@ -97,17 +97,18 @@ function checkDataMatchesJob(manifest: Manifest, ranks: MapRank[], dataFile: str
       remedy: "pass the runs file the job read, with the same column flags and --where (or leave --data out for a demo directory)",
     });
   };
+  const name = (values: string[]) => manifest.factors.map((f, i) => `${f}=${values[i]}`).join(", ") || "all";
   let found = 0;
   for (const m of manifest.maps) {
     const configs = inData.get(keyOf(m.values));
     if (configs === undefined) continue;
     found++;
-    if (configs !== m.rows)
-      fail(
-        `the map ${manifest.factors.map((f, i) => `${f}=${m.values[i]}`).join(", ") || "all"} has ${configs} configurations here, ${m.rows} in the job's runs`,
-      );
+    if (configs !== m.rows) fail(`the map ${name(m.values)} has ${configs} configurations here, ${m.rows} in the job's runs`);
   }
   if (!found) fail(`none of the job's ${manifest.maps.length} map(s) is in this file (the job's factors: ${manifest.factors.join(", ") || "none"})`);
+  const inJob = new Set(manifest.maps.map((m) => keyOf(m.values)));
+  for (const [key, configs] of inData)
+    if (configs >= 2 && !inJob.has(key)) fail(`the data holds the map ${name(JSON.parse(key) as string[])}, which the job did not fit`);
 }
 
 function readManifest(dir: string): Manifest | undefined {

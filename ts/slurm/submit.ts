@@ -3,13 +3,12 @@
 // first shard would (the data read, nothing written) — write job.json and the two scripts into the output
 // directory, submit the array and the merge (afterany), record the job ids. The merge job merges only when every
 // shard is done. A submit that fails leaves nothing behind (no scripts, no job.json, no directory it created).
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CommanderError, type Command } from "commander";
 import { VarmapError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
-import { writeFileAtomic } from "../data/atomic.js";
+import { writeFileAtomic, ownedTempDir } from "../data/atomic.js";
 import { mergeShards } from "../pool/merge.js";
 import { jobFor } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";
@@ -109,7 +108,7 @@ function checkVerbFlags(program: Command, verb: string, args: readonly string[])
  */
 async function checkVerbPlan(program: Command, verb: string, args: readonly string[], shards: number): Promise<number> {
   quiet(program);
-  const scratch = mkdtempSync(join(tmpdir(), "varmap-slurm-check-"));
+  const scratch = ownedTempDir("slurm-check");
   try {
     const probeOut = join(scratch, "never-written");
     const found = await probePlan(() =>

@@ -1,8 +1,8 @@
 // `bench`: kernel throughput per backend on this machine, from the same suites as `npm run bench`. The CLI
 // (ts/cli/commands/bench.ts) parses the flags into BenchOptions and prints the report (a table, or JSON).
-import { renameSync, writeFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
 import { benchmark, formatTable, TARGETS, type BenchReport, type Target } from "../benchmarks/runner.js";
+import { writeFileAtomic } from "../data/atomic.js";
 
 export { TARGETS as BENCH_TARGETS, type Target as BenchTarget };
 
@@ -46,9 +46,7 @@ export async function runBench(options: BenchOptions): Promise<BenchSummary> {
     });
   if (report.unavailable.native && !options.quiet) process.stderr.write(`bench: native not run: ${report.unavailable.native}\n`);
   if (options.out) {
-    const tmp = `${options.out}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(report, null, 2) + "\n");
-    renameSync(tmp, options.out);
+    writeFileAtomic(options.out, JSON.stringify(report, null, 2) + "\n");
   }
   return { report, text: formatTable(report, targets) + "\n" };
 }

@@ -1,8 +1,8 @@
 // `cv`: cross-validation of every map on the engine (ts/jobs/cv.ts), over generated divisions (p × reps) or given
 // ones (a splits file); the ARE per map, method and p, the Table 2 (generated) and the per-point predictions
 // (given, optional). The CLI (ts/cli/commands/cv.ts) parses the flags into CvOptions and prints the summary.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "../data/atomic.js";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { VarmapError } from "../errors.js";
 import type { VariabilityMap } from "../data/types.js";
@@ -130,7 +130,7 @@ export async function runCv(file: string, options: CvOptions): Promise<CvSummary
     autoTransforms: { inputs: options.data.logInputs?.[0] === "auto", response: options.data.logResponse === "auto" },
   });
   // Without an output directory (the quick --splits use), the store lives in a temporary directory removed afterwards.
-  const out = options.out ?? mkdtempSync(join(tmpdir(), "varmap-cv-"));
+  const out = options.out ?? ownedTempDir("cv");
   try {
     const s = await runJob(cvJob, { maps, plan, givenTrain, ids }, jobOptions(run, out, "cv"));
     if (s.shard !== null) return { ...s, text: "" };

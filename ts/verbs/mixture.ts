@@ -2,8 +2,8 @@
 // criterion, guarded) selection, and the summaries of seed 001 Tables 3, 4 and 5; or --validate on held-back runs.
 // The fits run as a resumable job on the engine (ts/jobs/mixture.ts). The CLI (ts/cli/commands/mixture.ts) parses
 // the flags into MixtureOptions and prints the summary.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { ownedTempDir } from "../data/atomic.js";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { tableFormat, writeTable, type Column } from "../data/write.js";
@@ -178,7 +178,7 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
   // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
   const ctx = mixtureContext(packedRuns, offsets, ids, { families, kmax, restarts, seed, starts, priorStrength });
-  const dir = jobDir ?? mkdtempSync(join(tmpdir(), "varmap-mixture-"));
+  const dir = jobDir ?? ownedTempDir("mixture");
   let fit: MixtureFitResult;
   try {
     await runJob(mixtureJob, ctx, { ...jobOpts, out: dir });
