@@ -2,6 +2,7 @@
 // configurations. Each chunk is fitted with its global configuration ids (they key the random starts), so the fits
 // do not depend on the chunking, the worker count or a resume. `fitMixturesParallel` runs the same tasks without
 // an output directory (the API and the benches); the mixture verb runs them as a resumable job (ts/verbs/mixture.ts).
+// Refit's mixture tasks (best model and BIC per configuration, fitMixtureChunk) fit their chunks with the same fitChunk.
 import { createHash } from "node:crypto";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
 import { FAMILIES, type FamilyName } from "../mixture/families.js";
@@ -18,6 +19,8 @@ import { heldOutSumsHere } from "./mixture-cv.js";
 import { cvScoresOf, selectWith } from "./mixture-validate.js";
 import { fitColumns, stdErrorsOfBest } from "./mixture-table.js";
 import { summarizeFits } from "../mixture/tables.js";
+import { chooseGuarded } from "../mixture/select.js";
+import type { RefitMixturePlan } from "./refit.js";
 
 /** Configurations per task: small enough to balance two workers, large enough to amortize the hand-off. */
 export const MIXTURE_CHUNK = 8;
@@ -114,14 +117,30 @@ function mixtureTasks(plan: MixturePlan): MixtureTask[] {
   return tasks;
 }
 
-function runMixtureTask(ctx: MixtureContext, { c0, c1 }: MixtureTask): MixtureChunk {
-  const { runs, offsets, configIds, plan } = ctx;
+/**
+ * The one chunk fit of every mixture job (mixture, refit): every (family, k) mixture of configurations c0..c1−1,
+ * their runs rebased to the chunk, keyed by `ids` (global configuration ids: the random starts), so the fits do not
+ * depend on the chunking. Returns the fit, the chunk's runs and offsets.
+ */
+export function fitChunk(
+  runs: Float64Array,
+  offsets: Int32Array,
+  ids: Int32Array,
+  c0: number,
+  c1: number,
+  options: PlanOptions,
+): { fit: MixtureFitResult; x: Float64Array; off: Int32Array } {
   const base = offsets[c0];
   const off = Int32Array.from({ length: c1 - c0 + 1 }, (_, i) => offsets[c0 + i] - base);
-  const { format: _f, version: _v, verb: _b, fingerprint: _p, configs: _c, chunk: _k, table: spec, ...options } = plan;
   const x = runs.subarray(base, offsets[c1]);
+  return { fit: fitMixtures(x, off, { ...options, configIds: ids }), x, off };
+}
+
+function runMixtureTask(ctx: MixtureContext, { c0, c1 }: MixtureTask): MixtureChunk {
+  const { runs, offsets, configIds, plan } = ctx;
+  const { format: _f, version: _v, verb: _b, fingerprint: _p, configs: _c, chunk: _k, table: spec, ...options } = plan;
   const ids = configIds.slice(c0, c1);
-  const fit = fitMixtures(x, off, { ...options, configIds: ids });
+  const { fit, x, off } = fitChunk(runs, offsets, ids, c0, c1, options);
   const chunk: MixtureChunk = {
     c0,
     rows: fit.rows.map(({ mixture: _m, ...plain }) => ({ ...plain, config: plain.config + c0 })),
@@ -226,6 +245,75 @@ export function assembleFits(plan: MixturePlan, results: ReadonlyMap<string, unk
   }
   for (const [key, s] of seconds) seconds.set(key, s / Math.max(plan.configs, 1));
   return { rows, secondsPerFit: seconds, resolution };
+}
+
+/** Every configuration's runs in shared memory (offsets per configuration) and each configuration's key columns. */
+export interface MixRuns {
+  runs: Float64Array;
+  offsets: Int32Array;
+  keys: string[][];
+}
+
+export interface MixBest {
+  family: string;
+  k: number;
+  loglik: number;
+  bic: number;
+  iterations: number;
+  converged: boolean;
+  floorBound: boolean;
+  params: Record<string, number[]>;
+}
+
+export interface MixResult {
+  configs: {
+    /** The configuration's factor and input values. */
+    key: string[];
+    n: number;
+    /** The chosen model: BIC-best, among guard-eligible fits when the plan has a guard. */
+    best: MixBest | null;
+    /** BIC of every (family, k), families in the plan's order, k = 1..kmax. */
+    bic: (number | null)[];
+  }[];
+}
+
+/** The mixtures of configurations c0..c1−1 (global indices key the random starts). */
+export function fitMixtureChunk(data: MixRuns, m: RefitMixturePlan, c0: number, c1: number): MixResult {
+  const { runs, offsets, keys } = data;
+  const ids = Int32Array.from({ length: c1 - c0 }, (_, i) => c0 + i);
+  const { fit, off } = fitChunk(runs, offsets, ids, c0, c1, {
+    families: m.families as FamilyName[],
+    kmax: m.kmax,
+    seed: m.seed,
+    starts: m.starts,
+    priorStrength: m.priorStrength || undefined,
+  });
+  const guard = parseGuard(m.guard ?? "off");
+  const out: MixResult = { configs: [] };
+  const perConfig = m.families.length * m.kmax;
+  for (let i = 0; i < ids.length; i++) {
+    const rows = fit.rows.slice(i * perConfig, (i + 1) * perConfig);
+    const x = runs.subarray(offsets[c0 + i], offsets[c0 + i + 1]);
+    const b = guard.on ? rows[chooseGuarded(rows, x, "bic", guard)] : rows.find((r) => r.best);
+    out.configs.push({
+      key: keys[c0 + i],
+      n: off[i + 1] - off[i],
+      best: b
+        ? {
+            family: b.family,
+            k: b.k,
+            loglik: b.loglik,
+            bic: b.bic,
+            iterations: b.iterations,
+            converged: b.converged,
+            floorBound: b.floorBound,
+            params: b.params,
+          }
+        : null,
+      bic: rows.map((r) => (Number.isFinite(r.bic) ? r.bic : null)),
+    });
+  }
+  return out;
 }
 
 /** The context of a mixture job, its big arrays in shared memory for the workers. */
