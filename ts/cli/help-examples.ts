@@ -54,7 +54,6 @@ export const HELP_EXAMPLES: Record<string, HelpExamples> = {
     examples: [
       "varmap mixture runs.csv --preset moana --out fits.csv",
       "varmap mixture runs.csv --preset iozone --validate --split odd-even --validate-out val.csv",
-      "varmap mixture runs.csv --preset moana --shard 1/2 --out fits-1   # then: varmap merge fits-1 fits-2 --out fits-all",
     ],
     guide: "docs/guide/mixtures.md",
   },
