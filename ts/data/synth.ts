@@ -27,10 +27,8 @@
 //    Synthetic per-test medians: mean 2.1e6–3.6e6, cv 0.06–0.43.
 // Runs are rounded to 0.01 kB/s like the real files, and floored at 0.1% of μ so they stay positive (the log
 // families of seed 001 need positive data).
-import { closeSync, existsSync, openSync, readSync, rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { writeAll } from "./io.js";
-import { Worker } from "node:worker_threads";
 import { VarmapError } from "../errors.js";
 import { familyLaw, familySampler, type Family } from "./families.js";
 import { counterRng, type CounterRng } from "./random.js";
@@ -273,6 +271,30 @@ export interface SynthOptions {
   workers?: number;
   /** Progress callback: configurations written so far, total. */
   progress?: (done: number, total: number) => void;
+  /**
+   * Writes the part files on workers (the verb passes the job engine's: ts/jobs/synth.ts); without it the parts
+   * are written one after the other in this thread. Called with every part; `done(k, configurations)` reports one.
+   */
+  writeParts?: (parts: SynthPart[], done: (configurations: number) => void) => Promise<void>;
+}
+
+/** One part of a synthetic CSV: maps [from, to) of the plan, with the header line when `header`. */
+export interface SynthPart {
+  path: string;
+  design: DesignName;
+  seed: number | string;
+  maps: number;
+  from: number;
+  to: number;
+  header: boolean;
+  sep: "," | "\t";
+}
+
+/** Writes one part file; returns the configurations written. */
+export function writeSynthPartOf(p: SynthPart): number {
+  const plan = synthPlan(p.design, p.seed, p.maps);
+  writeSynthPart(p.path, plan, p.seed, p.from, p.to, p.header, undefined, p.sep);
+  return (p.to - p.from) * plan.settings.length;
 }
 
 /** Writes the dataset to `out` (.csv, .tsv or .parquet), streamed; returns rows and configurations written. */
@@ -303,55 +325,36 @@ export async function writeSynth(out: string, opts: SynthOptions): Promise<{ row
   return { rows: total * plan.runs, configurations: total, maps: plan.maps.length };
 }
 
-/** The whole CSV at `path`: in this thread, or by workers over ranges of maps, concatenated. */
+/** The whole CSV at `path`: in this thread, or as part files over ranges of maps (written by opts.writeParts), concatenated. */
 async function writeSynthCsv(out: string, path: string, plan: SynthPlan, opts: SynthOptions, sep: "," | "\t"): Promise<void> {
   const total = plan.maps.length * plan.settings.length;
   const workers = Math.max(1, Math.min(opts.workers ?? 1, plan.maps.length));
-  if (workers === 1) {
+  if (workers === 1 || !opts.writeParts) {
     writeSynthPart(path, plan, opts.seed, 0, plan.maps.length, true, (done) => opts.progress?.(done, total), sep);
     return;
   }
-  const bounds = Array.from({ length: workers + 1 }, (_, k) => Math.round((k * plan.maps.length) / workers));
-  const parts = bounds.slice(0, -1).map((_, k) => tempPathFor(out, `.part${k}.csv`));
-  const done = new Array<number>(workers).fill(0);
-  const script = new URL("./synth-worker.js", import.meta.url);
-  // Run from the sources (tsx), the worker is synth-worker.ts beside this file.
-  if (!existsSync(script) && !existsSync(fileURLToPath(script).replace(/\.js$/, ".ts")))
-    throw new VarmapError("E_INSTALL", `the worker script ${fileURLToPath(script)} is missing: varmap is not fully built`, {
-      remedy: "run npm run build:ts (or npm run build) in the varmap directory",
-    });
+  // More parts than workers, so that progress moves and the workers stay busy; the bytes do not depend on it.
+  const count = Math.min(plan.maps.length, workers * 4);
+  const bounds = Array.from({ length: count + 1 }, (_, k) => Math.round((k * plan.maps.length) / count));
+  const parts: SynthPart[] = bounds.slice(0, -1).map((from, k) => ({
+    path: tempPathFor(out, `.part${k}.csv`),
+    design: plan.design,
+    seed: opts.seed,
+    maps: plan.maps.length,
+    from,
+    to: bounds[k + 1],
+    header: k === 0,
+    sep,
+  }));
+  let done = 0;
   try {
-    await Promise.all(
-      parts.map(
-        (part, k) =>
-          new Promise<void>((resolve, reject) => {
-            const w = new Worker(script, {
-              workerData: {
-                design: plan.design,
-                seed: opts.seed,
-                maps: plan.maps.length,
-                path: part,
-                from: bounds[k],
-                to: bounds[k + 1],
-                header: k === 0,
-                sep,
-              },
-            });
-            w.on("message", (m: { done: number }) => {
-              done[k] = m.done;
-              opts.progress?.(
-                done.reduce((a, b) => a + b, 0),
-                total,
-              );
-            });
-            w.on("error", reject);
-            w.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`synth worker ${k} exited with code ${code}`))));
-          }),
-      ),
+    await opts.writeParts(parts, (n) => opts.progress?.((done += n), total));
+    concatenate(
+      parts.map((p) => p.path),
+      path,
     );
-    concatenate(parts, path);
   } finally {
-    for (const p of parts) rmSync(p, { force: true });
+    for (const p of parts) rmSync(p.path, { force: true });
   }
 }
 

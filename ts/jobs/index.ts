@@ -9,8 +9,9 @@ import { job as interference } from "./interference.js";
 import { job as distributionCv } from "./distribution-cv.js";
 import { job as samplesize } from "./samplesize.js";
 import { job as convergence } from "./convergence.js";
+import { job as mixture } from "./mixture.js";
 
-export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, interference, distributionCv, samplesize, convergence];
+export const JOBS: readonly AnyJob[] = [cv, refit, whatif, gev, interference, distributionCv, samplesize, convergence, mixture];
 
 export function jobFor(verb: string): AnyJob {
   const def = JOBS.find((j) => j.verb === verb);

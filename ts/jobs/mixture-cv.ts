@@ -85,6 +85,30 @@ export async function heldOutSums(
   configIds: Int32Array,
   o: { folds: number; seed: number; workers: number; fit: FitOptions },
 ): Promise<Float64Array> {
+  const { plan, tasks } = cvPlan(offsets, o);
+  const done = new Map<string, unknown>();
+  if (o.workers <= 1 || tasks.length <= 1) return heldOutSumsHere(runs, offsets, configIds, o);
+  const ctx = { plan, runs: sharedCopy(runs), offsets: sharedCopy(offsets), configIds: sharedCopy(configIds) };
+  const sink = { done, append: (records: readonly { id: string; result: unknown }[]) => records.forEach((r) => done.set(r.id, r.result)) };
+  await runTasks(job, ctx, tasks, sink, { workers: o.workers, progress: silentProgress });
+  return gather(tasks, done);
+}
+
+/** heldOutSums in this thread, synchronously (inside another job's task). */
+export function heldOutSumsHere(
+  runs: Float64Array,
+  offsets: Int32Array,
+  configIds: Int32Array,
+  o: { folds: number; seed: number; fit: FitOptions },
+): Float64Array {
+  const { plan, tasks } = cvPlan(offsets, o);
+  const done = new Map<string, unknown>();
+  const ctx = { plan, runs, offsets, configIds };
+  for (const t of tasks) done.set(t.id, runCvTask(ctx, t));
+  return gather(tasks, done);
+}
+
+function cvPlan(offsets: Int32Array, o: { folds: number; seed: number; fit: FitOptions }): { plan: MixtureCvPlan; tasks: MixtureCvTask[] } {
   const nconf = offsets.length - 1;
   const plan: MixtureCvPlan = {
     format: "varmap-job",
@@ -97,16 +121,10 @@ export async function heldOutSums(
     configs: nconf,
     chunk: MIXTURE_CHUNK,
   };
-  const tasks = cvTasks(plan);
-  const done = new Map<string, unknown>();
-  if (o.workers <= 1 || tasks.length <= 1) {
-    const ctx = { plan, runs, offsets, configIds };
-    for (const t of tasks) done.set(t.id, runCvTask(ctx, t));
-  } else {
-    const ctx = { plan, runs: sharedCopy(runs), offsets: sharedCopy(offsets), configIds: sharedCopy(configIds) };
-    const sink = { done, append: (records: readonly { id: string; result: unknown }[]) => records.forEach((r) => done.set(r.id, r.result)) };
-    await runTasks(job, ctx, tasks, sink, { workers: o.workers, progress: silentProgress });
-  }
+  return { plan, tasks: cvTasks(plan) };
+}
+
+function gather(tasks: MixtureCvTask[], done: ReadonlyMap<string, unknown>): Float64Array {
   const parts = tasks.map((t) => done.get(t.id) as MixtureCvChunk);
   const out = new Float64Array(parts.reduce((s, p) => s + p.held.length, 0));
   let i = 0;

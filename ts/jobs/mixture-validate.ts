@@ -46,8 +46,12 @@ const perConfigRows = (fit: MixtureFitResult, nconf: number) => fit.rows.length 
  * as one job over chunks of configurations (ts/jobs/mixture-cv.ts: one worker pool, scoring in the workers).
  */
 export async function cvScores(runs: Float64Array, offsets: Int32Array, configIds: Int32Array, o: SelectOptions): Promise<Float64Array> {
+  return cvScoresOf(await heldOutSums(runs, offsets, configIds, o), offsets);
+}
+
+/** The cv scores from the held-back log-likelihood sums (in place). */
+export function cvScoresOf(out: Float64Array, offsets: Int32Array): Float64Array {
   const nconf = offsets.length - 1;
-  const out = await heldOutSums(runs, offsets, configIds, o);
   for (let i = 0; i < out.length; i++) {
     const n = fitN(offsets, i, out.length / nconf);
     out[i] = Number.isNaN(out[i]) ? Infinity : -out[i] / n;
@@ -68,9 +72,20 @@ export async function selectModels(
   o: SelectOptions,
   cvPrecomputed?: Float64Array,
 ): Promise<Selection> {
+  const cv = o.criterion === "cv" ? (cvPrecomputed ?? (await cvScores(runs, offsets, configIds, o))) : undefined;
+  return selectWith(runs, offsets, fit, o, cv);
+}
+
+/** selectModels with the cv scores (criterion cv) already computed: synchronous, for a job's task. */
+export function selectWith(
+  runs: Float64Array,
+  offsets: Int32Array,
+  fit: MixtureFitResult,
+  o: Pick<SelectOptions, "criterion" | "guard">,
+  cv?: Float64Array,
+): Selection {
   const nconf = offsets.length - 1;
   const per = perConfigRows(fit, nconf);
-  const cv = o.criterion === "cv" ? (cvPrecomputed ?? (await cvScores(runs, offsets, configIds, o))) : undefined;
   const score = new Float64Array(fit.rows.length);
   const verdict: GuardVerdict[] = [];
   const chosen = new Int32Array(nconf).fill(-1);

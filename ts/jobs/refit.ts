@@ -10,7 +10,7 @@ import { mapInputScaling } from "../cv/split.js";
 import { createPredictor } from "../predict/registry.js";
 import { matrix } from "../predict/matrix.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
-import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixtures.js";
+import { fitMixtureChunk, type MixResult, type MixRuns } from "./mixture.js";
 import { mapsPlanBase, type MapsPlan } from "./maps-plan.js";
 import type { GuardSetting } from "../mixture/select.js";
 import { flatParamNames, flatParamValues, paramNameColumns } from "../mixture/flat-params.js";
@@ -20,7 +20,7 @@ import { guardedScales, scaleGuards, type ScaleGuard } from "../cv/scale-guard.j
 import { calibrate, calibrateForGroups, type ConformalCalibration } from "../predict/conformal.js";
 
 /** What refit fits to every configuration's runs. */
-export interface MixtureOptions {
+export interface RefitMixturePlan {
   families: string[];
   kmax: number;
   seed: number;
@@ -38,7 +38,7 @@ export interface MixtureOptions {
 export interface RefitPlan extends MapsPlan {
   verb: "refit";
   /** Mixture models of every configuration's runs (seed 001), in chunks of configurations. */
-  mixtures?: MixtureOptions & { chunk: number };
+  mixtures?: RefitMixturePlan & { chunk: number };
   /** `--conformal-folds k`: each model also carries its k-fold conformal calibration (for `predict --interval`), as `fit` does. */
   conformalFolds?: number;
   /** `--conformal-groups COLS` (issue 41): the calibration also holds leave-group-out residuals for novel combinations. */
@@ -68,7 +68,7 @@ export function refitPlan(
     methodOptions?: Record<string, Record<string, unknown>>;
     response: "linear" | "log";
     stat?: string;
-    mixtures?: MixtureOptions;
+    mixtures?: RefitMixturePlan;
     conformalFolds?: number;
     conformalGroups?: string[];
     autoTransforms?: ScaleGuard;

@@ -11,12 +11,11 @@ import { VarmapError } from "../errors.js";
 import { parseInteger } from "../data/option-values.js";
 import { parseFamilies, parsePriorStrength, parseStarts, type MixtureFitResult } from "../mixture/fit.js";
 import { assembleFits, job as mixtureJob, mixtureContext } from "../jobs/mixture.js";
+import { fitColumns, stdErrorsOfBest } from "../jobs/mixture-table.js";
 import { runJob } from "../pool/job.js";
 import { readRecords, RESULTS } from "../pool/store.js";
 import { formatTables, summarizeFits, type MixtureSummary as MixtureTables } from "../mixture/tables.js";
-import { FAMILIES, type FamilyName } from "../mixture/families.js";
-import { mixtureStdErrors } from "../mixture/stderr.js";
-import { flatParamColumns, paramNameColumns } from "../mixture/flat-params.js";
+import type { FamilyName } from "../mixture/families.js";
 import { DEFAULT_SETUP, parseCriterion, parseGuard, parseSplit, type Criterion, type GuardSetting, type SplitScheme } from "../mixture/select.js";
 import {
   formatValidation,
@@ -29,7 +28,7 @@ import {
 } from "../jobs/mixture-validate.js";
 import { parseWorkers } from "../pool/pool.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
-import { jobOptions, type RunOptions } from "./common.js";
+import { jobOptions, type JobSummary, type RunOptions } from "./common.js";
 
 /**
  * Defaults of the fitting and selection options (issue 17, DEFAULT_SETUP): loglogistic components, BIC among
@@ -67,11 +66,11 @@ export interface MixtureOptions {
   validate?: boolean;
   /** With validate: the per-configuration table. */
   validateOut?: string;
-  /** The fits table (.csv, .tsv, .json or .parquet). */
+  /** The fits table (.csv, .tsv, .json or .parquet); with run.shard: the job directory (fits.csv in it). */
   out?: string;
   /** The job's journal directory (default: <out>.job, removed when done). */
   jobDir?: string;
-  /** Workers, resume and quiet (mixture does not shard yet). */
+  /** Workers, one shard of the tasks (then out is a directory, combined by `varmap merge`), resume and quiet. */
   run?: RunOptions;
 }
 
@@ -87,8 +86,10 @@ export interface MixtureSummary {
     priorStrength: number;
     summary: ReturnType<typeof summarizeValidation>;
   };
-  /** The tables as `varmap mixture` prints them. */
+  /** The tables as `varmap mixture` prints them ("" for a shard). */
   text: string;
+  /** With run.shard: the job's run (its directory, tasks, "i/N" or null for a whole job). */
+  job?: JobSummary;
 }
 
 export async function runMixture(file: string, options: MixtureOptions): Promise<MixtureSummary> {
@@ -115,7 +116,17 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   const customSelection = criterion !== "bic" || guard.on;
   const workers = run.workers ?? parseWorkers(undefined);
   const out = options.out;
-  if (out) tableFormat(out);
+  // With --shard the run is a job like cv's: --out is its directory (fits.csv in it; `varmap merge` combines shards).
+  const sharded = run.shard !== undefined;
+  if (sharded && (validate || !out || options.jobDir))
+    throw new VarmapError(
+      "E_USAGE",
+      validate ? "--validate cannot be sharded" : options.jobDir ? "--shard takes the job directory from --out, not --job-dir" : "--shard needs --out <dir>",
+      {
+        remedy: "varmap mixture data.csv --shard 1/3 --out shard-1 (then varmap merge shard-1 shard-2 shard-3 --out merged: merged/fits.csv)",
+      },
+    );
+  if (out && !sharded) tableFormat(out);
   const given = options.jobDir;
   const jobDir = given ?? (out ? `${out}.job` : undefined);
   const jobOpts = jobOptions({ workers, resume: run.resume, quiet: run.quiet }, jobDir ?? "", "mixture");
@@ -177,7 +188,21 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   }
   note?.(`fitting ${families.length} families × k = 1..${kmax} to ${keep.length} configurations`);
   // The fits run as a job whose journal survives a kill: the same command resumes where it stopped.
-  const ctx = mixtureContext(packedRuns, offsets, ids, { families, kmax, restarts, seed, starts, priorStrength });
+  const fitOpts = { families, kmax, restarts, seed, starts, priorStrength };
+  if (sharded) {
+    const d = t.roles.inputs.length;
+    const inputs = new Float64Array(keep.length * d);
+    keep.forEach((c, i) => inputs.set(t.inputs.subarray(c * d, (c + 1) * d), i * d));
+    const spec = { criterion, guard: guardName as GuardSetting, folds, factors: t.roles.factors, inputs: t.roles.inputs };
+    const factors = keep.map((c) => t.factorValues.map((f) => f[c]));
+    const ctx = mixtureContext(packedRuns, offsets, ids, fitOpts, { spec, factors, inputs });
+    const s = await runJob(mixtureJob, ctx, { ...jobOptions(run, out!, "mixture") });
+    if (s.shard !== null) return { job: s, text: "" };
+    const fit = assembleFits(ctx.plan, new Map(readRecords(join(out!, RESULTS)).map((r) => [r.id, r.result])));
+    const summary = summarizeFits(fit, families, kmax);
+    return { fits: summary, text: formatTables(summary), job: s };
+  }
+  const ctx = mixtureContext(packedRuns, offsets, ids, fitOpts);
   const dir = jobDir ?? ownedTempDir("mixture");
   let fit: MixtureFitResult;
   try {
@@ -198,7 +223,14 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
     );
   }
   if (out) {
-    await writeTable(out, fitColumns(fit, keep, t, stdErrorsOfBest(fit, packedRuns, offsets), selection, criterion));
+    const d = t.roles.inputs.length;
+    const keys = {
+      factors: t.roles.factors,
+      inputs: t.roles.inputs,
+      factor: (f: number, c: number) => t.factorValues[f][keep[c]],
+      input: (j: number, c: number) => t.inputs[keep[c] * d + j],
+    };
+    await writeTable(out, fitColumns(fit, keys, stdErrorsOfBest(fit, packedRuns, offsets), selection, criterion));
     note?.(`wrote ${fit.rows.length} fits to ${out}`);
   }
   if (!given) rmSync(dir, { recursive: true, force: true });
@@ -206,7 +238,6 @@ export async function runMixture(file: string, options: MixtureOptions): Promise
   return { fits: summary, text: formatTables(summary) };
 }
 
-/** One row per (configuration, family, k): key columns, then the fit. */
 type KeyTable = { roles: { factors: string[]; inputs: string[] }; factorValues: string[][]; inputs: Float64Array };
 
 /** One row per configuration: key columns, the chosen models per fold, held-back log L per run, catastrophic. */
@@ -223,69 +254,5 @@ function validationColumns(v: ValidationResult, keep: number[], t: KeyTable): Co
   cols.push({ name: "heldout_normal1", values: v.configs.map((c) => fin(c.heldOut.normal1)) });
   cols.push({ name: "heldout_lognormal1", values: v.configs.map((c) => fin(c.heldOut.lognormal1)) });
   cols.push({ name: "catastrophic", values: v.configs.map((c) => String(isCatastrophic(c, "chosen"))), type: "string" });
-  return cols;
-}
-
-/**
- * Standard errors of the chosen model of every configuration (rows with best = true), in the layout of `params`
- * ({w, <a name>, <b name>}, NaN as null); null on the other rows.
- */
-function stdErrorsOfBest(fit: MixtureFitResult, runs: Float64Array, offsets: Int32Array): (Record<string, (number | null)[]> | null)[] {
-  return fit.rows.map((r) => {
-    if (!r.best || !Number.isFinite(r.loglik)) return null;
-    const se = mixtureStdErrors(r.mixture, runs.subarray(offsets[r.config], offsets[r.config + 1]));
-    const [an, bn] = FAMILIES[r.family].paramNames;
-    const fin = (v: number[]) => v.map((x) => (Number.isFinite(x) ? x : null));
-    return { w: fin(se.w), [an]: fin(se.a), [bn]: fin(se.b) };
-  });
-}
-
-function fitColumns(
-  fit: MixtureFitResult,
-  keep: number[],
-  t: KeyTable,
-  stdErrors: (Record<string, (number | null)[]> | null)[],
-  selection?: Selection,
-  criterion?: Criterion,
-): Column[] {
-  const rows = fit.rows;
-  const d = t.roles.inputs.length;
-  const cols: Column[] = [];
-  t.roles.factors.forEach((name, f) => cols.push({ name, values: rows.map((r) => t.factorValues[f][keep[r.config]]), type: "string" }));
-  t.roles.inputs.forEach((name, j) => cols.push({ name, values: rows.map((r) => t.inputs[keep[r.config] * d + j]) }));
-  cols.push({ name: "n", values: Int32Array.from(rows, (r) => r.n), type: "int" });
-  cols.push({ name: "family", values: rows.map((r) => r.family), type: "string" });
-  cols.push({ name: "k", values: Int32Array.from(rows, (r) => r.k), type: "int" });
-  cols.push({ name: "loglik", values: rows.map((r) => (Number.isFinite(r.loglik) ? r.loglik : null)) });
-  cols.push({ name: "bic", values: rows.map((r) => (Number.isFinite(r.bic) ? r.bic : null)) });
-  cols.push({ name: "iterations", values: Int32Array.from(rows, (r) => r.iterations), type: "int" });
-  cols.push({ name: "converged", values: rows.map((r) => String(r.converged)), type: "string" });
-  cols.push({ name: "floor_bound", values: rows.map((r) => String(r.floorBound)), type: "string" });
-  cols.push({ name: "params", values: rows.map((r) => JSON.stringify(r.params)), type: "string" });
-  cols.push({ name: "se", values: stdErrors.map((se) => (se ? JSON.stringify(se) : null)), type: "string" });
-  // The same parameters and standard errors as typed columns (issue 44 item 4): no JSON parser needed.
-  const K = rows.reduce((m, r) => Math.max(m, r.k), 1);
-  cols.push(...paramNameColumns(rows.map((r) => r.family)));
-  cols.push(
-    ...flatParamColumns(
-      rows.map((r) => ({ family: r.family, params: r.params })),
-      K,
-    ),
-  );
-  cols.push(
-    ...flatParamColumns(
-      rows.map((r, i) => (stdErrors[i] ? { family: r.family, params: stdErrors[i]! } : null)),
-      K,
-      "se_",
-    ),
-  );
-  if (selection) {
-    // Only with non-default selection flags, so the default table keeps its columns.
-    // Named selection_<criterion>: with --criterion bic a second `bic` column made the table unloadable by name
-    // (pandas, R and DuckDB rename or refuse duplicates; issue 44). It holds the criterion the guard ranked by.
-    cols.push({ name: `selection_${criterion ?? "score"}`, values: Array.from(selection.score, (v) => (Number.isFinite(v) ? v : null)) });
-    cols.push({ name: "guard", values: selection.verdict, type: "string" });
-  }
-  cols.push({ name: "best", values: rows.map((r) => String(r.best)), type: "string" });
   return cols;
 }

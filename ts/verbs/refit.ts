@@ -10,7 +10,7 @@ import { splitList } from "../data/option-values.js";
 import { packMaps } from "../data/shared-maps.js";
 import { sharedCopy } from "../pool/threads.js";
 import { runJob, type JobSummary } from "../pool/job.js";
-import { refitPlan, job as refitJob, type MixtureOptions } from "../jobs/refit.js";
+import { refitPlan, job as refitJob, type RefitMixturePlan } from "../jobs/refit.js";
 import { parseFamilies, parseKmax, parsePriorStrength, parseStarts } from "../mixture/fit.js";
 import { DEFAULT_SETUP, parseGuard, type GuardSetting } from "../mixture/select.js";
 import type { MixtureStarts } from "../backend/kernels/mixture.js";
@@ -87,7 +87,7 @@ export async function runRefit(file: string, options: RefitOptions): Promise<Ref
   const methods = lightened.methods;
   if (lightened.note && !run.quiet) process.stderr.write(`varmap: note: ${lightened.note}\n`);
   let runs: { runs: Float64Array; offsets: Int32Array; keys: string[][] } | undefined;
-  let mixtures: MixtureOptions | undefined;
+  let mixtures: RefitMixturePlan | undefined;
   if (families.length) {
     const t = ds.table;
     const d = t.roles.inputs.length;

@@ -8,6 +8,7 @@ import { tableFormat } from "../data/write.js";
 import { writeInterferenceSynth } from "../interference/synth.js";
 import { parseSeedText, seedKey } from "../data/option-values.js";
 import { countProgress } from "../pool/progress.js";
+import { writeSynthParts } from "../jobs/synth.js";
 
 export interface SynthOptions {
   design: DesignName | "interference";
@@ -62,6 +63,7 @@ export async function runSynth(options: SynthOptions): Promise<SynthSummary> {
     maps,
     workers,
     progress: options.quiet ? undefined : (done, total) => counter.update(done, total),
+    writeParts: (parts, done) => writeSynthParts(parts, workers, done),
   });
   const truth = options.truth ? await writeSynthTruth(options.truth, { design: options.design, seed, maps }) : undefined;
   if (truth && !options.quiet) process.stderr.write(`\nvarmap synth: wrote the true mixtures (${truth.rows} components) to ${options.truth}`);

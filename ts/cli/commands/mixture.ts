@@ -5,7 +5,7 @@ import { parseFamilies, parsePriorStrength, parseStarts } from "../../mixture/fi
 import { DEFAULT_CRITERION, DEFAULT_FAMILIES, DEFAULT_GUARD_FLAG, DEFAULT_PRIOR_STRENGTH, runMixture, type MixtureOptions } from "../../verbs/mixture.js";
 import { parseCriterion, parseGuard, parseSplit, type GuardSetting } from "../../mixture/select.js";
 import { addDataOptions } from "../options.js";
-import { dataOptionsFromFlags, parseInteger, parseWorkers, type Flags } from "../flags.js";
+import { dataOptionsFromFlags, parseInteger, runOptionsFromFlags, type Flags } from "../flags.js";
 
 export function register(program: Command): void {
   const cmd = program
@@ -31,8 +31,10 @@ export function register(program: Command): void {
     .option("--workers <n>", "worker threads (default: one per core; 0 or 1 = this thread); the fits do not depend on it")
     .option(
       "--out <path>",
-      "fits table: .csv, .tsv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information)",
+      "fits table: .csv, .tsv, .json or .parquet (one row per configuration, family and k; column se: standard errors of the chosen model's params from the observed information); with --shard: the shard's directory",
     )
+    .option("--shard <i/N|auto>", "run only the i-th of N slices of the configurations into the directory --out; `varmap merge` writes fits.csv")
+    .option("--shards <N>", "the number of slices, with --shard auto (or --shard i)")
     .option("--job-dir <dir>", "where the resumable journal of the fits is kept while they run (default: <out>.job beside --out, removed when done)")
     .option("--no-resume", "discard a journal left in the job directory by an interrupted run and start over")
     .option(
@@ -61,6 +63,10 @@ export function register(program: Command): void {
     .option("--quiet", "no progress or notes on stderr")
     .action(async (file: string, opts: Flags) => {
       const s = await runMixture(file, mixtureOptionsFromFlags(opts));
+      if (s.job?.shard) {
+        if (opts.json) process.stdout.write(JSON.stringify(s.job, null, 2) + "\n");
+        return;
+      }
       if (opts.json) process.stdout.write(JSON.stringify(s.validation ?? s.fits, null, 2) + "\n");
       else process.stdout.write(s.text);
     });
@@ -98,6 +104,6 @@ export function mixtureOptionsFromFlags(opts: Flags): MixtureOptions {
     validateOut: str("validateOut"),
     out: str("out"),
     jobDir: str("jobDir"),
-    run: { workers: parseWorkers(opts.workers as string | undefined), resume: opts.resume as boolean, quiet: !!opts.quiet },
+    run: runOptionsFromFlags(opts),
   };
 }

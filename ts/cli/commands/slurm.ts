@@ -54,7 +54,7 @@ function varmapCommand(job: SlurmJob, ...args: string[]): string {
 }
 
 export function register(program: Command): void {
-  const slurm = program.command("slurm").description("run a job verb (cv, refit, gev) as a Slurm job array plus a merge job; follow and repair it");
+  const slurm = program.command("slurm").description("run a job verb (cv, refit, gev, mixture, …) as a Slurm job array plus a merge job; follow and repair it");
 
   slurm
     .command("submit")
