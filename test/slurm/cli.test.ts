@@ -114,7 +114,7 @@ describe.skipIf(secondBackendRun || !built || !hasShared)(
         [[...cvArgs(), "--out", out], /E_USAGE.*needs --shards/],
         [[...cvArgs(), "--shards", "0", "--out", out], /E_USAGE.*--shards '0'/],
         [[...cvArgs(), "--shards", "-2", "--out", out], /E_USAGE|error/],
-        [["fit", data(), "--preset", "moana", "--shards", "2", "--out", out], /E_NOT_SHARDABLE.*'fit' cannot be sharded.*cv, refit/],
+        [["fit", data(), "--preset", "moana", "--shards", "2", "--out", out], /E_NOT_SHARDABLE.*'fit' cannot be sharded.*cv, mixture, refit/],
         [[...cvArgs(), "--shard", "1/2", "--shards", "2", "--out", out], /E_USAGE.*--shard is set by varmap slurm submit/],
         [[...cvArgs(), "--bogus", "--shards", "2", "--out", out], /E_USAGE.*cv arguments are not valid.*--bogus/],
         [["cv", join(parent, "nope.csv"), "--preset", "moana", "--shards", "2", "--out", out], /E_FILE_NOT_FOUND/],
