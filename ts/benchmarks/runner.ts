@@ -31,8 +31,8 @@ export interface BenchSuite {
   cases: BenchCase[];
 }
 
-export type Target = "native" | "wasm" | "ts";
-export const TARGETS: readonly Target[] = ["native", "wasm", "ts"];
+import { TARGETS, type Target } from "./targets.js";
+export { TARGETS, type Target };
 
 export interface Measurement {
   kernel: string;

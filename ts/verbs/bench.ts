@@ -1,7 +1,8 @@
 // `bench`: kernel throughput per backend on this machine, from the same suites as `npm run bench`. The CLI
 // (ts/cli/commands/bench.ts) parses the flags into BenchOptions and prints the report (a table, or JSON).
 import { VarmapError } from "../errors.js";
-import { benchmark, formatTable, TARGETS, type BenchReport, type Target } from "../benchmarks/runner.js";
+import type { BenchReport } from "../benchmarks/runner.js";
+import { TARGETS, type Target } from "../benchmarks/targets.js";
 import { writeFileAtomic } from "../data/atomic.js";
 
 export { TARGETS as BENCH_TARGETS, type Target as BenchTarget };
@@ -33,6 +34,8 @@ export async function runBench(options: BenchOptions): Promise<BenchSummary> {
   if (bad.length || targets.length === 0)
     throw new VarmapError("E_USAGE", `unknown backend(s) '${bad.join(", ") || targets.join(",")}' for --backends`, { remedy: "use native, wasm and/or ts" });
   if (!(options.maxTime > 0)) throw new VarmapError("E_USAGE", `--max-time must be a positive number of seconds, got '${options.maxTime}'`);
+  // benchmark.js (and lodash, platform) load only when timing: every other varmap command starts without them.
+  const { benchmark, formatTable } = await import("../benchmarks/runner.js");
   const report = await benchmark({
     kernels: options.kernels ?? [],
     cases: options.cases,
