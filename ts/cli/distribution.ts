@@ -115,11 +115,9 @@ export function distributionOptionsFromCli(opts: Record<string, unknown>): Distr
   };
 }
 
-export async function fitDistributionAction(file: string, opts: Record<string, unknown>): Promise<void> {
-  const o = distributionOptionsFromCli(opts);
-  const s = await runFitDistribution(file, {
-    data: dataOptionsFromFlags(opts),
-    dist: o.dists[0],
+/** The options fit and cv share: how each configuration's distribution is represented and predicted. */
+function methodOptions(o: DistributionCliOptions) {
+  return {
     weights: o.weights,
     moments: o.moments,
     levels: o.levels,
@@ -128,6 +126,15 @@ export async function fitDistributionAction(file: string, opts: Record<string, u
     positions: o.positions,
     featureWeights: o.featureWeights,
     fits: o.fits,
+  };
+}
+
+export async function fitDistributionAction(file: string, opts: Record<string, unknown>): Promise<void> {
+  const o = distributionOptionsFromCli(opts);
+  const s = await runFitDistribution(file, {
+    data: dataOptionsFromFlags(opts),
+    dist: o.dists[0],
+    ...methodOptions(o),
     ...(opts.out ? { out: String(opts.out) } : {}),
     quiet: !!opts.quiet,
   });
@@ -183,14 +190,7 @@ export async function cvDistributionAction(file: string, opts: Record<string, un
   const s = await runCvDistribution(file, {
     data: dataOptionsFromFlags(opts),
     dists: o.dists,
-    weights: o.weights,
-    moments: o.moments,
-    levels: o.levels,
-    smooth: o.smooth,
-    perLevel: o.perLevel,
-    positions: o.positions,
-    featureWeights: o.featureWeights,
-    fits: o.fits,
+    ...methodOptions(o),
     ksTest: o.ksTest,
     ...(folds !== undefined ? { folds } : {}),
     ...(splits !== undefined ? { splits } : {}),
