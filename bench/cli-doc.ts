@@ -6,5 +6,5 @@ import { renderCliMarkdown } from "../ts/cli/reference.js";
 import { packageRoot } from "../ts/package-root.js";
 
 const path = join(packageRoot(), "docs", "cli.md");
-writeFileSync(path, renderCliMarkdown(createProgram()));
+writeFileSync(path, renderCliMarkdown(await createProgram()));
 process.stderr.write(`wrote ${path}\n`);

@@ -7,7 +7,7 @@ import { createProgram } from "../../ts/cli/program.js";
 import { renderCliMarkdown } from "../../ts/cli/reference.js";
 import { packageRoot } from "../../ts/package-root.js";
 
-const program = createProgram();
+const program = await createProgram();
 const page = renderCliMarkdown(program);
 
 describe("docs/cli.md", () => {

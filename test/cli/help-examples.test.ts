@@ -11,7 +11,8 @@ import { packageRoot } from "../../ts/package-root.js";
 
 const root = packageRoot();
 const cli = join(root, "dist", "ts", "cli", "main.js");
-const verbs = createProgram().commands.filter((c) => c.name() !== "help");
+const program = await createProgram();
+const verbs = program.commands.filter((c) => c.name() !== "help");
 
 /** The long and short flags a command accepts (its own, and the help flag). */
 function flagsOf(cmd: Command): Set<string> {
@@ -40,7 +41,7 @@ describe("help examples", () => {
         // A sub-command (plot heatmap, slurm submit) takes the flags; `slurm submit cv …` passes the rest to cv.
         const sub = verb.commands.find((c) => c.name() === words[2]);
         const cmd = sub ?? verb;
-        const passThrough = sub && verb.name() === "slurm" && sub.name() === "submit" ? createProgram().commands.find((c) => c.name() === words[3]) : undefined;
+        const passThrough = sub && verb.name() === "slurm" && sub.name() === "submit" ? program.commands.find((c) => c.name() === words[3]) : undefined;
         const known = new Set([...flagsOf(cmd), ...(passThrough ? flagsOf(passThrough) : [])]);
         for (const w of words) if (/^--?[a-z]/.test(w)) expect(known.has(w.split("=")[0]), `${example}: ${w} is not a flag of ${cmd.name()}`).toBe(true);
       }

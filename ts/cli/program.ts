@@ -5,7 +5,7 @@ import { Command, CommanderError } from "commander";
 import { isVarmapError, VarmapError, type ErrorCode } from "../errors.js";
 import { exitStatusOf } from "../errors/catalogue.js";
 import { packageRoot } from "../package-root.js";
-import { commands } from "./commands/index.js";
+import { loadCommands } from "./commands/index.js";
 import { addHelpExamples } from "./help-examples.js";
 import { registerLogInputsJudge } from "../data/auto-transforms.js";
 import { splineGcvJudge } from "../predict/log-inputs-judge.js";
@@ -17,21 +17,24 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
-/** The `varmap` program with every verb registered (also what docs/cli.md is generated from). */
-export function createProgram(): Command {
+/**
+ * The `varmap` program with every verb registered (also what docs/cli.md is generated from), or with `verb` alone
+ * when it names one: a run loads only its verb's modules.
+ */
+export async function createProgram(verb?: string): Promise<Command> {
   const program = new Command("varmap")
     .description("model and predict the run-to-run performance variability of computer systems")
     .version(packageVersion(), "-V, --version", "print the varmap version")
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  for (const register of commands) register(program);
+  for (const register of await loadCommands(verb)) register(program);
   addHelpExamples(program);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = createProgram();
   try {
+    const program = await createProgram(argv[0]);
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (e) {

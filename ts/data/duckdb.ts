@@ -4,8 +4,20 @@
 // back as typed arrays, so 3.8 M runs never become 3.8 M JS objects.
 import { ownedTempDir } from "./atomic.js";
 import { rmSync } from "node:fs";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { createRequire } from "node:module";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { VarmapError } from "../errors.js";
+
+type DuckDBApi = typeof import("@duckdb/node-api");
+let api: DuckDBApi | undefined;
+/**
+ * The DuckDB API, loaded on the first database opened and with require: an ESM import of this CommonJS package
+ * costs about 0.2 s of CPU (Node scans each of its files for exports), require a third of it, and commands that
+ * read no table pay nothing (issue 44: the tests start the CLI hundreds of times).
+ */
+function duckdb(): DuckDBApi {
+  return (api ??= createRequire(import.meta.url)("@duckdb/node-api") as DuckDBApi);
+}
 
 export interface Db {
   con: DuckDBConnection;
@@ -41,7 +53,7 @@ export async function openDb(options: DbOptions = {}): Promise<Db> {
   }
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(":memory:", config);
+    instance = await duckdb().DuckDBInstance.create(":memory:", config);
   } catch (e) {
     if (spill) rmSync(spill, { recursive: true, force: true });
     throw e;

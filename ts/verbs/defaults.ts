@@ -26,8 +26,11 @@ export const PAPER_METHOD = "lsp";
 export const HEAVY_DEFAULT_FITS: Readonly<Record<string, number>> = { gp: 4000, hybrid: 4000, rbf: 1000 };
 export const HEAVY_METHODS = Object.keys(HEAVY_DEFAULT_FITS);
 
+/** 4000 -> "4,000": the help text is built at start-up, where toLocaleString's first call costs ~8 ms (ICU). */
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
 const limitsHelp = (): string =>
-  Object.entries(Object.entries(HEAVY_DEFAULT_FITS).reduce<Record<string, string[]>>((acc, [m, n]) => ((acc[n.toLocaleString("en")] ??= []).push(m), acc), {}))
+  Object.entries(Object.entries(HEAVY_DEFAULT_FITS).reduce<Record<string, string[]>>((acc, [m, n]) => ((acc[thousands(n)] ??= []).push(m), acc), {}))
     .map(([n, ms]) => `${ms.join(" and ")} above ${n}`)
     .join(", ");
 
@@ -41,11 +44,11 @@ export function lightenDefaultMethods(byDefault: boolean, methods: string[], fit
   const over = (m: string): boolean => HEAVY_DEFAULT_FITS[m] !== undefined && fits > HEAVY_DEFAULT_FITS[m];
   const dropped = methods.filter(over);
   if (!dropped.length) return { methods };
-  const limits = dropped.map((m) => `${HEAVY_DEFAULT_FITS[m].toLocaleString("en")} for ${m}`).join(", ");
+  const limits = dropped.map((m) => `${thousands(HEAVY_DEFAULT_FITS[m])} for ${m}`).join(", ");
   return {
     methods: methods.filter((m) => !over(m)),
     note:
-      `the default methods without ${dropped.join(" and ")}: this run fits each method ${fits.toLocaleString("en")} times ` +
+      `the default methods without ${dropped.join(" and ")}: this run fits each method ${thousands(fits)} times ` +
       `(more than ${limits}) and ${dropped.join("/")} take a tenth of a second to seconds per fit; ask for them with --methods ${methods.join(",")}`,
   };
 }

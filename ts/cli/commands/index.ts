@@ -1,53 +1,42 @@
-// Every verb, in the order `varmap --help` lists them. Each file registers one verb.
+// Every verb, in the order `varmap --help` lists them. Each file registers one verb and is imported on demand: a run
+// of one verb loads only that verb's module graph (module loading was most of a short command's CPU time, issue 44).
 import type { Command } from "commander";
-import { register as doctor } from "./doctor.js";
-import { register as summarize } from "./summarize.js";
-import { register as synth } from "./synth.js";
-import { register as fit } from "./fit.js";
-import { register as predict } from "./predict.js";
-import { register as cv } from "./cv.js";
-import { register as mixture } from "./mixture.js";
-import { register as refit } from "./refit.js";
-import { register as demo } from "./demo.js";
-import { register as merge } from "./merge.js";
-import { register as summary } from "./summary.js";
-import { register as bench } from "./bench.js";
-import { register as whatif } from "./whatif.js";
-import { register as gev } from "./gev.js";
-import { register as slurm } from "./slurm.js";
-import { register as interference } from "./interference.js";
-import { register as samplesize } from "./samplesize.js";
-import { register as convergence } from "./convergence.js";
-import { register as plot } from "./plot.js";
-import { register as report } from "./report.js";
-import { register as importTool } from "./import.js";
-import { register as screen } from "./screen.js";
-import { register as effects } from "./effects.js";
-import { register as plan } from "./plan.js";
 
-export const commands: ((program: Command) => void)[] = [
-  doctor,
-  summarize,
-  synth,
-  fit,
-  predict,
-  cv,
-  mixture,
-  refit,
-  demo,
-  merge,
-  summary,
-  bench,
-  whatif,
-  gev,
-  slurm,
-  interference,
-  samplesize,
-  convergence,
-  plot,
-  report,
-  importTool,
-  screen,
-  effects,
-  plan,
-];
+/** One verb's command file: it adds its command, flags and action to the program. */
+export interface CommandFile {
+  register(program: Command): void;
+}
+
+export const COMMAND_FILES: Readonly<Record<string, () => Promise<CommandFile>>> = {
+  doctor: () => import("./doctor.js"),
+  summarize: () => import("./summarize.js"),
+  synth: () => import("./synth.js"),
+  fit: () => import("./fit.js"),
+  predict: () => import("./predict.js"),
+  cv: () => import("./cv.js"),
+  mixture: () => import("./mixture.js"),
+  refit: () => import("./refit.js"),
+  demo: () => import("./demo.js"),
+  merge: () => import("./merge.js"),
+  summary: () => import("./summary.js"),
+  bench: () => import("./bench.js"),
+  whatif: () => import("./whatif.js"),
+  gev: () => import("./gev.js"),
+  slurm: () => import("./slurm.js"),
+  interference: () => import("./interference.js"),
+  samplesize: () => import("./samplesize.js"),
+  convergence: () => import("./convergence.js"),
+  plot: () => import("./plot.js"),
+  report: () => import("./report.js"),
+  import: () => import("./import.js"),
+  screen: () => import("./screen.js"),
+  effects: () => import("./effects.js"),
+  plan: () => import("./plan.js"),
+};
+
+/** The registrations of `verb` alone when it names one, else of every verb (help, a typo's "did you mean"). */
+export async function loadCommands(verb?: string): Promise<CommandFile["register"][]> {
+  const names = verb !== undefined && Object.hasOwn(COMMAND_FILES, verb) ? [verb] : Object.keys(COMMAND_FILES);
+  const files = await Promise.all(names.map((name) => COMMAND_FILES[name]()));
+  return files.map((f) => f.register);
+}

@@ -86,11 +86,11 @@ export function register(program: Command): void {
     .option("--dry-run", "write the scripts and job.json, submit nothing")
     .option("--json", "print a machine-readable summary on stdout")
     .action(async (verb: string, args: string[], opts: SubmitOpts & { waitTimeout?: string; waitInterval?: string }) => {
-      // Every verb's definition, to check the verb's arguments (imported here: index.ts imports this file).
-      const { commands } = await import("./index.js");
+      // The verb's definition, to check its arguments (imported here: index.ts imports this file).
+      const registrations = await (await import("./index.js")).loadCommands(verb);
       const newProgram = () => {
         const program = new Command("varmap");
-        for (const register of commands) register(program);
+        for (const register of registrations) register(program);
         return program;
       };
       if (opts.wait && opts.dryRun)
