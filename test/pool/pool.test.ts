@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { divisionStream, parseFractions, randomDivision, trainSize } from "../../ts/cv/divisions.js";
 import { parseShard, shardTasks } from "../../ts/pool/plan.js";
-import { jobFor } from "../../ts/jobs/index.js";
+import { loadJob } from "../../ts/jobs/index.js";
 import { readRecords, ResultStore } from "../../ts/pool/store.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
 import { cvPlan, cvTasks, job as cvJob } from "../../ts/jobs/cv.js";
@@ -120,8 +120,8 @@ describe("jobs on the pool", () => {
     for (let i = 0; i < 3; i++) await run(shards[i], 1, `${i + 1}/3`);
     expect(existsSync(join(shards[0], "table2.md"))).toBe(false);
     const merged = tmp();
-    expect(() => mergeShards(shards.slice(0, 2), merged, jobFor)).toThrow(/missing/);
-    mergeShards([shards[2], shards[0], shards[1]], merged, jobFor);
+    await expect(mergeShards(shards.slice(0, 2), merged, loadJob)).rejects.toThrow(/missing/);
+    await mergeShards([shards[2], shards[0], shards[1]], merged, loadJob);
     expect(outputs(merged)).toEqual(outputs(whole));
   });
 

@@ -12,7 +12,7 @@ import { ResultStore } from "../../ts/pool/store.js";
 import { checkMergeOut } from "../../ts/pool/fresh-dir.js";
 import { mergeShards } from "../../ts/pool/merge.js";
 import { cvPlan, job as cvJob } from "../../ts/jobs/cv.js";
-import { jobFor } from "../../ts/jobs/index.js";
+import { loadJob } from "../../ts/jobs/index.js";
 import { runJob } from "../../ts/pool/job.js";
 import { packMaps } from "../../ts/data/shared-maps.js";
 import { stderrProgress } from "../../ts/pool/progress.js";
@@ -22,6 +22,14 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), "varmap-slurm-unit-"));
 const code = (f: () => unknown): string | undefined => {
   try {
     f();
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
+  return undefined;
+};
+const codeAsync = async (f: () => Promise<unknown>): Promise<string | undefined> => {
+  try {
+    await f();
   } catch (e) {
     return (e as { code?: string }).code;
   }
@@ -129,21 +137,21 @@ describe("merge --out", () => {
     const shards = [tmp(), tmp()];
     for (let i = 0; i < 2; i++)
       await runJob(cvJob, { maps, plan }, { out: shards[i], workers: 0, resume: true, quiet: true, label: "cv", shard: { index: i + 1, count: 2 } });
-    expect(code(() => mergeShards(shards, shards[0], jobFor))).toBe("E_OUT");
-    expect(code(() => mergeShards(shards, join(shards[1], "merged"), jobFor))).toBe("E_OUT");
+    expect(await codeAsync(() => mergeShards(shards, shards[0], loadJob))).toBe("E_OUT");
+    expect(await codeAsync(() => mergeShards(shards, join(shards[1], "merged"), loadJob))).toBe("E_OUT");
     const other = tmp();
     writeFileSync(join(other, "notes.txt"), "mine");
-    expect(code(() => mergeShards(shards, other, jobFor))).toBe("E_OUT");
+    expect(await codeAsync(() => mergeShards(shards, other, loadJob))).toBe("E_OUT");
     expect(readdirSync(other)).toEqual(["notes.txt"]);
     const whole = tmp();
     await runJob(cvJob, { maps, plan }, { out: whole, workers: 0, resume: true, quiet: true, label: "cv" });
     expect(code(() => checkMergeOut(whole, shards))).toBe("E_OUT"); // an unsharded run's directory
     const merged = join(tmp(), "merged");
-    mergeShards(shards, merged, jobFor);
+    await mergeShards(shards, merged, loadJob);
     const files = readdirSync(merged).sort();
     writeFileSync(join(merged, "stale.csv"), "old");
     mkdirSync(join(merged, "sub"));
-    mergeShards(shards, merged, jobFor);
+    await mergeShards(shards, merged, loadJob);
     expect(readdirSync(merged).sort()).toEqual(files);
     expect(readdirSync(join(merged, "..")).sort()).toEqual(["merged"]); // no temporary siblings left
   });

@@ -10,12 +10,12 @@ import type { AnyJob, JobPlan } from "./job.js";
 import { parseShard, shardTasks } from "./plan.js";
 import { JOURNAL, MANIFEST, readManifest, readRecords, recordLine, RESULTS, RUN_LOG, stableJson } from "./store.js";
 
-/** `jobFor` names the job definition of a plan's verb (ts/jobs/index.ts). */
-export function mergeShards(
+/** `loadJob` finds the job definition of a plan's verb (ts/jobs/index.ts). */
+export async function mergeShards(
   dirs: readonly string[],
   out: string,
-  jobFor: (verb: string) => AnyJob,
-): { tasks: number; shards: number; files: string[]; summary: Record<string, unknown> } {
+  loadJob: (verb: string) => Promise<AnyJob>,
+): Promise<{ tasks: number; shards: number; files: string[]; summary: Record<string, unknown> }> {
   if (!dirs.length) throw new VarmapError("E_USAGE", "merge needs the shard output directories", { remedy: "varmap merge out-1 out-2 … --out merged" });
   checkMergeOut(out, dirs);
   let plan: JobPlan | undefined;
@@ -35,7 +35,7 @@ export function mergeShards(
     const text = stableJson(rest);
     if (plan === undefined) {
       plan = rest as unknown as JobPlan;
-      def = jobFor(plan.verb);
+      def = await loadJob(plan.verb);
       planText = text;
       count = shard.count;
     } else if (text !== planText)

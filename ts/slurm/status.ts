@@ -7,7 +7,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readLock, staleReason } from "../pool/lock.js";
-import { jobFor } from "../jobs/index.js";
+import { loadJob } from "../jobs/index.js";
 import type { JobPlan } from "../pool/job.js";
 import { shardTasks } from "../pool/plan.js";
 import { JOURNAL, readManifest, readRecords, RESULTS } from "../pool/store.js";
@@ -98,7 +98,7 @@ export function shardLogError(job: SlurmJob, i: number): { log: string; error: s
   return { log: newest.path, error: last.length > 300 ? `${last.slice(0, 297)}...` : last };
 }
 
-function shardFromDir(job: SlurmJob, i: number): Omit<ShardStatus, "index"> {
+async function shardFromDir(job: SlurmJob, i: number): Promise<Omit<ShardStatus, "index">> {
   const dir = shardDir(job.out, i);
   if (!existsSync(dir)) return { state: "missing", detail: "not started" };
   const manifest = readManifest(dir);
@@ -108,7 +108,10 @@ function shardFromDir(job: SlurmJob, i: number): Omit<ShardStatus, "index"> {
   let tasks: number | undefined;
   try {
     const { shard: _s, ...plan } = manifest;
-    tasks = shardTasks(jobFor(String(plan.verb)).tasks(plan as unknown as JobPlan), job.shards > 1 ? { index: i, count: job.shards } : undefined).length;
+    tasks = shardTasks(
+      (await loadJob(String(plan.verb))).tasks(plan as unknown as JobPlan),
+      job.shards > 1 ? { index: i, count: job.shards } : undefined,
+    ).length;
   } catch {
     tasks = undefined;
   }
@@ -127,7 +130,7 @@ function shardFromDir(job: SlurmJob, i: number): Omit<ShardStatus, "index"> {
   return { state: "failed", done, tasks, detail: "interrupted: partial results, no live run" };
 }
 
-export function jobStatus(job: SlurmJob): JobStatus {
+export async function jobStatus(job: SlurmJob): Promise<JobStatus> {
   // A moved or copied job directory: the queue's tasks and the recorded job ids belong to the original.
   const moved = job.submittedAs !== undefined;
   const queued = moved ? undefined : queuedTasks(arrayScript(job.out));
@@ -135,7 +138,7 @@ export function jobStatus(job: SlurmJob): JobStatus {
   const sources = ["shard directories", "logs", ...(queued ? ["squeue"] : []), ...(accounted ? ["sacct"] : [])];
   const shards: ShardStatus[] = [];
   for (let i = 1; i <= job.shards; i++) {
-    const s: ShardStatus = { index: i, ...shardFromDir(job, i) };
+    const s: ShardStatus = { index: i, ...(await shardFromDir(job, i)) };
     const q = queued?.find((t) => t.index === i);
     if (s.state !== "done" && q) {
       const pending = /^(PENDING|CONFIGURING|REQUEUED|REQUEUE_HOLD|REQUEUE_FED|RESV_DEL_HOLD)/.test(q.state);

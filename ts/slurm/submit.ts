@@ -10,7 +10,7 @@ import { VarmapError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { writeFileAtomic, ownedTempDir } from "../data/atomic.js";
 import { mergeShards } from "../pool/merge.js";
-import { jobFor } from "../jobs/index.js";
+import { loadJob } from "../jobs/index.js";
 import { parseShardCount } from "../pool/shard.js";
 import { probePlan } from "../pool/probe.js";
 import { arrayScript, jobFile, logDir, mergedDir, mergeScript, readJob, shardDir, slurmDir, writeJob, type SbatchOptions, type SlurmJob } from "./layout.js";
@@ -290,9 +290,9 @@ export async function submit(req: SubmitRequest, newProgram: ProgramFactory): Pr
 }
 
 /** `varmap slurm merge <out>`: the merge job's work. Merges into <out>/merged when every shard is done, else says what to rerun. */
-export function mergeSubmitted(outArg: string): ReturnType<typeof mergeShards> & { out: string } {
+export async function mergeSubmitted(outArg: string): Promise<Awaited<ReturnType<typeof mergeShards>> & { out: string }> {
   const job = readJob(resolve(outArg));
-  const st = jobStatus(job);
+  const st = await jobStatus(job);
   const notDone = st.shards.filter((s) => s.state !== "done");
   if (notDone.length) {
     process.stderr.write(statusText(job, st));
@@ -309,5 +309,5 @@ export function mergeSubmitted(outArg: string): ReturnType<typeof mergeShards> &
     });
   }
   const dirs = Array.from({ length: job.shards }, (_, i) => shardDir(job.out, i + 1));
-  return { out: mergedDir(job.out), ...mergeShards(dirs, mergedDir(job.out), jobFor) };
+  return { out: mergedDir(job.out), ...(await mergeShards(dirs, mergedDir(job.out), loadJob)) };
 }

@@ -30,7 +30,7 @@ export async function waitForMerge(dir: string, opts: WaitOptions = {}): Promise
   let lastLine = "";
   for (;;) {
     const job = readJob(dir);
-    const st = jobStatus(job);
+    const st = await jobStatus(job);
     const count = (k: string) => st.shards.filter((s) => s.state === k).length;
     const merges = job.submittedAs ? undefined : queuedScriptJobs(mergeScript(job.out));
     const line = `${count("done")} done, ${count("running")} running, ${count("pending")} pending, ${count("failed")} failed, ${count("missing")} missing; ${

@@ -29,7 +29,7 @@ import { readFits, type FitRow } from "../distribution/params.js";
 import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
 import { runJob, type JobSummary } from "../pool/job.js";
-import { distCvSetup, job as distributionCvJob } from "../jobs/distribution-cv.js";
+import { distCvSetup, job as distributionCvJob } from "../jobs/cv-distribution.js";
 import { jobOptions, type RunOptions } from "./common.js";
 import { readConfigurations } from "./predict.js";
 

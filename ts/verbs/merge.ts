@@ -2,7 +2,7 @@
 // CLI (ts/cli/commands/merge.ts) parses the flags into MergeOptions and prints the summary.
 import { VarmapError } from "../errors.js";
 import { mergeShards } from "../pool/merge.js";
-import { jobFor } from "../jobs/index.js";
+import { loadJob } from "../jobs/index.js";
 
 export interface MergeOptions {
   /** Where the merged outputs go. */
@@ -23,5 +23,5 @@ export interface MergeSummary {
 
 export async function runMerge(dirs: readonly string[], options: MergeOptions): Promise<MergeSummary> {
   if (!options.out) throw new VarmapError("E_USAGE", "merge needs --out <dir>", { remedy: "varmap merge out-1 out-2 out-3 --out merged" });
-  return { out: options.out, ...mergeShards(dirs, options.out, jobFor) };
+  return { out: options.out, ...(await mergeShards(dirs, options.out, loadJob)) };
 }

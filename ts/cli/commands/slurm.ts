@@ -159,9 +159,9 @@ export function register(program: Command): void {
     .description("which shards are done, running, pending, failed or missing; the command that resubmits the rest")
     .argument("<out>", "the --out directory of slurm submit")
     .option("--json", "print a machine-readable summary on stdout")
-    .action((out: string, opts: { json?: boolean }) => {
+    .action(async (out: string, opts: { json?: boolean }) => {
       const job = readJob(resolve(out));
-      const st = jobStatus(job);
+      const st = await jobStatus(job);
       process.stdout.write(opts.json ? JSON.stringify(st, null, 2) + "\n" : statusText(job, st));
     });
 
@@ -183,8 +183,8 @@ export function register(program: Command): void {
     .description("merge the shards into <out>/merged when all are done (what the merge job runs); else exit 2 and say what to rerun")
     .argument("<out>", "the --out directory of slurm submit")
     .option("--json", "print a machine-readable summary on stdout")
-    .action((out: string, opts: { json?: boolean }) => {
-      const r = mergeSubmitted(out);
+    .action(async (out: string, opts: { json?: boolean }) => {
+      const r = await mergeSubmitted(out);
       if (opts.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else process.stderr.write(`varmap: merged ${r.shards} shard(s), ${r.tasks} tasks, into ${r.out}: ${r.files.join(", ")}\n`);
     });
