@@ -339,6 +339,8 @@ export { replay, stoppingReplay, type ReplayOptions, type ReplayResult, type Cur
 // slurm (issue 44): wait until merged; submit is async and takes a factory of fresh programs (values checked by the plan)
 export { waitForMerge as slurmWait, type WaitOptions as SlurmWaitOptions, type WaitSummary as SlurmWaitSummary } from "./slurm/wait.js";
 export type { ProgramFactory as SlurmProgramFactory } from "./slurm/submit.js";
+// slurm as a verb (issue 39): submit, status, wait and merge as the CLI runs them
+export { runSlurmMerge, runSlurmStatus, runSlurmSubmit, runSlurmWait, type SlurmSubmitOptions, type SlurmSubmitSummary } from "./verbs/slurm.js";
 // merge (issue 39)
 export { runMerge, type MergeOptions, type MergeSummary } from "./verbs/merge.js";
 // predict and the distribution target (issue 39)

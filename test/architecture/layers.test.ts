@@ -83,12 +83,6 @@ const LOADERS = ["ts/data/load.ts", "ts/data/duckdb.ts", "ts/data/synth.ts"];
 const CLI_LOGIC_LEFT: Record<string, string> = {
   // The composition root wires the layers: --log-inputs auto's candidates (data) are judged by a spline (predict).
   "ts/cli/program.ts -> ts/predict/log-inputs-judge.ts": "splineGcvJudge",
-  // slurm: its verb's move belongs to the slurm work of this round (another change owns ts/slurm and its command).
-  "ts/cli/commands/slurm.ts -> ts/slurm/script.ts": "shellLine",
-  "ts/cli/commands/slurm.ts -> ts/slurm/layout.ts": "logDir mergedDir readJob",
-  "ts/cli/commands/slurm.ts -> ts/slurm/status.ts": "jobStatus statusText",
-  "ts/cli/commands/slurm.ts -> ts/slurm/submit.ts": "mergeSubmitted submit",
-  "ts/cli/commands/slurm.ts -> ts/slurm/wait.ts": "waitForMerge",
 };
 
 /** The names a file imports from each relative module: "type" marks a type-only name; "*" a whole module. */

@@ -14,12 +14,16 @@ import {
   runRefit,
   runSamplesize,
   runSummarize,
+  runSlurmStatus,
+  runSlurmSubmit,
   runSynth,
   type CvOptions,
   type LoadOptions,
 } from "../../ts/index.js";
 import { writeSynth } from "../../ts/data/synth.js";
 import { writeInterferenceSynth } from "../../ts/interference/synth.js";
+import { Command } from "commander";
+import { loadCommands } from "../../ts/cli/commands/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "varmap-verbs-"));
 const runs = join(dir, "runs.csv");
@@ -128,6 +132,27 @@ describe("the verbs from the library", () => {
     const again = await runSynth({ design: "moana", seed: 3, maps: 1, out: join(dir, "again.csv"), workers: 2, quiet: true });
     expect(again.rows).toBe(810 * 40);
     expect(readFileSync(join(dir, "again.csv"), "utf8")).toBe(readFileSync(runs, "utf8"));
+  });
+
+  it("runSlurmSubmit and runSlurmStatus: a dry run writes the scripts, every shard is then missing", async () => {
+    const registrations = await loadCommands("cv");
+    const newProgram = () => {
+      const program = new Command("varmap");
+      for (const register of registrations) register(program);
+      return program;
+    };
+    const out = join(dir, "slurm");
+    const args = [runs, "--preset", "moana", "--methods", "lr", "--reps", "2"];
+    const s = await runSlurmSubmit("cv", args, { shards: 3, out, sbatch: {}, dryRun: true }, newProgram);
+    expect(s.submitted).toBeUndefined();
+    expect(s.lines[1]).toBe("dry run: nothing submitted. To submit:");
+    expect(existsSync(s.arrayScript) && existsSync(s.mergeScript)).toBe(true);
+    const { status, text } = await runSlurmStatus(out);
+    expect(status.shards.map((x) => x.state)).toEqual(["missing", "missing", "missing"]);
+    expect(text).toContain("varmap cv in 3 shard(s)");
+    await expect(runSlurmSubmit("cv", [...args, "--reps", "-3"], { shards: 3, out: join(dir, "slurm-bad"), sbatch: {}, dryRun: true }, newProgram)).rejects.toMatchObject({
+      code: "E_USAGE",
+    });
   });
 
   it("typed options are checked like the flags", async () => {

@@ -13,7 +13,7 @@ export async function loadJob(verb: string): Promise<AnyJob> {
   if (!/^[a-z][a-z0-9-]*$/.test(verb) || verb === "index") throw unknown();
   let file: { job?: AnyJob };
   try {
-    file = (await import(`./${verb}.js`)) as { job?: AnyJob };
+    file = (await import(/* @vite-ignore */ `./${verb}.js`)) as { job?: AnyJob };
   } catch (e) {
     if ((e as NodeJS.ErrnoException)?.code === "ERR_MODULE_NOT_FOUND" || /Cannot find module|Failed to load url/.test(String(e))) throw unknown();
     throw e;

@@ -5,12 +5,7 @@
 // block until merged.
 import { Command } from "commander";
 import { VarmapError } from "../../errors.js";
-import { shellLine } from "../../slurm/script.js";
-import { logDir, mergedDir, readJob, type SlurmJob } from "../../slurm/layout.js";
-import { jobStatus, statusText } from "../../slurm/status.js";
-import { mergeSubmitted, submit } from "../../slurm/submit.js";
-import { waitForMerge } from "../../slurm/wait.js";
-import { resolve } from "node:path";
+import { runSlurmMerge, runSlurmStatus, runSlurmSubmit, runSlurmWait } from "../../verbs/slurm.js";
 
 interface SubmitOpts {
   shards?: string;
@@ -40,7 +35,7 @@ function seconds(name: string, v: string | undefined): number | undefined {
 }
 
 async function waitAndSay(out: string, opts: { timeout?: string; interval?: string; quiet?: boolean }) {
-  return waitForMerge(out, {
+  return runSlurmWait(out, {
     timeoutSeconds: seconds("--timeout", opts.timeout),
     intervalSeconds: seconds("--interval", opts.interval),
     onChange: opts.quiet ? undefined : (line) => process.stderr.write(`varmap: ${new Date().toISOString().slice(11, 19)} ${line}\n`),
@@ -48,10 +43,6 @@ async function waitAndSay(out: string, opts: { timeout?: string; interval?: stri
 }
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
-
-function varmapCommand(job: SlurmJob, ...args: string[]): string {
-  return shellLine([job.node, job.entry, ...args]);
-}
 
 export function register(program: Command): void {
   const slurm = program.command("slurm").description("run a job verb (cv, refit, gev, mixture, …) as a Slurm job array plus a merge job; follow and repair it");
@@ -98,10 +89,10 @@ export function register(program: Command): void {
       const waitOpts = { timeout: opts.waitTimeout, interval: opts.waitInterval };
       seconds("--wait-timeout", waitOpts.timeout);
       seconds("--wait-interval", waitOpts.interval);
-      const r = await submit(
+      const r = await runSlurmSubmit(
+        verb,
+        args,
         {
-          verb,
-          args,
           shards: opts.shards,
           out: opts.out,
           sbatch: {
@@ -133,21 +124,7 @@ export function register(program: Command): void {
         if (opts.wait) await waitAndSay(job.out, { ...waitOpts, quiet: true });
         return;
       }
-      const lines = [`wrote ${r.arrayScript} (${job.shards} array tasks) and ${r.mergeScript}`];
-      if (r.submitted) {
-        const { arrayJob, mergeJob } = r.submitted;
-        lines.push(
-          `submitted array job ${arrayJob} (shards 1-${job.shards}) and merge job ${mergeJob} (afterany:${arrayJob})`,
-          `follow:  squeue -j ${arrayJob},${mergeJob}    logs in ${logDir(job.out)}/`,
-          `status:  ${varmapCommand(job, "slurm", "status", job.out)}`,
-          `result:  ${mergedDir(job.out)}/ once the merge job has run`,
-        );
-      } else
-        lines.push(
-          "dry run: nothing submitted. To submit:",
-          `  J=$(sbatch --parsable ${r.arrayScript}) && sbatch --dependency=afterany:\${J%%;*} ${r.mergeScript}`,
-        );
-      process.stdout.write(lines.join("\n") + "\n");
+      process.stdout.write(r.lines.join("\n") + "\n");
       if (opts.wait) {
         const w = await waitAndSay(job.out, waitOpts);
         process.stdout.write(`merged after ${w.seconds.toFixed(0)} s: ${w.merged}/\n`);
@@ -160,9 +137,8 @@ export function register(program: Command): void {
     .argument("<out>", "the --out directory of slurm submit")
     .option("--json", "print a machine-readable summary on stdout")
     .action(async (out: string, opts: { json?: boolean }) => {
-      const job = readJob(resolve(out));
-      const st = await jobStatus(job);
-      process.stdout.write(opts.json ? JSON.stringify(st, null, 2) + "\n" : statusText(job, st));
+      const { status, text } = await runSlurmStatus(out);
+      process.stdout.write(opts.json ? JSON.stringify(status, null, 2) + "\n" : text);
     });
 
   slurm
@@ -174,7 +150,7 @@ export function register(program: Command): void {
     .option("--quiet", "no progress lines on stderr")
     .option("--json", "print a machine-readable summary on stdout")
     .action(async (out: string, opts: { timeout?: string; interval?: string; quiet?: boolean; json?: boolean }) => {
-      const w = await waitAndSay(resolve(out), opts);
+      const w = await waitAndSay(out, opts);
       process.stdout.write(opts.json ? JSON.stringify(w, null, 2) + "\n" : `merged after ${w.seconds.toFixed(0)} s: ${w.merged}/\n`);
     });
 
@@ -184,7 +160,7 @@ export function register(program: Command): void {
     .argument("<out>", "the --out directory of slurm submit")
     .option("--json", "print a machine-readable summary on stdout")
     .action(async (out: string, opts: { json?: boolean }) => {
-      const r = await mergeSubmitted(out);
+      const r = await runSlurmMerge(out);
       if (opts.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else process.stderr.write(`varmap: merged ${r.shards} shard(s), ${r.tasks} tasks, into ${r.out}: ${r.files.join(", ")}\n`);
     });
