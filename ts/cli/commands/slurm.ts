@@ -77,8 +77,9 @@ export function register(program: Command): void {
     .option("--dry-run", "write the scripts and job.json, submit nothing")
     .option("--json", "print a machine-readable summary on stdout")
     .action(async (verb: string, args: string[], opts: SubmitOpts & { waitTimeout?: string; waitInterval?: string }) => {
-      // The verb's definition, to check its arguments (imported here: index.ts imports this file).
-      const registrations = await (await import("./index.js")).loadCommands(verb);
+      // Every verb's definition: the verb's checks its arguments, the others name the verbs that shard when it does
+      // not (imported here: index.ts imports this file).
+      const registrations = await (await import("./index.js")).loadCommands();
       const newProgram = () => {
         const program = new Command("varmap");
         for (const register of registrations) register(program);
