@@ -27,7 +27,7 @@ describe("help examples", () => {
   for (const verb of verbs) {
     it(`${verb.name()}: examples that call it with its own flags, and a guide page that exists`, () => {
       const entry = HELP_EXAMPLES[verb.name()];
-      expect(entry, `add "${verb.name()}" to HELP_EXAMPLES in ts/cli/help-examples.ts`).toBeDefined();
+      expect(entry, `give "${verb.name()}" examples and a guide in its entry of ts/cli/commands/index.ts`).toBeDefined();
       expect(entry.examples.length).toBeGreaterThanOrEqual(1);
       expect(entry.examples.length).toBeLessThanOrEqual(2);
       expect(existsSync(join(root, entry.guide)), entry.guide).toBe(true);

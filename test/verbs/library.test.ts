@@ -150,7 +150,9 @@ describe("the verbs from the library", () => {
     const { status, text } = await runSlurmStatus(out);
     expect(status.shards.map((x) => x.state)).toEqual(["missing", "missing", "missing"]);
     expect(text).toContain("varmap cv in 3 shard(s)");
-    await expect(runSlurmSubmit("cv", [...args, "--reps", "-3"], { shards: 3, out: join(dir, "slurm-bad"), sbatch: {}, dryRun: true }, newProgram)).rejects.toMatchObject({
+    await expect(
+      runSlurmSubmit("cv", [...args, "--reps", "-3"], { shards: 3, out: join(dir, "slurm-bad"), sbatch: {}, dryRun: true }, newProgram),
+    ).rejects.toMatchObject({
       code: "E_USAGE",
     });
   });
