@@ -159,3 +159,37 @@ export function betaReg(x: number, a: number, b: number): number {
 
 // log Γ lives in util/special.ts; re-exported for existing importers.
 export { logGamma };
+
+/**
+ * The distribution-free confidence interval of the p-quantile from n sorted runs (Hahn & Meeker, Statistical
+ * Intervals, 1991, §5.2): order statistics x(l) ≤ ξp ≤ x(u) hold with probability P(l ≤ K ≤ u − 1), K ~ Binomial(n, p)
+ * the runs below ξp. Equal tails: l the largest with P(K < l) ≤ α/2, u the smallest with P(K ≥ u) ≤ α/2. A side no
+ * order statistic reaches is open (NaN): too few runs for that quantile at that level. `coverage` is the interval's
+ * exact probability (≥ level when both sides are closed; the half-open interval's otherwise).
+ */
+export function quantileInterval(sorted: ArrayLike<number>, p: number, level: number): { low: number; high: number; coverage: number } {
+  const n = sorted.length;
+  const half = (1 - level) / 2;
+  // cdf[k] = P(K ≤ k), from the binomial pmf in log space (n up to millions stays finite).
+  const cdf = new Float64Array(n + 1);
+  const lp = Math.log(p);
+  const lq = Math.log1p(-p);
+  const lnn = logGamma(n + 1);
+  let acc = 0;
+  for (let k = 0; k <= n; k++) {
+    acc += Math.exp(lnn - logGamma(k + 1) - logGamma(n - k + 1) + k * lp + (n - k) * lq);
+    cdf[k] = Math.min(1, acc);
+  }
+  let l = 0; // 1-based order statistic; 0: open below
+  for (let k = 1; k <= n && cdf[k - 1] <= half; k++) l = k;
+  let u = n + 1; // n + 1: open above
+  for (let k = n; k >= 1 && 1 - cdf[k - 1] <= half; k--) u = k;
+  const below = l >= 1 ? cdf[l - 1] : 0;
+  const upTo = u <= n ? cdf[u - 1] : 1;
+  return { low: l >= 1 ? sorted[l - 1] : Number.NaN, high: u <= n ? sorted[u - 1] : Number.NaN, coverage: upTo - below };
+}
+
+/** The fewest runs for which quantileInterval closes both sides: p^n ≤ α/2 and (1 − p)^n ≤ α/2. */
+export function runsForQuantileInterval(p: number, level: number): number {
+  return Math.ceil(Math.log((1 - level) / 2) / Math.log(Math.max(p, 1 - p)) - 1e-9);
+}
