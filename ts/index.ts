@@ -368,3 +368,6 @@ export { runDemo, availableMethods, type DemoOptions, type DemoSummary } from ".
 export { runBench, BENCH_TARGETS, type BenchOptions, type BenchSummary, type BenchTarget } from "./verbs/bench.js";
 // whatif (issue 39)
 export { runWhatif, type WhatifOptions, type WhatifSummary, type WhatifJson } from "./verbs/whatif.js";
+
+// quantiles (issue 39): percentiles with distribution-free intervals, a verb on the engine
+export { runQuantiles, type QuantilesOptions, type QuantilesSummary } from "./verbs/quantiles.js";

@@ -130,6 +130,11 @@ export const VERBS: Readonly<Record<string, VerbEntry>> = {
     ],
     guide: "docs/guide/explain.md",
   },
+  quantiles: {
+    file: () => import("./quantiles.js"),
+    examples: ["varmap quantiles runs.csv --preset moana --probs 0.5,0.99 --out quantiles/"],
+    guide: "docs/guide/runs-needed.md",
+  },
   plan: {
     file: () => import("./plan.js"),
     examples: [
