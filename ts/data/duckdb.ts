@@ -16,7 +16,16 @@ let api: DuckDBApi | undefined;
  * read no table pay nothing (issue 44: the tests start the CLI hundreds of times).
  */
 function duckdb(): DuckDBApi {
-  return (api ??= createRequire(import.meta.url)("@duckdb/node-api") as DuckDBApi);
+  if (api) return api;
+  try {
+    api = createRequire(import.meta.url)("@duckdb/node-api") as DuckDBApi;
+  } catch (e) {
+    throw new VarmapError("E_INSTALL", `DuckDB (@duckdb/node-api) cannot be loaded: ${(e as Error).message.split("\n")[0]}`, {
+      remedy: "reinstall varmap's dependencies: npm ci in the varmap directory (DuckDB ships a binary per platform)",
+      cause: e,
+    });
+  }
+  return api;
 }
 
 export interface Db {
