@@ -18,7 +18,7 @@ describe("loadJob", () => {
     for (const verb of verbs) expect((await loadJob(verb)).verb).toBe(verb);
     // Each file exporting a job is named after that job's verb (what makes it findable).
     for (const f of readdirSync(join(packageRoot(), "ts", "jobs")).filter((f) => f.endsWith(".ts") && f !== "index.ts")) {
-      const m = (await import(`../../ts/jobs/${f}`)) as { job?: { verb: string } };
+      const m = (await import(/* @vite-ignore */ `../../ts/jobs/${f}`)) as { job?: { verb: string } };
       if (m.job) expect(m.job.verb).toBe(f.replace(/\.ts$/, ""));
     }
   });
