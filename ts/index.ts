@@ -314,6 +314,8 @@ export { runFit, type FitOptions, type FitSummary } from "./verbs/fit.js";
 // plan (issue 43)
 export {
   runPlan,
+  DEFAULT_PLAN_OPTIONS,
+  type PlanInput,
   parseTemplate,
   compareCurves,
   type PlanOptions,

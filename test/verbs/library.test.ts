@@ -14,13 +14,22 @@ import {
   runRefit,
   runSamplesize,
   runSummarize,
+  runEffects,
+  runGevCompare,
+  runGevCovariates,
+  runImport,
+  runPlan,
+  runScreen,
+  runSlurmMerge,
   runSlurmStatus,
   runSlurmSubmit,
+  runSlurmWait,
   runSynth,
   type CvOptions,
   type LoadOptions,
 } from "../../ts/index.js";
 import { writeSynth } from "../../ts/data/synth.js";
+import { packageRoot } from "../../ts/package-root.js";
 import { writeInterferenceSynth } from "../../ts/interference/synth.js";
 import { Command } from "commander";
 import { loadCommands } from "../../ts/cli/commands/index.js";
@@ -150,11 +159,46 @@ describe("the verbs from the library", () => {
     const { status, text } = await runSlurmStatus(out);
     expect(status.shards.map((x) => x.state)).toEqual(["missing", "missing", "missing"]);
     expect(text).toContain("varmap cv in 3 shard(s)");
+    await expect(runSlurmMerge(out)).rejects.toMatchObject({ code: "E_SHARDS_INCOMPLETE" });
+    // Nothing queued, nothing running: waiting ends without a merge (the resubmit command, or the timeout).
+    await expect(runSlurmWait(out, { timeoutSeconds: 1, intervalSeconds: 0.05 })).rejects.toMatchObject({ code: expect.stringMatching(/^E_SLURM/) });
     await expect(
       runSlurmSubmit("cv", [...args, "--reps", "-3"], { shards: 3, out: join(dir, "slurm-bad"), sbatch: {}, dryRun: true }, newProgram),
     ).rejects.toMatchObject({
       code: "E_USAGE",
     });
+  });
+
+  it("runScreen and runEffects: a row per configuration, an ANOVA per map", async () => {
+    const sc = await runScreen(runs, { load: slice, out: join(dir, "screen.csv") });
+    expect(sc.configurations).toBe(readFileSync(join(dir, "screen.csv"), "utf8").trim().split("\n").length - 1);
+    expect(sc.maps.length).toBeGreaterThan(0);
+    const ef = await runEffects(runs, { load: { preset: "moana", where: "threads <= 4" }, out: join(dir, "anova.csv") });
+    expect(ef.maps.length + ef.skipped.length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, "anova.csv"), "utf8").split("\n")[0]).toContain("term");
+  });
+
+  it("runGevCompare and runGevCovariates: pairs of conditions, a fit per map", async () => {
+    const where = { preset: "moana", where: "freq_khz = 1200000 AND fsize_kb = 64" };
+    const cmp = await runGevCompare(runs, { load: where, column: "threads", a: "1", b: "2", out: join(dir, "compare.csv") });
+    expect(cmp.pairs).toBeGreaterThan(0);
+    const cov = await runGevCovariates(runs, { load: where, loc: ["log(threads)"], out: join(dir, "gev-cov.csv") });
+    expect(cov.maps.length).toBeGreaterThan(0);
+  });
+
+  it("runImport: a hyperfine export as a runs table", async () => {
+    const fixture = join(packageRoot(), "test", "fixtures", "import", "hyperfine", "sleep-scan.json");
+    const s = await runImport({ tool: "hyperfine", groups: [{ files: [fixture], tags: {} }], out: join(dir, "imported.csv") });
+    expect(s.runs).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, "imported.csv"), "utf8").trim().split("\n").length - 1).toBe(s.runs);
+  });
+
+  it("runPlan: the first batch of a grid, with only the settings that differ from the defaults", async () => {
+    const s = await runPlan({ grid: "threads=1,2,4,8;rsize_kb=4,64,1024", load: {}, budgetRuns: 300, out: join(dir, "batch.csv") });
+    if (s.mode !== "plan") throw new Error(`mode ${s.mode}`);
+    expect(s.configurations).toBe(12);
+    expect(s.batchRuns).toBeGreaterThan(0);
+    expect(s.batchRuns % 10).toBe(0); // DEFAULT_PLAN_OPTIONS.minRuns runs per new configuration
   });
 
   it("typed options are checked like the flags", async () => {

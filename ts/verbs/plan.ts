@@ -286,7 +286,29 @@ export function parseTemplate(template: string, space: ConfigSpace): (c: number,
     });
 }
 
-export async function runPlan(o: PlanOptions): Promise<PlanSummary> {
+/** The settings a plan takes when not given (the CLI's flag defaults are these). */
+export const DEFAULT_PLAN_OPTIONS = {
+  target: "sd",
+  level: 0.9,
+  against: "cap",
+  minRuns: 10,
+  maxRuns: 40,
+  method: "rbf",
+  uncertainty: "committee",
+  gain: "uncertainty",
+  fillFirst: 0,
+  seed: "1",
+  reps: 10,
+  replayFraction: 1,
+  result: "stdout",
+  dryRun: false,
+} as const satisfies Partial<PlanOptions>;
+
+/** PlanOptions with every defaulted setting optional: what the library's caller gives. */
+export type PlanInput = Omit<PlanOptions, keyof typeof DEFAULT_PLAN_OPTIONS> & Partial<Pick<PlanOptions, keyof typeof DEFAULT_PLAN_OPTIONS>>;
+
+export async function runPlan(input: PlanInput): Promise<PlanSummary> {
+  const o = { ...DEFAULT_PLAN_OPTIONS, ...withoutUndefined(input) } as PlanOptions;
   const rule = checkOptions(o);
   if (o.replay !== undefined) return runReplay(o, rule);
   const space = await buildSpace(o);
@@ -635,4 +657,9 @@ function readSlurmResult(dir: string, task: number, run: number): { stdout: stri
   const read = (ext: string) => (existsSync(base + ext) ? readFileSync(base + ext, "utf8") : "");
   const status = Number(read(".rc").trim());
   return { stdout: read(".out"), stderr: read(".err"), status: Number.isInteger(status) ? status : null };
+}
+
+/** The given settings only: an undefined field takes its default rather than overwriting it. */
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

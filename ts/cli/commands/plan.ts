@@ -5,7 +5,7 @@ import { dataOptionsFromFlags } from "../flags.js";
 import { splitList } from "../../data/option-values.js";
 import { tableCsv } from "../../data/write.js";
 import type { StatName } from "../../data/types.js";
-import { runPlan, type PlanOptions } from "../../verbs/plan.js";
+import { DEFAULT_PLAN_OPTIONS as D, runPlan, type PlanOptions } from "../../verbs/plan.js";
 import { uncertaintySourceNames } from "../../plan/uncertainty.js";
 import { resultReaderKinds } from "../../plan/results.js";
 
@@ -26,14 +26,16 @@ export function register(program: Command): void {
     .option("--where <sql>", "with --replay: SQL predicate selecting rows")
     .option("--log-inputs <cols>", "inputs to log2 before normalizing (default: power-of-two inputs spanning more than 8×; none)")
     .addOption(
-      new Option("--target <stat>", "statistic of each configuration the map is of").choices(["sd", "var", "mean", "cv", "q10", "q90", "ci90"]).default("sd"),
+      new Option("--target <stat>", "statistic of each configuration the map is of")
+        .choices(["sd", "var", "mean", "cv", "q10", "q90", "ci90"])
+        .default(D.target),
     )
     .option("--precision <eps>", "stop a configuration when its statistic's CI has this relative half-width (e.g. 0.1)")
-    .option("--level <1-alpha>", "confidence level of that interval", "0.9")
+    .option("--level <1-alpha>", "confidence level of that interval", String(D.level))
     .addOption(
       new Option("--against <ref>", "precision of the statistic at --max-runs runs (cap: finite-population corrected) or of its true value")
         .choices(["cap", "true"])
-        .default("cap"),
+        .default(D.against),
     )
     .option("--map-error <e>", "stop when the predicted map error (mean relative error over the space) is at most e")
     .option("--budget-runs <n>", "total runs the campaign may spend (measured runs included)")
@@ -41,27 +43,27 @@ export function register(program: Command): void {
     .option("--seconds-per-run <s>", "seconds one run takes")
     .option("--time-column <col>", "with --budget-seconds: the --runs file's column of seconds each run took (a configuration's cost per run)")
     .option("--batch-runs <n>", "runs per batch (default: 10 % of the configurations × --min-runs)")
-    .option("--min-runs <n>", "runs a new configuration gets, and the fewest a configuration stops at", "10")
-    .option("--max-runs <n>", "most runs a configuration gets", "40")
-    .option("--method <name>", "predictor of the map", "rbf")
-    .addOption(new Option("--uncertainty <source>", "where the model's uncertainty comes from").choices(uncertaintySourceNames()).default("committee"))
+    .option("--min-runs <n>", "runs a new configuration gets, and the fewest a configuration stops at", String(D.minRuns))
+    .option("--max-runs <n>", "most runs a configuration gets", String(D.maxRuns))
+    .option("--method <name>", "predictor of the map", D.method)
+    .addOption(new Option("--uncertainty <source>", "where the model's uncertainty comes from").choices(uncertaintySourceNames()).default(D.uncertainty))
     .addOption(
       new Option("--gain <kind>", "a new configuration's gain: its predictive variance (uncertainty) or that less its runs' sampling variance (net)")
         .choices(["uncertainty", "net"])
-        .default("uncertainty"),
+        .default(D.gain),
     )
-    .option("--fill-first <p>", "plan space-filling batches until this share of the configurations is measured", "0")
-    .option("--seed <s>", "seed of the designs and replays", "1")
+    .option("--fill-first <p>", "plan space-filling batches until this share of the configurations is measured", String(D.fillFirst))
+    .option("--seed <s>", "seed of the designs and replays", D.seed)
     .option("--replay <runs>", "simulate a campaign on this complete runs table and write learning curves (adaptive, random, space-filling)")
-    .option("--reps <n>", "with --replay: replays to average", "10")
-    .option("--replay-fraction <p>", "with --replay: stop each replay at this share of the dataset's runs", "1")
+    .option("--reps <n>", "with --replay: replays to average", String(D.reps))
+    .option("--replay-fraction <p>", "with --replay: stop each replay at this share of the dataset's runs", String(D.replayFraction))
     .option("--exec <template>", "run the campaign here: the command of one run, with {column}, {run} and {seed} placeholders")
     .option(
       "--result <reader>",
       `with --exec: how to read a run's number (${resultReaderKinds()
         .map((r) => (r.kind === "json" ? "json:PATH" : r.kind))
         .join(", ")})`,
-      "stdout",
+      D.result,
     )
     .option("--dry-run", "with --exec: print the next batch's commands, run nothing")
     .option(
