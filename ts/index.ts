@@ -120,6 +120,7 @@ export {
   interferenceRows,
   writeInterferenceSynth,
   INTERFERENCE_DESIGN,
+  SYNTH_ROLES as INTERFERENCE_SYNTH_ROLES,
   type InterferenceDesign,
 } from "./interference/synth.js";
 export {

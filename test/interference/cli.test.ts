@@ -153,6 +153,25 @@ describe.skipIf(secondBackendRun || !built)(`interference CLI${built ? "" : " �
     expect(readCsv(join(d, "pairs.csv")).map((p) => p.degradation)).toEqual([50, 50]);
   });
 
+  it("--preset interference: the synthetic design's roles, the same tables as every flag given; a flag overrides it", () => {
+    const d = mkdtempSync(join(dir, "preset-"));
+    expect(varmap(d, "synth", "--design", "interference", "--seed", "2", "--out", "runs.csv", "--quiet").code).toBe(0);
+    mkdirSync(join(d, "a"));
+    mkdirSync(join(d, "b"));
+    const common = ["--aggregate", "median", "--bootstrap", "20", "--quiet"];
+    const preset = varmap(d, "interference", "runs.csv", "--preset", "interference", ...common, "--out", "a/pairs.csv");
+    expect(preset.code, preset.err).toBe(0);
+    const flags = ["--experiment", "experiment", "--app", "app", "--instance", "instance", "--factors", "fs,chunk_mib,procs", "--run", "rep"];
+    const given = ["--response", "bw_gbps", "--metric", "throughput", "--noise", "server_ratio"];
+    const full = varmap(d, "interference", "runs.csv", ...flags, ...given, ...common, "--out", "b/pairs.csv");
+    expect(full.code, full.err).toBe(0);
+    expect(readFileSync(join(d, "a", "pairs.csv"), "utf8")).toBe(readFileSync(join(d, "b", "pairs.csv"), "utf8"));
+    const over = varmap(d, "interference", "runs.csv", "--preset", "interference", "--response", "bandwidth", "--out", "c.csv", "--quiet");
+    expect(over.code).toBe(2);
+    expect(over.err).toMatch(/bandwidth/);
+    expect(existsSync(join(d, "c.csv"))).toBe(false);
+  });
+
   it("synth --design interference → interference (median, bootstrap, sweep) → fit --map --response degradation → predict", () => {
     const d = mkdtempSync(join(dir, "synth-"));
     const s = varmap(d, "synth", "--design", "interference", "--seed", "1", "--out", "runs.csv", "--quiet");

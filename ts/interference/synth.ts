@@ -71,6 +71,18 @@ export function knownDegradation(fs: string, a: string, b: string, chunk: number
   return (100 * wb) / (wa + wb);
 }
 
+/** The column roles of the synthetic design's runs table (`varmap interference --preset interference`). */
+export const SYNTH_ROLES = {
+  experiment: "experiment",
+  app: "app",
+  instance: "instance",
+  factors: ["fs", "chunk_mib", "procs"],
+  run: "rep",
+  response: "bw_gbps",
+  noise: "server_ratio",
+  metric: "throughput",
+} as const;
+
 export interface SynthRow {
   experiment: string;
   fs: string;

@@ -90,6 +90,7 @@ export const VERBS: Readonly<Record<string, VerbEntry>> = {
     file: () => import("./interference.js"),
     examples: [
       "varmap interference runs.csv --experiment experiment --app app --instance instance --factors fs,chunk_mib,procs --run rep --response bw_gbps --metric throughput --out pairs.csv",
+      "varmap interference synth-runs.csv --preset interference --aggregate median --out pairs.csv     # roles of `varmap synth --design interference`",
     ],
     guide: "docs/guide/interference.md",
   },

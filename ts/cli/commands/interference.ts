@@ -2,6 +2,7 @@
 import { Option, type Command } from "commander";
 import { VarmapError } from "../../errors.js";
 import { DEFAULT_OPTIONS, type Aggregate, type Metric } from "../../interference/types.js";
+import { SYNTH_ROLES } from "../../interference/synth.js";
 import { runInterference, type InterferenceOptions } from "../../verbs/interference.js";
 import { splitList } from "../options.js";
 import { runOptionsFromFlags, type Flags } from "../flags.js";
@@ -11,6 +12,9 @@ export function register(program: Command): void {
     .command("interference")
     .description("degradation of each probe by each signal against standalone runs; matrix, app classes, break-even, time slices (seed 003)")
     .argument("<runs>", "runs table (.csv, .tsv or .parquet): one row per application instance per execution")
+    .addOption(
+      new Option("--preset <name>", "column roles of `varmap synth --design interference` runs (the flags below override them)").choices(["interference"]),
+    )
     .option("--experiment <col>", "execution id: rows sharing it ran concurrently (1 row = standalone, 2 = a pair)")
     .option("--app <col>", "pattern or application name of the instance")
     .option("--instance <col>", "instance id, to tell the two sides of a self-pair apart (default: row order)")
@@ -52,7 +56,10 @@ export function register(program: Command): void {
 }
 
 /** interference's flags as InterferenceOptions (the numbers checked here, with their flags in the messages). */
-export function interferenceOptionsFromFlags(o: Flags): InterferenceOptions {
+export function interferenceOptionsFromFlags(flags: Flags): InterferenceOptions {
+  // --preset interference: the synthetic design's roles, each overridden by its own flag.
+  const preset: Flags = flags.preset === "interference" ? { ...SYNTH_ROLES, factors: SYNTH_ROLES.factors.join(",") } : {};
+  const o: Flags = { ...preset, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
   const str = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
   const num = (k: string, flag: string, ok: (x: number) => boolean, what: string) => {
     const x = Number(str(k));
