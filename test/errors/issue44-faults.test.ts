@@ -89,26 +89,7 @@ describe.skipIf(secondBackendRun || !cliBuilt)("issue 44: full disk, bad input, 
   it("interference on a header-only runs table: E_EMPTY_FILE, exit 2, no stack trace", () => {
     const file = join(dir, "header.csv");
     writeFileSync(file, "experiment,fs,app,instance,chunk_mib,procs,rep,bw_gbps,server_ratio\n");
-    const r = varmap(
-      "interference",
-      file,
-      "--experiment",
-      "experiment",
-      "--app",
-      "app",
-      "--instance",
-      "instance",
-      "--factors",
-      "fs,chunk_mib,procs",
-      "--run",
-      "rep",
-      "--response",
-      "bw_gbps",
-      "--metric",
-      "throughput",
-      "--out",
-      join(dir, "pairs.csv"),
-    );
+    const r = varmap("interference", file, "--preset", "interference", "--out", join(dir, "pairs.csv"));
     expect(r.code, r.err).toBe(2);
     expect(r.err).toMatch(/E_EMPTY_FILE/);
     noDump(r.err);
