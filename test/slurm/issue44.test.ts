@@ -163,64 +163,39 @@ describe.skipIf(!built || !hasShared)(
 
     it("S4: the merge job has its own resources; --max-running, --setup; --sbatch stays with the array", () => {
       const out = join(tmp(), "job");
-      const r = varmap([
-        "slurm",
-        "submit",
-        ...cv(),
-        "--shards",
-        "4",
-        "--out",
-        out,
-        "--dry-run",
-        "--time",
-        "2:00:00",
-        "--mem",
-        "4G",
-        "--partition",
-        "short",
-        "--cpus-per-task",
-        "2",
-        "--sbatch=--constraint=avx2",
-        "--merge-sbatch=--mem=16G",
-        "--merge-sbatch=-t",
-        "--merge-sbatch=0:20:00",
-        "--max-running",
-        "2",
-        "--setup",
-        "module load nodejs/20",
-        "--setup",
-        "export FOO=1",
-      ]);
+      const submit = (mergeTime: string[]) =>
+        varmap([
+          "slurm",
+          "submit",
+          ...cv(),
+          "--shards",
+          "4",
+          "--out",
+          out,
+          "--dry-run",
+          "--time",
+          "2:00:00",
+          "--mem",
+          "4G",
+          "--partition",
+          "short",
+          "--cpus-per-task",
+          "2",
+          "--sbatch=--constraint=avx2",
+          "--merge-sbatch=--mem=16G",
+          ...mergeTime,
+          "--max-running",
+          "2",
+          "--setup",
+          "module load nodejs/20",
+          "--setup",
+          "export FOO=1",
+        ]);
       // -t with its value in the next flag is not one option: refused; give it as --time=…
+      const r = submit(["--merge-sbatch=-t", "--merge-sbatch=0:20:00"]);
       expect(r.status).toBe(2);
       expect(oneLine(r.stderr)).toMatch(/E_USAGE.*--merge-sbatch "0:20:00" is not one sbatch option/);
-      const ok = varmap([
-        "slurm",
-        "submit",
-        ...cv(),
-        "--shards",
-        "4",
-        "--out",
-        out,
-        "--dry-run",
-        "--time",
-        "2:00:00",
-        "--mem",
-        "4G",
-        "--partition",
-        "short",
-        "--cpus-per-task",
-        "2",
-        "--sbatch=--constraint=avx2",
-        "--merge-sbatch=--mem=16G",
-        "--merge-sbatch=--time=0:20:00",
-        "--max-running",
-        "2",
-        "--setup",
-        "module load nodejs/20",
-        "--setup",
-        "export FOO=1",
-      ]);
+      const ok = submit(["--merge-sbatch=--time=0:20:00"]);
       expect(ok.status, ok.stderr).toBe(0);
       const array = readFileSync(join(out, "slurm", "array.sh"), "utf8");
       const merge = readFileSync(join(out, "slurm", "merge.sh"), "utf8");
