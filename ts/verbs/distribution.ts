@@ -30,7 +30,7 @@ import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
 import { runJob, type JobSummary } from "../pool/job.js";
 import { distCvSetup, job as distributionCvJob } from "../jobs/cv-distribution.js";
-import { jobOptions, type RunOptions } from "./common.js";
+import { checkAtColumns, jobOptions, type RunOptions } from "./common.js";
 import { readConfigurations } from "./predict.js";
 
 /** The distribution methods and their settings, shared by fit and cv. */
@@ -213,13 +213,7 @@ function support(F: RunDistribution): [number, number] {
 /** The predicted distribution of every row of --at, map by map (the existing predict codes for mismatches). */
 function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
   const need = [...file.factors, ...file.inputs];
-  const have = new Set(rows.length ? Object.keys(rows[0]) : need);
-  const missing = need.find((c) => !have.has(c));
-  if (missing)
-    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
-      location: { file: at, column: missing },
-      remedy: `give the columns ${need.join(", ")}`,
-    });
+  checkAtColumns(rows, need, at);
   const keyOf = (k: Record<string, string>) => JSON.stringify(file.factors.map((f) => k[f]));
   const byKey = new Map(file.maps.map((m) => [keyOf(m.key), m]));
   const groups = new Map<string, number[]>();
