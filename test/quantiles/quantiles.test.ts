@@ -97,15 +97,19 @@ describe.skipIf(secondBackendRun)("varmap quantiles", () => {
     const merged = varmap("merge", "s1", "s2", "s3", "--out", "merged");
     expect(merged.code, merged.err).toBe(0);
     expect(readFileSync(join(dir, "merged", "quantiles.csv"), "utf8")).toBe(readFileSync(join(dir, "one", "quantiles.csv"), "utf8"));
+    // A table file --out: the same table, computed in this thread.
+    const file = varmap("quantiles", runs, ...where, "--out", "q.csv", "--quiet");
+    expect(file.code, file.err).toBe(0);
+    expect(readFileSync(join(dir, "q.csv"), "utf8")).toBe(readFileSync(join(dir, "one", "quantiles.csv"), "utf8"));
     for (const [args, msg] of [
       [["--probs", "0.5,1.5"], /E_USAGE.*--probs/],
       [["--level", "95"], /E_USAGE.*--level/],
-      [["--out", "q.csv"], /E_USAGE.*job directory/],
+      [["--out", "bad.csv", "--workers", "2"], /E_USAGE.*--workers need a job directory/],
     ] as [string[], RegExp][]) {
       const r = varmap("quantiles", runs, ...where, "--out", "bad", ...args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toMatch(msg);
-      expect(existsSync(join(dir, "bad")) || existsSync(join(dir, "q.csv"))).toBe(false);
+      expect(existsSync(join(dir, "bad")) || existsSync(join(dir, "bad.csv"))).toBe(false);
     }
   });
 });

@@ -98,32 +98,43 @@ export const job: JobDefinition<QuantilesPlan, QuantilesTask, QuantilesContext> 
     return [QUANTILES_FILE];
   },
   write(plan, results, dir) {
-    const rows: QuantilesTaskResult = { keys: [], runs: [], cells: [] };
-    for (const t of job.tasks(plan)) {
-      const r = results.get(t.id) as QuantilesTaskResult | undefined;
-      if (!r) throw new Error(`internal: no result for task ${t.id}`);
-      rows.keys.push(...r.keys);
-      rows.runs.push(...r.runs);
-      rows.cells.push(...r.cells);
-    }
-    const columns: Column[] = plan.keyNames.map((name, j) => {
-      const values = rows.keys.map((k) => k[j]);
-      return { name, values, type: values.some((v) => typeof v === "string") ? "string" : "double" };
-    });
-    columns.push({ name: "runs", values: Int32Array.from(rows.runs) });
-    const fields = ["", "_low", "_high", "_coverage"];
-    // An open side (too few runs for the level) is an empty cell, not a number.
-    plan.probs.forEach((p, i) =>
-      fields.forEach((f, k) =>
-        columns.push({ name: `${quantileLabel(p)}${f}`, values: rows.cells.map((c) => (Number.isNaN(c[4 * i + k]) ? null : c[4 * i + k])), type: "double" }),
-      ),
-    );
+    const { columns, summary } = quantilesTable(plan, results);
     writeFileAtomic(join(dir, QUANTILES_FILE), tableCsv(columns));
-    // Per probability: configurations whose interval is closed on both sides, and the runs that closes it.
-    const closed = plan.probs.map((_, i) => rows.cells.filter((c) => !Number.isNaN(c[4 * i + 1]) && !Number.isNaN(c[4 * i + 2])).length);
-    return {
-      configurations: rows.runs.length,
-      quantiles: plan.probs.map((p, i) => ({ p, column: quantileLabel(p), closed: closed[i], runsNeeded: runsForQuantileInterval(p, plan.level) })),
-    };
+    return summary;
   },
 };
+
+/**
+ * Every task's rows in configuration order as a table, and the summary: per probability, the configurations whose
+ * interval is closed on both sides and the runs that close it.
+ */
+export function quantilesTable(plan: QuantilesPlan, results: ReadonlyMap<string, unknown>) {
+  const rows: QuantilesTaskResult = { keys: [], runs: [], cells: [] };
+  for (const t of job.tasks(plan)) {
+    const r = results.get(t.id) as QuantilesTaskResult | undefined;
+    if (!r) throw new Error(`internal: no result for task ${t.id}`);
+    rows.keys.push(...r.keys);
+    rows.runs.push(...r.runs);
+    rows.cells.push(...r.cells);
+  }
+  const columns: Column[] = plan.keyNames.map((name, j) => {
+    const values = rows.keys.map((k) => k[j]);
+    return { name, values, type: values.some((v) => typeof v === "string") ? "string" : "double" };
+  });
+  columns.push({ name: "runs", values: Int32Array.from(rows.runs) });
+  const fields = ["", "_low", "_high", "_coverage"];
+  // An open side (too few runs for the level) is an empty cell, not a number.
+  plan.probs.forEach((p, i) =>
+    fields.forEach((f, k) =>
+      columns.push({ name: `${quantileLabel(p)}${f}`, values: rows.cells.map((c) => (Number.isNaN(c[4 * i + k]) ? null : c[4 * i + k])), type: "double" }),
+    ),
+  );
+  const closed = plan.probs.map((_, i) => rows.cells.filter((c) => !Number.isNaN(c[4 * i + 1]) && !Number.isNaN(c[4 * i + 2])).length);
+  return {
+    columns,
+    summary: {
+      configurations: rows.runs.length,
+      quantiles: plan.probs.map((p, i) => ({ p, column: quantileLabel(p), closed: closed[i], runsNeeded: runsForQuantileInterval(p, plan.level) })),
+    },
+  };
+}

@@ -133,7 +133,10 @@ export const VERBS: Readonly<Record<string, VerbEntry>> = {
   },
   quantiles: {
     file: () => import("./quantiles.js"),
-    examples: ["varmap quantiles runs.csv --preset moana --probs 0.5,0.99 --out quantiles/"],
+    examples: [
+      "varmap quantiles runs.csv --preset moana --probs 0.5,0.99 --out quantiles.csv",
+      "varmap quantiles runs.csv --preset moana --workers 2 --out quantiles/",
+    ],
     guide: "docs/guide/runs-needed.md",
   },
   plan: {

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { level, quantileLevels } from "../../verbs/samplesize-options.js";
 import { runQuantiles } from "../../verbs/quantiles.js";
+import { TABLE_OUTPUT } from "../../data/write.js";
 import { addDataOptions, addRunOptions } from "../options.js";
 import { dataOptionsFromFlags, parsePositiveInteger, runOptionsFromFlags, type Flags } from "../flags.js";
 
@@ -22,8 +23,15 @@ export function register(program: Command): void {
         probs: quantileLevels(opts.probs, "--probs"),
         level: level(opts.level, "--level"),
         chunk: parsePositiveInteger(opts.chunk, "--chunk", 1000),
-        run: runOptionsFromFlags(opts),
+        run: runFlags(opts),
       });
       if (opts.json) process.stdout.write(JSON.stringify(s, null, 2) + "\n");
     });
+}
+
+/** A table file --out takes neither --shard nor --workers (the verb says so when given); a job directory parses them. */
+function runFlags(opts: Flags) {
+  if (!TABLE_OUTPUT.test(String(opts.out ?? ""))) return runOptionsFromFlags(opts);
+  const given = opts.shard !== undefined || opts.workers !== undefined;
+  return { quiet: !!opts.quiet, resume: opts.resume !== false, ...(given ? { workers: 0 } : {}) };
 }
