@@ -11,7 +11,7 @@ export function register(program: Command): void {
     .command("quantiles")
     .description("every configuration's median and tail percentiles with distribution-free confidence intervals, and the runs that close them")
     .argument("<runs>", "runs table (.csv, .tsv or .parquet), one row per run");
-  addRunOptions(addDataOptions(cmd))
+  addRunOptions(addDataOptions(cmd, { runsOnly: true }))
     .option("--no-resume", "discard the results already in --out and start over")
     .option("--probs <list>", "probabilities of the quantiles, comma-separated (columns q50, q90, q99, q99_9 …)", "0.5,0.9,0.99")
     .option("--level <p>", "confidence level of the intervals (an interval needs enough runs: 368 for p99 at 0.95)", "0.95")
