@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzeInterference } from "../ts/interference/analyze.js";
 import { readRuns } from "../ts/interference/read.js";
-import { INTERFERENCE_DESIGN, writeInterferenceSynth } from "../ts/interference/synth.js";
+import { INTERFERENCE_DESIGN, SYNTH_ROLES, writeInterferenceSynth } from "../ts/interference/synth.js";
 import { DEFAULT_OPTIONS, type Aggregate } from "../ts/interference/types.js";
 import { packageRoot } from "../ts/package-root.js";
 import { flag } from "../ts/benchmarks/shared-dir.js";
@@ -29,15 +29,8 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 const design = { ...INTERFERENCE_DESIGN, procs: Array.from({ length: 93 }, (_, i) => 8 * (i + 1)), reps: 5 };
 const file = join(dir, "runs.csv");
 const made = await writeInterferenceSynth(file, 1, design);
-const cols = {
-  experiment: "experiment",
-  app: "app",
-  instance: "instance",
-  factors: ["fs", "chunk_mib", "procs"],
-  run: "rep",
-  response: "bw_gbps",
-  noise: "server_ratio",
-};
+const { metric: _metric, ...roles } = SYNTH_ROLES;
+const cols = { ...roles, factors: [...roles.factors] };
 const opts = { ...DEFAULT_OPTIONS, metric: "throughput" as const, aggregate, bootstrap: B, factorNames: cols.factors, noiseMax: 0.1 };
 
 const read: number[] = [];

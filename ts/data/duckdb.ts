@@ -133,6 +133,17 @@ export async function queryRows(con: DuckDBConnection, sql: string): Promise<Rec
   });
 }
 
+/** Every column of `need` in the rows read from `file` (an --at or candidates table): E_COLUMN naming the first missing. */
+export function checkRowColumns(rows: readonly Record<string, unknown>[], need: readonly string[], file: string): void {
+  const have = new Set(rows.length ? Object.keys(rows[0]) : need);
+  const missing = need.find((c) => !have.has(c));
+  if (missing)
+    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
+      location: { file, column: missing },
+      remedy: `give the columns ${need.join(", ")}`,
+    });
+}
+
 /**
  * Every row of a (small) CSV or Parquet file, CSV cells as text (numbers are parsed by the caller, exactly). A file
  * DuckDB cannot read is an E_READ naming `what` it should have held ("the table", "the configurations").

@@ -169,6 +169,20 @@ export { logGamma };
  */
 export function quantileInterval(sorted: ArrayLike<number>, p: number, level: number): { low: number; high: number; coverage: number } {
   const n = sorted.length;
+  const { l, u, coverage } = quantileRanks(n, p, level);
+  return { low: l >= 1 ? sorted[l - 1] : Number.NaN, high: u <= n ? sorted[u - 1] : Number.NaN, coverage };
+}
+
+const ranksCache = new Map<string, { l: number; u: number; coverage: number }>();
+
+/**
+ * quantileInterval's order statistics (1-based; l = 0 and u = n + 1 mean open) and coverage: they depend on n, p and
+ * the level only, so configurations with the same run count share one binomial computation.
+ */
+export function quantileRanks(n: number, p: number, level: number): { l: number; u: number; coverage: number } {
+  const key = `${n}:${p}:${level}`;
+  const hit = ranksCache.get(key);
+  if (hit) return hit;
   const half = (1 - level) / 2;
   // cdf[k] = P(K ≤ k), from the binomial pmf in log space (n up to millions stays finite).
   const cdf = new Float64Array(n + 1);
@@ -180,13 +194,14 @@ export function quantileInterval(sorted: ArrayLike<number>, p: number, level: nu
     acc += Math.exp(lnn - logGamma(k + 1) - logGamma(n - k + 1) + k * lp + (n - k) * lq);
     cdf[k] = Math.min(1, acc);
   }
-  let l = 0; // 1-based order statistic; 0: open below
+  let l = 0;
   for (let k = 1; k <= n && cdf[k - 1] <= half; k++) l = k;
-  let u = n + 1; // n + 1: open above
+  let u = n + 1;
   for (let k = n; k >= 1 && 1 - cdf[k - 1] <= half; k--) u = k;
-  const below = l >= 1 ? cdf[l - 1] : 0;
-  const upTo = u <= n ? cdf[u - 1] : 1;
-  return { low: l >= 1 ? sorted[l - 1] : Number.NaN, high: u <= n ? sorted[u - 1] : Number.NaN, coverage: upTo - below };
+  const ranks = { l, u, coverage: (u <= n ? cdf[u - 1] : 1) - (l >= 1 ? cdf[l - 1] : 0) };
+  if (ranksCache.size >= 10_000) ranksCache.clear(); // run counts are few; a bound all the same
+  ranksCache.set(key, ranks);
+  return ranks;
 }
 
 /** The fewest runs for which quantileInterval closes both sides: p^n ≤ α/2 and (1 − p)^n ≤ α/2. */

@@ -254,16 +254,8 @@ export interface MixRuns {
   keys: string[][];
 }
 
-export interface MixBest {
-  family: string;
-  k: number;
-  loglik: number;
-  bic: number;
-  iterations: number;
-  converged: boolean;
-  floorBound: boolean;
-  params: Record<string, number[]>;
-}
+/** The chosen fit as a task result carries it (the row without its Mixture object, which does not serialize). */
+export type MixBest = Pick<MixtureFitRow, "family" | "k" | "loglik" | "bic" | "iterations" | "converged" | "floorBound" | "params">;
 
 export interface MixResult {
   configs: {

@@ -60,14 +60,3 @@ export function describeKey(key: Record<string, string>): string {
   const parts = Object.entries(key).map(([k, v]) => `${k}=${v}`);
   return parts.length ? parts.join(", ") : "(the only map)";
 }
-
-/** Every column of `need` in the configurations table `at` (`--at`): E_COLUMN naming the first one missing. */
-export function checkAtColumns(rows: readonly Record<string, unknown>[], need: readonly string[], at: string): void {
-  const have = new Set(rows.length ? Object.keys(rows[0]) : need);
-  const missing = need.find((c) => !have.has(c));
-  if (missing)
-    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
-      location: { file: at, column: missing },
-      remedy: `give the columns ${need.join(", ")}`,
-    });
-}

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { VarmapError } from "../errors.js";
+import { checkRowColumns } from "../data/duckdb.js";
 import { parseInteger, parsePositiveInteger } from "../data/option-values.js";
 import { loadDataset, type LoadOptions } from "../data/load.js";
 import { TABLE_OUTPUT, TABLE_OUTPUT_EXTENSIONS, tableFormat, writeJsonAtomic, writeTable, tableCsv, type Column } from "../data/write.js";
@@ -30,7 +31,7 @@ import { readSplitsFile } from "../cv/splits.js";
 import { parseFractions } from "../cv/divisions.js";
 import { runJob, type JobSummary } from "../pool/job.js";
 import { distCvSetup, job as distributionCvJob } from "../jobs/cv-distribution.js";
-import { checkAtColumns, jobOptions, type RunOptions } from "./common.js";
+import { jobOptions, type RunOptions } from "./common.js";
 import { readConfigurations } from "./predict.js";
 
 /** The distribution methods and their settings, shared by fit and cv. */
@@ -213,7 +214,7 @@ function support(F: RunDistribution): [number, number] {
 /** The predicted distribution of every row of --at, map by map (the existing predict codes for mismatches). */
 function predictRows(file: DistributionModelsFile, rows: Row[], at: string) {
   const need = [...file.factors, ...file.inputs];
-  checkAtColumns(rows, need, at);
+  checkRowColumns(rows, need, at);
   const keyOf = (k: Record<string, string>) => JSON.stringify(file.factors.map((f) => k[f]));
   const byKey = new Map(file.maps.map((m) => [keyOf(m.key), m]));
   const groups = new Map<string, number[]>();

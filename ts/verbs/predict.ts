@@ -2,8 +2,7 @@
 // and optional intervals. The CLI (ts/cli/commands/predict.ts) parses the flags into PredictOptions and prints
 // the summary; distribution models files go to ts/verbs/distribution.ts (runPredictDistribution).
 import { VarmapError } from "../errors.js";
-import { checkAtColumns } from "./common.js";
-import { readFileRows } from "../data/duckdb.js";
+import { checkRowColumns, readFileRows } from "../data/duckdb.js";
 import { writeTable, tableCsv, type Column } from "../data/write.js";
 import { matrix } from "../predict/matrix.js";
 import { predictorFromJSON } from "../predict/registry.js";
@@ -60,7 +59,7 @@ export async function runPredict(modelsPath: string, options: PredictOptions): P
   const at = options.at;
   const rows = await readConfigurations(at);
   const need = [...file.factors, ...file.inputs];
-  checkAtColumns(rows, need, at);
+  checkRowColumns(rows, need, at);
   const numeric = (r: Record<string, unknown>, c: string, i: number): number => {
     const v = typeof r[c] === "number" ? (r[c] as number) : r[c] === null || r[c] === "" ? NaN : Number(r[c]);
     if (!Number.isFinite(v))

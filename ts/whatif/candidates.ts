@@ -1,7 +1,7 @@
 // What-if candidates: configurations (factor values selecting a map, input values) from a grid or a file, and
 // their predictions, made map by map in one batch per model.
 import { VarmapError } from "../errors.js";
-import { readFileRows } from "../data/duckdb.js";
+import { checkRowColumns, readFileRows } from "../data/duckdb.js";
 import { mapKey } from "../predict/models-file.js";
 import { gridSize, parseAxes, type GridAxis } from "./grid.js";
 import { predictMap, type ModelSet } from "./models.js";
@@ -90,14 +90,7 @@ export async function fileCandidates(set: ModelSet, path: string): Promise<Candi
 }
 
 export function candidatesFromRows(set: ModelSet, rows: Record<string, unknown>[], path: string): Candidates {
-  const need = [...set.factors, ...set.inputs];
-  const have = new Set(rows.length ? Object.keys(rows[0]) : need);
-  const missing = need.find((c) => !have.has(c));
-  if (missing)
-    throw new VarmapError("E_COLUMN", `column '${missing}' is missing`, {
-      location: { file: path, column: missing },
-      remedy: `give the columns ${need.join(", ")}`,
-    });
+  checkRowColumns(rows, [...set.factors, ...set.inputs], path);
   const count = rows.length;
   const d = set.inputs.length;
   const inputs = new Float64Array(count * d);
